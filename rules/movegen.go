@@ -1,0 +1,412 @@
+package rules
+
+import (
+	"boardd/rules/square"
+)
+
+// Move is a move packed into 32 bits: from cell (9 bits), to cell (9
+// bits), promotion kind (3 bits) and a flag (3 bits). The zero Move is
+// "no move".
+type Move uint32
+
+// Move flags.
+const (
+	flagNormal = iota
+	flagDouble
+	flagEnPassant
+	flagCastleShort
+	flagCastleLong
+)
+
+func newMove(from, to int, promo Kind, flag int) Move {
+	return Move(from) | Move(to)<<9 | Move(promo)<<18 | Move(flag)<<21
+}
+
+func (m Move) from() int { return int(m & 511) }
+func (m Move) to() int   { return int(m >> 9 & 511) }
+func (m Move) flag() int { return int(m >> 21 & 7) }
+
+// From returns the square the piece leaves (the king's, for castling).
+func (m Move) From() square.Square { return squareOf(m.from()) }
+
+// To returns the square the piece lands on (the king's, for castling).
+func (m Move) To() square.Square { return squareOf(m.to()) }
+
+// Promotion returns the kind a pawn promotes to, or NoKind.
+func (m Move) Promotion() Kind { return Kind(m >> 18 & 7) }
+
+// IsEnPassant reports whether m captures en passant.
+func (m Move) IsEnPassant() bool { return m.flag() == flagEnPassant }
+
+// IsCastle reports whether m castles, and on which side.
+func (m Move) IsCastle() (castles, kingside bool) {
+	f := m.flag()
+	return f == flagCastleShort || f == flagCastleLong, f == flagCastleShort
+}
+
+// IsDoubleStep reports whether m is a pawn's two-square first move.
+func (m Move) IsDoubleStep() bool { return m.flag() == flagDouble }
+
+// RookSquares returns, for a castling move, where the rook starts and ends.
+func (m Move) RookSquares() (from, to square.Square) {
+	c, short := m.IsCastle()
+	if !c {
+		return square.None, square.None
+	}
+	f, t := m.from(), m.to()
+	dir := (t - f) / 2
+	rf := f + 4*dir
+	if short {
+		rf = f + 3*dir
+	}
+	return squareOf(rf), squareOf(f + dir)
+}
+
+// String returns the move's squares in long form ("h2-h4", "h10-h11=Q");
+// Position.MoveText adds piece letters, captures and checks.
+func (m Move) String() string {
+	if m == 0 {
+		return "-"
+	}
+	s := m.From().String() + "-" + m.To().String()
+	if k := m.Promotion(); k != NoKind {
+		s += "=" + k.String()
+	}
+	return s
+}
+
+// pawnDiag[f] lists the two diagonal capture directions of a pawn moving f.
+var pawnDiag = [4][2]int{
+	dirN: {dirNE, dirNW},
+	dirE: {dirNE, dirSE},
+	dirS: {dirSE, dirSW},
+	dirW: {dirNW, dirSW},
+}
+
+// PseudoLegal appends the moves of the side to move that follow the
+// pieces' movement rules, without checking whether they leave the mover's
+// own king attacked. Castling is only generated when fully legal.
+func (p *Position) PseudoLegal(moves []Move) []Move {
+	s := p.turn
+	v := p.v
+	walls := v.Geometry.hasWalls
+	blocked := &v.Geometry.blocked
+	capTab := &v.capTab[s]
+	for _, c16 := range v.cells {
+		c := int(c16)
+		pc := p.board[c]
+		if pc == NoPiece || pc&(Wall|deadFlag) != 0 || pc.Seat() != s {
+			continue
+		}
+		switch pc.Kind() {
+		case Pawn:
+			moves = p.pawnMoves(moves, c, s)
+		case Knight:
+			for i := 8; i < 16; i++ {
+				t := c + dirDelta[i]
+				q := p.board[t]
+				if walls && blocked[c]&(1<<i) != 0 {
+					continue
+				}
+				if q == NoPiece || capTab[q] {
+					moves = append(moves, newMove(c, t, NoKind, flagNormal))
+				}
+			}
+		case Bishop:
+			moves = p.slide(moves, c, dirNE, dirNW+1, capTab, walls)
+		case Rook:
+			moves = p.slide(moves, c, dirN, dirW+1, capTab, walls)
+		case Queen:
+			moves = p.slide(moves, c, dirN, dirNW+1, capTab, walls)
+		case King:
+			for i := 0; i < numKingDirs; i++ {
+				t := c + dirDelta[i]
+				q := p.board[t]
+				if walls && blocked[c]&(1<<i) != 0 {
+					continue
+				}
+				if q == NoPiece || capTab[q] {
+					moves = append(moves, newMove(c, t, NoKind, flagNormal))
+				}
+			}
+			if v.Castling && p.castle[s] != 0 && int(p.king[s]) == c {
+				moves = p.castleMoves(moves, c, s)
+			}
+		}
+	}
+	return moves
+}
+
+func (p *Position) slide(moves []Move, c, d0, d1 int, capTab *[256]bool, walls bool) []Move {
+	blocked := &p.v.Geometry.blocked
+	for i := d0; i < d1; i++ {
+		d := dirDelta[i]
+		for t := c + d; ; t += d {
+			if walls && blocked[t-d]&(1<<i) != 0 {
+				break
+			}
+			q := p.board[t]
+			if q == NoPiece {
+				moves = append(moves, newMove(c, t, NoKind, flagNormal))
+				continue
+			}
+			if capTab[q] {
+				moves = append(moves, newMove(c, t, NoKind, flagNormal))
+			}
+			break
+		}
+	}
+	return moves
+}
+
+func (p *Position) pawnMoves(moves []Move, c int, s Seat) []Move {
+	v := p.v
+	fwdDir := int(v.Seats[s].Forward)
+	fwd := dirDelta[fwdDir]
+	walls := v.Geometry.hasWalls
+	blocked := &v.Geometry.blocked
+	capTab := &v.capTab[s]
+	t := c + fwd
+	if p.board[t] == NoPiece && !(walls && blocked[c]&(1<<fwdDir) != 0) {
+		moves = p.addPawnMove(moves, c, t, s)
+		if v.DoubleStep && v.dblCell[s][c] {
+			t2 := t + fwd
+			if p.board[t2] == NoPiece && !(walls && blocked[t]&(1<<fwdDir) != 0) {
+				moves = append(moves, newMove(c, t2, NoKind, flagDouble))
+			}
+		}
+	}
+	for _, di := range pawnDiag[fwdDir] {
+		t := c + dirDelta[di]
+		if walls && blocked[c]&(1<<di) != 0 {
+			continue
+		}
+		q := p.board[t]
+		if q != NoPiece {
+			if capTab[q] {
+				moves = p.addPawnMove(moves, c, t, s)
+			}
+			continue
+		}
+		if !v.EnPassant {
+			continue
+		}
+		for e := Seat(0); e < NumSeats; e++ {
+			en := p.ep[e]
+			if int(en.target) != t || e == s {
+				continue
+			}
+			if vic := p.board[en.pawn]; vic == MakePiece(e, Pawn) && capTab[vic] {
+				moves = append(moves, newMove(c, t, NoKind, flagEnPassant))
+			}
+		}
+	}
+	return moves
+}
+
+func (p *Position) addPawnMove(moves []Move, c, t int, s Seat) []Move {
+	if p.v.promoCell[s][t] {
+		for _, k := range p.v.Promotions {
+			moves = append(moves, newMove(c, t, k, flagNormal))
+		}
+		return moves
+	}
+	return append(moves, newMove(c, t, NoKind, flagNormal))
+}
+
+// castleMoves adds castling for the king on c: the king moves two squares
+// toward a rook on one of the seat's corners, the rook lands on the square
+// the king crossed. All squares between are empty, and the king's origin,
+// crossed and destination squares are not attacked.
+func (p *Position) castleMoves(moves []Move, c int, s Seat) []Move {
+	v := p.v
+	rook := MakePiece(s, Rook)
+	along := v.along[s]
+	checked, inCheck := false, false
+	for _, corner := range v.corners[s] {
+		d := corner - c
+		var dir, flag int
+		switch d {
+		case 3 * along:
+			dir, flag = along, flagCastleShort
+		case -3 * along:
+			dir, flag = -along, flagCastleShort
+		case 4 * along:
+			dir, flag = along, flagCastleLong
+		case -4 * along:
+			dir, flag = -along, flagCastleLong
+		default:
+			continue
+		}
+		bit := castleShort
+		if flag == flagCastleLong {
+			bit = castleLong
+		}
+		if p.castle[s]&bit == 0 || p.board[corner] != rook {
+			continue
+		}
+		clear := true
+		for t := c + dir; t != corner; t += dir {
+			if p.board[t] != NoPiece {
+				clear = false
+				break
+			}
+		}
+		if !clear {
+			continue
+		}
+		if !checked {
+			checked, inCheck = true, p.attacked(c, s)
+		}
+		if inCheck || p.attacked(c+dir, s) || p.attacked(c+2*dir, s) {
+			continue
+		}
+		moves = append(moves, newMove(c, c+2*dir, NoKind, flag))
+	}
+	return moves
+}
+
+// attacked reports whether cell t is attacked by a piece that gives check
+// to seat s (a live piece of a seat that checks s and is still playing).
+func (p *Position) attacked(t int, s Seat) bool {
+	v := p.v
+	atk := &v.atkTab[s]
+	walls := v.Geometry.hasWalls
+	blocked := &v.Geometry.blocked
+	// Pawns: a pawn of seat e attacks t from t - (its diagonal step).
+	for e := Seat(0); e < NumSeats; e++ {
+		if !v.Checks[e][s] || p.out[e] {
+			continue
+		}
+		pawn := MakePiece(e, Pawn)
+		for _, di := range pawnDiag[v.Seats[e].Forward] {
+			f := t - dirDelta[di]
+			if p.board[f] == pawn && !(walls && blocked[f]&(1<<di) != 0) {
+				return true
+			}
+		}
+	}
+	for i := 8; i < 16; i++ {
+		f := t + dirDelta[i]
+		q := p.board[f]
+		if q&kindMask == Piece(Knight) && atk[q] && !p.out[q.Seat()] {
+			if walls && blocked[f]&(1<<opposite[i]) != 0 {
+				continue // the knight's own path from f to t is walled
+			}
+			return true
+		}
+	}
+	for i := 0; i < numKingDirs; i++ {
+		d := dirDelta[i]
+		diag := i >= dirNE
+		for f := t + d; ; f += d {
+			if walls && blocked[f-d]&(1<<i) != 0 {
+				break
+			}
+			q := p.board[f]
+			if q == NoPiece {
+				continue
+			}
+			if atk[q] && !p.out[q.Seat()] {
+				switch q.Kind() {
+				case Queen:
+					return true
+				case Rook:
+					if !diag {
+						return true
+					}
+				case Bishop:
+					if diag {
+						return true
+					}
+				case King:
+					if f == t+d {
+						return true
+					}
+				}
+			}
+			break
+		}
+	}
+	return false
+}
+
+// InCheck reports whether seat s's king is attacked by a seat that gives s
+// check.
+func (p *Position) InCheck(s Seat) bool {
+	return p.king[s] != 0 && p.attacked(int(p.king[s]), s)
+}
+
+// Attacked reports whether square sq is attacked by a piece that gives
+// check to seat s.
+func (p *Position) Attacked(sq square.Square, s Seat) bool {
+	if !p.v.Geometry.Has(sq) {
+		return false
+	}
+	return p.attacked(cell(sq), s)
+}
+
+// LegalMoves appends the legal moves of the side to move: pseudo-legal
+// moves after which the mover's own king is not attacked. A move that
+// captures a king is legal when the mover's king is safe afterwards; where
+// the variant greys a captured king's army (FFA), that army's pieces no
+// longer count as attackers.
+func (p *Position) LegalMoves(moves []Move) []Move {
+	start := len(moves)
+	moves = p.PseudoLegal(moves)
+	s := p.turn
+	k := int(p.king[s])
+	if k == 0 {
+		return moves
+	}
+	inCheck := p.attacked(k, s)
+	kf, kr := k%stride, k/stride
+	n := start
+	for _, m := range moves[start:] {
+		from := m.from()
+		if !inCheck && m.flag() == flagNormal && from != k && p.board[m.to()].Kind() != King {
+			df, dr := from%stride-kf, from/stride-kr
+			if df != 0 && dr != 0 && df != dr && df != -dr {
+				moves[n] = m
+				n++
+				continue
+			}
+		}
+		if p.legalAfter(m) {
+			moves[n] = m
+			n++
+		}
+	}
+	return moves[:n]
+}
+
+// legalAfter makes m, tests the mover's king and takes m back.
+func (p *Position) legalAfter(m Move) bool {
+	s := p.turn
+	u := p.Make(m)
+	ok := true
+	if k := p.king[s]; k != 0 {
+		if u.kingCap && p.v.KingCaptureGreys {
+			e := u.captured.Seat()
+			was := p.out[e]
+			p.out[e] = true
+			ok = !p.attacked(int(k), s)
+			p.out[e] = was
+		} else {
+			ok = !p.attacked(int(k), s)
+		}
+	}
+	p.Unmake(m, u)
+	return ok
+}
+
+// IsLegal reports whether m is among the legal moves of the side to move.
+func (p *Position) IsLegal(m Move) bool {
+	var buf [256]Move
+	for _, l := range p.LegalMoves(buf[:0]) {
+		if l == m {
+			return true
+		}
+	}
+	return false
+}

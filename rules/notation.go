@@ -1,0 +1,70 @@
+package rules
+
+import "strings"
+
+// MoveText writes m, a legal move of the side to move, in chess.com's PGN4
+// long algebraic form: piece letter (none for pawns), from square, '-' or
+// 'x' plus the captured piece's letter (none for pawns), to square,
+// promotion ("=Q", or "=D" for FFA's one-point queen), then one '+' per
+// king newly in check after the move. "O-O" and "O-O-O" for castling.
+// Mate marks ('#') belong to the game layer.
+func (p *Position) MoveText(m Move) string {
+	var b strings.Builder
+	if c, short := m.IsCastle(); c {
+		if short {
+			b.WriteString("O-O")
+		} else {
+			b.WriteString("O-O-O")
+		}
+	} else {
+		pc := p.board[m.from()]
+		if k := pc.Kind(); k != Pawn {
+			b.WriteByte(k.Letter())
+		}
+		b.WriteString(m.From().String())
+		victim := p.board[m.to()]
+		if m.IsEnPassant() {
+			b.WriteByte('x')
+		} else if victim != NoPiece {
+			b.WriteByte('x')
+			if k := victim.Kind(); k != Pawn {
+				b.WriteByte(k.Letter())
+			}
+		} else {
+			b.WriteByte('-')
+		}
+		b.WriteString(m.To().String())
+		if k := m.Promotion(); k != NoKind {
+			b.WriteByte('=')
+			if p.v.PromotedWorthOne && k == Queen {
+				b.WriteByte('D')
+			} else {
+				b.WriteByte(k.Letter())
+			}
+		}
+	}
+	n := p.newChecks(m)
+	for i := 0; i < n; i++ {
+		b.WriteByte('+')
+	}
+	return b.String()
+}
+
+// newChecks counts the kings of other playing seats that are in check
+// after m and were not before it.
+func (p *Position) newChecks(m Move) int {
+	mover := p.turn
+	var before [NumSeats]bool
+	for s := Seat(0); s < NumSeats; s++ {
+		before[s] = s != mover && !p.out[s] && p.InCheck(s)
+	}
+	u := p.Make(m)
+	n := 0
+	for s := Seat(0); s < NumSeats; s++ {
+		if s != mover && !p.out[s] && !before[s] && p.king[s] != 0 && p.InCheck(s) {
+			n++
+		}
+	}
+	p.Unmake(m, u)
+	return n
+}

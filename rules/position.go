@@ -1,0 +1,246 @@
+package rules
+
+import (
+	"boardd/rules/square"
+)
+
+// epEntry is one seat's en-passant entry: the square its pawn skipped
+// (where a capturer lands) and the square the pawn stands on (whose pawn is
+// removed). Cells are 0 when the seat has no entry.
+type epEntry struct{ target, pawn int16 }
+
+// Castling-right bits per seat.
+const (
+	castleShort uint8 = 1 << iota // kingside: the rook three squares away
+	castleLong                    // queenside: the rook four squares away
+)
+
+// Position is a board position of one variant: the pieces, whose turn it
+// is, castling rights, en-passant entries, eliminated seats, points and
+// the half-move clock. It knows the rules of movement; the game layer
+// (Game) adds checkmate, elimination, scoring and draws on top.
+//
+// A Position is not safe for concurrent use; Clone it to share.
+type Position struct {
+	v        *Variant
+	board    [numCells]Piece
+	turn     Seat
+	out      [NumSeats]bool // eliminated: no more turns
+	castle   [NumSeats]uint8
+	ep       [NumSeats]epEntry
+	king     [NumSeats]int16 // the king's cell, 0 when the seat has none
+	points   [NumSeats]int
+	halfmove int
+
+	// Notation details kept for an exact FEN4 round trip.
+	extras  []extra
+	counted bool // corners written as counted empty squares, not x
+}
+
+// Variant returns the rules the position follows.
+func (p *Position) Variant() *Variant { return p.v }
+
+// Clone returns an independent copy.
+func (p *Position) Clone() *Position {
+	c := *p
+	c.extras = append([]extra(nil), p.extras...)
+	return &c
+}
+
+// Turn returns the seat to move.
+func (p *Position) Turn() Seat { return p.turn }
+
+// At returns the piece on s (NoPiece when empty or off the board).
+func (p *Position) At(s square.Square) Piece {
+	if !p.v.Geometry.Has(s) {
+		return NoPiece
+	}
+	return p.board[cell(s)]
+}
+
+// Occupancy returns the set of occupied squares: what the reed switches
+// under the board should read.
+func (p *Position) Occupancy() square.Set {
+	var o square.Set
+	for _, c := range p.v.cells {
+		if p.board[c] != NoPiece {
+			o.Add(squareOf(int(c)))
+		}
+	}
+	return o
+}
+
+// Eliminated reports whether seat s is out of the game (no more turns).
+func (p *Position) Eliminated(s Seat) bool { return p.out[s] }
+
+// Points returns seat s's score (FFA).
+func (p *Position) Points(s Seat) int { return p.points[s] }
+
+// HalfMoveClock returns the number of plies since the last capture or
+// pawn move.
+func (p *Position) HalfMoveClock() int { return p.halfmove }
+
+// KingSquare returns seat s's king square, or square.None.
+func (p *Position) KingSquare(s Seat) square.Square {
+	if p.king[s] == 0 {
+		return square.None
+	}
+	return squareOf(int(p.king[s]))
+}
+
+// CanCastle reports seat s's remaining castling rights.
+func (p *Position) CanCastle(s Seat) (kingside, queenside bool) {
+	return p.castle[s]&castleShort != 0, p.castle[s]&castleLong != 0
+}
+
+// EnPassant returns seat s's en-passant entry: the skipped square and the
+// pushed pawn's square, or square.None twice.
+func (p *Position) EnPassant(s Seat) (skipped, pawn square.Square) {
+	e := p.ep[s]
+	if e.target == 0 {
+		return square.None, square.None
+	}
+	return squareOf(int(e.target)), squareOf(int(e.pawn))
+}
+
+// nextSeat returns the seat after s in turn order that is still playing,
+// or s itself when nobody else is.
+func (p *Position) nextSeat(s Seat) Seat {
+	o := p.v.Order
+	i := p.v.orderIdx[s]
+	for k := 1; k <= len(o); k++ {
+		n := o[(i+k)%len(o)]
+		if !p.out[n] {
+			return n
+		}
+	}
+	return s
+}
+
+// Undo holds what Make changed, so that Unmake can restore it.
+type Undo struct {
+	captured Piece
+	capCell  int16
+	moved    Piece
+	castle   [NumSeats]uint8
+	ep       epEntry
+	halfmove int
+	turn     Seat
+	kingCap  bool
+}
+
+// Make plays m, which must be a move generated for this position, and
+// returns what Unmake needs to take it back. It does not score points or
+// eliminate anyone: that is the game layer's job.
+func (p *Position) Make(m Move) Undo {
+	s := p.turn
+	from, to := m.from(), m.to()
+	pc := p.board[from]
+	u := Undo{moved: pc, castle: p.castle, ep: p.ep[s], halfmove: p.halfmove, turn: s, capCell: int16(to)}
+	p.ep[s] = epEntry{}
+	switch m.flag() {
+	case flagEnPassant:
+		for e := Seat(0); e < NumSeats; e++ {
+			if int(p.ep[e].target) == to && e != s {
+				u.capCell = p.ep[e].pawn
+				break
+			}
+		}
+	case flagCastleShort, flagCastleLong:
+		dir := (to - from) / 2
+		rf := from + 3*dir
+		if m.flag() == flagCastleLong {
+			rf = from + 4*dir
+		}
+		p.board[from+dir] = p.board[rf]
+		p.board[rf] = NoPiece
+	}
+	u.captured = p.board[u.capCell]
+	p.board[u.capCell] = NoPiece
+	if k := m.Promotion(); k != NoKind {
+		np := MakePiece(s, k)
+		if p.v.PromotedWorthOne {
+			np = np.WithPromoted()
+		}
+		p.board[to] = np
+	} else {
+		p.board[to] = pc
+	}
+	p.board[from] = NoPiece
+
+	if pc.Kind() == King {
+		p.king[s] = int16(to)
+		p.castle[s] = 0
+	}
+	if u.captured != NoPiece {
+		if u.captured.Kind() == King && p.king[u.captured.Seat()] == u.capCell {
+			p.king[u.captured.Seat()] = 0
+			u.kingCap = true
+		}
+		p.halfmove = 0
+	} else if pc.Kind() == Pawn {
+		p.halfmove = 0
+	} else {
+		p.halfmove++
+	}
+	if cs := p.v.cornerSeat[from] | p.v.cornerSeat[to]; cs != 0 {
+		p.dropCornerRights(from)
+		p.dropCornerRights(to)
+	}
+	if m.flag() == flagDouble {
+		p.ep[s] = epEntry{target: int16((from + to) / 2), pawn: int16(to)}
+	}
+	p.turn = p.nextSeat(s)
+	return u
+}
+
+// dropCornerRights clears the castling right tied to a rook corner when a
+// piece leaves or lands on it.
+func (p *Position) dropCornerRights(c int) {
+	o := p.v.cornerSeat[c]
+	if o == 0 {
+		return
+	}
+	s := o - 1
+	if p.castle[s] == 0 || p.king[s] == 0 {
+		return
+	}
+	d := c - int(p.king[s])
+	if d < 0 {
+		d = -d
+	}
+	if d == 3 || d == 3*stride {
+		p.castle[s] &^= castleShort
+	} else if d == 4 || d == 4*stride {
+		p.castle[s] &^= castleLong
+	}
+}
+
+// Unmake takes back m, which must be the last move made, using its Undo.
+func (p *Position) Unmake(m Move, u Undo) {
+	from, to := m.from(), m.to()
+	s := u.turn
+	p.turn = s
+	p.board[from] = u.moved
+	p.board[to] = NoPiece
+	p.board[u.capCell] = u.captured
+	switch m.flag() {
+	case flagCastleShort, flagCastleLong:
+		dir := (to - from) / 2
+		rf := from + 3*dir
+		if m.flag() == flagCastleLong {
+			rf = from + 4*dir
+		}
+		p.board[rf] = p.board[from+dir]
+		p.board[from+dir] = NoPiece
+	}
+	if u.moved.Kind() == King {
+		p.king[s] = int16(from)
+	}
+	if u.kingCap {
+		p.king[u.captured.Seat()] = u.capCell
+	}
+	p.castle = u.castle
+	p.ep[s] = u.ep
+	p.halfmove = u.halfmove
+}

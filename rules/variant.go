@@ -1,0 +1,310 @@
+package rules
+
+import (
+	"fmt"
+
+	"boardd/rules/square"
+)
+
+// Mode is the family of rules a variant's game layer follows.
+type Mode uint8
+
+// Modes.
+const (
+	// Teams: two partnerships; the first team to checkmate an opponent wins.
+	Teams Mode = iota
+	// FFA: everyone for themselves, scored in points.
+	FFA
+)
+
+// String names the mode as PGN4's Variant tag does.
+func (m Mode) String() string {
+	if m == FFA {
+		return "FFA"
+	}
+	return "Teams"
+}
+
+// SeatRules is what differs between seats: which way their pawns go and
+// where they double-step and promote.
+type SeatRules struct {
+	// Forward is the pawns' direction: north for Red, east for Blue,
+	// south for Yellow, west for Green.
+	Forward Dir
+	// DoubleStep holds the squares a pawn may double-step from.
+	DoubleStep square.Set
+	// Promotion holds the squares on which a pawn promotes.
+	Promotion square.Set
+	// RookHomes are the two corners of the seat's back line. Castling
+	// takes the rook that stands on one of them: kingside is the one three
+	// squares from the king, queenside the one four squares away.
+	RookHomes [2]square.Square
+}
+
+// Dir is one of the four orthogonal directions.
+type Dir uint8
+
+// Orthogonal directions, as seen from Red's side of the board.
+const (
+	North Dir = dirN
+	East  Dir = dirE
+	South Dir = dirS
+	West  Dir = dirW
+)
+
+// Variant is a rule system as data: the board, the seats, who may capture
+// and check whom, and the options. The game layer (Game) adds what data
+// cannot say through Mode.
+type Variant struct {
+	// Name is the variant's short name ("teams", "ffa").
+	Name string
+	// Mode selects the game layer's scoring and ending rules.
+	Mode Mode
+	// Geometry is the board.
+	Geometry *Geometry
+	// Seats holds per-seat pawn rules, indexed by Seat.
+	Seats [NumSeats]SeatRules
+	// Order is the turn order.
+	Order []Seat
+	// CanCapture[a][b] says whether a's pieces may capture b's live pieces.
+	// Dead pieces may be captured by anyone.
+	CanCapture [NumSeats][NumSeats]bool
+	// Checks[a][b] says whether a's pieces attack b's king (give check).
+	Checks [NumSeats][NumSeats]bool
+	// Promotions are the kinds a pawn may promote to, default first.
+	Promotions []Kind
+	// PromotedWorthOne marks promoted pieces so that capturing them
+	// scores one point (chess.com FFA's "1-point queen", written =D).
+	PromotedWorthOne bool
+	// Castling, DoubleStep and EnPassant switch those moves on.
+	Castling, DoubleStep, EnPassant bool
+	// KingCaptureGreys makes a captured king's army inert at once, so its
+	// pieces no longer attack when the capture's legality is judged (FFA).
+	KingCaptureGreys bool
+	// Start is the start position in FEN4.
+	Start string
+	// Options holds the documented choices where the rules texts and
+	// chess.com practice differ or are silent.
+	Options Options
+
+	capTab     [NumSeats][256]bool // capTab[s][p]: a piece of s may capture p
+	atkTab     [NumSeats][256]bool // atkTab[s][p]: p gives check to s's king
+	cells      []int16             // the playable cells, a1 first
+	orderIdx   [NumSeats]int       // each seat's index in Order
+	cornerSeat [numCells]Seat      // seat+1 whose rook corner the cell is, or 0
+	corners    [NumSeats][2]int    // the rook corners' cells
+	along      [NumSeats]int       // the cell step along each seat's back line
+	promoCell  [NumSeats][numCells]bool
+	dblCell    [NumSeats][numCells]bool
+}
+
+// Options are the documented rule choices of a variant (see README).
+type Options struct {
+	// DeadKingWalking: in FFA, a seat that resigns or flags keeps its king
+	// live and moving while the rest of its army turns grey (chess.com's
+	// DeadKingWalking rule variant). Off: the whole army turns grey and
+	// the seat is out at once.
+	DeadKingWalking bool
+	// ClaimWin: in FFA, when two players remain and one leads by more than
+	// 20 points, the game ends with that player ahead (chess.com's claim
+	// win). Off: play continues to mate.
+	ClaimWin bool
+	// MateAtOnce: in Teams, a checkmate ends the game as soon as it is on
+	// the board rather than at the mated player's turn. chess.com waits
+	// for the turn (default false), which lets the partner intervene.
+	MateAtOnce bool
+}
+
+// Start arrays in FEN4. Modern is chess.com's default since 2022 ("4PC"):
+// Blue K a7 / Q a8, Green K n8 / Q n7. Classic ("4PCo") swaps them: Blue K
+// a8 / Q a7, Green K n7 / Q n8.
+const (
+	StartModern  = "R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-x,x,x,yR,yN,yB,yK,yQ,yB,yN,yR,x,x,x/x,x,x,yP,yP,yP,yP,yP,yP,yP,yP,x,x,x/x,x,x,8,x,x,x/bR,bP,10,gP,gR/bN,bP,10,gP,gN/bB,bP,10,gP,gB/bQ,bP,10,gP,gK/bK,bP,10,gP,gQ/bB,bP,10,gP,gB/bN,bP,10,gP,gN/bR,bP,10,gP,gR/x,x,x,8,x,x,x/x,x,x,rP,rP,rP,rP,rP,rP,rP,rP,x,x,x/x,x,x,rR,rN,rB,rQ,rK,rB,rN,rR,x,x,x"
+	StartClassic = "R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-x,x,x,yR,yN,yB,yK,yQ,yB,yN,yR,x,x,x/x,x,x,yP,yP,yP,yP,yP,yP,yP,yP,x,x,x/x,x,x,8,x,x,x/bR,bP,10,gP,gR/bN,bP,10,gP,gN/bB,bP,10,gP,gB/bK,bP,10,gP,gQ/bQ,bP,10,gP,gK/bB,bP,10,gP,gB/bN,bP,10,gP,gN/bR,bP,10,gP,gR/x,x,x,8,x,x,x/x,x,x,rP,rP,rP,rP,rP,rP,rP,rP,x,x,x/x,x,x,rR,rN,rB,rQ,rK,rB,rN,rR,x,x,x"
+)
+
+// StartFEN4 returns the FEN4 of a named start array: "modern" (or
+// chess.com's "4PC") and "classic" ("4PCo").
+func StartFEN4(name string) (string, error) {
+	switch name {
+	case "modern", "4PC", "":
+		return StartModern, nil
+	case "classic", "4PCo":
+		return StartClassic, nil
+	}
+	return "", fmt.Errorf("unknown start array %q: want modern (4PC) or classic (4PCo)", name)
+}
+
+// line returns the set of squares on file f (if f >= 0) or rank r.
+func line(g *Geometry, f, r int) square.Set {
+	var s square.Set
+	for i := 0; i < 16; i++ {
+		q := square.At(f, i)
+		if f < 0 {
+			q = square.At(i, r)
+		}
+		if g.Has(q) {
+			s.Add(q)
+		}
+	}
+	return s
+}
+
+func sq(name string) square.Square {
+	s, err := square.Parse(name)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// chesscomSeats returns the seat rules of chess.com's board with pawns
+// promoting on the given rank counted from each player's side (11 in
+// Teams, 8 in FFA).
+func chesscomSeats(g *Geometry, promoRank int) [NumSeats]SeatRules {
+	p := promoRank - 1
+	return [NumSeats]SeatRules{
+		Red:    {Forward: North, DoubleStep: line(g, -1, 1), Promotion: line(g, -1, p), RookHomes: [2]square.Square{sq("d1"), sq("k1")}},
+		Blue:   {Forward: East, DoubleStep: line(g, 1, -1), Promotion: line(g, p, -1), RookHomes: [2]square.Square{sq("a4"), sq("a11")}},
+		Yellow: {Forward: South, DoubleStep: line(g, -1, 12), Promotion: line(g, -1, 13-p), RookHomes: [2]square.Square{sq("d14"), sq("k14")}},
+		Green:  {Forward: West, DoubleStep: line(g, 12, -1), Promotion: line(g, 13-p, -1), RookHomes: [2]square.Square{sq("n4"), sq("n11")}},
+	}
+}
+
+// NewTeams returns chess.com's Teams variant: Red and Yellow against Blue
+// and Green, no capturing or checking a partner, promotion on each
+// player's 11th rank to queen, rook, bishop or knight.
+func NewTeams(start string) (*Variant, error) {
+	fen, err := StartFEN4(start)
+	if err != nil {
+		return nil, err
+	}
+	g := Cross14()
+	v := &Variant{
+		Name: "teams", Mode: Teams, Geometry: g,
+		Seats:      chesscomSeats(g, 11),
+		Order:      []Seat{Red, Blue, Yellow, Green},
+		Promotions: []Kind{Queen, Rook, Bishop, Knight},
+		Castling:   true, DoubleStep: true, EnPassant: true,
+		Start: fen,
+	}
+	for a := Seat(0); a < NumSeats; a++ {
+		for b := Seat(0); b < NumSeats; b++ {
+			opp := a%2 != b%2
+			v.CanCapture[a][b], v.Checks[a][b] = opp, opp
+		}
+	}
+	return v, v.Compile()
+}
+
+// NewFFA returns chess.com's Free-for-All: everyone against everyone,
+// promotion on the 8th rank to a one-point queen, points, and captured
+// kings grey their army at once.
+func NewFFA(start string) (*Variant, error) {
+	fen, err := StartFEN4(start)
+	if err != nil {
+		return nil, err
+	}
+	g := Cross14()
+	v := &Variant{
+		Name: "ffa", Mode: FFA, Geometry: g,
+		Seats:            chesscomSeats(g, 8),
+		Order:            []Seat{Red, Blue, Yellow, Green},
+		Promotions:       []Kind{Queen},
+		PromotedWorthOne: true,
+		Castling:         true, DoubleStep: true, EnPassant: true,
+		KingCaptureGreys: true,
+		Start:            fen,
+		Options:          Options{DeadKingWalking: true, ClaimWin: true},
+	}
+	for a := Seat(0); a < NumSeats; a++ {
+		for b := Seat(0); b < NumSeats; b++ {
+			v.CanCapture[a][b], v.Checks[a][b] = a != b, a != b
+		}
+	}
+	return v, v.Compile()
+}
+
+// NewVariant returns a built-in variant by name ("teams" or "ffa") with
+// the named start array ("modern" or "classic").
+func NewVariant(name, start string) (*Variant, error) {
+	switch name {
+	case "teams", "Teams", "":
+		return NewTeams(start)
+	case "ffa", "FFA":
+		return NewFFA(start)
+	}
+	return nil, fmt.Errorf("unknown variant %q: want teams or ffa", name)
+}
+
+// Compile checks the variant's data and builds the lookup tables the move
+// generator uses. Call it after changing any field.
+func (v *Variant) Compile() error {
+	if v.Geometry == nil {
+		return fmt.Errorf("variant %s: no geometry", v.Name)
+	}
+	if len(v.Order) == 0 {
+		return fmt.Errorf("variant %s: empty turn order", v.Name)
+	}
+	for s := Seat(0); s < NumSeats; s++ {
+		if v.Seats[s].Forward > West {
+			return fmt.Errorf("variant %s: %s pawn direction must be north, east, south or west", v.Name, s)
+		}
+	}
+	g := v.Geometry
+	v.cells = v.cells[:0]
+	for _, q := range g.Playable.Squares() {
+		v.cells = append(v.cells, int16(cell(q)))
+	}
+	for i := range v.orderIdx {
+		v.orderIdx[i] = -1
+	}
+	for i, s := range v.Order {
+		if s >= NumSeats || v.orderIdx[s] >= 0 {
+			return fmt.Errorf("variant %s: turn order %v names a seat twice or an unknown seat", v.Name, v.Order)
+		}
+		v.orderIdx[s] = i
+	}
+	v.cornerSeat = [numCells]Seat{}
+	for s := Seat(0); s < NumSeats; s++ {
+		sr := &v.Seats[s]
+		v.along[s] = 1
+		if sr.Forward == East || sr.Forward == West {
+			v.along[s] = stride
+		}
+		for i, h := range sr.RookHomes {
+			v.corners[s][i] = 0
+			if h == square.None {
+				continue
+			}
+			if !g.Has(h) {
+				return fmt.Errorf("variant %s: %s rook corner %s is not on the board", v.Name, s, h)
+			}
+			v.corners[s][i] = cell(h)
+			v.cornerSeat[cell(h)] = s + 1
+		}
+		v.promoCell[s] = [numCells]bool{}
+		v.dblCell[s] = [numCells]bool{}
+		for _, q := range sr.Promotion.Squares() {
+			v.promoCell[s][cell(q)] = true
+		}
+		for _, q := range sr.DoubleStep.Squares() {
+			v.dblCell[s][cell(q)] = true
+		}
+	}
+	for s := Seat(0); s < NumSeats; s++ {
+		for p := 0; p < 256; p++ {
+			pc := Piece(p)
+			if !pc.IsPiece() || pc.Kind() == NoKind || pc.Kind() > King {
+				continue
+			}
+			if pc.Dead() {
+				v.capTab[s][p] = true // grey pieces can be captured by anyone
+				continue
+			}
+			v.capTab[s][p] = v.CanCapture[s][pc.Seat()]
+			v.atkTab[s][p] = v.Checks[pc.Seat()][s]
+		}
+	}
+	return nil
+}
