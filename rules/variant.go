@@ -113,6 +113,11 @@ type Options struct {
 	// the board rather than at the mated player's turn. chess.com waits
 	// for the turn (default false), which lets the partner intervene.
 	MateAtOnce bool
+	// StalemateScoresSelf: in FFA, a stalemated player gains 20 points and
+	// is out, and play goes on (chess.com practice). Off (the rules text):
+	// "In case of stalemate … the remaining players receive +10 points
+	// each" and the game ends.
+	StalemateScoresSelf bool
 }
 
 // Start arrays in FEN4. Modern is chess.com's default since 2022 ("4PC"):

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"boardd/rules"
+)
+
+func init() {
+	register(command{name: "perft", summary: "count move sequences to a depth (move-generator check)", run: runPerft})
+}
+
+func runPerft(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("perft", stderr)
+	variant := fs.String("variant", "teams", "rules: teams or ffa")
+	start := fs.String("start", "modern", "start array when no --fen4: modern (4PC) or classic (4PCo)")
+	fen := fs.String("fen4", "", "position to count from (FEN4); default the start array")
+	depth := fs.Int("depth", 0, "number of plies (required)")
+	divide := fs.Bool("divide", false, "print one line per root move first")
+	noBulk := fs.Bool("no-bulk", false, "make every leaf move instead of counting the last ply's legal moves")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if *depth < 1 {
+		return fmt.Errorf("%w: --depth N is required (N >= 1)", errUsage)
+	}
+	v, err := rules.NewVariant(*variant, *start)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	f := v.Start
+	if *fen != "" {
+		f = *fen
+	}
+	p, err := rules.ParseFEN4(v, f)
+	if err != nil {
+		return err
+	}
+	began := time.Now()
+	var nodes uint64
+	if *divide {
+		for _, e := range p.Divide(*depth, !*noBulk) {
+			fmt.Fprintf(stdout, "%s %d\n", e.Text, e.Nodes)
+			nodes += e.Nodes
+		}
+	} else {
+		nodes = p.Perft(*depth, !*noBulk)
+	}
+	el := time.Since(began)
+	fmt.Fprintf(stderr, "%s, %.2fs, %.1f M leaves/s\n", v.Name, el.Seconds(), float64(nodes)/el.Seconds()/1e6)
+	fmt.Fprintf(stdout, "nodes %d\n", nodes)
+	return nil
+}

@@ -1,0 +1,630 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strings"
+)
+
+// Status is where a seat stands in a game.
+type Status uint8
+
+// Seat statuses.
+const (
+	Playing Status = iota
+	// Walking: resigned or flagged in FFA with Dead King Walking; the army
+	// is grey but the king stays live, keeps its turns and can still be
+	// checkmated or captured.
+	Walking
+	Mated
+	Stalemated
+	Resigned
+	TimedOut
+	KingCaptured
+)
+
+var statusNames = [...]string{"playing", "walking", "checkmated", "stalemated", "resigned", "timed out", "king captured"}
+
+// String names the status.
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "?"
+}
+
+// Action is what a seat did on its turn.
+type Action uint8
+
+// Actions.
+const (
+	ActMove Action = iota
+	ActResign
+	ActTimeout
+)
+
+// Record is one turn of the game as it was played.
+type Record struct {
+	Seat   Seat
+	Action Action
+	Move   Move   // for ActMove
+	Text   string // PGN4 token: the move with check and mate marks, or R / T
+	// Gained is the points each seat gained on this turn (FFA).
+	Gained [NumSeats]int
+	// Out lists the seats eliminated by this turn (checkmate, captured
+	// king, resignation) in order.
+	Out []Seat
+}
+
+// Result is how a finished game ended.
+type Result struct {
+	// Reason is a short description: "checkmate", "stalemate",
+	// "threefold repetition", "50-move rule", "insufficient material",
+	// "resignation", "timeout", "king captured", "last player standing",
+	// "claim win".
+	Reason string
+	// Winners are the winning seats (a team in Teams, the top scorers in
+	// FFA); empty for a draw in Teams.
+	Winners []Seat
+	// Points are the final scores (FFA).
+	Points [NumSeats]int
+}
+
+// Draw reports whether the game was drawn (no winner).
+func (r Result) Draw() bool { return len(r.Winners) == 0 }
+
+// Tag returns the PGN4 Result tag value: "1-0" (Red and Yellow win),
+// "0-1" (Blue and Green win), "1/2-1/2" in Teams; in FFA the scores as
+// chess.com writes them with the given player names ("A: 72 - B: 14 - …").
+func (r Result) Tag(mode Mode, names [NumSeats]string) string {
+	if mode == Teams {
+		switch {
+		case r.Draw():
+			return "1/2-1/2"
+		case r.Winners[0]%2 == 0:
+			return "1-0"
+		default:
+			return "0-1"
+		}
+	}
+	parts := make([]string, NumSeats)
+	for s := Seat(0); s < NumSeats; s++ {
+		n := names[s]
+		if n == "" {
+			n = s.String()
+		}
+		parts[s] = fmt.Sprintf("%s: %d", n, r.Points[s])
+	}
+	return strings.Join(parts, " - ")
+}
+
+// Game is a game in progress under one variant: a position plus the game
+// rules that sit above movement — checkmate and when it counts,
+// elimination, points, draws, resignation and time-outs — and the full
+// history, so that any earlier position can be restored (takeback).
+type Game struct {
+	v       *Variant
+	pos     *Position
+	start   string
+	status  [NumSeats]Status
+	records []Record
+	// snaps[i] is the state before records[i]; snaps[len(records)] the
+	// current state.
+	snaps  []snapshot
+	reps   map[uint64]int
+	result *Result
+}
+
+type snapshot struct {
+	pos    *Position
+	status [NumSeats]Status
+}
+
+// ErrGameOver is returned for a move or action after the game has ended.
+var ErrGameOver = errors.New("the game is over")
+
+// NewGame starts a game of v from a FEN4 position ("" for the variant's
+// start array).
+func NewGame(v *Variant, fen string) (*Game, error) {
+	if fen == "" {
+		fen = v.Start
+	}
+	p, err := ParseFEN4(v, fen)
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{v: v, pos: p, start: fen, reps: map[uint64]int{}}
+	for s := Seat(0); s < NumSeats; s++ {
+		if p.out[s] {
+			g.status[s] = Mated
+		}
+	}
+	g.reps[p.Hash()]++
+	g.snaps = append(g.snaps, snapshot{pos: p.Clone(), status: g.status})
+	g.settle(Red, nil)
+	return g, nil
+}
+
+// Variant returns the game's rules.
+func (g *Game) Variant() *Variant { return g.v }
+
+// Position returns a copy of the current position.
+func (g *Game) Position() *Position { return g.pos.Clone() }
+
+// StartFEN4 returns the position the game started from.
+func (g *Game) StartFEN4() string { return g.start }
+
+// Records returns the turns played so far.
+func (g *Game) Records() []Record { return append([]Record(nil), g.records...) }
+
+// Status returns seat s's status.
+func (g *Game) Status(s Seat) Status { return g.status[s] }
+
+// Turn returns the seat to move.
+func (g *Game) Turn() Seat { return g.pos.turn }
+
+// Result returns the result once the game is over.
+func (g *Game) Result() (Result, bool) {
+	if g.result == nil {
+		return Result{}, false
+	}
+	return *g.result, true
+}
+
+// LegalMoves returns the legal moves of the seat to move (none once the
+// game is over).
+func (g *Game) LegalMoves() []Move {
+	if g.result != nil {
+		return nil
+	}
+	return g.pos.LegalMoves(nil)
+}
+
+// Play makes a move for the seat to move. An illegal move is refused with
+// an error that says why, and changes nothing.
+func (g *Game) Play(m Move) (Record, error) {
+	if g.result != nil {
+		return Record{}, ErrGameOver
+	}
+	if !g.pos.IsLegal(m) {
+		return Record{}, g.pos.Explain(m)
+	}
+	s := g.pos.turn
+	text := g.pos.MoveText(m)
+	rec := Record{Seat: s, Action: ActMove, Move: m}
+	victim := g.pos.board[m.to()]
+	if m.IsEnPassant() {
+		for e := Seat(0); e < NumSeats; e++ {
+			if int(g.pos.ep[e].target) == m.to() && e != s {
+				victim = g.pos.board[g.pos.ep[e].pawn]
+			}
+		}
+	}
+	u := g.pos.Make(m)
+	if g.v.Mode == FFA && victim != NoPiece && !victim.Dead() {
+		rec.Gained[s] += pieceValue(victim)
+	}
+	if u.kingCap {
+		e := victim.Seat()
+		if g.status[e] == Playing || g.status[e] == Walking {
+			if g.v.Mode == FFA && victim.Dead() {
+				rec.Gained[s] += 20 // a walking king is worth 20 (pieceValue gave 0)
+			}
+			g.eliminate(e, KingCaptured)
+			rec.Out = append(rec.Out, e)
+		}
+	}
+	if g.v.Mode == FFA {
+		switch n := g.checksBy(s); {
+		case n == 2:
+			rec.Gained[s] += 5
+		case n >= 3:
+			rec.Gained[s] += 20
+		}
+	}
+	mark := g.settle(s, &rec)
+	rec.Text = text + mark
+	for i := range rec.Gained {
+		g.pos.points[i] += rec.Gained[i]
+	}
+	g.finishTurn(rec)
+	return rec, nil
+}
+
+// pieceValue is a piece's worth when captured in FFA: P1 N3 B5 R5 Q9, a
+// promoted queen 1, a king 20; dead pieces are worth nothing.
+func pieceValue(p Piece) int {
+	if p.Dead() {
+		return 0
+	}
+	if p.Promoted() {
+		return 1
+	}
+	switch p.Kind() {
+	case Pawn:
+		return 1
+	case Knight:
+		return 3
+	case Bishop, Rook:
+		return 5
+	case Queen:
+		return 9
+	case King:
+		return 20
+	}
+	return 0
+}
+
+// checksBy counts the kings of other active seats that seat s's pieces
+// attack.
+func (g *Game) checksBy(s Seat) int {
+	p := g.pos
+	n := 0
+	for e := Seat(0); e < NumSeats; e++ {
+		if e == s || p.out[e] || p.king[e] == 0 || !g.v.Checks[s][e] {
+			continue
+		}
+		// Test with only s attacking: mark the others out for the call.
+		saved := p.out
+		for o := Seat(0); o < NumSeats; o++ {
+			if o != s {
+				p.out[o] = true
+			}
+		}
+		hit := p.attacked(int(p.king[e]), e)
+		p.out = saved
+		if hit {
+			n++
+		}
+	}
+	return n
+}
+
+// Resign makes seat s resign (any seat may resign at any time).
+func (g *Game) Resign(s Seat) (Record, error) { return g.leave(s, ActResign) }
+
+// Timeout records that seat s's clock ran out.
+func (g *Game) Timeout(s Seat) (Record, error) { return g.leave(s, ActTimeout) }
+
+func (g *Game) leave(s Seat, a Action) (Record, error) {
+	if g.result != nil {
+		return Record{}, ErrGameOver
+	}
+	if s >= NumSeats || (g.status[s] != Playing && g.status[s] != Walking) {
+		return Record{}, fmt.Errorf("%s is not playing", s)
+	}
+	rec := Record{Seat: s, Action: a, Text: "R"}
+	st := Resigned
+	if a == ActTimeout {
+		rec.Text, st = "T", TimedOut
+	}
+	if g.v.Mode == Teams {
+		g.eliminate(s, st)
+		rec.Out = append(rec.Out, s)
+		reason := "resignation"
+		if a == ActTimeout {
+			reason = "timeout"
+		}
+		g.end(reason, g.teamOf(s^1))
+		g.finishTurn(rec)
+		return rec, nil
+	}
+	active := 0
+	for e := Seat(0); e < NumSeats; e++ {
+		if e != s && g.status[e] == Playing {
+			active++
+		}
+	}
+	wasTurn := g.pos.turn == s
+	if g.v.Options.DeadKingWalking && active >= 2 && g.status[s] == Playing && g.pos.king[s] != 0 {
+		g.status[s] = Walking
+		g.greyArmy(s, true)
+	} else {
+		g.eliminate(s, st)
+	}
+	rec.Out = append(rec.Out, s)
+	if wasTurn && g.pos.turn == s {
+		// The resignation uses up the seat's turn; a walking king moves
+		// again next round.
+		g.pos.ep[s] = epEntry{}
+		g.pos.turn = g.pos.nextSeat(s)
+	}
+	g.settle(s, &rec)
+	for i := range rec.Gained {
+		g.pos.points[i] += rec.Gained[i]
+	}
+	g.finishTurn(rec)
+	return rec, nil
+}
+
+func (g *Game) teamOf(s Seat) []Seat { return []Seat{s % 2, s%2 + 2} }
+
+// eliminate takes seat s out: its army turns grey and it has no more turns.
+func (g *Game) eliminate(s Seat, st Status) {
+	g.status[s] = st
+	g.pos.out[s] = true
+	g.pos.castle[s] = 0
+	g.pos.ep[s] = epEntry{}
+	g.greyArmy(s, false)
+	if g.pos.turn == s {
+		g.pos.turn = g.pos.nextSeat(s)
+	}
+}
+
+// greyArmy marks s's pieces dead, except the king when keepKing is set.
+func (g *Game) greyArmy(s Seat, keepKing bool) {
+	for _, c := range g.v.cells {
+		pc := g.pos.board[c]
+		if pc.IsPiece() && pc.Seat() == s && !(keepKing && pc.Kind() == King) {
+			g.pos.board[c] = pc.WithDead()
+		}
+	}
+}
+
+// settle applies the consequences of a turn by seat mover: checkmates
+// and stalemates, the end of the game. It returns the mate mark for the
+// move's text ("#" when the move mated someone).
+func (g *Game) settle(mover Seat, rec *Record) string {
+	if g.result != nil {
+		return ""
+	}
+	mark := ""
+	p := g.pos
+	if g.v.Mode == Teams {
+		if rec != nil && len(rec.Out) > 0 {
+			g.end("king captured", g.teamOf(mover))
+			return "#"
+		}
+		check := []Seat{p.turn}
+		if g.v.Options.MateAtOnce {
+			check = g.activeInOrder(p.turn)
+		}
+		for _, s := range check {
+			if g.status[s] != Playing || g.hasMoves(s) {
+				continue
+			}
+			if p.InCheck(s) {
+				g.status[s] = Mated
+				if rec != nil {
+					rec.Out = append(rec.Out, s)
+				}
+				g.end("checkmate", g.teamOf(s^1))
+				return "#"
+			}
+			if s == p.turn {
+				g.status[s] = Stalemated
+				g.end("stalemate", nil)
+				return ""
+			}
+		}
+		g.checkDraws()
+		return ""
+	}
+
+	// FFA: a checkmate eliminates at once, whoever's turn it is.
+	for changed := true; changed && g.result == nil; {
+		changed = false
+		for _, s := range g.activeInOrder(p.turn) {
+			if g.hasMoves(s) {
+				continue
+			}
+			if p.InCheck(s) {
+				g.eliminate(s, Mated)
+				if rec != nil {
+					rec.Gained[mover] += 20
+					rec.Out = append(rec.Out, s)
+				}
+				mark = "#"
+				changed = true
+				break
+			}
+			if g.status[s] == Walking {
+				g.eliminate(s, Stalemated) // a walking king with no move is simply out
+				changed = true
+				break
+			}
+			if s == p.turn {
+				if g.v.Options.StalemateScoresSelf {
+					g.eliminate(s, Stalemated)
+					if rec != nil {
+						rec.Gained[s] += 20
+						rec.Out = append(rec.Out, s)
+					}
+					changed = true
+					break
+				}
+				g.status[s] = Stalemated
+				g.endFFA("stalemate", 10)
+				return mark
+			}
+		}
+		if g.activeCount() <= 1 {
+			g.endFFA("last player standing", 0)
+		}
+	}
+	if g.result == nil {
+		g.checkDraws()
+	}
+	return mark
+}
+
+// activeInOrder lists the seats still taking turns (playing or walking),
+// in turn order starting with from.
+func (g *Game) activeInOrder(from Seat) []Seat {
+	var out []Seat
+	o := g.v.Order
+	i := g.v.orderIdx[from]
+	for k := 0; k < len(o); k++ {
+		s := o[(i+k)%len(o)]
+		if st := g.status[s]; st == Playing || st == Walking {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// activeCount counts the seats still playing (walking kings excluded).
+func (g *Game) activeCount() int {
+	n := 0
+	for s := Seat(0); s < NumSeats; s++ {
+		if g.status[s] == Playing {
+			n++
+		}
+	}
+	return n
+}
+
+// hasMoves reports whether seat s would have a legal move if it were its
+// turn.
+func (g *Game) hasMoves(s Seat) bool {
+	p := g.pos
+	saved := p.turn
+	p.turn = s
+	var buf [256]Move
+	n := len(p.LegalMoves(buf[:0]))
+	p.turn = saved
+	return n > 0
+}
+
+func (g *Game) end(reason string, winners []Seat) {
+	r := &Result{Reason: reason, Winners: winners, Points: g.pos.points}
+	g.result = r
+}
+
+// endFFA ends an FFA game: each remaining player gains bonus points; the
+// last player standing gains 20 per walking king still on the board; the
+// top scorers win.
+func (g *Game) endFFA(reason string, bonus int) {
+	p := g.pos
+	var remaining []Seat
+	for s := Seat(0); s < NumSeats; s++ {
+		if g.status[s] == Playing {
+			remaining = append(remaining, s)
+		}
+	}
+	for _, s := range remaining {
+		p.points[s] += bonus
+	}
+	if len(remaining) == 1 {
+		for s := Seat(0); s < NumSeats; s++ {
+			if g.status[s] == Walking && p.king[s] != 0 {
+				p.points[remaining[0]] += 20
+			}
+		}
+	}
+	best := -1
+	var winners []Seat
+	for s := Seat(0); s < NumSeats; s++ {
+		switch {
+		case p.points[s] > best:
+			best, winners = p.points[s], []Seat{s}
+		case p.points[s] == best:
+			winners = append(winners, s)
+		}
+	}
+	g.result = &Result{Reason: reason, Winners: winners, Points: p.points}
+}
+
+// checkDraws ends the game on threefold repetition, the 50-move rule or
+// insufficient material.
+func (g *Game) checkDraws() {
+	p := g.pos
+	reason := ""
+	switch {
+	case g.reps[p.Hash()] >= 2: // this occurrence will be the third
+		reason = "threefold repetition"
+	case p.halfmove >= g.v.fiftyMovePlies(len(g.activeInOrder(p.turn))):
+		reason = "50-move rule"
+	case g.insufficient():
+		reason = "insufficient material"
+	default:
+		return
+	}
+	if g.v.Mode == Teams {
+		g.end(reason, nil)
+	} else {
+		g.endFFA(reason, 10)
+	}
+}
+
+// fiftyMovePlies is the half-move clock that draws: 50 moves by each of
+// the n seats still taking turns.
+func (v *Variant) fiftyMovePlies(n int) int {
+	if n < 1 {
+		n = 1
+	}
+	return 50 * n
+}
+
+// insufficient reports that no side still playing can give mate: every
+// active army is down to its king plus at most one knight or bishop.
+func (g *Game) insufficient() bool {
+	p := g.pos
+	var minors [NumSeats]int
+	for _, c := range g.v.cells {
+		pc := p.board[c]
+		if !pc.IsPiece() || pc.Dead() {
+			continue
+		}
+		switch pc.Kind() {
+		case King:
+		case Knight, Bishop:
+			minors[pc.Seat()]++
+		default:
+			return false
+		}
+	}
+	if g.v.Mode == Teams {
+		return minors[0]+minors[2] <= 1 && minors[1]+minors[3] <= 1
+	}
+	for s := range minors {
+		if minors[s] > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// finishTurn records the turn and the new state.
+func (g *Game) finishTurn(rec Record) {
+	g.records = append(g.records, rec)
+	g.reps[g.pos.Hash()]++
+	g.snaps = append(g.snaps, snapshot{pos: g.pos.Clone(), status: g.status})
+}
+
+// Takeback undoes the last turn. It fails at the start of the game.
+func (g *Game) Takeback() error {
+	if len(g.records) == 0 {
+		return errors.New("no move to take back")
+	}
+	g.reps[g.pos.Hash()]--
+	g.records = g.records[:len(g.records)-1]
+	g.snaps = g.snaps[:len(g.snaps)-1]
+	last := g.snaps[len(g.snaps)-1]
+	g.pos = last.pos.Clone()
+	g.status = last.status
+	g.result = nil
+	return nil
+}
+
+// Hash returns a hash of what makes positions the same for repetition:
+// the pieces, the seat to move, castling rights and en-passant entries.
+func (p *Position) Hash() uint64 {
+	h := fnv.New64a()
+	var buf [NumSeats*5 + 1]byte
+	for _, c := range p.v.cells {
+		buf[0] = byte(p.board[c])
+		h.Write(buf[:1])
+	}
+	buf[0] = byte(p.turn)
+	for s := 0; s < NumSeats; s++ {
+		buf[1+s*5] = p.castle[s]
+		buf[2+s*5] = byte(p.ep[s].target)
+		buf[3+s*5] = byte(p.ep[s].target >> 8)
+		buf[4+s*5] = byte(p.ep[s].pawn)
+		buf[5+s*5] = byte(p.ep[s].pawn >> 8)
+	}
+	h.Write(buf[:])
+	return h.Sum64()
+}
