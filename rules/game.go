@@ -434,8 +434,10 @@ func (g *Game) settle(mover Seat, rec *Record) string {
 					changed = true
 					break
 				}
-				g.status[s] = Stalemated
+				// The stalemated player is still one of "the remaining
+				// players" who share the draw points.
 				g.endFFA("stalemate", 10)
+				g.status[s] = Stalemated
 				return mark
 			}
 		}

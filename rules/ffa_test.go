@@ -1,0 +1,230 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"boardd/rules/square"
+)
+
+// "Pawns promote to 1-point queens on the 8th row from each player's
+// perspective." (chess.com rules, FFA)
+func TestFFAPromotionOnEighthRank(t *testing.T) {
+	tests := []struct{ turn, pieces, mv, text string }{
+		{"R", "rK:h1 rP:e7 bK:a7 yK:g14 gK:n8", "e7-e8", "e7-e8=D"},
+		{"B", "rK:h1 bK:a7 bP:g5 yK:g14 gK:n8", "g5-h5", "g5-h5=D"},
+		{"Y", "rK:h1 bK:a7 yK:g14 yP:e8 gK:n8", "e8-e7", "e8-e7=D"},
+		{"G", "rK:h1 bK:a7 yK:g14 gK:n8 gP:h9", "h9-g9", "h9-g9=D"},
+	}
+	for _, tt := range tests {
+		g := newGameAt(t, ffa(t), tt.turn, tt.pieces)
+		n := 0
+		for _, m := range g.pos.LegalMoves(nil) {
+			if m.Promotion() != NoKind {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: %d promotion moves, want 1 (queen only)", tt.turn, n)
+		}
+		rec := play(t, g, tt.mv)
+		if !strings.HasPrefix(rec.Text, tt.text) { // a check mark may follow
+			t.Errorf("%s: text %q, want %q", tt.turn, rec.Text, tt.text)
+		}
+		to := mustFindSquare(tt.mv[strings.IndexByte(tt.mv, '-')+1:])
+		if pc := g.pos.At(to); pc.Kind() != Queen || !pc.Promoted() {
+			t.Errorf("%s: %v on %s, want a promoted queen", tt.turn, pc, to)
+		}
+	}
+}
+
+func mustFindSquare(s string) square.Square { return sqMust(s) }
+
+// "Capturing active pieces: queen (+9), rook (+5), bishop (+5), knight
+// (+3), pawn (+1), promoted pawn as queen (+1)"
+func TestFFACapturePoints(t *testing.T) {
+	tests := []struct {
+		name, pieces, mv string
+		want           int
+	}{
+		{"queen", "rK:h1 rR:h3 bQ:h6 bK:a7 yK:g14 gK:n8", "h3-h6", 9},
+		{"rook", "rK:h1 rR:h3 bR:h6 bK:a7 yK:g14 gK:n8", "h3-h6", 5},
+		{"bishop", "rK:h1 rR:h3 yB:h6 bK:a7 yK:g14 gK:n8", "h3-h6", 5},
+		{"knight", "rK:h1 rR:h3 gN:h6 bK:a7 yK:g14 gK:n8", "h3-h6", 3},
+		{"pawn", "rK:h1 rR:h3 gP:h6 bK:a7 yK:g14 gK:n8", "h3-h6", 1},
+		// "Pieces become inert when a player is eliminated and they no
+		// longer award any points when captured."
+		{"dead rook", "rK:h1 rR:h3 dbR:h6 bK:a7 yK:g14 gK:n8", "h3-h6", 0},
+	}
+	for _, tt := range tests {
+		g := newGameAt(t, ffa(t), "R", tt.pieces)
+		rec := play(t, g, tt.mv)
+		if rec.Gained[Red] != tt.want || g.pos.Points(Red) != tt.want {
+			t.Errorf("%s: gained %d (total %d), want %d", tt.name, rec.Gained[Red], g.pos.Points(Red), tt.want)
+		}
+	}
+	// A promoted queen is worth one point.
+	g := newGameAt(t, ffa(t), "B", "rK:h1 rR:h3 bK:a7 bP:g6 yK:g14 gK:n8")
+	play(t, g, "g6-h6")
+	play(t, g, "g14-f14")
+	play(t, g, "n8-n9")
+	if rec := play(t, g, "h3-h6"); rec.Gained[Red] != 1 {
+		t.Errorf("capturing a promoted queen gained %d, want 1", rec.Gained[Red])
+	}
+}
+
+// "Checking two players simultaneously (+5)", "Checking three players
+// simultaneously (+20)"
+func TestFFAMultipleChecks(t *testing.T) {
+	g := newGameAt(t, ffa(t), "R", "rK:d1 rQ:h2 bK:a7 yK:g14 gK:n7")
+	rec := play(t, g, "h2-h7")
+	if rec.Gained[Red] != 5 || rec.Text != "Qh2-h7++" {
+		t.Errorf("double check: gained %d text %q, want 5 and Qh2-h7++", rec.Gained[Red], rec.Text)
+	}
+	g = newGameAt(t, ffa(t), "R", "rK:d1 rQ:e4 bK:a7 yK:h14 gK:n7")
+	rec = play(t, g, "e4-h7")
+	if rec.Gained[Red] != 20 || rec.Text != "Qe4-h7+++" {
+		t.Errorf("triple check: gained %d text %q, want 20 and Qe4-h7+++", rec.Gained[Red], rec.Text)
+	}
+}
+
+// "Checkmate (+20)"; a mated player is out at once in FFA: its pieces turn
+// grey (inert) and its turns are skipped.
+func TestFFACheckmateEliminatesAtOnce(t *testing.T) {
+	g := newGameAt(t, ffa(t), "R", "rK:h1 rQ:m11 rR:m4 bK:a7 yK:f14 gK:n8 gR:j4")
+	rec := play(t, g, "m11-m8")
+	if rec.Text != "Qm11-m8+#" {
+		t.Errorf("text %q, want Qm11-m8+#", rec.Text)
+	}
+	if rec.Gained[Red] != 20 || g.Status(Green) != Mated || !g.pos.Eliminated(Green) {
+		t.Fatalf("gained %d, Green %v", rec.Gained[Red], g.Status(Green))
+	}
+	if pc := g.pos.At(sqMust("j4")); !pc.Dead() {
+		t.Errorf("Green's rook is %v, want grey", pc)
+	}
+	play(t, g, "a7-a6")
+	play(t, g, "f14-e14")
+	if g.Turn() != Red {
+		t.Fatalf("turn %v after Yellow, want Red (Green skipped)", g.Turn())
+	}
+	// The grey rook is worth nothing and can be captured.
+	if rec := play(t, g, "m4-j4"); rec.Gained[Red] != 0 {
+		t.Errorf("capturing a grey rook gained %d", rec.Gained[Red])
+	}
+	if !strings.Contains(g.pos.FEN4(), "dgK") || !strings.HasPrefix(g.pos.FEN4(), "B-0,0,0,1-") {
+		t.Errorf("FEN4 does not show Green out and grey: %s", g.pos.FEN4())
+	}
+}
+
+// A king may be captured even by a player standing in check from that
+// king's army, because that army greys at once (reference games README).
+func TestFFAKingCaptureGreysAtOnce(t *testing.T) {
+	pieces := "yK:e14 yB:h13 gK:k10 gR:e5 rK:h1 bK:a7"
+	g := newGameAt(t, ffa(t), "Y", pieces)
+	rec := play(t, g, "h13-k10")
+	if g.Status(Green) != KingCaptured || rec.Gained[Yellow] != 20 {
+		t.Errorf("Green %v, Yellow gained %d; want king captured and 20", g.Status(Green), rec.Gained[Yellow])
+	}
+	// In Teams the rook still attacks, so the capture leaves Yellow in check.
+	g = newGameAt(t, teams(t), "Y", pieces)
+	if _, err := findText(g.pos, "h13-k10"); err == nil || !strings.Contains(err.Error(), "check") {
+		t.Errorf("Teams: capture allowed or wrong reason: %v", err)
+	}
+}
+
+// "When a player resigns or times out, leaving two or more active players
+// on the board, that player's king remains "alive" and is still worth +20
+// to whoever can capture it. The last remaining player will be given +20
+// for each king of all resigned or timed out players that is still on the
+// board." and "The game ends when three players have been eliminated."
+func TestFFADeadKingWalking(t *testing.T) {
+	g := newGameAt(t, ffa(t), "R", "rK:h5 rR:e1 bQ:b5 bK:a7 yK:g14 gK:n8")
+	if _, err := g.Resign(Red); err != nil {
+		t.Fatal(err)
+	}
+	if g.Status(Red) != Walking || g.pos.At(sqMust("h5")).Dead() || !g.pos.At(sqMust("e1")).Dead() {
+		t.Fatalf("Red %v, king %v, rook %v", g.Status(Red), g.pos.At(sqMust("h5")), g.pos.At(sqMust("e1")))
+	}
+	if g.Turn() != Blue {
+		t.Fatalf("turn %v", g.Turn())
+	}
+	rec := play(t, g, "b5-h5")
+	if rec.Gained[Blue] != 20 || g.Status(Red) != KingCaptured {
+		t.Errorf("capturing the walking king gained %d, Red %v", rec.Gained[Blue], g.Status(Red))
+	}
+
+	// Three resignations end the game; the last player collects 20 per
+	// walking king still on the board.
+	g, _ = NewGame(ffa(t), "")
+	for _, s := range []Seat{Red, Yellow, Green} {
+		if _, over := g.Result(); over {
+			t.Fatalf("over before %s resigned", s)
+		}
+		if _, err := g.Resign(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, over := g.Result()
+	if !over || res.Reason != "last player standing" {
+		t.Fatalf("%+v over=%v", res, over)
+	}
+	if res.Points[Blue] != 40 || len(res.Winners) != 1 || res.Winners[0] != Blue {
+		t.Errorf("points %v winners %v, want Blue with 40 (two walking kings)", res.Points, res.Winners)
+	}
+
+	// With Dead King Walking off, a resigning army is grey at once.
+	v := ffa(t)
+	v.Options.DeadKingWalking = false
+	g, _ = NewGame(v, "")
+	g.Resign(Red)
+	if g.Status(Red) != Resigned || !g.pos.At(sqMust("h1")).Dead() {
+		t.Errorf("Red %v king %v", g.Status(Red), g.pos.At(sqMust("h1")))
+	}
+}
+
+// "In case of stalemate, insufficient material, three-fold repetition or
+// the 50-move rule, the remaining players receive +10 points each." The
+// option StalemateScoresSelf follows chess.com practice instead.
+func TestFFAStalemateBothSettings(t *testing.T) {
+	pieces := "rK:h1 rQ:c7 bK:a4 yK:g14 gK:n8"
+	g := newGameAt(t, ffa(t), "R", pieces)
+	play(t, g, "c7-c5")
+	res, over := g.Result()
+	if !over || res.Reason != "stalemate" {
+		t.Fatalf("rules text: %+v over=%v", res, over)
+	}
+	for s := Seat(0); s < NumSeats; s++ {
+		if res.Points[s] != 10 {
+			t.Errorf("rules text: %s has %d points, want 10", s, res.Points[s])
+		}
+	}
+	v := ffa(t)
+	v.Options.StalemateScoresSelf = true
+	g = newGameAt(t, v, "R", pieces)
+	play(t, g, "c7-c5")
+	if _, over := g.Result(); over {
+		t.Fatal("chess.com setting: game ended")
+	}
+	if g.pos.Points(Blue) != 20 || g.Status(Blue) != Stalemated || g.Turn() != Yellow {
+		t.Errorf("chess.com setting: Blue %d points, %v, turn %v", g.pos.Points(Blue), g.Status(Blue), g.Turn())
+	}
+}
+
+func TestTakeback(t *testing.T) {
+	g, _ := NewGame(ffa(t), "")
+	before := g.pos.FEN4()
+	play(t, g, "h2-h4")
+	play(t, g, "b7-d7")
+	if err := g.Takeback(); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Takeback(); err != nil {
+		t.Fatal(err)
+	}
+	if g.pos.FEN4() != before || len(g.Records()) != 0 {
+		t.Errorf("takeback did not restore the start: %s", g.pos.FEN4())
+	}
+	if err := g.Takeback(); err == nil {
+		t.Error("takeback at the start succeeded")
+	}
+}
