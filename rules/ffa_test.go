@@ -45,7 +45,7 @@ func mustFindSquare(s string) square.Square { return sqMust(s) }
 func TestFFACapturePoints(t *testing.T) {
 	tests := []struct {
 		name, pieces, mv string
-		want           int
+		want             int
 	}{
 		{"queen", "rK:h1 rR:h3 bQ:h6 bK:a7 yK:g14 gK:n8", "h3-h6", 9},
 		{"rook", "rK:h1 rR:h3 bR:h6 bK:a7 yK:g14 gK:n8", "h3-h6", 5},
