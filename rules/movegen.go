@@ -351,6 +351,10 @@ func (p *Position) Attacked(sq square.Square, s Seat) bool {
 // captures a king is legal when the mover's king is safe afterwards; where
 // the variant greys a captured king's army (FFA), that army's pieces no
 // longer count as attackers.
+//
+// Most moves are decided without making them: when the king is not in
+// check, a move by a piece that is not pinned to its king cannot expose
+// it; a king step is tested with the king lifted off its square.
 func (p *Position) LegalMoves(moves []Move) []Move {
 	start := len(moves)
 	moves = p.PseudoLegal(moves)
@@ -360,24 +364,85 @@ func (p *Position) LegalMoves(moves []Move) []Move {
 		return moves
 	}
 	inCheck := p.attacked(k, s)
+	var pins [numKingDirs]int16
+	np := 0
+	if !inCheck {
+		if p.v.Geometry.hasWalls {
+			np = -1 // no fast path across barriers: test every aligned move
+		} else {
+			np = p.pinned(k, s, &pins)
+		}
+	}
 	kf, kr := k%stride, k/stride
 	n := start
 	for _, m := range moves[start:] {
-		from := m.from()
-		if !inCheck && m.flag() == flagNormal && from != k && p.board[m.to()].Kind() != King {
-			df, dr := from%stride-kf, from/stride-kr
-			if df != 0 && dr != 0 && df != dr && df != -dr {
+		from, to := m.from(), m.to()
+		fast := false
+		switch {
+		case m.flag() >= flagCastleShort:
+			fast = true // castling is generated only when legal
+		case p.board[to].Kind() == King || m.flag() == flagEnPassant:
+			// king captures (FFA greying) and e.p. take the full test
+		case from == k:
+			king := p.board[k]
+			p.board[k] = NoPiece
+			ok := !p.attacked(to, s)
+			p.board[k] = king
+			if ok {
 				moves[n] = m
 				n++
-				continue
 			}
+			continue
+		case inCheck:
+		case np >= 0:
+			fast = true
+			for _, c := range pins[:np] {
+				if int(c) == from {
+					fast = false
+				}
+			}
+		default:
+			df, dr := from%stride-kf, from/stride-kr
+			fast = df != 0 && dr != 0 && df != dr && df != -dr
 		}
-		if p.legalAfter(m) {
+		if fast || p.legalAfter(m) {
 			moves[n] = m
 			n++
 		}
 	}
 	return moves[:n]
+}
+
+// pinned finds the mover's pieces pinned to its king on cell k: an own
+// piece that is the only piece between the king and an enemy slider
+// attacking along that line. It returns how many it wrote to pins.
+func (p *Position) pinned(k int, s Seat, pins *[numKingDirs]int16) int {
+	atk := &p.v.atkTab[s]
+	n := 0
+	for i := 0; i < numKingDirs; i++ {
+		d := dirDelta[i]
+		diag := i >= dirNE
+		own := 0
+		for t := k + d; ; t += d {
+			q := p.board[t]
+			if q == NoPiece {
+				continue
+			}
+			if own == 0 && q&Wall == 0 && q.Seat() == s && !q.Dead() {
+				own = t
+				continue
+			}
+			if own != 0 && atk[q] && !p.out[q.Seat()] {
+				kd := q.Kind()
+				if kd == Queen || (kd == Rook && !diag) || (kd == Bishop && diag) {
+					pins[n] = int16(own)
+					n++
+				}
+			}
+			break
+		}
+	}
+	return n
 }
 
 // legalAfter makes m, tests the mover's king and takes m back.

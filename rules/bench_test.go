@@ -1,0 +1,63 @@
+package rules
+
+import "testing"
+
+// BenchmarkPerft measures perft(4) from the modern start (152,050 leaves),
+// with bulk counting at the last ply and with every leaf move made.
+// Leaves per second are reported as Mleaves/s.
+func BenchmarkPerft(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		bulk bool
+	}{{"bulk", true}, {"make-every-leaf", false}} {
+		b.Run(bc.name, func(b *testing.B) {
+			v := teams(b)
+			p, _ := ParseFEN4(v, v.Start)
+			var leaves uint64
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				leaves += p.Perft(4, bc.bulk)
+			}
+			b.ReportMetric(float64(leaves)/b.Elapsed().Seconds()/1e6, "Mleaves/s")
+		})
+	}
+}
+
+// BenchmarkPerftMidgame runs perft(3) over the 20 reference positions
+// (castling, en passant, promotions, checks), bulk-counted.
+func BenchmarkPerftMidgame(b *testing.B) {
+	v := teams(b)
+	var ps []*Position
+	for _, r := range loadPerftTSV(&testing.T{}) {
+		p, err := ParseFEN4(v, r.fen)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	var leaves uint64
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, p := range ps {
+			leaves += p.Perft(3, true)
+		}
+	}
+	b.ReportMetric(float64(leaves)/b.Elapsed().Seconds()/1e6, "Mleaves/s")
+}
+
+// BenchmarkLegalMoves generates the legal moves of each of the 20
+// reference positions into a reused buffer (ns/op is per position).
+func BenchmarkLegalMoves(b *testing.B) {
+	v := teams(b)
+	var ps []*Position
+	for _, r := range loadPerftTSV(&testing.T{}) {
+		p, _ := ParseFEN4(v, r.fen)
+		ps = append(ps, p)
+	}
+	buf := make([]Move, 0, 256)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf = ps[i%len(ps)].LegalMoves(buf[:0])
+	}
+}
