@@ -228,3 +228,32 @@ func TestTakeback(t *testing.T) {
 		t.Error("takeback at the start succeeded")
 	}
 }
+
+// "the claim-win rule when two remain and one leads by more than 20"
+// (chess.com practice, Options.ClaimWin).
+func TestFFAClaimWin(t *testing.T) {
+	g := newGameAt(t, ffa(t), "R", "rK:h1 rR:h3 bQ:h6 bK:a7 yK:g14 gK:n8")
+	if err := g.ClaimWin(Red); err == nil {
+		t.Fatal("claim with four players accepted")
+	}
+	play(t, g, "h3-h6") // Red +9
+	if _, err := g.Resign(Yellow); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Resign(Green); err != nil {
+		t.Fatal(err)
+	}
+	// Yellow resigned with two others active: walking; Green's resignation
+	// leaves one other, so Green is out. Two players remain: Red and Blue.
+	if err := g.ClaimWin(Red); err == nil || !strings.Contains(err.Error(), "more than 20") {
+		t.Fatalf("claim with a 9-point lead: %v", err)
+	}
+	g.pos.points[Red] = 30
+	if err := g.ClaimWin(Red); err != nil {
+		t.Fatal(err)
+	}
+	res, over := g.Result()
+	if !over || res.Reason != "claim win" || res.Winners[0] != Red {
+		t.Errorf("%+v", res)
+	}
+}

@@ -338,6 +338,31 @@ func (g *Game) leave(s Seat, a Action) (Record, error) {
 	return rec, nil
 }
 
+// ClaimWin ends an FFA game in seat s's favour when the variant allows
+// claiming, two players remain and s leads the other by more than 20
+// points.
+func (g *Game) ClaimWin(s Seat) error {
+	if g.result != nil {
+		return ErrGameOver
+	}
+	if g.v.Mode != FFA || !g.v.Options.ClaimWin {
+		return fmt.Errorf("%s has no claim-win rule", g.v.Name)
+	}
+	if s >= NumSeats || g.status[s] != Playing {
+		return fmt.Errorf("%s is not playing", s)
+	}
+	if n := g.activeCount(); n != 2 {
+		return fmt.Errorf("a win can be claimed when two players remain, not %d", n)
+	}
+	for o := Seat(0); o < NumSeats; o++ {
+		if o != s && g.status[o] == Playing && g.pos.points[s]-g.pos.points[o] <= 20 {
+			return fmt.Errorf("%s leads %s by %d points; a claim needs more than 20", s, o, g.pos.points[s]-g.pos.points[o])
+		}
+	}
+	g.endFFA("claim win", 0)
+	return nil
+}
+
 func (g *Game) teamOf(s Seat) []Seat { return []Seat{s % 2, s%2 + 2} }
 
 // eliminate takes seat s out: its army turns grey and it has no more turns.
@@ -398,7 +423,7 @@ func (g *Game) settle(mover Seat, rec *Record) string {
 				return ""
 			}
 		}
-		g.checkDraws()
+		g.checkDraws(rec != nil && rec.Action == ActMove)
 		return ""
 	}
 
@@ -446,7 +471,7 @@ func (g *Game) settle(mover Seat, rec *Record) string {
 		}
 	}
 	if g.result == nil {
-		g.checkDraws()
+		g.checkDraws(rec != nil && rec.Action == ActMove)
 	}
 	return mark
 }
@@ -530,11 +555,11 @@ func (g *Game) endFFA(reason string, bonus int) {
 
 // checkDraws ends the game on threefold repetition, the 50-move rule or
 // insufficient material.
-func (g *Game) checkDraws() {
+func (g *Game) checkDraws(moved bool) {
 	p := g.pos
 	reason := ""
 	switch {
-	case g.reps[p.Hash()] >= 2: // this occurrence will be the third
+	case moved && g.reps[p.Hash()] >= 2: // this occurrence will be the third
 		reason = "threefold repetition"
 	case p.halfmove >= g.v.fiftyMovePlies(len(g.activeInOrder(p.turn))):
 		reason = "50-move rule"
@@ -591,7 +616,9 @@ func (g *Game) insufficient() bool {
 // finishTurn records the turn and the new state.
 func (g *Game) finishTurn(rec Record) {
 	g.records = append(g.records, rec)
-	g.reps[g.pos.Hash()]++
+	if rec.Action == ActMove {
+		g.reps[g.pos.Hash()]++ // only moves repeat positions
+	}
 	g.snaps = append(g.snaps, snapshot{pos: g.pos.Clone(), status: g.status})
 }
 
@@ -600,7 +627,9 @@ func (g *Game) Takeback() error {
 	if len(g.records) == 0 {
 		return errors.New("no move to take back")
 	}
-	g.reps[g.pos.Hash()]--
+	if g.records[len(g.records)-1].Action == ActMove {
+		g.reps[g.pos.Hash()]--
+	}
 	g.records = g.records[:len(g.records)-1]
 	g.snaps = g.snaps[:len(g.snaps)-1]
 	last := g.snaps[len(g.snaps)-1]

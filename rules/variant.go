@@ -106,8 +106,8 @@ type Options struct {
 	// the seat is out at once.
 	DeadKingWalking bool
 	// ClaimWin: in FFA, when two players remain and one leads by more than
-	// 20 points, the game ends with that player ahead (chess.com's claim
-	// win). Off: play continues to mate.
+	// 20 points, that player may end the game as the winner
+	// (Game.ClaimWin, chess.com's claim win). Off: play continues to mate.
 	ClaimWin bool
 	// MateAtOnce: in Teams, a checkmate ends the game as soon as it is on
 	// the board rather than at the mated player's turn. chess.com waits
