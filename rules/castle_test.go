@@ -45,6 +45,7 @@ func TestCastlingAllSeatsBothArrays(t *testing.T) {
 					p.board[c] = NoPiece
 				}
 			}
+			p.rebuildLists()
 			p.turn = tt.seat
 			got := map[string]string{}
 			for _, m := range p.LegalMoves(nil) {

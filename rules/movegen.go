@@ -92,15 +92,16 @@ func (p *Position) PseudoLegal(moves []Move) []Move {
 	walls := v.Geometry.hasWalls
 	blocked := &v.Geometry.blocked
 	capTab := &v.capTab[s]
-	for _, c16 := range v.cells {
+	anyEP := v.EnPassant && p.ep != [NumSeats]epEntry{}
+	for _, c16 := range p.plist[s][:p.pcount[s]] {
 		c := int(c16)
 		pc := p.board[c]
-		if pc == NoPiece || pc&(Wall|deadFlag) != 0 || pc.Seat() != s {
+		if pc&deadFlag != 0 {
 			continue
 		}
 		switch pc.Kind() {
 		case Pawn:
-			moves = p.pawnMoves(moves, c, s)
+			moves = p.pawnMoves(moves, c, s, anyEP)
 		case Knight:
 			for i := 8; i < 16; i++ {
 				t := c + dirDelta[i]
@@ -159,7 +160,7 @@ func (p *Position) slide(moves []Move, c, d0, d1 int, capTab *[256]bool, walls b
 	return moves
 }
 
-func (p *Position) pawnMoves(moves []Move, c int, s Seat) []Move {
+func (p *Position) pawnMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 	v := p.v
 	fwdDir := int(v.Seats[s].Forward)
 	fwd := dirDelta[fwdDir]
@@ -188,7 +189,7 @@ func (p *Position) pawnMoves(moves []Move, c int, s Seat) []Move {
 			}
 			continue
 		}
-		if !v.EnPassant {
+		if !anyEP {
 			continue
 		}
 		for e := Seat(0); e < NumSeats; e++ {

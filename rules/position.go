@@ -32,9 +32,51 @@ type Position struct {
 	points   [NumSeats]int
 	halfmove int
 
+	// Piece lists: the cells of each seat's pieces (live or grey), so the
+	// generator visits ~16 cells instead of 160. pidx is a cell's index
+	// in its seat's list.
+	plist  [NumSeats][maxPieces]int16
+	pcount [NumSeats]uint8
+	pidx   [numCells]uint8
+
 	// Notation details kept for an exact FEN4 round trip.
 	extras  []extra
 	counted bool // corners written as counted empty squares, not x
+}
+
+// maxPieces bounds one seat's pieces: every square of a 16×16 board.
+const maxPieces = 256
+
+// rebuildLists recomputes the piece lists from the board.
+func (p *Position) rebuildLists() {
+	p.pcount = [NumSeats]uint8{}
+	for _, c := range p.v.cells {
+		if pc := p.board[c]; pc.IsPiece() {
+			p.addPiece(pc.Seat(), int(c))
+		}
+	}
+}
+
+func (p *Position) addPiece(s Seat, c int) {
+	i := p.pcount[s]
+	p.plist[s][i] = int16(c)
+	p.pidx[c] = i
+	p.pcount[s]++
+}
+
+func (p *Position) removePiece(s Seat, c int) {
+	i := p.pidx[c]
+	last := p.pcount[s] - 1
+	lc := p.plist[s][last]
+	p.plist[s][i] = lc
+	p.pidx[lc] = i
+	p.pcount[s] = last
+}
+
+func (p *Position) movePiece(s Seat, from, to int) {
+	i := p.pidx[from]
+	p.plist[s][i] = int16(to)
+	p.pidx[to] = i
 }
 
 // Variant returns the rules the position follows.
@@ -154,9 +196,14 @@ func (p *Position) Make(m Move) Undo {
 		}
 		p.board[from+dir] = p.board[rf]
 		p.board[rf] = NoPiece
+		p.movePiece(s, rf, from+dir)
 	}
 	u.captured = p.board[u.capCell]
+	if u.captured != NoPiece {
+		p.removePiece(u.captured.Seat(), int(u.capCell))
+	}
 	p.board[u.capCell] = NoPiece
+	p.movePiece(s, from, to)
 	if k := m.Promotion(); k != NoKind {
 		np := MakePiece(s, k)
 		if p.v.PromotedWorthOne {
@@ -223,7 +270,11 @@ func (p *Position) Unmake(m Move, u Undo) {
 	p.turn = s
 	p.board[from] = u.moved
 	p.board[to] = NoPiece
+	p.movePiece(s, to, from)
 	p.board[u.capCell] = u.captured
+	if u.captured != NoPiece {
+		p.addPiece(u.captured.Seat(), int(u.capCell))
+	}
 	switch m.flag() {
 	case flagCastleShort, flagCastleLong:
 		dir := (to - from) / 2
@@ -233,6 +284,7 @@ func (p *Position) Unmake(m Move, u Undo) {
 		}
 		p.board[rf] = p.board[from+dir]
 		p.board[from+dir] = NoPiece
+		p.movePiece(s, from+dir, rf)
 	}
 	if u.moved.Kind() == King {
 		p.king[s] = int16(from)
