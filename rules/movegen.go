@@ -274,6 +274,12 @@ func (p *Position) attacked(t int, s Seat) bool {
 	atk := &v.atkTab[s]
 	walls := v.Geometry.hasWalls
 	blocked := &v.Geometry.blocked
+	if !walls {
+		if p.leaperAttack(t, s) {
+			return true
+		}
+		return p.sliderAttack(t, s)
+	}
 	// Pawns: a pawn of seat e attacks t from t - (its diagonal step).
 	for e := Seat(0); e < NumSeats; e++ {
 		if !v.Checks[e][s] || p.out[e] {
@@ -332,6 +338,40 @@ func (p *Position) attacked(t int, s Seat) bool {
 	return false
 }
 
+// sliderAttack reports whether a queen, rook, bishop or king that gives
+// check to s attacks cell t (no barriers).
+func (p *Position) sliderAttack(t int, s Seat) bool {
+	atk := &p.v.atkTab[s]
+	for i := 0; i < numKingDirs; i++ {
+		d := dirDelta[i]
+		f := t + d
+		for p.board[f] == NoPiece {
+			f += d
+		}
+		q := p.board[f]
+		if !atk[q] || p.out[q.Seat()] {
+			continue
+		}
+		switch q.Kind() {
+		case Queen:
+			return true
+		case Rook:
+			if i < dirNE {
+				return true
+			}
+		case Bishop:
+			if i >= dirNE {
+				return true
+			}
+		case King:
+			if f == t+d {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // InCheck reports whether seat s's king is attacked by a seat that gives s
 // check.
 func (p *Position) InCheck(s Seat) bool {
@@ -364,15 +404,13 @@ func (p *Position) LegalMoves(moves []Move) []Move {
 	if k == 0 {
 		return moves
 	}
-	inCheck := p.attacked(k, s)
 	var pins [numKingDirs]int16
-	np := 0
-	if !inCheck {
-		if p.v.Geometry.hasWalls {
-			np = -1 // no fast path across barriers: test every aligned move
-		} else {
-			np = p.pinned(k, s, &pins)
-		}
+	var inCheck bool
+	np := -1 // no fast path across barriers: test every aligned move
+	if p.v.Geometry.hasWalls {
+		inCheck = p.attacked(k, s)
+	} else {
+		inCheck, np = p.checkAndPins(k, s, &pins)
 	}
 	kf, kr := k%stride, k/stride
 	n := start
@@ -414,12 +452,14 @@ func (p *Position) LegalMoves(moves []Move) []Move {
 	return moves[:n]
 }
 
-// pinned finds the mover's pieces pinned to its king on cell k: an own
-// piece that is the only piece between the king and an enemy slider
-// attacking along that line. It returns how many it wrote to pins.
-func (p *Position) pinned(k int, s Seat, pins *[numKingDirs]int16) int {
+// checkAndPins walks the eight lines out of the king on cell k once and
+// reports whether the king is attacked, and which of the mover's pieces
+// are pinned: the only piece between the king and an enemy slider
+// attacking along that line. It returns the number of pins written.
+func (p *Position) checkAndPins(k int, s Seat, pins *[numKingDirs]int16) (bool, int) {
 	atk := &p.v.atkTab[s]
 	n := 0
+	check := false
 	for i := 0; i < numKingDirs; i++ {
 		d := dirDelta[i]
 		diag := i >= dirNE
@@ -433,17 +473,45 @@ func (p *Position) pinned(k int, s Seat, pins *[numKingDirs]int16) int {
 				own = t
 				continue
 			}
-			if own != 0 && atk[q] && !p.out[q.Seat()] {
+			if atk[q] && !p.out[q.Seat()] {
 				kd := q.Kind()
 				if kd == Queen || (kd == Rook && !diag) || (kd == Bishop && diag) {
-					pins[n] = int16(own)
-					n++
+					if own == 0 {
+						check = true
+					} else {
+						pins[n] = int16(own)
+						n++
+					}
+				} else if kd == King && own == 0 && t == k+d {
+					check = true
 				}
 			}
 			break
 		}
 	}
-	return n
+	if !check {
+		check = p.leaperAttack(k, s)
+	}
+	return check, n
+}
+
+// leaperAttack reports whether a pawn or knight that gives check to s
+// attacks cell t (no barriers).
+func (p *Position) leaperAttack(t int, s Seat) bool {
+	v := p.v
+	for _, pa := range v.pawnAtk[s][:v.pawnAtkN[s]] {
+		if p.board[t+pa.d] == pa.pc && !p.out[pa.pc.Seat()] {
+			return true
+		}
+	}
+	atk := &v.atkTab[s]
+	for i := 8; i < 16; i++ {
+		q := p.board[t+dirDelta[i]]
+		if q&kindMask == Piece(Knight) && atk[q] && !p.out[q.Seat()] {
+			return true
+		}
+	}
+	return false
 }
 
 // legalAfter makes m, tests the mover's king and takes m back.

@@ -94,6 +94,8 @@ type Variant struct {
 	cornerSeat [numCells]Seat      // seat+1 whose rook corner the cell is, or 0
 	corners    [NumSeats][2]int    // the rook corners' cells
 	along      [NumSeats]int       // the cell step along each seat's back line
+	pawnAtk    [NumSeats][2 * NumSeats]pawnAttack // where enemy pawns attack a king from
+	pawnAtkN   [NumSeats]int
 	promoCell  [NumSeats][numCells]bool
 	dblCell    [NumSeats][numCells]bool
 }
@@ -127,6 +129,13 @@ const (
 	StartModern  = "R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-x,x,x,yR,yN,yB,yK,yQ,yB,yN,yR,x,x,x/x,x,x,yP,yP,yP,yP,yP,yP,yP,yP,x,x,x/x,x,x,8,x,x,x/bR,bP,10,gP,gR/bN,bP,10,gP,gN/bB,bP,10,gP,gB/bQ,bP,10,gP,gK/bK,bP,10,gP,gQ/bB,bP,10,gP,gB/bN,bP,10,gP,gN/bR,bP,10,gP,gR/x,x,x,8,x,x,x/x,x,x,rP,rP,rP,rP,rP,rP,rP,rP,x,x,x/x,x,x,rR,rN,rB,rQ,rK,rB,rN,rR,x,x,x"
 	StartClassic = "R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-x,x,x,yR,yN,yB,yK,yQ,yB,yN,yR,x,x,x/x,x,x,yP,yP,yP,yP,yP,yP,yP,yP,x,x,x/x,x,x,8,x,x,x/bR,bP,10,gP,gR/bN,bP,10,gP,gN/bB,bP,10,gP,gB/bK,bP,10,gP,gQ/bQ,bP,10,gP,gK/bB,bP,10,gP,gB/bN,bP,10,gP,gN/bR,bP,10,gP,gR/x,x,x,8,x,x,x/x,x,x,rP,rP,rP,rP,rP,rP,rP,rP,x,x,x/x,x,x,rR,rN,rB,rQ,rK,rB,rN,rR,x,x,x"
 )
+
+// pawnAttack is one way a king can be attacked by a pawn: the pawn pc
+// stands at the king's cell plus d.
+type pawnAttack struct {
+	d  int
+	pc Piece
+}
 
 // StartFEN4 returns the FEN4 of a named start array: "modern" (or
 // chess.com's "4PC") and "classic" ("4PCo").
@@ -295,6 +304,18 @@ func (v *Variant) Compile() error {
 		}
 		for _, q := range sr.DoubleStep.Squares() {
 			v.dblCell[s][cell(q)] = true
+		}
+	}
+	for s := Seat(0); s < NumSeats; s++ {
+		v.pawnAtkN[s] = 0
+		for e := Seat(0); e < NumSeats; e++ {
+			if !v.Checks[e][s] {
+				continue
+			}
+			for _, di := range pawnDiag[v.Seats[e].Forward] {
+				v.pawnAtk[s][v.pawnAtkN[s]] = pawnAttack{d: -dirDelta[di], pc: MakePiece(e, Pawn)}
+				v.pawnAtkN[s]++
+			}
 		}
 	}
 	for s := Seat(0); s < NumSeats; s++ {
