@@ -87,13 +87,13 @@ type Variant struct {
 	// chess.com practice differ or are silent.
 	Options Options
 
-	capTab     [NumSeats][256]bool // capTab[s][p]: a piece of s may capture p
-	atkTab     [NumSeats][256]bool // atkTab[s][p]: p gives check to s's king
-	cells      []int16             // the playable cells, a1 first
-	orderIdx   [NumSeats]int       // each seat's index in Order
-	cornerSeat [numCells]Seat      // seat+1 whose rook corner the cell is, or 0
-	corners    [NumSeats][2]int    // the rook corners' cells
-	along      [NumSeats]int       // the cell step along each seat's back line
+	capTab     [NumSeats][256]bool                // capTab[s][p]: a piece of s may capture p
+	atkTab     [NumSeats][256]bool                // atkTab[s][p]: p gives check to s's king
+	cells      []int16                            // the playable cells, a1 first
+	orderIdx   [NumSeats]int                      // each seat's index in Order
+	cornerSeat [numCells]Seat                     // seat+1 whose rook corner the cell is, or 0
+	corners    [NumSeats][2]int                   // the rook corners' cells
+	along      [NumSeats]int                      // the cell step along each seat's back line
 	pawnAtk    [NumSeats][2 * NumSeats]pawnAttack // where enemy pawns attack a king from
 	pawnAtkN   [NumSeats]int
 	promoCell  [NumSeats][numCells]bool
