@@ -74,17 +74,34 @@ func TestFFACapturePoints(t *testing.T) {
 }
 
 // "Checking two players simultaneously (+5)", "Checking three players
-// simultaneously (+20)"
+// simultaneously (+20)" (rules text). chess.com scores checks given by
+// queens alone lower: +1 for two kings, +5 for three (CheapQueenChecks,
+// on by default because real games' final scores follow it).
 func TestFFAMultipleChecks(t *testing.T) {
-	g := newGameAt(t, ffa(t), "R", "rK:d1 rQ:h2 bK:a7 yK:g14 gK:n7")
-	rec := play(t, g, "h2-h7")
-	if rec.Gained[Red] != 5 || rec.Text != "Qh2-h7++" {
-		t.Errorf("double check: gained %d text %q, want 5 and Qh2-h7++", rec.Gained[Red], rec.Text)
+	tests := []struct {
+		name, pieces, mv, text string
+		cheap                  bool
+		want                   int
+	}{
+		{"queen, two kings, chess.com", "rK:d1 rQ:h2 bK:a7 yK:g14 gK:n7", "h2-h7", "Qh2-h7++", true, 1},
+		{"queen, three kings, chess.com", "rK:d1 rQ:e4 bK:a7 yK:h14 gK:n7", "e4-h7", "Qe4-h7+++", true, 5},
+		{"queen, two kings, rules text", "rK:d1 rQ:h2 bK:a7 yK:g14 gK:n7", "h2-h7", "Qh2-h7++", false, 5},
+		{"queen, three kings, rules text", "rK:d1 rQ:e4 bK:a7 yK:h14 gK:n7", "e4-h7", "Qe4-h7+++", false, 20},
+		{"knight fork, chess.com", "rK:h1 rP:e2 rN:h6 bK:e9 yK:h14 gK:g9", "h6-f7", "Nh6-f7++", true, 5},
+		// a walking (resigned) king is no longer a player: no bonus
+		{"queen and a walking king", "rK:d1 rQ:h2 bK:a7 yK:g14 gK:n7", "h2-h7", "Qh2-h7++", false, 0},
 	}
-	g = newGameAt(t, ffa(t), "R", "rK:d1 rQ:e4 bK:a7 yK:h14 gK:n7")
-	rec = play(t, g, "e4-h7")
-	if rec.Gained[Red] != 20 || rec.Text != "Qe4-h7+++" {
-		t.Errorf("triple check: gained %d text %q, want 20 and Qe4-h7+++", rec.Gained[Red], rec.Text)
+	for _, tt := range tests {
+		v := ffa(t)
+		v.Options.CheapQueenChecks = tt.cheap
+		g := newGameAt(t, v, "R", tt.pieces)
+		if tt.want == 0 {
+			g.status[Green] = Walking
+		}
+		rec := play(t, g, tt.mv)
+		if rec.Gained[Red] != tt.want || rec.Text != tt.text {
+			t.Errorf("%s: gained %d text %q, want %d and %q", tt.name, rec.Gained[Red], rec.Text, tt.want, tt.text)
+		}
 	}
 }
 
@@ -168,8 +185,10 @@ func TestFFADeadKingWalking(t *testing.T) {
 	if !over || res.Reason != "last player standing" {
 		t.Fatalf("%+v over=%v", res, over)
 	}
-	if res.Points[Blue] != 40 || len(res.Winners) != 1 || res.Winners[0] != Blue {
-		t.Errorf("points %v winners %v, want Blue with 40 (two walking kings)", res.Points, res.Winners)
+	// Red and Yellow walk; Green's resignation left one other player, so
+	// its army greyed, but its king is still on the board: 3 × 20.
+	if res.Points[Blue] != 60 || len(res.Winners) != 1 || res.Winners[0] != Blue {
+		t.Errorf("points %v winners %v, want Blue with 60 (three resigned kings)", res.Points, res.Winners)
 	}
 
 	// With Dead King Walking off, a resigning army is grey at once.

@@ -216,12 +216,7 @@ func (g *Game) Play(m Move) (Record, error) {
 		}
 	}
 	if g.v.Mode == FFA {
-		switch n := g.checksBy(s); {
-		case n == 2:
-			rec.Gained[s] += 5
-		case n >= 3:
-			rec.Gained[s] += 20
-		}
+		rec.Gained[s] += g.checkBonus(s)
 	}
 	mark := g.settle(s, &rec)
 	rec.Text = text + mark
@@ -256,29 +251,44 @@ func pieceValue(p Piece) int {
 	return 0
 }
 
-// checksBy counts the kings of other active seats that seat s's pieces
-// attack.
-func (g *Game) checksBy(s Seat) int {
+// checkBonus scores a move by seat s that leaves two or three kings of
+// players still playing in check from s's pieces: "Checking two players
+// simultaneously (+5)", "Checking three players simultaneously (+20)";
+// with CheapQueenChecks, +1 and +5 when only queens give the checks.
+func (g *Game) checkBonus(s Seat) int {
 	p := g.pos
-	n := 0
+	n, onlyQueens := 0, true
 	for e := Seat(0); e < NumSeats; e++ {
-		if e == s || p.out[e] || p.king[e] == 0 || !g.v.Checks[s][e] {
+		if e == s || g.status[e] != Playing || p.king[e] == 0 || !g.v.Checks[s][e] {
 			continue
 		}
-		// Test with only s attacking: mark the others out for the call.
-		saved := p.out
-		for o := Seat(0); o < NumSeats; o++ {
-			if o != s {
-				p.out[o] = true
+		hit := false
+		for _, c := range p.plist[s][:p.pcount[s]] {
+			pc := p.board[c]
+			if pc.Dead() || !p.pieceAttacks(int(c), int(p.king[e])) {
+				continue
+			}
+			hit = true
+			if pc.Kind() != Queen {
+				onlyQueens = false
 			}
 		}
-		hit := p.attacked(int(p.king[e]), e)
-		p.out = saved
 		if hit {
 			n++
 		}
 	}
-	return n
+	cheap := onlyQueens && g.v.Options.CheapQueenChecks
+	switch {
+	case n == 2 && cheap:
+		return 1
+	case n == 2:
+		return 5
+	case n >= 3 && cheap:
+		return 5
+	case n >= 3:
+		return 20
+	}
+	return 0
 }
 
 // Resign makes seat s resign (any seat may resign at any time).
@@ -444,12 +454,18 @@ func (g *Game) settle(mover Seat, rec *Record) string {
 				changed = true
 				break
 			}
+			if s != p.turn {
+				continue // stalemate counts only on the player's own turn
+			}
 			if g.status[s] == Walking {
 				g.eliminate(s, Stalemated) // a walking king with no move is simply out
+				if rec != nil {
+					rec.Out = append(rec.Out, s)
+				}
 				changed = true
 				break
 			}
-			if s == p.turn {
+			{
 				if g.v.Options.StalemateScoresSelf {
 					g.eliminate(s, Stalemated)
 					if rec != nil {
@@ -534,9 +550,14 @@ func (g *Game) endFFA(reason string, bonus int) {
 		p.points[s] += bonus
 	}
 	if len(remaining) == 1 {
+		// "The last remaining player will be given +20 for each king of
+		// all resigned or timed out players that is still on the board."
 		for s := Seat(0); s < NumSeats; s++ {
-			if g.status[s] == Walking && p.king[s] != 0 {
-				p.points[remaining[0]] += 20
+			switch g.status[s] {
+			case Walking, Resigned, TimedOut:
+				if p.king[s] != 0 {
+					p.points[remaining[0]] += 20
+				}
 			}
 		}
 	}

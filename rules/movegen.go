@@ -372,6 +372,58 @@ func (p *Position) sliderAttack(t int, s Seat) bool {
 	return false
 }
 
+// pieceAttacks reports whether the piece on cell c attacks cell t.
+func (p *Position) pieceAttacks(c, t int) bool {
+	pc := p.board[c]
+	walls := p.v.Geometry.hasWalls
+	blocked := &p.v.Geometry.blocked
+	d := t - c
+	switch pc.Kind() {
+	case Pawn:
+		for _, di := range pawnDiag[p.v.Seats[pc.Seat()].Forward] {
+			if dirDelta[di] == d && !(walls && blocked[c]&(1<<di) != 0) {
+				return true
+			}
+		}
+	case Knight:
+		for i := 8; i < 16; i++ {
+			if dirDelta[i] == d && !(walls && blocked[c]&(1<<i) != 0) {
+				return true
+			}
+		}
+	case King:
+		for i := 0; i < numKingDirs; i++ {
+			if dirDelta[i] == d && !(walls && blocked[c]&(1<<i) != 0) {
+				return true
+			}
+		}
+	case Bishop, Rook, Queen:
+		df, dr := t%stride-c%stride, t/stride-c/stride
+		diag := df != 0 && dr != 0
+		if (diag && abs(df) != abs(dr)) || (df == 0 && dr == 0) {
+			return false
+		}
+		if (pc.Kind() == Rook && diag) || (pc.Kind() == Bishop && !diag) {
+			return false
+		}
+		step := sign(dr)*stride + sign(df)
+		i := 0
+		for i < numKingDirs && dirDelta[i] != step {
+			i++
+		}
+		for f := c; f != t; f += step {
+			if walls && blocked[f]&(1<<i) != 0 {
+				return false
+			}
+			if f != c && p.board[f] != NoPiece {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // InCheck reports whether seat s's king is attacked by a seat that gives s
 // check.
 func (p *Position) InCheck(s Seat) bool {

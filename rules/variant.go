@@ -120,6 +120,11 @@ type Options struct {
 	// "In case of stalemate … the remaining players receive +10 points
 	// each" and the game ends.
 	StalemateScoresSelf bool
+	// CheapQueenChecks: in FFA, checking two kings at once with queens
+	// only scores +1 and three +5, while any other checking piece scores
+	// +5 and +20 (chess.com practice; the final scores of real games
+	// follow it). Off: the rules text's +5 and +20 whatever gives check.
+	CheapQueenChecks bool
 }
 
 // Start arrays in FEN4. Modern is chess.com's default since 2022 ("4PC"):
@@ -229,7 +234,7 @@ func NewFFA(start string) (*Variant, error) {
 		Castling:         true, DoubleStep: true, EnPassant: true,
 		KingCaptureGreys: true,
 		Start:            fen,
-		Options:          Options{DeadKingWalking: true, ClaimWin: true},
+		Options:          Options{DeadKingWalking: true, ClaimWin: true, CheapQueenChecks: true},
 	}
 	for a := Seat(0); a < NumSeats; a++ {
 		for b := Seat(0); b < NumSeats; b++ {
