@@ -309,6 +309,12 @@ func (g *Game) leave(s Seat, a Action) (Record, error) {
 	if a == ActTimeout {
 		rec.Text, st = "T", TimedOut
 	}
+	if g.status[s] == Walking {
+		// Already resigned: the king walks on (chess.com writes a walking
+		// king's time-out, and it keeps its turns).
+		g.finishTurn(rec)
+		return rec, nil
+	}
 	if g.v.Mode == Teams {
 		g.eliminate(s, st)
 		rec.Out = append(rec.Out, s)
