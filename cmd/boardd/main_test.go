@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func runCmd(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+func TestPerftCommand(t *testing.T) {
+	tests := []struct {
+		args []string
+		last string
+	}{
+		{[]string{"perft", "--depth", "3"}, "nodes 7800"},
+		{[]string{"perft", "--depth", "3", "--start", "classic"}, "nodes 7960"},
+		{[]string{"perft", "--variant", "ffa", "--depth", "2", "--no-bulk"}, "nodes 395"},
+		{[]string{"perft", "--depth", "2", "--fen4", "R-0,0,0,0-1,1,0,1-1,1,0,0-0,0,0,0-4-3,yR,yN,1,yR,7/3,yP,yK,3,yP,bB,yP,3/5,yP,yP,yP,6/bR,1,bP,1,yP,6,gB,gP,gR/bN,1,bP,4,yN,3,gP,2/1,bP,10,gP,1/bQ,bP,1,rQ,6,gP,1,gN,gK/bK,bP,8,gP,2,gQ/rB,8,rP,gP,2,gB/bN,2,bP,2,rP,rP,gN,1,gP,2,gR/bR,bP,rN,rP,8,gP,1/10,rP,3/5,rP,2,rP,5/3,rR,3,rK,rB,rN,rR,3"}, "nodes 1490"}, // reference row p04-castle-now,
+	}
+	for _, tt := range tests {
+		code, out, errOut := runCmd(tt.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tt.args, code, errOut)
+		}
+		if got := lastLine(out); got != tt.last {
+			t.Errorf("%v: last line %q, want %q", tt.args, got, tt.last)
+		}
+	}
+}
+
+func TestPerftDivide(t *testing.T) {
+	code, out, _ := runCmd("perft", "--depth", "2", "--divide")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 21 || lines[20] != "nodes 395" {
+		t.Fatalf("got %d lines, last %q", len(lines), lines[len(lines)-1])
+	}
+	if !strings.Contains(out, "\nd2-d4 19\n") && !strings.HasPrefix(out, "d2-d4 19\n") {
+		t.Errorf("no 'd2-d4 19' line (Red's d2-d4 blocks Blue's b4-d4):\n%s", out)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"nosuch"}, 2, "unknown command"},
+		{[]string{"perft"}, 2, "--depth N is required"},
+		{[]string{"perft", "--depth", "1", "--variant", "chaturaji"}, 2, "unknown variant"},
+		{[]string{"perft", "--depth", "1", "--fen4", "R-0"}, 1, "FEN4"},
+	}
+	for _, tt := range tests {
+		code, _, errOut := runCmd(tt.args...)
+		if code != tt.code || !strings.Contains(errOut, tt.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tt.args, code, errOut, tt.code, tt.msg)
+		}
+	}
+	if code, out, _ := runCmd("help"); code != 0 || !strings.Contains(out, "perft") {
+		t.Errorf("help: %d %q", code, out)
+	}
+}
