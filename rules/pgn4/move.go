@@ -1,0 +1,206 @@
+package pgn4
+
+import (
+	"fmt"
+	"strings"
+
+	"boardd/rules/square"
+)
+
+// Kind says what a slot token records.
+type Kind uint8
+
+// Token kinds.
+const (
+	// Normal is a piece move ("h2-h3", "Qg1xQn8+", "h8-g8=D").
+	Normal Kind = iota
+	// CastleShort is "O-O" (kingside: the rook three squares away).
+	CastleShort
+	// CastleLong is "O-O-O".
+	CastleLong
+	// Resign is a lone "R" (also written "R#"): the seat resigned.
+	Resign
+	// Timeout is a lone "T": the seat's clock ran out.
+	Timeout
+	// Stalemate is a lone "S": the seat had no legal move (chess.com
+	// writes it in the slot of a seat the game has just removed).
+	Stalemate
+	// Eliminated is a lone "#": the seat was checkmated.
+	Eliminated
+)
+
+var kindNames = [...]string{"move", "O-O", "O-O-O", "resign", "timeout", "stalemate", "eliminated"}
+
+// String names the kind.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "?"
+}
+
+// Move is one parsed slot token.
+type Move struct {
+	Kind Kind
+	// Piece is the moving piece's letter (K, Q, R, B, N, or D for a
+	// one-point queen); 'P' for a pawn move, which is written without one.
+	Piece    byte
+	From, To square.Square
+	// Capture is set when the token has an 'x'; Captured is the captured
+	// piece's letter when written (pawns are not), else 0.
+	Capture  bool
+	Captured byte
+	// Promotion is the letter after '=' (Q, R, B, N or D), else 0.
+	Promotion byte
+	// Checks counts the '+' marks: kings newly in check after the move.
+	Checks int
+	// Mate is set by a '#' mark.
+	Mate bool
+	// Then is 'R' or 'T' when the seat resigned or flagged right after
+	// the move ("Ke12-e13T"), 'S' for the stalemate annotation
+	// ("Rh4xKh12#S"), else 0.
+	Then byte
+}
+
+// ParseMove reads one slot token.
+func ParseMove(tok string) (Move, error) {
+	var m Move
+	if tok == "" {
+		return m, fmt.Errorf("empty move")
+	}
+	switch tok {
+	case "R", "R#":
+		return Move{Kind: Resign, Mate: tok == "R#"}, nil
+	case "T", "T#":
+		return Move{Kind: Timeout, Mate: tok == "T#"}, nil
+	case "S":
+		return Move{Kind: Stalemate}, nil
+	case "#":
+		return Move{Kind: Eliminated, Mate: true}, nil
+	}
+	// Split off the suffix marks: + # and a final R, T or S.
+	core := tok
+	if n := len(core); n > 1 && (core[n-1] == 'R' || core[n-1] == 'T' || core[n-1] == 'S') && (strings.ContainsAny(core[n-2:n-1], "+#0123456789") || strings.HasSuffix(core[:n-1], "O")) {
+		m.Then = core[n-1]
+		core = core[:n-1]
+	}
+	for len(core) > 0 && (core[len(core)-1] == '+' || core[len(core)-1] == '#') {
+		if core[len(core)-1] == '#' {
+			if m.Mate || m.Checks > 0 {
+				return m, fmt.Errorf("%q: '#' must follow the '+' marks", tok)
+			}
+			m.Mate = true
+		} else {
+			m.Checks++
+		}
+		core = core[:len(core)-1]
+	}
+	if m.Checks > 3 {
+		return m, fmt.Errorf("%q: at most three '+' (three kings in check)", tok)
+	}
+	switch core {
+	case "O-O":
+		m.Kind, m.Piece = CastleShort, 'K'
+		return m, nil
+	case "O-O-O":
+		m.Kind, m.Piece = CastleLong, 'K'
+		return m, nil
+	}
+	s := core
+	m.Piece = 'P'
+	if s != "" && strings.IndexByte("KQRBND", s[0]) >= 0 {
+		m.Piece, s = s[0], s[1:]
+	}
+	from, rest, err := readSquare(s)
+	if err != nil {
+		return m, fmt.Errorf("%q: %v", tok, err)
+	}
+	m.From = from
+	if rest == "" || (rest[0] != '-' && rest[0] != 'x') {
+		return m, fmt.Errorf("%q: want '-' or 'x' after %s", tok, from)
+	}
+	m.Capture = rest[0] == 'x'
+	rest = rest[1:]
+	if m.Capture && rest != "" && strings.IndexByte("KQRBND", rest[0]) >= 0 {
+		m.Captured, rest = rest[0], rest[1:]
+	}
+	to, rest, err := readSquare(rest)
+	if err != nil {
+		return m, fmt.Errorf("%q: %v", tok, err)
+	}
+	m.To = to
+	if strings.HasPrefix(rest, "=") {
+		if len(rest) < 2 || strings.IndexByte("QRBND", rest[1]) < 0 {
+			return m, fmt.Errorf("%q: promotion must name Q, R, B, N or D", tok)
+		}
+		m.Promotion, rest = rest[1], rest[2:]
+	}
+	if rest != "" {
+		return m, fmt.Errorf("%q: unexpected %q after the move", tok, rest)
+	}
+	return m, nil
+}
+
+// readSquare reads a square name ("h2", "n14") from the front of s.
+func readSquare(s string) (square.Square, string, error) {
+	if s == "" || s[0] < 'a' || s[0] > 'p' {
+		return square.None, s, fmt.Errorf("want a square (files a-n, ranks 1-14) at %q", s)
+	}
+	i := 1
+	for i < len(s) && i < 3 && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	sq, err := square.Parse(s[:i])
+	if err != nil {
+		return square.None, s, fmt.Errorf("%q is not a square (files a-n, ranks 1-14)", s[:i])
+	}
+	return sq, s[i:], nil
+}
+
+// String writes the move in chess.com's form; ParseMove(m.String())
+// gives m back.
+func (m Move) String() string {
+	var b strings.Builder
+	switch m.Kind {
+	case Resign, Timeout:
+		b.WriteByte("RT"[m.Kind-Resign])
+		if m.Mate {
+			b.WriteByte('#')
+		}
+		return b.String()
+	case Stalemate:
+		return "S"
+	case Eliminated:
+		return "#"
+	case CastleShort:
+		b.WriteString("O-O")
+	case CastleLong:
+		b.WriteString("O-O-O")
+	default:
+		if m.Piece != 'P' && m.Piece != 0 {
+			b.WriteByte(m.Piece)
+		}
+		b.WriteString(m.From.String())
+		if m.Capture {
+			b.WriteByte('x')
+			if m.Captured != 0 {
+				b.WriteByte(m.Captured)
+			}
+		} else {
+			b.WriteByte('-')
+		}
+		b.WriteString(m.To.String())
+		if m.Promotion != 0 {
+			b.WriteByte('=')
+			b.WriteByte(m.Promotion)
+		}
+	}
+	b.WriteString(strings.Repeat("+", m.Checks))
+	if m.Mate {
+		b.WriteByte('#')
+	}
+	if m.Then != 0 {
+		b.WriteByte(m.Then)
+	}
+	return b.String()
+}

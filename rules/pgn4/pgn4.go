@@ -1,0 +1,451 @@
+// Package pgn4 reads and writes chess.com's PGN4, the game record format of
+// four-player chess, as text: tags, rounds of slots, comments. It knows
+// notation, not rules; Replay plays a parsed game through the rules engine.
+//
+// A game looks like this:
+//
+//	[Variant "FFA"]
+//	[RuleVariants "DeadKingWalking EnPassant PromoteTo=D"]
+//	[StartFen4 "4PC"]
+//	[Red "alice"]
+//
+//	1. h2-h3 .. b4-d4 .. i13-i12 .. m10-l10
+//	2. Qg1-j4 .. b7-c7 .. h13-h11 .. Bn9-m10
+//	…
+//	15. Qa11xRa9+# .. d11-d10 .. Bn6xBg13
+//	55. R
+//
+// Each round ("15.") holds one slot per seat still taking turns, in turn
+// order, separated by "..". A slot is a move in long algebraic form (piece
+// letter, from, '-' or 'x' with the captured piece's letter, to, "=Q" or
+// "=D" for promotion, one '+' per king newly in check, '#' for mate, and an
+// 'R' or 'T' when the seat resigned or flagged right after), "O-O" or
+// "O-O-O", or a lone R (resigned), T (time-out), S (stalemated) or #
+// (checkmated). Comments in braces follow the slot they annotate;
+// variations in parentheses are skipped with a warning.
+package pgn4
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Tag is one header line: [Name "Value"].
+type Tag struct{ Name, Value string }
+
+// Game is one PGN4 game as written.
+type Game struct {
+	// Tags are the header lines in file order.
+	Tags []Tag
+	// Rounds is the movetext.
+	Rounds []Round
+	// Result is a trailing result token ("1-0", "0-1", "1/2-1/2", "*") if
+	// the movetext has one; chess.com puts the result in its Result tag.
+	Result string
+}
+
+// Round is one numbered line of the movetext.
+type Round struct {
+	Number int
+	Slots  []Slot
+}
+
+// Slot is one seat's turn within a round.
+type Slot struct {
+	// Text is the token exactly as written.
+	Text string
+	// Move is the token parsed.
+	Move Move
+	// Comments are the brace comments after the token, without braces.
+	Comments []string
+	// Clock is the time left from a [%clk h:mm:ss] comment, if HasClock.
+	Clock    time.Duration
+	HasClock bool
+}
+
+// Warning is something a reader should know but that did not stop parsing.
+type Warning struct {
+	Line int
+	Msg  string
+}
+
+func (w Warning) String() string { return fmt.Sprintf("line %d: %s", w.Line, w.Msg) }
+
+// Error is a syntax error with its position.
+type Error struct {
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("line %d col %d: %s", e.Line, e.Col, e.Msg) }
+
+// Get returns the value of tag name, or "".
+func (g *Game) Get(name string) string {
+	v, _ := g.Lookup(name)
+	return v
+}
+
+// Lookup returns the value of tag name and whether the tag is present.
+func (g *Game) Lookup(name string) (string, bool) {
+	for _, t := range g.Tags {
+		if t.Name == name {
+			return t.Value, true
+		}
+	}
+	return "", false
+}
+
+// Set changes tag name's value, adding the tag at the end if absent.
+func (g *Game) Set(name, value string) {
+	for i := range g.Tags {
+		if g.Tags[i].Name == name {
+			g.Tags[i].Value = value
+			return
+		}
+	}
+	g.Tags = append(g.Tags, Tag{name, value})
+}
+
+// maxInput bounds what Parse reads (a long game is a few kB).
+const maxInput = 16 << 20
+
+// ParseString reads exactly one game.
+func ParseString(s string) (*Game, []Warning, error) {
+	games, warns, err := Parse(strings.NewReader(s))
+	if err != nil {
+		return nil, warns, err
+	}
+	switch len(games) {
+	case 0:
+		return nil, warns, &Error{Line: 1, Col: 1, Msg: "no game found"}
+	case 1:
+		return games[0], warns, nil
+	}
+	return nil, warns, &Error{Line: 1, Col: 1, Msg: fmt.Sprintf("%d games found, want one", len(games))}
+}
+
+// Parse reads every game in r. Games are separated by their tag blocks.
+func Parse(r io.Reader) ([]*Game, []Warning, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(data) > maxInput {
+		return nil, nil, &Error{Line: 1, Col: 1, Msg: "input larger than 16 MiB"}
+	}
+	p := &parser{src: data, line: 1, col: 1}
+	return p.run()
+}
+
+type parser struct {
+	src       []byte
+	pos       int
+	line, col int
+	games     []*Game
+	warns     []Warning
+	cur       *Game
+	inMoves   bool // the current game has movetext
+	slotOpen  bool // a ".." or round number opened a slot that has no token yet
+	depth     int  // variation nesting
+	varLine   int
+	lastSlot  *Slot
+	lastRound int
+}
+
+func (p *parser) errf(format string, a ...any) error {
+	return &Error{Line: p.line, Col: p.col, Msg: fmt.Sprintf(format, a...)}
+}
+
+func (p *parser) next() byte {
+	c := p.src[p.pos]
+	p.pos++
+	if c == '\n' {
+		p.line++
+		p.col = 1
+	} else {
+		p.col++
+	}
+	return c
+}
+
+func (p *parser) game() *Game {
+	if p.cur == nil {
+		p.cur = &Game{}
+		p.games = append(p.games, p.cur)
+		p.inMoves, p.slotOpen, p.lastSlot, p.lastRound = false, false, nil, 0
+	}
+	return p.cur
+}
+
+func (p *parser) run() ([]*Game, []Warning, error) {
+	for p.pos < len(p.src) {
+		c := p.src[p.pos]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == 0xEF || c == 0xBB || c == 0xBF:
+			p.next() // whitespace and a UTF-8 byte-order mark
+		case c == '[' && p.depth == 0:
+			if err := p.tag(); err != nil {
+				return nil, p.warns, err
+			}
+		case c == '{':
+			text, err := p.comment()
+			if err != nil {
+				return nil, p.warns, err
+			}
+			if p.depth == 0 && p.lastSlot != nil {
+				p.lastSlot.Comments = append(p.lastSlot.Comments, text)
+				if d, ok := clock(text); ok {
+					p.lastSlot.Clock, p.lastSlot.HasClock = d, true
+				}
+			}
+		case c == ';':
+			for p.pos < len(p.src) && p.src[p.pos] != '\n' {
+				p.next()
+			}
+		case c == '(':
+			if p.depth == 0 {
+				p.varLine = p.line
+			}
+			p.depth++
+			p.next()
+		case c == ')':
+			if p.depth == 0 {
+				return nil, p.warns, p.errf("')' without '('")
+			}
+			p.depth--
+			p.next()
+			if p.depth == 0 {
+				p.warns = append(p.warns, Warning{Line: p.varLine, Msg: "variation skipped (lines " + strconv.Itoa(p.varLine) + "-" + strconv.Itoa(p.line) + ")"})
+			}
+		default:
+			line, col := p.line, p.col
+			start := p.pos
+			for p.pos < len(p.src) && !strings.ContainsRune(" \t\r\n{}()[];", rune(p.src[p.pos])) {
+				p.next()
+			}
+			if p.pos == start {
+				return nil, p.warns, p.errf("unexpected %q", p.src[p.pos])
+			}
+			if p.depth > 0 {
+				continue
+			}
+			if err := p.word(string(p.src[start:p.pos]), line, col); err != nil {
+				return nil, p.warns, err
+			}
+		}
+	}
+	if p.depth > 0 {
+		return nil, p.warns, &Error{Line: p.varLine, Col: 1, Msg: "variation '(' is never closed"}
+	}
+	for _, g := range p.games {
+		if n := len(g.Rounds); n > 0 && len(g.Rounds[n-1].Slots) == 0 {
+			return nil, p.warns, &Error{Line: p.line, Col: p.col, Msg: fmt.Sprintf("round %d has no move", g.Rounds[n-1].Number)}
+		}
+	}
+	return p.games, p.warns, nil
+}
+
+func (p *parser) tag() error {
+	if p.inMoves {
+		p.cur = nil // a tag after movetext starts the next game
+	}
+	g := p.game()
+	line := p.line
+	p.next() // '['
+	start := p.pos
+	for p.pos < len(p.src) && p.src[p.pos] != ' ' && p.src[p.pos] != '"' && p.src[p.pos] != ']' && p.src[p.pos] != '\n' {
+		p.next()
+	}
+	name := string(p.src[start:p.pos])
+	if name == "" {
+		return p.errf("tag without a name")
+	}
+	for p.pos < len(p.src) && p.src[p.pos] == ' ' {
+		p.next()
+	}
+	if p.pos >= len(p.src) || p.src[p.pos] != '"' {
+		return &Error{Line: line, Col: p.col, Msg: fmt.Sprintf("tag %s: want a quoted value, like [%s \"…\"]", name, name)}
+	}
+	p.next()
+	var val bytes.Buffer
+	for {
+		if p.pos >= len(p.src) || p.src[p.pos] == '\n' {
+			return &Error{Line: line, Col: p.col, Msg: fmt.Sprintf("tag %s: the value's closing quote is missing", name)}
+		}
+		c := p.next()
+		if c == '\\' && p.pos < len(p.src) && (p.src[p.pos] == '"' || p.src[p.pos] == '\\') {
+			val.WriteByte(p.next())
+			continue
+		}
+		if c == '"' {
+			break
+		}
+		val.WriteByte(c)
+	}
+	for p.pos < len(p.src) && p.src[p.pos] == ' ' {
+		p.next()
+	}
+	if p.pos >= len(p.src) || p.src[p.pos] != ']' {
+		return &Error{Line: line, Col: p.col, Msg: fmt.Sprintf("tag %s: want ']' after the value", name)}
+	}
+	p.next()
+	g.Tags = append(g.Tags, Tag{Name: name, Value: val.String()})
+	return nil
+}
+
+func (p *parser) comment() (string, error) {
+	line := p.line
+	p.next() // '{'
+	start := p.pos
+	for p.pos < len(p.src) && p.src[p.pos] != '}' {
+		p.next()
+	}
+	if p.pos >= len(p.src) {
+		return "", &Error{Line: line, Col: 1, Msg: "comment '{' is never closed"}
+	}
+	text := string(p.src[start:p.pos])
+	p.next()
+	return strings.TrimSpace(text), nil
+}
+
+func (p *parser) word(w string, line, col int) error {
+	at := func(format string, a ...any) error {
+		return &Error{Line: line, Col: col, Msg: fmt.Sprintf(format, a...)}
+	}
+	g := p.game()
+	switch {
+	case w == "1-0" || w == "0-1" || w == "1/2-1/2" || w == "*":
+		g.Result = w
+		p.inMoves = true
+		return nil
+	case strings.HasSuffix(w, ".") && isDigits(strings.TrimRight(w, ".")):
+		n, err := strconv.Atoi(strings.TrimRight(w, "."))
+		if err != nil || n < 1 || n > 100000 {
+			return at("round number %q out of range", w)
+		}
+		if k := len(g.Rounds); k > 0 && len(g.Rounds[k-1].Slots) == 0 {
+			return at("round %d has no move", g.Rounds[k-1].Number)
+		}
+		g.Rounds = append(g.Rounds, Round{Number: n})
+		p.inMoves, p.slotOpen, p.lastSlot = true, true, nil
+		return nil
+	case w == "..":
+		if len(g.Rounds) == 0 {
+			return at("'..' before the first round number")
+		}
+		if p.slotOpen {
+			return at("'..' where a move was expected")
+		}
+		p.slotOpen = true
+		return nil
+	}
+	if len(g.Rounds) == 0 {
+		return at("%q: movetext must start with a round number like \"1.\"", w)
+	}
+	if !p.slotOpen {
+		return at("%q: want '..' between two moves of a round", w)
+	}
+	m, err := ParseMove(w)
+	if err != nil {
+		return at("%v", err)
+	}
+	r := &g.Rounds[len(g.Rounds)-1]
+	if len(r.Slots) == 4 {
+		return at("%q: round %d already has four moves", w, r.Number)
+	}
+	r.Slots = append(r.Slots, Slot{Text: w, Move: m})
+	p.lastSlot = &r.Slots[len(r.Slots)-1]
+	p.slotOpen = false
+	return nil
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// clock reads "[%clk h:mm:ss]" (seconds may have a fraction) from a comment.
+func clock(c string) (time.Duration, bool) {
+	i := strings.Index(c, "[%clk ")
+	if i < 0 {
+		return 0, false
+	}
+	rest := c[i+6:]
+	j := strings.IndexByte(rest, ']')
+	if j < 0 {
+		return 0, false
+	}
+	parts := strings.Split(strings.TrimSpace(rest[:j]), ":")
+	var d time.Duration
+	for k, part := range parts {
+		f, err := strconv.ParseFloat(part, 64)
+		if err != nil || f < 0 || len(parts) > 3 {
+			return 0, false
+		}
+		if k < len(parts)-1 {
+			d = d*60 + time.Duration(f)*time.Second
+		} else {
+			d = d*60 + time.Duration(f*float64(time.Second))
+		}
+	}
+	return d, true
+}
+
+// WriteTo writes the game in chess.com's layout: one tag per line, a blank
+// line, then one round per line with " .. " between slots. Slots are
+// written as they were read (Text), or from Move when Text is empty.
+func (g *Game) WriteTo(w io.Writer) (int64, error) {
+	bw := bufio.NewWriter(w)
+	var n int64
+	put := func(s string) {
+		k, _ := bw.WriteString(s)
+		n += int64(k)
+	}
+	for _, t := range g.Tags {
+		v := strings.ReplaceAll(strings.ReplaceAll(t.Value, `\`, `\\`), `"`, `\"`)
+		put("[" + t.Name + " \"" + v + "\"]\n")
+	}
+	if len(g.Tags) > 0 {
+		put("\n")
+	}
+	for _, r := range g.Rounds {
+		put(strconv.Itoa(r.Number) + ".")
+		for i, s := range r.Slots {
+			if i > 0 {
+				put(" ..")
+			}
+			text := s.Text
+			if text == "" {
+				text = s.Move.String()
+			}
+			put(" " + text)
+			for _, c := range s.Comments {
+				put(" {" + strings.ReplaceAll(c, "}", ")") + "}")
+			}
+		}
+		put("\n")
+	}
+	if g.Result != "" {
+		put(g.Result + "\n")
+	}
+	return n, bw.Flush()
+}
+
+// String returns the game as WriteTo writes it.
+func (g *Game) String() string {
+	var b strings.Builder
+	g.WriteTo(&b)
+	return b.String()
+}
