@@ -50,8 +50,10 @@ func (p *Position) MoveText(m Move) string {
 	return b.String()
 }
 
-// newChecks counts the kings of other playing seats that are in check
-// after m and were not before it.
+// newChecks counts the '+' marks of m: the kings of other playing seats
+// in check after m that either were not in check before it (a check
+// discovered for a third seat counts too) or are now attacked by the
+// mover's own pieces, as chess.com marks them.
 func (p *Position) newChecks(m Move) int {
 	mover := p.turn
 	var before [NumSeats]bool
@@ -61,10 +63,23 @@ func (p *Position) newChecks(m Move) int {
 	u := p.Make(m)
 	n := 0
 	for s := Seat(0); s < NumSeats; s++ {
-		if s != mover && !p.out[s] && !before[s] && p.king[s] != 0 && p.InCheck(s) {
+		if s == mover || p.out[s] || p.king[s] == 0 || !p.InCheck(s) {
+			continue
+		}
+		if !before[s] || p.attackedBy(int(p.king[s]), mover) {
 			n++
 		}
 	}
 	p.Unmake(m, u)
 	return n
+}
+
+// attackedBy reports whether a live piece of seat by attacks cell t.
+func (p *Position) attackedBy(t int, by Seat) bool {
+	for _, c := range p.plist[by][:p.pcount[by]] {
+		if !p.board[c].Dead() && p.pieceAttacks(int(c), t) {
+			return true
+		}
+	}
+	return false
 }

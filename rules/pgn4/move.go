@@ -143,8 +143,15 @@ func ParseMove(tok string) (Move, error) {
 
 // readSquare reads a square name ("h2", "n14") from the front of s.
 func readSquare(s string) (square.Square, string, error) {
-	if s == "" || s[0] < 'a' || s[0] > 'p' {
-		return square.None, s, fmt.Errorf("want a square (files a-n, ranks 1-14) at %q", s)
+	if s == "" {
+		return square.None, s, fmt.Errorf("a square is missing (files a-n, ranks 1-14)")
+	}
+	if s[0] < 'a' || s[0] > 'p' {
+		j := 1
+		for j < len(s) && j < 3 && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		return square.None, s, fmt.Errorf("%q is not a square (files a-n, ranks 1-14)", s[:j])
 	}
 	i := 1
 	for i < len(s) && i < 3 && s[i] >= '0' && s[i] <= '9' {

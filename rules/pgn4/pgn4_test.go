@@ -1,0 +1,213 @@
+package pgn4
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseMove(t *testing.T) {
+	tests := []struct {
+		tok  string
+		want Move
+	}{
+		{"h2-h3", Move{Piece: 'P', From: sq("h2"), To: sq("h3")}},
+		{"Nj1-i3", Move{Piece: 'N', From: sq("j1"), To: sq("i3")}},
+		{"Qg1xQn8+", Move{Piece: 'Q', From: sq("g1"), To: sq("n8"), Capture: true, Captured: 'Q', Checks: 1}},
+		{"k11xl10", Move{Piece: 'P', From: sq("k11"), To: sq("l10"), Capture: true}},
+		{"h8-g8=D", Move{Piece: 'P', From: sq("h8"), To: sq("g8"), Promotion: 'D'}},
+		{"e8-d8=R", Move{Piece: 'P', From: sq("e8"), To: sq("d8"), Promotion: 'R'}},
+		{"h5-g5=D+#", Move{Piece: 'P', From: sq("h5"), To: sq("g5"), Promotion: 'D', Checks: 1, Mate: true}},
+		{"Qa11xRa9+#", Move{Piece: 'Q', From: sq("a11"), To: sq("a9"), Capture: true, Captured: 'R', Checks: 1, Mate: true}},
+		{"Qe4-h7+++", Move{Piece: 'Q', From: sq("e4"), To: sq("h7"), Checks: 3}},
+		{"Ke12-e13T", Move{Piece: 'K', From: sq("e12"), To: sq("e13"), Then: 'T'}},
+		{"Kj13-i14R", Move{Piece: 'K', From: sq("j13"), To: sq("i14"), Then: 'R'}},
+		{"Rh4xKh12#S", Move{Piece: 'R', From: sq("h4"), To: sq("h12"), Capture: true, Captured: 'K', Mate: true, Then: 'S'}},
+		{"O-O", Move{Kind: CastleShort, Piece: 'K'}},
+		{"O-O-O+", Move{Kind: CastleLong, Piece: 'K', Checks: 1}},
+		{"O-O#", Move{Kind: CastleShort, Piece: 'K', Mate: true}},
+		{"R", Move{Kind: Resign}},
+		{"R#", Move{Kind: Resign, Mate: true}},
+		{"T", Move{Kind: Timeout}},
+		{"S", Move{Kind: Stalemate}},
+		{"#", Move{Kind: Eliminated, Mate: true}},
+	}
+	for _, tt := range tests {
+		got, err := ParseMove(tt.tok)
+		if err != nil {
+			t.Errorf("ParseMove(%q): %v", tt.tok, err)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("ParseMove(%q) = %+v, want %+v", tt.tok, got, tt.want)
+		}
+		if s := got.String(); s != tt.tok {
+			t.Errorf("String() = %q, want %q", s, tt.tok)
+		}
+	}
+}
+
+func TestParseMoveRejects(t *testing.T) {
+	for _, tok := range []string{"", "Q", "h2-", "h2-h3=X", "Kz9-a1", "h2-h3x", "h2h3", "Qh2-h3++++", "h2-h3#+", "a0-a1", "Xa1-a2"} {
+		if m, err := ParseMove(tok); err == nil {
+			t.Errorf("ParseMove(%q) accepted: %+v", tok, m)
+		}
+	}
+}
+
+func sq(name string) squareT { return mustSquare(name) }
+
+func gameFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "games", dir, "*.pgn4"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no games in testdata/games/%s: %v", dir, err)
+	}
+	return files
+}
+
+func readGame(t *testing.T, path string) (*Game, []Warning, string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, warns, err := ParseString(string(data))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return g, warns, string(data)
+}
+
+// Every real file parses, and writing it back gives the same text (the
+// files are in chess.com's canonical layout), except the one with
+// variations, which are skipped with a warning.
+func TestRealFilesParseAndRoundTrip(t *testing.T) {
+	var all []string
+	for _, d := range []string{"ffa", "teams", "invalid"} {
+		all = append(all, gameFiles(t, d)...)
+	}
+	if len(all) != 45 {
+		t.Errorf("%d files, want 45", len(all))
+	}
+	for _, f := range all {
+		g, warns, text := readGame(t, f)
+		out := g.String()
+		again, _, err := ParseString(out)
+		if err != nil {
+			t.Fatalf("%s: re-parse: %v", f, err)
+		}
+		if !reflect.DeepEqual(g, again) {
+			t.Errorf("%s: parse(write(g)) != g", f)
+		}
+		if len(warns) == 0 && strings.TrimRight(out, "\n") != strings.TrimRight(text, "\n") {
+			t.Errorf("%s: written text differs from the file", f)
+		}
+		if strings.HasSuffix(f, "4pchess-26780489.pgn4") && len(warns) != 2 {
+			t.Errorf("%s: %d warnings, want 2 skipped variations", f, len(warns))
+		}
+	}
+}
+
+func TestParseDetails(t *testing.T) {
+	g, _, _ := readGame(t, "../../testdata/games/ffa/hornet-baselines-human_4pc_game_100527014.pgn4")
+	if g.Get("Variant") != "FFA" || g.Get("StartFen4") != "4PC" || g.Get("Red") != "dalay045" {
+		t.Errorf("tags: %v", g.Tags)
+	}
+	if g.Get("Date") != "Mon Apr 13 2026 21:09:32 GMT+0000 (Coordinated Universal Time)" {
+		t.Errorf("Date = %q", g.Get("Date"))
+	}
+	if len(g.Rounds) != 55 {
+		t.Fatalf("%d rounds, want 55", len(g.Rounds))
+	}
+	r15 := g.Rounds[14]
+	if r15.Number != 15 || len(r15.Slots) != 3 || r15.Slots[0].Text != "Qa11xRa9+#" || !r15.Slots[0].Move.Mate {
+		t.Errorf("round 15 = %+v", r15)
+	}
+	if last := g.Rounds[54]; len(last.Slots) != 1 || last.Slots[0].Move.Kind != Resign {
+		t.Errorf("round 55 = %+v", last)
+	}
+}
+
+func TestCommentsAndClocks(t *testing.T) {
+	g, warns, err := ParseString(`[Variant "Teams"]
+
+1. h2-h3 {[%clk 0:00:58.5]} .. b7-c7 { good } .. g13-g12 .. m8-l8 (1. d2-d3 .. b4-c4) ; a comment to the end of the line
+2. R
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.Rounds[0].Slots
+	if !s[0].HasClock || s[0].Clock.Seconds() != 58.5 || s[1].Comments[0] != "good" || s[2].HasClock {
+		t.Errorf("slots %+v", s)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0].String(), "variation skipped") {
+		t.Errorf("warnings %v", warns)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"[Variant \"FFA\"\n\n1. h2-h3", "line 1"},
+		{"[Variant FFA]", "quoted value"},
+		{"1. h2-h3 b7-c7", "want '..'"},
+		{"h2-h3", "round number"},
+		{"1. h2-h3 .. Qz1-h5", `"z1" is not a square`},
+		{"1. h2-h3 {open", "never closed"},
+		{"1. h2-h3 (b7-c7", "never closed"},
+		{"1. h2-h3 .. .. b7-c7", "where a move was expected"},
+		{"1. a .. b .. c .. d .. e", "is not a square"},
+		{"1. h2-h3 .. b7-c7 .. g13-g12 .. m8-l8 .. h3-h4", "already has four moves"},
+		{"1.\n2. h2-h3", "round 1 has no move"},
+	}
+	for _, tt := range tests {
+		_, _, err := ParseString(tt.in)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseString(%q) error = %v, want it to mention %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, d := range []string{"ffa", "teams", "invalid"} {
+		files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "games", d, "*.pgn4"))
+		for _, p := range files[:2] {
+			data, _ := os.ReadFile(p)
+			f.Add(string(data))
+		}
+	}
+	f.Add("1. h2-h3 {x} (y) .. R")
+	f.Fuzz(func(t *testing.T, s string) {
+		games, _, err := Parse(strings.NewReader(s))
+		if err != nil {
+			return
+		}
+		for _, g := range games {
+			out := g.String()
+			again, _, err := Parse(strings.NewReader(out))
+			if err != nil {
+				t.Fatalf("written game does not parse: %v\n%s", err, out)
+			}
+			if len(again) != 1 || again[0].String() != out {
+				t.Fatalf("not stable:\n%s\n---\n%v", out, again)
+			}
+		}
+	})
+}
+
+func BenchmarkParse(b *testing.B) {
+	data, err := os.ReadFile("../../testdata/games/ffa/hornet-human_games_4pco-cc_game_0221.pgn4")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		if _, _, err := ParseString(string(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

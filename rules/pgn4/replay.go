@@ -1,0 +1,184 @@
+package pgn4
+
+import (
+	"fmt"
+	"strings"
+
+	"boardd/rules"
+)
+
+// ReplayError reports the first move of a game that could not be played:
+// its round number, the seat whose turn it was, the token as written and
+// why it was refused.
+type ReplayError struct {
+	Round int
+	Seat  rules.Seat
+	Token string
+	Err   error
+}
+
+func (e *ReplayError) Error() string {
+	return fmt.Sprintf("move %d (%s) %s: %v", e.Round, e.Seat, e.Token, e.Err)
+}
+
+func (e *ReplayError) Unwrap() error { return e.Err }
+
+// Setup returns the variant and start FEN4 a game's tags call for:
+// Variant ("FFA" or "Teams", or the override when not empty), StartFen4
+// (4PC, 4PCo or a FEN4; absent means 4PC) and RuleVariants (a tag without
+// DeadKingWalking turns that rule off in FFA).
+func Setup(g *Game, override string) (*rules.Variant, string, error) {
+	name := override
+	if name == "" {
+		name = g.Get("Variant")
+	}
+	switch strings.ToLower(name) {
+	case "ffa", "free-for-all", "freeforall":
+		name = "ffa"
+	case "teams", "team", "":
+		if name == "" {
+			return nil, "", fmt.Errorf("the game has no Variant tag: say --variant teams or --variant ffa")
+		}
+		name = "teams"
+	default:
+		return nil, "", fmt.Errorf("variant %q is not supported: want Teams or FFA", name)
+	}
+	start := g.Get("StartFen4")
+	array := "modern"
+	fen := ""
+	switch start {
+	case "", "4PC":
+	case "4PCo":
+		array = "classic"
+	default:
+		if !strings.Contains(start, "-") {
+			return nil, "", fmt.Errorf("StartFen4 %q is neither a named start (4PC, 4PCo) nor a FEN4", start)
+		}
+		fen = start
+	}
+	v, err := rules.NewVariant(name, array)
+	if err != nil {
+		return nil, "", err
+	}
+	if rv, ok := g.Lookup("RuleVariants"); ok && v.Mode == rules.FFA {
+		v.Options.DeadKingWalking = strings.Contains(rv, "DeadKingWalking")
+	}
+	if err := v.Compile(); err != nil {
+		return nil, "", err
+	}
+	if fen == "" {
+		fen = v.Start
+	}
+	return v, fen, nil
+}
+
+// Replay plays a PGN4 game move by move with full legality and returns
+// the game as the rules engine sees it. The first move that cannot be
+// played stops the replay with a *ReplayError; notes lists harmless
+// differences (check marks the file and the engine count differently).
+func Replay(pg *Game, variant string) (*rules.Game, []string, error) {
+	v, fen, err := Setup(pg, variant)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := rules.NewGame(v, fen)
+	if err != nil {
+		return nil, nil, fmt.Errorf("StartFen4: %w", err)
+	}
+	var notes []string
+	for _, rd := range pg.Rounds {
+		for _, sl := range rd.Slots {
+			seat := g.Turn()
+			fail := func(err error) (*rules.Game, []string, error) {
+				return g, notes, &ReplayError{Round: rd.Number, Seat: seat, Token: sl.Text, Err: err}
+			}
+			if _, over := g.Result(); over {
+				return fail(fmt.Errorf("the game is already over (%s)", resultText(g)))
+			}
+			mv := sl.Move
+			switch mv.Kind {
+			case Stalemate, Eliminated:
+				// chess.com writes S or # in the slot of a seat the game
+				// has just removed; the engine removed it already.
+				if n := len(g.Records()); n > 0 && len(g.Records()[n-1].Out) > 0 {
+					continue
+				}
+				return fail(fmt.Errorf("%s is still playing: nobody was just %s", seat, map[Kind]string{Stalemate: "stalemated", Eliminated: "checkmated"}[mv.Kind]))
+			case Resign:
+				if _, err := g.Resign(seat); err != nil {
+					return fail(err)
+				}
+				continue
+			case Timeout:
+				if _, err := g.Timeout(seat); err != nil {
+					return fail(err)
+				}
+				continue
+			}
+			m, err := resolve(g, mv)
+			if err != nil {
+				return fail(err)
+			}
+			rec, err := g.Play(m)
+			if err != nil {
+				return fail(err)
+			}
+			if got := strings.Count(rec.Text, "+"); got != mv.Checks {
+				notes = append(notes, fmt.Sprintf("move %d (%s) %s: the engine writes %s", rd.Number, seat, sl.Text, rec.Text))
+			}
+			switch mv.Then {
+			case 'R':
+				if _, err := g.Resign(seat); err != nil {
+					return fail(err)
+				}
+			case 'T':
+				if _, err := g.Timeout(seat); err != nil {
+					return fail(err)
+				}
+			}
+		}
+	}
+	return g, notes, nil
+}
+
+// resolve finds the legal move a parsed token describes, checking the
+// piece letter against the board.
+func resolve(g *rules.Game, mv Move) (rules.Move, error) {
+	legal := g.LegalMoves()
+	if mv.Kind == CastleShort || mv.Kind == CastleLong {
+		for _, m := range legal {
+			if c, short := m.IsCastle(); c && short == (mv.Kind == CastleShort) {
+				return m, nil
+			}
+		}
+		side := "kingside (O-O)"
+		if mv.Kind == CastleLong {
+			side = "queenside (O-O-O)"
+		}
+		return 0, fmt.Errorf("%s cannot castle %s: the king or rook has moved, the way is not clear, or the king would pass an attacked square", g.Turn(), side)
+	}
+	p := g.Position()
+	if pc := p.At(mv.From); pc.IsPiece() && pc.Seat() == g.Turn() && !pc.Dead() {
+		want := mv.Piece
+		if want == 0 {
+			want = 'P'
+		}
+		if pc.Kind().Letter() != want {
+			return 0, fmt.Errorf("the move names a %c but %s holds %s's %s", want, mv.From, pc.Seat(), pc.Kind())
+		}
+	}
+	promo := rules.NoKind
+	if mv.Promotion != 0 {
+		k, ok := rules.KindFromLetter(mv.Promotion)
+		if !ok {
+			return 0, fmt.Errorf("promotion to %q is not a piece", mv.Promotion)
+		}
+		promo = k
+	}
+	return p.FindMove(mv.From, mv.To, promo)
+}
+
+func resultText(g *rules.Game) string {
+	r, _ := g.Result()
+	return r.Reason
+}
