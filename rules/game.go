@@ -55,6 +55,8 @@ type Record struct {
 	// Out lists the seats eliminated by this turn (checkmate, captured
 	// king, resignation) in order.
 	Out []Seat
+	// TurnAfter is the seat to move after this turn.
+	TurnAfter Seat
 }
 
 // Result is how a finished game ended.
@@ -146,6 +148,9 @@ func NewGame(v *Variant, fen string) (*Game, error) {
 	return g, nil
 }
 
+// StartTurn returns the seat that moved first.
+func (g *Game) StartTurn() Seat { return g.snaps[0].pos.turn }
+
 // Variant returns the game's rules.
 func (g *Game) Variant() *Variant { return g.v }
 
@@ -203,28 +208,37 @@ func (g *Game) Play(m Move) (Record, error) {
 	}
 	u := g.pos.Make(m)
 	if g.v.Mode == FFA && victim != NoPiece && !victim.Dead() {
-		rec.Gained[s] += pieceValue(victim)
+		g.gain(&rec, s, pieceValue(victim)) // a live king, walking or not, is worth 20
 	}
+	mark := ""
 	if u.kingCap {
 		e := victim.Seat()
+		if g.status[e] == Playing {
+			mark = "#" // a player is out: chess.com marks it like a mate
+		}
 		if g.status[e] == Playing || g.status[e] == Walking {
-			if g.v.Mode == FFA && victim.Dead() {
-				rec.Gained[s] += 20 // a walking king is worth 20 (pieceValue gave 0)
-			}
 			g.eliminate(e, KingCaptured)
 			rec.Out = append(rec.Out, e)
 		}
 	}
 	if g.v.Mode == FFA {
-		rec.Gained[s] += g.checkBonus(s)
+		g.gain(&rec, s, g.checkBonus(s))
 	}
-	mark := g.settle(s, &rec)
+	if g.settle(s, &rec) {
+		mark = "#"
+	}
 	rec.Text = text + mark
-	for i := range rec.Gained {
-		g.pos.points[i] += rec.Gained[i]
-	}
 	g.finishTurn(rec)
 	return rec, nil
+}
+
+// gain adds n points to seat s now and records them in rec.
+func (g *Game) gain(rec *Record, s Seat, n int) {
+	if rec == nil || n == 0 {
+		return
+	}
+	rec.Gained[s] += n
+	g.pos.points[s] += n
 }
 
 // pieceValue is a piece's worth when captured in FFA: P1 N3 B5 R5 Q9, a
@@ -347,9 +361,6 @@ func (g *Game) leave(s Seat, a Action) (Record, error) {
 		g.pos.turn = g.pos.nextSeat(s)
 	}
 	g.settle(s, &rec)
-	for i := range rec.Gained {
-		g.pos.points[i] += rec.Gained[i]
-	}
 	g.finishTurn(rec)
 	return rec, nil
 }
@@ -404,18 +415,18 @@ func (g *Game) greyArmy(s Seat, keepKing bool) {
 }
 
 // settle applies the consequences of a turn by seat mover: checkmates
-// and stalemates, the end of the game. It returns the mate mark for the
-// move's text ("#" when the move mated someone).
-func (g *Game) settle(mover Seat, rec *Record) string {
+// and stalemates, the end of the game. It reports whether a seat was
+// checkmated (the move's text gets '#').
+func (g *Game) settle(mover Seat, rec *Record) bool {
 	if g.result != nil {
-		return ""
+		return false
 	}
-	mark := ""
+	mated := false
 	p := g.pos
 	if g.v.Mode == Teams {
 		if rec != nil && len(rec.Out) > 0 {
 			g.end("king captured", g.teamOf(mover))
-			return "#"
+			return true
 		}
 		check := []Seat{p.turn}
 		if g.v.Options.MateAtOnce {
@@ -431,16 +442,16 @@ func (g *Game) settle(mover Seat, rec *Record) string {
 					rec.Out = append(rec.Out, s)
 				}
 				g.end("checkmate", g.teamOf(s^1))
-				return "#"
+				return true
 			}
 			if s == p.turn {
 				g.status[s] = Stalemated
 				g.end("stalemate", nil)
-				return ""
+				return false
 			}
 		}
 		g.checkDraws(rec != nil && rec.Action == ActMove)
-		return ""
+		return false
 	}
 
 	// FFA: a checkmate eliminates at once, whoever's turn it is.
@@ -451,12 +462,12 @@ func (g *Game) settle(mover Seat, rec *Record) string {
 				continue
 			}
 			if p.InCheck(s) {
+				mated = true
 				g.eliminate(s, Mated)
+				g.gain(rec, mover, 20)
 				if rec != nil {
-					rec.Gained[mover] += 20
 					rec.Out = append(rec.Out, s)
 				}
-				mark = "#"
 				changed = true
 				break
 			}
@@ -474,8 +485,8 @@ func (g *Game) settle(mover Seat, rec *Record) string {
 			{
 				if g.v.Options.StalemateScoresSelf {
 					g.eliminate(s, Stalemated)
+					g.gain(rec, s, 20)
 					if rec != nil {
-						rec.Gained[s] += 20
 						rec.Out = append(rec.Out, s)
 					}
 					changed = true
@@ -485,7 +496,7 @@ func (g *Game) settle(mover Seat, rec *Record) string {
 				// players" who share the draw points.
 				g.endFFA("stalemate", 10)
 				g.status[s] = Stalemated
-				return mark
+				return mated
 			}
 		}
 		if g.activeCount() <= 1 {
@@ -495,7 +506,7 @@ func (g *Game) settle(mover Seat, rec *Record) string {
 	if g.result == nil {
 		g.checkDraws(rec != nil && rec.Action == ActMove)
 	}
-	return mark
+	return mated
 }
 
 // activeInOrder lists the seats still taking turns (playing or walking),
@@ -642,6 +653,7 @@ func (g *Game) insufficient() bool {
 
 // finishTurn records the turn and the new state.
 func (g *Game) finishTurn(rec Record) {
+	rec.TurnAfter = g.pos.turn
 	g.records = append(g.records, rec)
 	if rec.Action == ActMove {
 		g.reps[g.pos.Hash()]++ // only moves repeat positions

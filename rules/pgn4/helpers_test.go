@@ -11,3 +11,16 @@ func mustSquare(name string) square.Square {
 	}
 	return s
 }
+
+func sqr(name string) square.Square { return mustSquare(name) }
+
+func join(x []string) string {
+	s := ""
+	for i, t := range x {
+		if i > 0 {
+			s += " .. "
+		}
+		s += t
+	}
+	return s
+}

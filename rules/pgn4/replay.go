@@ -89,56 +89,68 @@ func Replay(pg *Game, variant string) (*rules.Game, []string, error) {
 	for _, rd := range pg.Rounds {
 		for _, sl := range rd.Slots {
 			seat := g.Turn()
-			fail := func(err error) (*rules.Game, []string, error) {
+			if _, over := g.Result(); over {
+				return g, notes, &ReplayError{Round: rd.Number, Seat: seat, Token: sl.Text, Err: fmt.Errorf("the game is already over (%s)", resultText(g))}
+			}
+			note, err := playSlot(g, sl)
+			if err == nil {
+				err = applyComments(g, sl)
+			}
+			if err != nil {
 				return g, notes, &ReplayError{Round: rd.Number, Seat: seat, Token: sl.Text, Err: err}
 			}
-			if _, over := g.Result(); over {
-				return fail(fmt.Errorf("the game is already over (%s)", resultText(g)))
-			}
-			mv := sl.Move
-			switch mv.Kind {
-			case Stalemate, Eliminated:
-				// chess.com writes S or # in the slot of a seat the game
-				// has just removed; the engine removed it already.
-				if n := len(g.Records()); n > 0 && len(g.Records()[n-1].Out) > 0 {
-					continue
-				}
-				return fail(fmt.Errorf("%s is still playing: nobody was just %s", seat, map[Kind]string{Stalemate: "stalemated", Eliminated: "checkmated"}[mv.Kind]))
-			case Resign:
-				if _, err := g.Resign(seat); err != nil {
-					return fail(err)
-				}
-				continue
-			case Timeout:
-				if _, err := g.Timeout(seat); err != nil {
-					return fail(err)
-				}
-				continue
-			}
-			m, err := resolve(g, mv)
-			if err != nil {
-				return fail(err)
-			}
-			rec, err := g.Play(m)
-			if err != nil {
-				return fail(err)
-			}
-			if got := strings.Count(rec.Text, "+"); got != mv.Checks {
-				notes = append(notes, fmt.Sprintf("move %d (%s) %s: the engine writes %s", rd.Number, seat, sl.Text, rec.Text))
-			}
-			switch mv.Then {
-			case 'R':
-				if _, err := g.Resign(seat); err != nil {
-					return fail(err)
-				}
-			case 'T':
-				if _, err := g.Timeout(seat); err != nil {
-					return fail(err)
-				}
+			if note != "" {
+				notes = append(notes, fmt.Sprintf("move %d (%s) %s: %s", rd.Number, seat, sl.Text, note))
 			}
 		}
 	}
 	return g, notes, nil
+}
+
+// playSlot carries out one slot for the seat to move. It returns a note
+// when the file's check marks differ from the engine's.
+func playSlot(g *rules.Game, sl Slot) (string, error) {
+	seat := g.Turn()
+	mv := sl.Move
+	switch mv.Kind {
+	case Resign:
+		_, err := g.Resign(seat)
+		return "", err
+	case Timeout:
+		_, err := g.Timeout(seat)
+		return "", err
+	case Stalemate, Eliminated:
+		// chess.com writes S or # in the slot of a seat the game has just
+		// removed; the engine removed it already.
+		recs := g.Records()
+		if n := len(recs); n > 0 && len(recs[n-1].Out) > 0 {
+			return "", nil
+		}
+		what := "stalemated"
+		if mv.Kind == Eliminated {
+			what = "checkmated"
+		}
+		return "", fmt.Errorf("%s is still playing: nobody was just %s", seat, what)
+	}
+	m, err := resolve(g, mv)
+	if err != nil {
+		return "", err
+	}
+	rec, err := g.Play(m)
+	if err != nil {
+		return "", err
+	}
+	note := ""
+	if got := strings.Count(rec.Text, "+"); got != mv.Checks {
+		note = "the engine writes " + rec.Text
+	}
+	switch mv.Then {
+	case 'R':
+		_, err = g.Resign(seat)
+	case 'T':
+		_, err = g.Timeout(seat)
+	}
+	return note, err
 }
 
 // resolve finds the legal move a parsed token describes, checking the

@@ -1,0 +1,119 @@
+package pgn4
+
+import (
+	"fmt"
+	"strings"
+
+	"boardd/rules"
+)
+
+// FromGame writes a game played in the rules engine as PGN4, in
+// chess.com's layout: tags (the given ones, plus Variant and StartFen4 when
+// absent), then one round per line. A seat that resigns or flags right
+// after its own move gets the R or T appended to that move ("Ke12-e13T");
+// on its own turn it is a lone R or T; a seat removed because it has no
+// move on its turn gets a lone S. A resignation out of turn has no place in
+// chess.com's notation: it is written as a comment "{Yellow resigns}" (or
+// "flags") after the slot it followed, which Replay understands.
+func FromGame(g *rules.Game, tags []Tag) *Game {
+	out := &Game{Tags: append([]Tag(nil), tags...)}
+	v := g.Variant()
+	if _, ok := out.Lookup("Variant"); !ok {
+		out.Set("Variant", v.Mode.String())
+	}
+	if _, ok := out.Lookup("StartFen4"); !ok {
+		switch g.StartFEN4() {
+		case rules.StartModern:
+			out.Set("StartFen4", "4PC")
+		case rules.StartClassic:
+			out.Set("StartFen4", "4PCo")
+		default:
+			out.Set("StartFen4", g.StartFEN4())
+		}
+	}
+	order := map[rules.Seat]int{}
+	for i, s := range v.Order {
+		order[s] = i
+	}
+	recs := g.Records()
+	lastSeat := -1
+	var last *Slot
+	add := func(seat rules.Seat, text string) {
+		if len(out.Rounds) == 0 || order[seat] <= lastSeat {
+			out.Rounds = append(out.Rounds, Round{Number: len(out.Rounds) + 1})
+		}
+		r := &out.Rounds[len(out.Rounds)-1]
+		m, _ := ParseMove(text)
+		r.Slots = append(r.Slots, Slot{Text: text, Move: m})
+		last = &r.Slots[len(r.Slots)-1]
+		lastSeat = order[seat]
+	}
+	onTurn := g.StartTurn()
+	for i, r := range recs {
+		switch {
+		case r.Action == rules.ActMove:
+			add(r.Seat, r.Text)
+		case i > 0 && recs[i-1].Action == rules.ActMove && recs[i-1].Seat == r.Seat && last != nil:
+			last.Text += r.Text // "R" or "T" right after the seat's own move
+			last.Move, _ = ParseMove(last.Text)
+		case r.Seat == onTurn:
+			add(r.Seat, r.Text)
+		default:
+			word := "resigns"
+			if r.Action == rules.ActTimeout {
+				word = "flags"
+			}
+			if last != nil {
+				last.Comments = append(last.Comments, r.Seat.String()+" "+word)
+			}
+		}
+		for _, s := range r.Out {
+			if g.Status(s) == rules.Stalemated && r.Seat != s {
+				add(s, "S")
+			}
+		}
+		onTurn = r.TurnAfter
+	}
+	if res, over := g.Result(); over && v.Mode == rules.Teams {
+		out.Set("Result", res.Tag(rules.Teams, [rules.NumSeats]string{}))
+	}
+	return out
+}
+
+// outOfTurn reads a FromGame comment "<Seat> resigns" or "<Seat> flags".
+func outOfTurn(c string) (rules.Seat, rules.Action, bool) {
+	name, word, ok := strings.Cut(c, " ")
+	if !ok || (word != "resigns" && word != "flags") {
+		return 0, 0, false
+	}
+	for s := rules.Seat(0); s < rules.NumSeats; s++ {
+		if s.String() == name {
+			if word == "flags" {
+				return s, rules.ActTimeout, true
+			}
+			return s, rules.ActResign, true
+		}
+	}
+	return 0, 0, false
+}
+
+// applyComments carries out the out-of-turn resignations a slot's
+// comments record.
+func applyComments(g *rules.Game, sl Slot) error {
+	for _, c := range sl.Comments {
+		s, a, ok := outOfTurn(c)
+		if !ok {
+			continue
+		}
+		var err error
+		if a == rules.ActTimeout {
+			_, err = g.Timeout(s)
+		} else {
+			_, err = g.Resign(s)
+		}
+		if err != nil {
+			return fmt.Errorf("comment {%s}: %v", c, err)
+		}
+	}
+	return nil
+}
