@@ -61,3 +61,36 @@ func BenchmarkLegalMoves(b *testing.B) {
 		buf = ps[i%len(ps)].LegalMoves(buf[:0])
 	}
 }
+
+// BenchmarkCopyMake is perft(4) from the start with copy-make (copy the
+// position, make the move on the copy) instead of make/unmake, to compare
+// the two designs; the engine uses make/unmake.
+func BenchmarkCopyMake(b *testing.B) {
+	v := teams(b)
+	p, _ := ParseFEN4(v, v.Start)
+	var leaves uint64
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		leaves += copyMakePerft(p, 4)
+	}
+	b.ReportMetric(float64(leaves)/b.Elapsed().Seconds()/1e6, "Mleaves/s")
+}
+
+func copyMakePerft(p *Position, depth int) uint64 {
+	var buf [256]Move
+	moves := p.LegalMoves(buf[:0])
+	if depth == 1 {
+		return uint64(len(moves))
+	}
+	var n uint64
+	for _, m := range moves {
+		q := *p
+		u := q.Make(m)
+		if u.kingCap {
+			n++
+			continue
+		}
+		n += copyMakePerft(&q, depth-1)
+	}
+	return n
+}

@@ -73,3 +73,26 @@ func TestUsageErrors(t *testing.T) {
 		t.Errorf("help: %d %q", code, out)
 	}
 }
+
+func TestReplayCommand(t *testing.T) {
+	code, out, errOut := runCmd("replay", "../../testdata/games/teams/4pchess-test-castling.pgn4")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	last := lastLine(out)
+	// Eight full rounds, everyone castled (no rights left); Red's O-O-O put
+	// the king on f1 and the rook on g1.
+	if !strings.HasPrefix(last, "R-0,0,0,0-0,0,0,0-0,0,0,0-") || !strings.HasSuffix(last, "/x,x,x,2,rK,rR,3,rR,x,x,x") {
+		t.Errorf("last line is not the expected final FEN4: %q", last)
+	}
+	code, _, errOut = runCmd("replay", "../../testdata/games/invalid/hornet-human_games-cc_game_0186.pgn4")
+	if code != 1 || !strings.Contains(errOut, "move 110 (Green) Km11-n11") || !strings.Contains(errOut, "no piece on m11") {
+		t.Errorf("invalid game: exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := runCmd("replay"); code != 2 || !strings.Contains(errOut, "one PGN4 file") {
+		t.Errorf("no file: exit %d %q", code, errOut)
+	}
+	if code, _, _ := runCmd("replay", "/nonexistent.pgn4"); code != 1 {
+		t.Errorf("missing file: exit %d", code)
+	}
+}
