@@ -276,3 +276,42 @@ func TestFFAClaimWin(t *testing.T) {
 		t.Errorf("%+v", res)
 	}
 }
+
+func TestFFAClaimWinOff(t *testing.T) {
+	v := ffa(t)
+	v.Options.ClaimWin = false
+	g := newGameAt(t, v, "R", "rK:h1 rR:h3 bQ:h6 bK:a7 yK:g14 gK:n8")
+	g.status[Yellow], g.status[Green] = Resigned, Resigned
+	g.pos.points[Red] = 40
+	if err := g.ClaimWin(Red); err == nil || !strings.Contains(err.Error(), "no claim-win rule") {
+		t.Errorf("claim with the option off: %v", err)
+	}
+}
+
+// "In case of stalemate, insufficient material, three-fold repetition or
+// the 50-move rule, the remaining players receive +10 points each."
+func TestFFADrawPoints(t *testing.T) {
+	t.Run("insufficient material", func(t *testing.T) {
+		g := newGameAt(t, ffa(t), "R", "rK:h1 rB:e3 bK:a7 bN:b9 yK:g14 gK:n8 gP:h6")
+		play(t, g, "e3-h6") // takes the last pawn: kings and single minor pieces
+		res, over := g.Result()
+		if !over || res.Reason != "insufficient material" {
+			t.Fatalf("%+v over=%v", res, over)
+		}
+		// Red: 1 for the pawn, then 10 like everyone still playing.
+		want := [NumSeats]int{11, 10, 10, 10}
+		if res.Points != want {
+			t.Errorf("points %v, want %v", res.Points, want)
+		}
+	})
+	t.Run("50-move rule", func(t *testing.T) {
+		g := newGameAt(t, ffa(t), "R", "rK:h1 rR:d1 bK:a7 bR:a4 yK:g14 yR:d14 gK:n8 gR:n4")
+		g.pos.halfmove = 199
+		g.reps = map[uint64]int{}
+		play(t, g, "d1-d2")
+		res, over := g.Result()
+		if !over || res.Reason != "50-move rule" || res.Points != [NumSeats]int{10, 10, 10, 10} {
+			t.Fatalf("%+v over=%v", res, over)
+		}
+	})
+}
