@@ -88,54 +88,178 @@ var pawnDiag = [4][2]int{
 // own king attacked. Castling is only generated when fully legal.
 func (p *Position) PseudoLegal(moves []Move) []Move {
 	s := p.turn
+	anyEP := p.v.EnPassant && p.ep != [NumSeats]epEntry{}
+	for _, c16 := range p.plist[s][:p.pcount[s]] {
+		if pc := p.board[c16]; pc&deadFlag == 0 {
+			moves = p.pieceMoves(moves, int(c16), pc, s, anyEP)
+		}
+	}
+	return moves
+}
+
+// pieceMoves appends the pseudo-legal moves of the piece pc of seat s on
+// cell c.
+func (p *Position) pieceMoves(moves []Move, c int, pc Piece, s Seat, anyEP bool) []Move {
 	v := p.v
 	walls := v.Geometry.hasWalls
 	blocked := &v.Geometry.blocked
 	capTab := &v.capTab[s]
+	switch pc.Kind() {
+	case Pawn:
+		moves = p.pawnMoves(moves, c, s, anyEP)
+	case Knight:
+		for i := 8; i < 16; i++ {
+			t := c + dirDelta[i]
+			q := p.board[t]
+			if walls && blocked[c]&(1<<i) != 0 {
+				continue
+			}
+			if q == NoPiece || capTab[q] {
+				moves = append(moves, newMove(c, t, NoKind, flagNormal))
+			}
+		}
+	case Bishop:
+		moves = p.slide(moves, c, dirNE, dirNW+1, capTab, walls)
+	case Rook:
+		moves = p.slide(moves, c, dirN, dirW+1, capTab, walls)
+	case Queen:
+		moves = p.slide(moves, c, dirN, dirNW+1, capTab, walls)
+	case King:
+		for i := 0; i < numKingDirs; i++ {
+			t := c + dirDelta[i]
+			q := p.board[t]
+			if walls && blocked[c]&(1<<i) != 0 {
+				continue
+			}
+			if q == NoPiece || capTab[q] {
+				moves = append(moves, newMove(c, t, NoKind, flagNormal))
+			}
+		}
+		if v.Castling && p.castle[s] != 0 && int(p.king[s]) == c {
+			moves = p.castleMoves(moves, c, s)
+		}
+	}
+	return moves
+}
+
+// CountLegal returns len(LegalMoves()) without building the list where it
+// can: when the king is not in check, the moves of pieces that are not
+// pinned are counted, not generated. buf is scratch space for the pieces
+// that need the full test. perft uses it for the last ply.
+func (p *Position) CountLegal(buf []Move) int {
+	s := p.turn
+	k := int(p.king[s])
+	if k == 0 || p.v.Geometry.hasWalls {
+		return len(p.LegalMoves(buf[:0]))
+	}
+	var pins [numKingDirs]int16
+	inCheck, np := p.checkAndPins(k, s, &pins)
+	if inCheck {
+		return len(p.LegalMoves(buf[:0]))
+	}
+	v := p.v
+	capTab := &v.capTab[s]
 	anyEP := v.EnPassant && p.ep != [NumSeats]epEntry{}
+	n := 0
 	for _, c16 := range p.plist[s][:p.pcount[s]] {
 		c := int(c16)
 		pc := p.board[c]
 		if pc&deadFlag != 0 {
 			continue
 		}
-		switch pc.Kind() {
+		kind := pc.Kind()
+		pinned := false
+		for _, x := range pins[:np] {
+			pinned = pinned || int(x) == c
+		}
+		if pinned || kind == King {
+			for _, m := range p.pieceMoves(buf[:0], c, pc, s, anyEP) {
+				if m.flag() >= flagCastleShort || p.legalAfter(m) {
+					n++
+				}
+			}
+			continue
+		}
+		switch kind {
 		case Pawn:
-			moves = p.pawnMoves(moves, c, s, anyEP)
+			n += p.countPawn(c, s, capTab, anyEP)
 		case Knight:
 			for i := 8; i < 16; i++ {
-				t := c + dirDelta[i]
-				q := p.board[t]
-				if walls && blocked[c]&(1<<i) != 0 {
-					continue
-				}
-				if q == NoPiece || capTab[q] {
-					moves = append(moves, newMove(c, t, NoKind, flagNormal))
+				if q := p.board[c+dirDelta[i]]; q == NoPiece || capTab[q] {
+					n++
 				}
 			}
 		case Bishop:
-			moves = p.slide(moves, c, dirNE, dirNW+1, capTab, walls)
+			n += p.countSlide(c, dirNE, dirNW+1, capTab)
 		case Rook:
-			moves = p.slide(moves, c, dirN, dirW+1, capTab, walls)
+			n += p.countSlide(c, dirN, dirW+1, capTab)
 		case Queen:
-			moves = p.slide(moves, c, dirN, dirNW+1, capTab, walls)
-		case King:
-			for i := 0; i < numKingDirs; i++ {
-				t := c + dirDelta[i]
-				q := p.board[t]
-				if walls && blocked[c]&(1<<i) != 0 {
-					continue
-				}
-				if q == NoPiece || capTab[q] {
-					moves = append(moves, newMove(c, t, NoKind, flagNormal))
+			n += p.countSlide(c, dirN, dirNW+1, capTab)
+		}
+	}
+	return n
+}
+
+func (p *Position) countSlide(c, d0, d1 int, capTab *[256]bool) int {
+	n := 0
+	for i := d0; i < d1; i++ {
+		d := dirDelta[i]
+		t := c + d
+		for p.board[t] == NoPiece {
+			n++
+			t += d
+		}
+		if capTab[p.board[t]] {
+			n++
+		}
+	}
+	return n
+}
+
+// countPawn counts a pawn's legal moves when it is not pinned and its
+// king is not in check (en passant still takes the full test).
+func (p *Position) countPawn(c int, s Seat, capTab *[256]bool, anyEP bool) int {
+	v := p.v
+	fwdDir := int(v.Seats[s].Forward)
+	fwd := dirDelta[fwdDir]
+	promos := len(v.Promotions)
+	n := 0
+	if t := c + fwd; p.board[t] == NoPiece {
+		if v.promoCell[s][t] {
+			n += promos
+		} else {
+			n++
+		}
+		if v.DoubleStep && v.dblCell[s][c] && p.board[t+fwd] == NoPiece {
+			n++
+		}
+	}
+	for _, di := range pawnDiag[fwdDir] {
+		t := c + dirDelta[di]
+		if q := p.board[t]; q != NoPiece {
+			if capTab[q] {
+				if v.promoCell[s][t] {
+					n += promos
+				} else {
+					n++
 				}
 			}
-			if v.Castling && p.castle[s] != 0 && int(p.king[s]) == c {
-				moves = p.castleMoves(moves, c, s)
+			continue
+		}
+		if !anyEP {
+			continue
+		}
+		for e := Seat(0); e < NumSeats; e++ {
+			en := p.ep[e]
+			if int(en.target) != t || e == s {
+				continue
+			}
+			if vic := p.board[en.pawn]; vic == MakePiece(e, Pawn) && capTab[vic] && p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
+				n++
 			}
 		}
 	}
-	return moves
+	return n
 }
 
 func (p *Position) slide(moves []Move, c, d0, d1 int, capTab *[256]bool, walls bool) []Move {

@@ -20,11 +20,11 @@ func (p *Position) Perft(depth int, bulk bool) uint64 {
 }
 
 func (p *Position) perft(depth int, bulk bool, bufs [][]Move) uint64 {
+	if depth == 1 && bulk {
+		return uint64(p.CountLegal(bufs[0][:0]))
+	}
 	moves := p.LegalMoves(bufs[depth-1][:0])
 	bufs[depth-1] = moves[:0]
-	if depth == 1 && bulk {
-		return uint64(len(moves))
-	}
 	var n uint64
 	for _, m := range moves {
 		u := p.Make(m)

@@ -38,6 +38,9 @@ func TestRandomPlayoutInvariants(t *testing.T) {
 						t.Fatalf("%s game %d ply %d: FEN4 round trip: %v\n%s", name, gi, ply, err, fen)
 					}
 					moves := p.LegalMoves(nil)
+					if n := p.CountLegal(nil); n != len(moves) {
+						t.Fatalf("%s: CountLegal = %d, LegalMoves = %d in %s", name, n, len(moves), fen)
+					}
 					if len(moves) == 0 {
 						t.Fatalf("%s game %d ply %d: game not over but no legal move: %s", name, gi, ply, fen)
 					}
