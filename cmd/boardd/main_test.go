@@ -96,3 +96,15 @@ func TestReplayCommand(t *testing.T) {
 		t.Errorf("missing file: exit %d", code)
 	}
 }
+
+func TestVariantsCommand(t *testing.T) {
+	code, out, errOut := runCmd("variants")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"teams    chess.com Teams", "ffa      chess.com Free-for-All", "starts: modern, classic", "fits this board"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

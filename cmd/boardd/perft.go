@@ -14,8 +14,8 @@ func init() {
 
 func runPerft(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("perft", stderr)
-	variant := fs.String("variant", "teams", "rules: teams or ffa")
-	start := fs.String("start", "modern", "start array when no --fen4: modern (4PC) or classic (4PCo)")
+	variant := fs.String("variant", "teams", "rules: a name from 'boardd variants' (teams, ffa, …)")
+	start := fs.String("start", "", "start array when no --fen4: modern or classic for teams and ffa (default: the variant's first)")
 	fen := fs.String("fen4", "", "position to count from (FEN4); default the start array")
 	depth := fs.Int("depth", 0, "number of plies (required)")
 	divide := fs.Bool("divide", false, "print one line per root move first")
@@ -29,9 +29,9 @@ func runPerft(args []string, stdout, stderr io.Writer) error {
 	if *depth < 1 {
 		return fmt.Errorf("%w: --depth N is required (N >= 1)", errUsage)
 	}
-	v, err := rules.NewVariant(*variant, *start)
+	v, err := loadVariant(*variant, *start)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return err
 	}
 	f := v.Start
 	if *fen != "" {

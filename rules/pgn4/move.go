@@ -18,9 +18,12 @@ const (
 	CastleShort
 	// CastleLong is "O-O-O".
 	CastleLong
-	// Resign is a lone "R" (also written "R#"): the seat resigned.
+	// Resign is a lone "R": the seat resigned on its turn. "R#" (Mate
+	// set) is a resignation after which the seat's walking king
+	// (DeadKingWalking) stands checkmated at once.
 	Resign
-	// Timeout is a lone "T": the seat's clock ran out.
+	// Timeout is a lone "T": the seat's clock ran out. "T#" (Mate set) is
+	// the time-out form of "R#".
 	Timeout
 	// Stalemate is a lone "S": the seat had no legal move (chess.com
 	// writes it in the slot of a seat the game has just removed).
@@ -54,8 +57,11 @@ type Move struct {
 	Promotion byte
 	// Checks counts the '+' marks: kings newly in check after the move.
 	Checks int
-	// Mate is set by a '#' mark.
+	// Mate is set by a '#' mark: the move checkmated a king.
 	Mate bool
+	// DoubleMate is set by "##": the move checkmated two kings at once
+	// (Mate is set too). chess.com writes at most two '#'.
+	DoubleMate bool
 	// Then is 'R' or 'T' when the seat resigned or flagged right after
 	// the move ("Ke12-e13T"), 'S' for the stalemate annotation
 	// ("Rh4xKh12#S"), else 0.
@@ -78,25 +84,38 @@ func ParseMove(tok string) (Move, error) {
 	case "#":
 		return Move{Kind: Eliminated, Mate: true}, nil
 	}
-	// Split off the suffix marks: + # and a final R, T or S.
+	// Split off the suffix marks: a final R, T or S, then '#' and '+'.
+	// The final letter is a suffix only after a square, a mark, castling
+	// or a promotion ("h8-g8=DR"): "h7-h8=R" promotes to a rook.
 	core := tok
-	if n := len(core); n > 1 && (core[n-1] == 'R' || core[n-1] == 'T' || core[n-1] == 'S') && (strings.ContainsAny(core[n-2:n-1], "+#0123456789") || strings.HasSuffix(core[:n-1], "O")) {
-		m.Then = core[n-1]
-		core = core[:n-1]
-	}
-	for len(core) > 0 && (core[len(core)-1] == '+' || core[len(core)-1] == '#') {
-		if core[len(core)-1] == '#' {
-			if m.Mate || m.Checks > 0 {
-				return m, fmt.Errorf("%q: '#' must follow the '+' marks", tok)
-			}
-			m.Mate = true
-		} else {
-			m.Checks++
+	if n := len(core); n > 1 && (core[n-1] == 'R' || core[n-1] == 'T' || core[n-1] == 'S') {
+		prev := core[n-2]
+		if (prev >= '0' && prev <= '9') || prev == '+' || prev == '#' || prev == 'O' || (n > 2 && core[n-3] == '=') {
+			m.Then = core[n-1]
+			core = core[:n-1]
 		}
+	}
+	mates := 0
+	for len(core) > 0 && core[len(core)-1] == '#' {
+		mates++
 		core = core[:len(core)-1]
 	}
+	for len(core) > 0 && core[len(core)-1] == '+' {
+		m.Checks++
+		core = core[:len(core)-1]
+	}
+	if len(core) > 0 && core[len(core)-1] == '#' {
+		return m, fmt.Errorf("%q: the '+' marks come before '#'", tok)
+	}
+	if mates > 2 {
+		return m, fmt.Errorf("%q: at most two '#' (two kings mated by one move)", tok)
+	}
+	m.Mate, m.DoubleMate = mates > 0, mates > 1
 	if m.Checks > 3 {
 		return m, fmt.Errorf("%q: at most three '+' (three kings in check)", tok)
+	}
+	if core == "" {
+		return m, fmt.Errorf("%q: marks without a move; want a move like h2-h3+ or a lone R, T, S or #", tok)
 	}
 	switch core {
 	case "O-O":
@@ -146,19 +165,15 @@ func readSquare(s string) (square.Square, string, error) {
 	if s == "" {
 		return square.None, s, fmt.Errorf("a square is missing (files a-n, ranks 1-14)")
 	}
-	if s[0] < 'a' || s[0] > 'p' {
-		j := 1
-		for j < len(s) && j < 3 && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-		return square.None, s, fmt.Errorf("%q is not a square (files a-n, ranks 1-14)", s[:j])
-	}
 	i := 1
 	for i < len(s) && i < 3 && s[i] >= '0' && s[i] <= '9' {
 		i++
 	}
+	if s[0] < 'a' || s[0] > 'n' {
+		return square.None, s, fmt.Errorf("%q is not a square (files a-n, ranks 1-14)", s[:i])
+	}
 	sq, err := square.Parse(s[:i])
-	if err != nil {
+	if err != nil || sq.Rank() >= 14 {
 		return square.None, s, fmt.Errorf("%q is not a square (files a-n, ranks 1-14)", s[:i])
 	}
 	return sq, s[i:], nil
@@ -202,8 +217,13 @@ func (m Move) String() string {
 			b.WriteByte(m.Promotion)
 		}
 	}
-	b.WriteString(strings.Repeat("+", m.Checks))
-	if m.Mate {
+	for i := 0; i < m.Checks && i < 3; i++ {
+		b.WriteByte('+')
+	}
+	if m.Mate || m.DoubleMate {
+		b.WriteByte('#')
+	}
+	if m.DoubleMate {
 		b.WriteByte('#')
 	}
 	if m.Then != 0 {

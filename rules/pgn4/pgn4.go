@@ -1,6 +1,8 @@
 // Package pgn4 reads and writes chess.com's PGN4, the game record format of
 // four-player chess, as text: tags, rounds of slots, comments. It knows
-// notation, not rules; Replay plays a parsed game through the rules engine.
+// notation, not rules: whether a move is legal is for the rules engine
+// (Replay plays a parsed game through it; Parse, ParseMove and WriteTo
+// never look at a position).
 //
 // A game looks like this:
 //
@@ -10,19 +12,52 @@
 //	[Red "alice"]
 //
 //	1. h2-h3 .. b4-d4 .. i13-i12 .. m10-l10
-//	2. Qg1-j4 .. b7-c7 .. h13-h11 .. Bn9-m10
+//	2. Qg1-j4 .. b7-c7 .. h13-h11 .. Bn9-m10 {[%clk 0:00:58]}
 //	…
 //	15. Qa11xRa9+# .. d11-d10 .. Bn6xBg13
+//	…
 //	55. R
 //
-// Each round ("15.") holds one slot per seat still taking turns, in turn
-// order, separated by "..". A slot is a move in long algebraic form (piece
-// letter, from, '-' or 'x' with the captured piece's letter, to, "=Q" or
-// "=D" for promotion, one '+' per king newly in check, '#' for mate, and an
-// 'R' or 'T' when the seat resigned or flagged right after), "O-O" or
-// "O-O-O", or a lone R (resigned), T (time-out), S (stalemated) or #
-// (checkmated). Comments in braces follow the slot they annotate;
-// variations in parentheses are skipped with a warning.
+// # Rounds and slots
+//
+// Each round ("15.") is one line holding one slot per seat still taking
+// turns, in turn order (Red, Blue, Yellow, Green, skipping seats that are
+// out), separated by " .. ". A seat that is out has no slot in later
+// rounds: above, Red mates Blue in round 15, so round 15 already has only
+// Red, Yellow and Green. The last round of a game may be short.
+//
+// # Tokens
+//
+// A slot is a move in long algebraic form:
+//
+//	[piece] from ('-' | 'x' [captured piece]) to ['=' promotion] ['+'…] ['#'…] [R|T|S]
+//
+// The piece letter is K, Q, R, B, N (or D, a one-point queen); a pawn has
+// none. A capture may name the captured piece ("Qg1xQn8", "Bg14xKk10#");
+// a captured pawn or grey (dead) piece is not named ("k11xl10"). '='
+// names the promotion piece (D, the one-point queen of FFA, or Q, R, B,
+// N). Each '+' is a king newly in check (up to three), '#' a king
+// checkmated (up to two, "##"). Squares are files a–n and ranks 1–14.
+// Castling is "O-O" or "O-O-O" with the same marks. A trailing R or T
+// means the seat resigned or flagged right after the move ("Ke12-e13T":
+// under DeadKingWalking the king of a seat that is out still moves); a
+// trailing S ("Rh4xKh12#S") is chess.com's annotation of the move.
+//
+// A slot may also hold a lone R (resigned), T (time-out), S (the seat had
+// no move and is out: chess.com writes it for a walking king with nowhere
+// to go or a stalemated seat) or # (checkmated); "R#" and "T#" are a
+// resignation or time-out after which the seat's king stands mated.
+// In chess.com's FFA exports a checkmate shows as '#' on the mating move
+// and the mated seat's slot simply disappears; a lone # is accepted (other
+// PGN4 writers use it) but none of the real games in testdata has one.
+//
+// # Comments and variations
+//
+// Comments in braces follow the slot they annotate and are kept; a
+// "[%clk h:mm:ss]" comment sets the slot's clock. Variations in
+// parentheses are skipped with a Warning; ';' comments run to the end of
+// the line and are dropped. Several games may follow one another: a tag
+// after movetext starts the next game.
 package pgn4
 
 import (
@@ -193,15 +228,20 @@ func (p *parser) run() ([]*Game, []Warning, error) {
 				return nil, p.warns, err
 			}
 		case c == '{':
+			line := p.line
 			text, err := p.comment()
 			if err != nil {
 				return nil, p.warns, err
 			}
-			if p.depth == 0 && p.lastSlot != nil {
+			switch {
+			case p.depth > 0: // part of a skipped variation
+			case p.lastSlot != nil:
 				p.lastSlot.Comments = append(p.lastSlot.Comments, text)
 				if d, ok := clock(text); ok {
 					p.lastSlot.Clock, p.lastSlot.HasClock = d, true
 				}
+			default:
+				p.warns = append(p.warns, Warning{Line: line, Msg: fmt.Sprintf("comment {%s} dropped: it follows no move", abbrev(text))})
 			}
 		case c == ';':
 			for p.pos < len(p.src) && p.src[p.pos] != '\n' {
@@ -323,6 +363,16 @@ func (p *parser) word(w string, line, col int) error {
 		g.Result = w
 		p.inMoves = true
 		return nil
+	case len(w) > 0 && w[0] >= '0' && w[0] <= '9' && strings.Contains(w, ".") && !strings.HasSuffix(w, ".") && isDigits(w[:strings.IndexByte(w, '.')]):
+		// "12.h2-h3": a round number without the space before its move.
+		i := strings.IndexByte(w, '.')
+		for i < len(w) && w[i] == '.' {
+			i++
+		}
+		if err := p.word(w[:i], line, col); err != nil {
+			return err
+		}
+		return p.word(w[i:], line, col+i)
 	case strings.HasSuffix(w, ".") && isDigits(strings.TrimRight(w, ".")):
 		n, err := strconv.Atoi(strings.TrimRight(w, "."))
 		if err != nil || n < 1 || n > 100000 {
@@ -388,24 +438,36 @@ func clock(c string) (time.Duration, bool) {
 		return 0, false
 	}
 	parts := strings.Split(strings.TrimSpace(rest[:j]), ":")
+	if len(parts) > 3 {
+		return 0, false
+	}
 	var d time.Duration
 	for k, part := range parts {
-		f, err := strconv.ParseFloat(part, 64)
-		if err != nil || f < 0 || len(parts) > 3 {
-			return 0, false
+		whole, frac, hasFrac := strings.Cut(part, ".")
+		if !isDigits(whole) || len(whole) > 4 || (hasFrac && (k < len(parts)-1 || !isDigits(frac) || len(frac) > 9)) {
+			return 0, false // only digits: no signs, exponents, NaN or huge values
 		}
-		if k < len(parts)-1 {
-			d = d*60 + time.Duration(f)*time.Second
-		} else {
-			d = d*60 + time.Duration(f*float64(time.Second))
+		n, _ := strconv.Atoi(whole)
+		d = d*60 + time.Duration(n)*time.Second
+		if hasFrac {
+			f, _ := strconv.Atoi(frac + strings.Repeat("0", 9-len(frac)))
+			d += time.Duration(f)
 		}
 	}
 	return d, true
 }
 
 // WriteTo writes the game in chess.com's layout: one tag per line, a blank
-// line, then one round per line with " .. " between slots. Slots are
-// written as they were read (Text), or from Move when Text is empty.
+// line, then one round per line with " .. " between slots, each slot's
+// comments in braces after it, and the Result token (if any) on a line of
+// its own. A game read from a file in that layout is written back byte for
+// byte.
+//
+// Slots are written as they were read (Text), or from Move when Text is
+// empty or is not a valid token. What the format cannot hold is replaced
+// so that the output always reads back: a newline in a tag value or a '}'
+// in a comment becomes a space or ')', and a tag name's spaces, quotes and
+// brackets become '_'.
 func (g *Game) WriteTo(w io.Writer) (int64, error) {
 	bw := bufio.NewWriter(w)
 	var n int64
@@ -414,8 +476,8 @@ func (g *Game) WriteTo(w io.Writer) (int64, error) {
 		n += int64(k)
 	}
 	for _, t := range g.Tags {
-		v := strings.ReplaceAll(strings.ReplaceAll(t.Value, `\`, `\\`), `"`, `\"`)
-		put("[" + t.Name + " \"" + v + "\"]\n")
+		v := tagValueEscaper.Replace(t.Value)
+		put("[" + tagName(t.Name) + " \"" + v + "\"]\n")
 	}
 	if len(g.Tags) > 0 {
 		put("\n")
@@ -427,7 +489,7 @@ func (g *Game) WriteTo(w io.Writer) (int64, error) {
 				put(" ..")
 			}
 			text := s.Text
-			if text == "" {
+			if _, err := ParseMove(text); err != nil {
 				text = s.Move.String()
 			}
 			put(" " + text)
@@ -443,9 +505,33 @@ func (g *Game) WriteTo(w io.Writer) (int64, error) {
 	return n, bw.Flush()
 }
 
+var tagValueEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ")
+
+// tagName makes name readable as a tag name: not empty, and without the
+// characters that end one.
+func tagName(name string) string {
+	if name == "" {
+		return "_"
+	}
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '"' || r == ']' || r == '\n' {
+			return '_'
+		}
+		return r
+	}, name)
+}
+
 // String returns the game as WriteTo writes it.
 func (g *Game) String() string {
 	var b strings.Builder
 	g.WriteTo(&b)
 	return b.String()
+}
+
+// abbrev shortens a comment for a warning.
+func abbrev(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
 }

@@ -1,6 +1,7 @@
 package pgn4
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -33,6 +34,26 @@ func TestParseMove(t *testing.T) {
 		{"T", Move{Kind: Timeout}},
 		{"S", Move{Kind: Stalemate}},
 		{"#", Move{Kind: Eliminated, Mate: true}},
+		{"T#", Move{Kind: Timeout, Mate: true}},
+		// Forms from the real files.
+		{"Bg14xKk10#", Move{Piece: 'B', From: sq("g14"), To: sq("k10"), Capture: true, Captured: 'K', Mate: true}},
+		{"Qd9xBa9+", Move{Piece: 'Q', From: sq("d9"), To: sq("a9"), Capture: true, Captured: 'B', Checks: 1}},
+		{"Kf1xKg1", Move{Piece: 'K', From: sq("f1"), To: sq("g1"), Capture: true, Captured: 'K'}},
+		{"Qi10-i1++#", Move{Piece: 'Q', From: sq("i10"), To: sq("i1"), Checks: 2, Mate: true}},
+		{"Kd13xNe12T", Move{Piece: 'K', From: sq("d13"), To: sq("e12"), Capture: true, Captured: 'N', Then: 'T'}},
+		{"h11-g11=Q", Move{Piece: 'P', From: sq("h11"), To: sq("g11"), Promotion: 'Q'}},
+		{"j7-k7=N", Move{Piece: 'P', From: sq("j7"), To: sq("k7"), Promotion: 'N'}},
+		{"g5-g4=B", Move{Piece: 'P', From: sq("g5"), To: sq("g4"), Promotion: 'B'}},
+		{"k13xQl14=D", Move{Piece: 'P', From: sq("k13"), To: sq("l14"), Capture: true, Captured: 'Q', Promotion: 'D'}},
+		{"a4-a14", Move{Piece: 'P', From: sq("a4"), To: sq("a14")}},
+		// Forms other PGN4 writers use (TheThirdOne/pgn4): two mates at once.
+		{"Qi8-h9+++##", Move{Piece: 'Q', From: sq("i8"), To: sq("h9"), Checks: 3, Mate: true, DoubleMate: true}},
+		{"O-O##", Move{Kind: CastleShort, Piece: 'K', Mate: true, DoubleMate: true}},
+		// A promotion followed by resignation or time-out (FromGame writes
+		// the R or T straight after the move's own text).
+		{"h8-g8=DR", Move{Piece: 'P', From: sq("h8"), To: sq("g8"), Promotion: 'D', Then: 'R'}},
+		{"h8-g8=RT", Move{Piece: 'P', From: sq("h8"), To: sq("g8"), Promotion: 'R', Then: 'T'}},
+		{"O-O-OR", Move{Kind: CastleLong, Piece: 'K', Then: 'R'}},
 	}
 	for _, tt := range tests {
 		got, err := ParseMove(tt.tok)
@@ -50,9 +71,36 @@ func TestParseMove(t *testing.T) {
 }
 
 func TestParseMoveRejects(t *testing.T) {
-	for _, tok := range []string{"", "Q", "h2-", "h2-h3=X", "Kz9-a1", "h2-h3x", "h2h3", "Qh2-h3++++", "h2-h3#+", "a0-a1", "Xa1-a2"} {
+	for _, tok := range []string{
+		"", "Q", "h2-", "h2-h3=X", "Kz9-a1", "h2-h3x", "h2h3", "Qh2-h3++++", "h2-h3#+", "a0-a1", "Xa1-a2",
+		"h2-h3junk", "h2-h3 ", " h2-h3", "h2-h3=", "h2-h3=DD", "Ph2-h3", "h2xPh3", "o1-a1", "a1-p1", "a15-a14", "a14-a16",
+		"h2-h3###", "##", "+", "R##", "RR", "h2-h3RR", "O-O-O-O", "O-", "Qa01-a2", "Qa1-a2.", "1.", "..", "h2--h3", "h2-xh3",
+	} {
 		if m, err := ParseMove(tok); err == nil {
 			t.Errorf("ParseMove(%q) accepted: %+v", tok, m)
+		}
+	}
+}
+
+// Errors say which token is wrong and why.
+func TestParseMoveMessages(t *testing.T) {
+	tests := []struct{ tok, want string }{
+		{"Qz1-h5", `"Qz1-h5": "z1" is not a square (files a-n, ranks 1-14)`},
+		{"Qa15-a14", `"a15" is not a square`},
+		{"h2-", `"h2-": a square is missing`},
+		{"h2-h3=X", "promotion must name Q, R, B, N or D"},
+		{"h2-h3junk", `unexpected "junk" after the move`},
+		{"Q", `"Q": a square is missing`},
+		{"h2h3", "want '-' or 'x' after h2"},
+		{"h2-h3#+", "the '+' marks come before '#'"},
+		{"Qh2-h3++++", "at most three '+'"},
+		{"h2-h3###", "at most two '#'"},
+		{"+", "marks without a move"},
+	}
+	for _, tt := range tests {
+		_, err := ParseMove(tt.tok)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseMove(%q) error = %v, want it to contain %q", tt.tok, err, tt.want)
 		}
 	}
 }
@@ -171,15 +219,27 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// FuzzParse checks that no input makes Parse panic or hang, and that
+// whatever parses survives a write and a second parse unchanged:
+// Parse(Write(g)) == g, and writing again gives the same text.
 func FuzzParse(f *testing.F) {
 	for _, d := range []string{"ffa", "teams", "invalid"} {
 		files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "games", d, "*.pgn4"))
-		for _, p := range files[:2] {
-			data, _ := os.ReadFile(p)
+		for _, p := range files {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
 			f.Add(string(data))
 		}
 	}
-	f.Add("1. h2-h3 {x} (y) .. R")
+	for _, s := range []string{
+		"1. h2-h3 {x} (y) .. R",
+		"1.h2-h3 .. b7-c7 {[%clk 0:00:58.5]} .. R#\n2. T .. Kd13xNe12T\n*",
+		"[A \"b\\\"c\"]\n\n1. O-O##\n[B \"d\"]\n1. #",
+	} {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		games, _, err := Parse(strings.NewReader(s))
 		if err != nil {
@@ -191,8 +251,14 @@ func FuzzParse(f *testing.F) {
 			if err != nil {
 				t.Fatalf("written game does not parse: %v\n%s", err, out)
 			}
-			if len(again) != 1 || again[0].String() != out {
-				t.Fatalf("not stable:\n%s\n---\n%v", out, again)
+			if len(again) != 1 {
+				t.Fatalf("written game reads as %d games:\n%s", len(again), out)
+			}
+			if !reflect.DeepEqual(g, again[0]) {
+				t.Fatalf("Parse(Write(g)) != g:\n%#v\n%#v", g, again[0])
+			}
+			if again[0].String() != out {
+				t.Fatalf("second write differs:\n%s\n---\n%s", out, again[0].String())
 			}
 		}
 	})
@@ -207,6 +273,33 @@ func BenchmarkParse(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	for i := 0; i < b.N; i++ {
 		if _, _, err := ParseString(string(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkWrite(b *testing.B) {
+	data, err := os.ReadFile("../../testdata/games/ffa/hornet-human_games_4pco-cc_game_0221.pgn4")
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, _, err := ParseString(string(data))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		if _, err := g.WriteTo(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseMove(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := ParseMove("Qa11xRa9+#"); err != nil {
 			b.Fatal(err)
 		}
 	}
