@@ -22,9 +22,11 @@ const (
 	Resigned
 	TimedOut
 	KingCaptured
+	// Wiped: every piece of the seat has been captured (CaptureAll).
+	Wiped
 )
 
-var statusNames = [...]string{"playing", "walking", "checkmated", "stalemated", "resigned", "timed out", "king captured"}
+var statusNames = [...]string{"playing", "walking", "checkmated", "stalemated", "resigned", "timed out", "king captured", "all pieces captured"}
 
 // String names the status.
 func (s Status) String() string {
@@ -211,7 +213,7 @@ func (g *Game) Play(m Move) (Record, error) {
 		g.gain(&rec, s, pieceValue(victim)) // a live king, walking or not, is worth 20
 	}
 	mark := ""
-	if u.kingCap {
+	if u.kingCap && !g.v.OrdinaryKings {
 		e := victim.Seat()
 		if g.status[e] == Playing {
 			mark = "#" // a player is out: chess.com marks it like a mate
@@ -329,14 +331,14 @@ func (g *Game) leave(s Seat, a Action) (Record, error) {
 		g.finishTurn(rec)
 		return rec, nil
 	}
-	if g.v.Mode == Teams {
+	if g.v.Mode != FFA {
 		g.eliminate(s, st)
 		rec.Out = append(rec.Out, s)
 		reason := "resignation"
 		if a == ActTimeout {
 			reason = "timeout"
 		}
-		g.end(reason, g.teamOf(s^1))
+		g.end(reason, g.sideOf(g.opponentOf(s)))
 		g.finishTurn(rec)
 		return rec, nil
 	}
@@ -390,7 +392,6 @@ func (g *Game) ClaimWin(s Seat) error {
 	return nil
 }
 
-func (g *Game) teamOf(s Seat) []Seat { return []Seat{s % 2, s%2 + 2} }
 
 // eliminate takes seat s out: its army turns grey and it has no more turns.
 func (g *Game) eliminate(s Seat, st Status) {
@@ -421,11 +422,15 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 	if g.result != nil {
 		return false
 	}
+	if g.v.Mode == CaptureAll {
+		g.settleCaptureAll(rec)
+		return false
+	}
 	mated := false
 	p := g.pos
 	if g.v.Mode == Teams {
 		if rec != nil && len(rec.Out) > 0 {
-			g.end("king captured", g.teamOf(mover))
+			g.end("king captured", g.sideOf(mover))
 			return true
 		}
 		check := []Seat{p.turn}
@@ -441,7 +446,7 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 				if rec != nil {
 					rec.Out = append(rec.Out, s)
 				}
-				g.end("checkmate", g.teamOf(s^1))
+				g.end("checkmate", g.sideOf(g.opponentOf(s)))
 				return true
 			}
 			if s == p.turn {
@@ -507,6 +512,72 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 		g.checkDraws(rec != nil && rec.Action == ActMove)
 	}
 	return mated
+}
+
+// settleCaptureAll applies Stevenson's rules after a turn: a seat with no
+// pieces left is out; "victory is by capturing all opposing pieces"; a seat
+// that cannot move passes; "If the only pieces a side has left on either
+// side are blocked or stuck Pawns, the game is a stalemate (draw)."
+func (g *Game) settleCaptureAll(rec *Record) {
+	p := g.pos
+	for s := Seat(0); s < NumSeats; s++ {
+		if g.status[s] != Playing {
+			continue
+		}
+		alive := false
+		for _, c := range p.plist[s][:p.pcount[s]] {
+			alive = alive || !p.board[c].Dead()
+		}
+		if !alive {
+			g.eliminate(s, Wiped)
+			if rec != nil {
+				rec.Out = append(rec.Out, s)
+			}
+		}
+	}
+	for s := Seat(0); s < NumSeats; s++ {
+		side := g.sideOf(s)
+		out, moves := true, false
+		for _, t := range side {
+			if g.status[t] == Playing {
+				out = false
+				moves = moves || g.hasMoves(t)
+			}
+		}
+		if out {
+			g.end("all pieces captured", g.sideOf(g.opponentOf(s)))
+			return
+		}
+		if !moves {
+			g.end("stalemate", nil)
+			return
+		}
+	}
+	for i := 0; i < NumSeats && !g.hasMoves(p.turn); i++ {
+		p.turn = p.nextSeat(p.turn) // a seat that cannot move passes
+	}
+	g.checkDraws(rec != nil && rec.Action == ActMove)
+}
+
+// sideOf lists seat s and its partners.
+func (g *Game) sideOf(s Seat) []Seat {
+	out := []Seat{s}
+	for t := Seat(0); t < NumSeats; t++ {
+		if g.v.Partners(s, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// opponentOf returns a seat of the other side.
+func (g *Game) opponentOf(s Seat) Seat {
+	for t := Seat(0); t < NumSeats; t++ {
+		if t != s && !g.v.Partners(s, t) {
+			return t
+		}
+	}
+	return s
 }
 
 // activeInOrder lists the seats still taking turns (playing or walking),
@@ -601,7 +672,7 @@ func (g *Game) checkDraws(moved bool) {
 		reason = "threefold repetition"
 	case p.halfmove >= g.v.fiftyMovePlies(len(g.activeInOrder(p.turn))):
 		reason = "50-move rule"
-	case g.insufficient():
+	case g.v.Mode != CaptureAll && g.insufficient():
 		reason = "insufficient material"
 	default:
 		return

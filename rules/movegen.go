@@ -125,6 +125,9 @@ func (p *Position) pieceMoves(moves []Move, c int, pc Piece, s Seat, anyEP bool)
 	case Queen:
 		moves = p.slide(moves, c, dirN, dirNW+1, capTab, walls)
 	case King:
+		if v.KingMovesAsQueen {
+			return p.slide(moves, c, dirN, dirNW+1, capTab, walls)
+		}
 		for i := 0; i < numKingDirs; i++ {
 			t := c + dirDelta[i]
 			q := p.board[t]
@@ -149,7 +152,8 @@ func (p *Position) pieceMoves(moves []Move, c int, pc Piece, s Seat, anyEP bool)
 func (p *Position) CountLegal(buf []Move) int {
 	s := p.turn
 	k := int(p.king[s])
-	if k == 0 || p.v.Geometry.hasWalls {
+	v := p.v
+	if k == 0 || v.Geometry.hasWalls || v.OrdinaryKings || v.PromoteToCaptured || v.HeadToHeadStuck || v.KingMovesAsQueen {
 		return len(p.LegalMoves(buf[:0]))
 	}
 	var pins [numKingDirs]int16
@@ -157,7 +161,6 @@ func (p *Position) CountLegal(buf []Move) int {
 	if inCheck {
 		return len(p.LegalMoves(buf[:0]))
 	}
-	v := p.v
 	capTab := &v.capTab[s]
 	anyEP := v.EnPassant && p.ep != [NumSeats]epEntry{}
 	n := 0
@@ -292,6 +295,14 @@ func (p *Position) pawnMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 	blocked := &v.Geometry.blocked
 	capTab := &v.capTab[s]
 	t := c + fwd
+	if v.HeadToHeadStuck {
+		if q := p.board[t]; q.Kind() == Pawn && !q.Dead() && v.Partners(s, q.Seat()) && opposite[fwdDir] == int(v.Seats[q.Seat()].Forward) {
+			return moves // head to head with a partner's pawn: stuck
+		}
+	}
+	if v.PromoteToCaptured && v.promoCell[s][c] {
+		return moves // reached the last square unpromoted: stuck
+	}
 	if p.board[t] == NoPiece && !(walls && blocked[c]&(1<<fwdDir) != 0) {
 		moves = p.addPawnMove(moves, c, t, s)
 		if v.DoubleStep && v.dblCell[s][c] {
@@ -331,12 +342,37 @@ func (p *Position) pawnMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 
 func (p *Position) addPawnMove(moves []Move, c, t int, s Seat) []Move {
 	if p.v.promoCell[s][t] {
+		if p.v.PromoteToCaptured {
+			return p.addCapturedPromotions(moves, c, t, s)
+		}
 		for _, k := range p.v.Promotions {
 			moves = append(moves, newMove(c, t, k, flagNormal))
 		}
 		return moves
 	}
 	return append(moves, newMove(c, t, NoKind, flagNormal))
+}
+
+// addCapturedPromotions offers the kinds among the variant's promotion
+// kinds of which seat s has fewer on the board than it started with; with
+// none, the pawn moves onto the square unpromoted.
+func (p *Position) addCapturedPromotions(moves []Move, c, t int, s Seat) []Move {
+	var have [King + 1]int
+	for _, x := range p.plist[s][:p.pcount[s]] {
+		if pc := p.board[x]; !pc.Dead() {
+			have[pc.Kind()]++
+		}
+	}
+	n := len(moves)
+	for _, k := range p.v.Promotions {
+		if have[k] < p.v.army[s][k] {
+			moves = append(moves, newMove(c, t, k, flagNormal))
+		}
+	}
+	if len(moves) == n {
+		moves = append(moves, newMove(c, t, NoKind, flagNormal))
+	}
+	return moves
 }
 
 // castleMoves adds castling for the king on c: the king moves two squares
@@ -577,7 +613,7 @@ func (p *Position) LegalMoves(moves []Move) []Move {
 	moves = p.PseudoLegal(moves)
 	s := p.turn
 	k := int(p.king[s])
-	if k == 0 {
+	if k == 0 || p.v.OrdinaryKings {
 		return moves
 	}
 	var pins [numKingDirs]int16

@@ -220,7 +220,7 @@ func (p *Position) Make(m Move) Undo {
 		p.castle[s] = 0
 	}
 	if u.captured != NoPiece {
-		if u.captured.Kind() == King && p.king[u.captured.Seat()] == u.capCell {
+		if u.captured.Kind() == King && p.king[u.captured.Seat()] == u.capCell && !p.v.OrdinaryKings {
 			p.king[u.captured.Seat()] = 0
 			u.kingCap = true
 		}

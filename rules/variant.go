@@ -15,12 +15,18 @@ const (
 	Teams Mode = iota
 	// FFA: everyone for themselves, scored in points.
 	FFA
+	// CaptureAll: two partnerships; a side wins by capturing every piece
+	// of the other side (Stevenson's four-player chess). No checkmate.
+	CaptureAll
 )
 
 // String names the mode as PGN4's Variant tag does.
 func (m Mode) String() string {
-	if m == FFA {
+	switch m {
+	case FFA:
 		return "FFA"
+	case CaptureAll:
+		return "CaptureAll"
 	}
 	return "Teams"
 }
@@ -81,6 +87,19 @@ type Variant struct {
 	// KingCaptureGreys makes a captured king's army inert at once, so its
 	// pieces no longer attack when the capture's legality is judged (FFA).
 	KingCaptureGreys bool
+	// OrdinaryKings makes kings ordinary pieces: no check, no mate, a king
+	// may be captured like any other piece (Stevenson).
+	OrdinaryKings bool
+	// KingMovesAsQueen lets kings move like queens (Stevenson).
+	KingMovesAsQueen bool
+	// PromoteToCaptured limits promotion to the kinds of the seat's own
+	// pieces that have been captured (counted against the start array);
+	// with none available a pawn reaches the last square unpromoted and is
+	// stuck there (Stevenson).
+	PromoteToCaptured bool
+	// HeadToHeadStuck: a pawn facing a partner's pawn that comes the other
+	// way cannot move at all until one of them is captured (Stevenson).
+	HeadToHeadStuck bool
 	// Start is the start position in FEN4.
 	Start string
 	// Options holds the documented choices where the rules texts and
@@ -96,6 +115,7 @@ type Variant struct {
 	along      [NumSeats]int                      // the cell step along each seat's back line
 	pawnAtk    [NumSeats][2 * NumSeats]pawnAttack // where enemy pawns attack a king from
 	pawnAtkN   [NumSeats]int
+	army       [NumSeats][King + 1]int // the start array's pieces per seat and kind
 	promoCell  [NumSeats][numCells]bool
 	dblCell    [NumSeats][numCells]bool
 }
@@ -334,8 +354,24 @@ func (v *Variant) Compile() error {
 				continue
 			}
 			v.capTab[s][p] = v.CanCapture[s][pc.Seat()]
-			v.atkTab[s][p] = v.Checks[pc.Seat()][s]
+			v.atkTab[s][p] = v.Checks[pc.Seat()][s] && !v.OrdinaryKings
+		}
+	}
+	v.army = [NumSeats][King + 1]int{}
+	if v.PromoteToCaptured {
+		p, err := ParseFEN4(v, v.Start)
+		if err != nil {
+			return fmt.Errorf("variant %s: start position: %v", v.Name, err)
+		}
+		for _, c := range v.cells {
+			if pc := p.board[c]; pc.IsPiece() {
+				v.army[pc.Seat()][pc.Kind()]++
+			}
 		}
 	}
 	return nil
 }
+
+// Partners reports whether a and b are different seats of one side: they
+// may not capture each other.
+func (v *Variant) Partners(a, b Seat) bool { return a != b && !v.CanCapture[a][b] }

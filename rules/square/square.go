@@ -76,7 +76,7 @@ func Parse(name string) (Square, error) {
 type Set [4]uint64
 
 // Has reports whether s is in the set.
-func (b *Set) Has(s Square) bool {
+func (b Set) Has(s Square) bool {
 	return s.Valid() && b[s>>6]&(1<<(uint(s)&63)) != 0
 }
 

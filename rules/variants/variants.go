@@ -59,6 +59,10 @@ type def struct {
 	DoubleStep        bool               `yaml:"double_step"`
 	EnPassant         bool               `yaml:"en_passant"`
 	KingCaptureGreys  bool               `yaml:"king_capture_greys"`
+	OrdinaryKings     bool               `yaml:"ordinary_kings"`
+	KingMovesAsQueen  bool               `yaml:"king_moves_as_queen"`
+	PromoteToCaptured bool               `yaml:"promote_to_captured"`
+	HeadToHeadStuck   bool               `yaml:"head_to_head_stuck"`
 	Starts            yaml.Node          `yaml:"starts"`
 	Options           optionsDef         `yaml:"options"`
 }
@@ -248,8 +252,10 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 		v.Mode = rules.Teams
 	case "ffa":
 		v.Mode = rules.FFA
+	case "capture_all":
+		v.Mode = rules.CaptureAll
 	default:
-		return nil, d.errAt("mode", "%q is not teams or ffa", r.Mode)
+		return nil, d.errAt("mode", "%q is not teams, ffa or capture_all", r.Mode)
 	}
 	g, err := d.geometry()
 	if err != nil {
@@ -323,14 +329,16 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 	}
 	for _, k := range r.Promotion {
 		kind, ok := kindByName[k]
-		if !ok || kind == rules.Pawn || kind == rules.King {
-			return nil, d.errAt("promotion", "%q is not queen, rook, bishop or knight", k)
+		if !ok || kind == rules.Pawn || (kind == rules.King && !r.OrdinaryKings) {
+			return nil, d.errAt("promotion", "%q is not queen, rook, bishop or knight (king only where kings are ordinary pieces)", k)
 		}
 		v.Promotions = append(v.Promotions, kind)
 	}
 	v.PromotedWorthOne = r.PromotedWorthOne
 	v.Castling, v.DoubleStep, v.EnPassant = r.Castling, r.DoubleStep, r.EnPassant
 	v.KingCaptureGreys = r.KingCaptureGreys
+	v.OrdinaryKings, v.KingMovesAsQueen = r.OrdinaryKings, r.KingMovesAsQueen
+	v.PromoteToCaptured, v.HeadToHeadStuck = r.PromoteToCaptured, r.HeadToHeadStuck
 	o := r.Options
 	v.Options = rules.Options{DeadKingWalking: o.DeadKingWalking, ClaimWin: o.ClaimWin, MateAtOnce: o.MateAtOnce,
 		StalemateScoresSelf: o.StalemateScoresSelf, CheapQueenChecks: o.CheapQueenChecks}
