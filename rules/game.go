@@ -392,7 +392,6 @@ func (g *Game) ClaimWin(s Seat) error {
 	return nil
 }
 
-
 // eliminate takes seat s out: its army turns grey and it has no more turns.
 func (g *Game) eliminate(s Seat, st Status) {
 	g.status[s] = st
