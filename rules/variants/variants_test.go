@@ -1,6 +1,7 @@
 package variants
 
 import (
+	"math/rand"
 	"reflect"
 	"strings"
 	"testing"
@@ -132,3 +133,5 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
