@@ -315,3 +315,24 @@ func TestFFADrawPoints(t *testing.T) {
 		}
 	})
 }
+
+// A walking king that flags on its own turn keeps walking, and the turn
+// passes.
+func TestFFAWalkingKingFlagsOnItsTurn(t *testing.T) {
+	g, _ := NewGame(ffa(t), "")
+	if _, err := g.Resign(Red); err != nil {
+		t.Fatal(err)
+	}
+	play(t, g, "b7-c7")
+	play(t, g, "g13-g12")
+	play(t, g, "m8-l8")
+	if g.Turn() != Red || g.Status(Red) != Walking {
+		t.Fatalf("turn %v, Red %v", g.Turn(), g.Status(Red))
+	}
+	if _, err := g.Timeout(Red); err != nil {
+		t.Fatal(err)
+	}
+	if g.Turn() != Blue || g.Status(Red) != Walking {
+		t.Errorf("after the walking king flagged: turn %v, Red %v", g.Turn(), g.Status(Red))
+	}
+}

@@ -327,7 +327,11 @@ func (g *Game) leave(s Seat, a Action) (Record, error) {
 	}
 	if g.status[s] == Walking {
 		// Already resigned: the king walks on (chess.com writes a walking
-		// king's time-out, and it keeps its turns).
+		// king's time-out, and it keeps its turns); on its own turn the
+		// turn passes.
+		if g.pos.turn == s {
+			g.pos.turn = g.pos.nextSeat(s)
+		}
 		g.finishTurn(rec)
 		return rec, nil
 	}
