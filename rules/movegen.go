@@ -645,6 +645,7 @@ func (p *Position) LegalMoves(moves []Move) []Move {
 			}
 			continue
 		case inCheck:
+			// in check: every other move takes the full test
 		case np >= 0:
 			fast = true
 			for _, c := range pins[:np] {
