@@ -42,12 +42,19 @@ func (k Kind) String() string {
 	return "?"
 }
 
-// Move is one parsed slot token.
+// Move is one parsed slot token. It records what the text says, nothing
+// more: whether the move is legal, and which piece really stands on From,
+// is for the rules engine.
 type Move struct {
+	// Kind says whether the token is a move, castling or a lone token.
 	Kind Kind
 	// Piece is the moving piece's letter (K, Q, R, B, N, or D for a
-	// one-point queen); 'P' for a pawn move, which is written without one.
-	Piece    byte
+	// one-point queen); 'P' for a pawn move, which is written without one;
+	// 'K' for castling; 0 for the lone tokens.
+	Piece byte
+	// From and To are the squares of a Normal move; square.None for
+	// castling (the engine knows where the king and rook stand) and for
+	// the lone tokens.
 	From, To square.Square
 	// Capture is set when the token has an 'x'; Captured is the captured
 	// piece's letter when written (pawns are not), else 0.
@@ -57,10 +64,12 @@ type Move struct {
 	Promotion byte
 	// Checks counts the '+' marks: kings newly in check after the move.
 	Checks int
-	// Mate is set by a '#' mark: the move checkmated a king.
+	// Mate is set by a '#' mark: the move checkmated a king (or, as in
+	// "Bg14xKk10#", captured one) and put its seat out.
 	Mate bool
 	// DoubleMate is set by "##": the move checkmated two kings at once
-	// (Mate is set too). chess.com writes at most two '#'.
+	// (Mate is set too). TheThirdOne/pgn4 writes and reads up to two '#';
+	// none of the real games in testdata has one.
 	DoubleMate bool
 	// Then is 'R' or 'T' when the seat resigned or flagged right after
 	// the move ("Ke12-e13T"), 'S' for the stalemate annotation
@@ -68,21 +77,30 @@ type Move struct {
 	Then byte
 }
 
-// ParseMove reads one slot token.
+// ParseMove reads one slot token, such as "h2-h3", "Qa11xRa9+#",
+// "k13xQl14=D", "O-O-O", "Ke12-e13T" or a lone "R", "T", "S", "#", "R#"
+// or "T#" (see the package documentation for the grammar). The token must
+// be exactly one move: no spaces, round numbers or trailing text. The
+// error names the token and says what was expected, e.g.
+// "\"Qz1-h5\": \"z1\" is not a square (files a-n, ranks 1-14)".
 func ParseMove(tok string) (Move, error) {
-	var m Move
+	m := Move{From: square.None, To: square.None}
 	if tok == "" {
 		return m, fmt.Errorf("empty move")
 	}
 	switch tok {
 	case "R", "R#":
-		return Move{Kind: Resign, Mate: tok == "R#"}, nil
+		m.Kind, m.Mate = Resign, tok == "R#"
+		return m, nil
 	case "T", "T#":
-		return Move{Kind: Timeout, Mate: tok == "T#"}, nil
+		m.Kind, m.Mate = Timeout, tok == "T#"
+		return m, nil
 	case "S":
-		return Move{Kind: Stalemate}, nil
+		m.Kind = Stalemate
+		return m, nil
 	case "#":
-		return Move{Kind: Eliminated, Mate: true}, nil
+		m.Kind, m.Mate = Eliminated, true
+		return m, nil
 	}
 	// Split off the suffix marks: a final R, T or S, then '#' and '+'.
 	// The final letter is a suffix only after a square, a mark, castling

@@ -86,8 +86,12 @@ type Game struct {
 
 // Round is one numbered line of the movetext.
 type Round struct {
+	// Number is the round number as written ("15." is 15).
 	Number int
-	Slots  []Slot
+	// Slots holds one slot per seat that has a turn in this round, in
+	// turn order, starting with whoever moves first in the round: seats
+	// that are out have no slot. A parsed round has one to four slots.
+	Slots []Slot
 }
 
 // Slot is one seat's turn within a round.
@@ -109,6 +113,7 @@ type Warning struct {
 	Msg  string
 }
 
+// String formats the warning as "line N: message".
 func (w Warning) String() string { return fmt.Sprintf("line %d: %s", w.Line, w.Msg) }
 
 // Error is a syntax error with its position.
@@ -117,6 +122,8 @@ type Error struct {
 	Msg       string
 }
 
+// Error formats the error as "line N col M: message"; the message names
+// the offending token and what was expected.
 func (e *Error) Error() string { return fmt.Sprintf("line %d col %d: %s", e.Line, e.Col, e.Msg) }
 
 // Get returns the value of tag name, or "".
@@ -186,10 +193,20 @@ type parser struct {
 	cur       *Game
 	inMoves   bool // the current game has movetext
 	slotOpen  bool // a ".." or round number opened a slot that has no token yet
+	dotsLine  int  // line of the last ".."
 	depth     int  // variation nesting
 	varLine   int
 	lastSlot  *Slot
-	lastRound int
+}
+
+// dangling warns about a ".." that no move followed (at the end of a
+// round, before a result or a tag); the round itself is kept.
+func (p *parser) dangling() {
+	if p.cur == nil || !p.slotOpen || len(p.cur.Rounds) == 0 || len(p.cur.Rounds[len(p.cur.Rounds)-1].Slots) == 0 {
+		return
+	}
+	p.warns = append(p.warns, Warning{Line: p.dotsLine, Msg: "'..' with no move after it ignored"})
+	p.slotOpen = false
 }
 
 func (p *parser) errf(format string, a ...any) error {
@@ -212,7 +229,7 @@ func (p *parser) game() *Game {
 	if p.cur == nil {
 		p.cur = &Game{}
 		p.games = append(p.games, p.cur)
-		p.inMoves, p.slotOpen, p.lastSlot, p.lastRound = false, false, nil, 0
+		p.inMoves, p.slotOpen, p.lastSlot = false, false, nil
 	}
 	return p.cur
 }
@@ -274,7 +291,11 @@ func (p *parser) run() ([]*Game, []Warning, error) {
 			if p.depth > 0 {
 				continue
 			}
-			if err := p.word(string(p.src[start:p.pos]), line, col); err != nil {
+			w := ".." // the commonest word, without allocating
+			if b := p.src[start:p.pos]; string(b) != w {
+				w = string(b)
+			}
+			if err := p.word(w, line, col); err != nil {
 				return nil, p.warns, err
 			}
 		}
@@ -282,6 +303,7 @@ func (p *parser) run() ([]*Game, []Warning, error) {
 	if p.depth > 0 {
 		return nil, p.warns, &Error{Line: p.varLine, Col: 1, Msg: "variation '(' is never closed"}
 	}
+	p.dangling()
 	for _, g := range p.games {
 		if n := len(g.Rounds); n > 0 && len(g.Rounds[n-1].Slots) == 0 {
 			return nil, p.warns, &Error{Line: p.line, Col: p.col, Msg: fmt.Sprintf("round %d has no move", g.Rounds[n-1].Number)}
@@ -292,6 +314,7 @@ func (p *parser) run() ([]*Game, []Warning, error) {
 
 func (p *parser) tag() error {
 	if p.inMoves {
+		p.dangling()
 		p.cur = nil // a tag after movetext starts the next game
 	}
 	g := p.game()
@@ -360,6 +383,7 @@ func (p *parser) word(w string, line, col int) error {
 	g := p.game()
 	switch {
 	case w == "1-0" || w == "0-1" || w == "1/2-1/2" || w == "*":
+		p.dangling()
 		g.Result = w
 		p.inMoves = true
 		return nil
@@ -381,7 +405,8 @@ func (p *parser) word(w string, line, col int) error {
 		if k := len(g.Rounds); k > 0 && len(g.Rounds[k-1].Slots) == 0 {
 			return at("round %d has no move", g.Rounds[k-1].Number)
 		}
-		g.Rounds = append(g.Rounds, Round{Number: n})
+		p.dangling()
+		g.Rounds = append(g.Rounds, Round{Number: n, Slots: make([]Slot, 0, 4)}) // at most four slots: one allocation
 		p.inMoves, p.slotOpen, p.lastSlot = true, true, nil
 		return nil
 	case w == "..":
@@ -391,7 +416,7 @@ func (p *parser) word(w string, line, col int) error {
 		if p.slotOpen {
 			return at("'..' where a move was expected")
 		}
-		p.slotOpen = true
+		p.slotOpen, p.dotsLine = true, line
 		return nil
 	}
 	if len(g.Rounds) == 0 {
@@ -482,8 +507,10 @@ func (g *Game) WriteTo(w io.Writer) (int64, error) {
 	if len(g.Tags) > 0 {
 		put("\n")
 	}
+	var num [20]byte
 	for _, r := range g.Rounds {
-		put(strconv.Itoa(r.Number) + ".")
+		put(string(strconv.AppendInt(num[:0], int64(r.Number), 10)))
+		put(".")
 		for i, s := range r.Slots {
 			if i > 0 {
 				put(" ..")
@@ -492,9 +519,12 @@ func (g *Game) WriteTo(w io.Writer) (int64, error) {
 			if _, err := ParseMove(text); err != nil {
 				text = s.Move.String()
 			}
-			put(" " + text)
+			put(" ")
+			put(text)
 			for _, c := range s.Comments {
-				put(" {" + strings.ReplaceAll(c, "}", ")") + "}")
+				put(" {")
+				put(strings.ReplaceAll(c, "}", ")"))
+				put("}")
 			}
 		}
 		put("\n")
@@ -513,13 +543,10 @@ func tagName(name string) string {
 	if name == "" {
 		return "_"
 	}
-	return strings.Map(func(r rune) rune {
-		if r == ' ' || r == '"' || r == ']' || r == '\n' {
-			return '_'
-		}
-		return r
-	}, name)
+	return tagNameEscaper.Replace(name) // byte-wise: other bytes, even invalid UTF-8, stay as they are
 }
+
+var tagNameEscaper = strings.NewReplacer(" ", "_", `"`, "_", "]", "_", "\n", "_")
 
 // String returns the game as WriteTo writes it.
 func (g *Game) String() string {
