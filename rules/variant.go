@@ -331,6 +331,9 @@ func (v *Variant) Compile() error {
 			v.dblCell[s][cell(q)] = true
 		}
 	}
+	if v.OrdinaryKings {
+		v.Checks = [NumSeats][NumSeats]bool{} // no king is royal: nobody gives check
+	}
 	for s := Seat(0); s < NumSeats; s++ {
 		v.pawnAtkN[s] = 0
 		for e := Seat(0); e < NumSeats; e++ {

@@ -108,3 +108,13 @@ func TestVariantsCommand(t *testing.T) {
 		}
 	}
 }
+
+// The seed variants' sample games replay under their own rules.
+func TestReplaySeedVariantSamples(t *testing.T) {
+	for _, f := range []string{"random-1.pgn4", "random-2.pgn4"} {
+		code, out, errOut := runCmd("replay", "../../testdata/games/stevenson/"+f)
+		if code != 0 || !strings.Contains(out, "game over: all pieces captured") {
+			t.Errorf("%s: exit %d\n%s%s", f, code, out, errOut)
+		}
+	}
+}

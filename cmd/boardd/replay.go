@@ -16,7 +16,7 @@ func init() {
 
 func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("replay", stderr)
-	variant := fs.String("variant", "", "rules: teams or ffa (default: the game's Variant tag)")
+	variant := fs.String("variant", "", "rules: a name from 'boardd variants' (default: the game's Variant tag)")
 	quiet := fs.Bool("q", false, "print only the final FEN4 (and errors)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -43,7 +43,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if len(games) > 1 {
 		fmt.Fprintf(stderr, "%s: %d games in the file; replaying the first\n", path, len(games))
 	}
-	g, notes, err := pgn4.Replay(games[0], *variant)
+	g, notes, err := pgn4.ReplayWith(games[0], *variant, loadVariant)
 	if !*quiet {
 		for _, n := range notes {
 			fmt.Fprintf(stderr, "note: %s\n", n)

@@ -15,7 +15,7 @@ import (
 // move on its turn gets a lone S. A resignation out of turn has no place in
 // chess.com's notation: it is written as a comment "{Yellow resigns}" (or
 // "flags") after the slot it followed, which Replay understands.
-func FromGame(g *rules.Game, tags []Tag) *Game {
+func FromGame(g *rules.Game, tags []Tag) (*Game, error) {
 	out := &Game{Tags: append([]Tag(nil), tags...)}
 	v := g.Variant()
 	if _, ok := out.Lookup("Variant"); !ok {
@@ -38,13 +38,20 @@ func FromGame(g *rules.Game, tags []Tag) *Game {
 	recs := g.Records()
 	lastSeat := -1
 	var last *Slot
+	var bad error
+	parse := func(text string) Move {
+		m, err := ParseMove(text)
+		if err != nil && bad == nil {
+			bad = fmt.Errorf("the engine wrote a token PGN4 cannot read: %v", err)
+		}
+		return m
+	}
 	add := func(seat rules.Seat, text string) {
 		if len(out.Rounds) == 0 || order[seat] <= lastSeat {
 			out.Rounds = append(out.Rounds, Round{Number: len(out.Rounds) + 1})
 		}
 		r := &out.Rounds[len(out.Rounds)-1]
-		m, _ := ParseMove(text)
-		r.Slots = append(r.Slots, Slot{Text: text, Move: m})
+		r.Slots = append(r.Slots, Slot{Text: text, Move: parse(text)})
 		last = &r.Slots[len(r.Slots)-1]
 		lastSeat = order[seat]
 	}
@@ -55,7 +62,7 @@ func FromGame(g *rules.Game, tags []Tag) *Game {
 			add(r.Seat, r.Text)
 		case i > 0 && recs[i-1].Action == rules.ActMove && recs[i-1].Seat == r.Seat && last != nil:
 			last.Text += r.Text // "R" or "T" right after the seat's own move
-			last.Move, _ = ParseMove(last.Text)
+			last.Move = parse(last.Text)
 		case r.Seat == onTurn:
 			add(r.Seat, r.Text)
 		default:
@@ -77,7 +84,7 @@ func FromGame(g *rules.Game, tags []Tag) *Game {
 	if res, over := g.Result(); over && v.Mode == rules.Teams {
 		out.Set("Result", res.Tag(rules.Teams, [rules.NumSeats]string{}))
 	}
-	return out
+	return out, bad
 }
 
 // outOfTurn reads a FromGame comment "<Seat> resigns" or "<Seat> flags".

@@ -20,7 +20,10 @@ func TestExportRoundTripRealGames(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			out := FromGame(g, pg.Tags)
+			out, err := FromGame(g, pg.Tags)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
 			if _, known := knownExportDiffs[name]; !known && len(warns) == 0 && !sameMoves(pg, out) {
 				t.Errorf("%s: exported movetext differs:\n%s", name, diffRounds(pg, out))
 			}
@@ -98,7 +101,10 @@ func TestExportOutOfTurnResignation(t *testing.T) {
 	if _, err := g.Resign(rules.Yellow); err != nil { // Blue is to move
 		t.Fatal(err)
 	}
-	out := FromGame(g, nil)
+	out, err := FromGame(g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if got := out.Rounds[0].Slots[0].Comments; len(got) != 1 || got[0] != "Yellow resigns" {
 		t.Fatalf("comments %v\n%s", got, out)
 	}
@@ -109,5 +115,14 @@ func TestExportOutOfTurnResignation(t *testing.T) {
 	}
 	if g2.Status(rules.Yellow) != rules.Walking {
 		t.Errorf("Yellow is %v after replay, want walking", g2.Status(rules.Yellow))
+	}
+}
+
+// Promotion to a king exists where kings are ordinary pieces (Stevenson),
+// and what the engine writes must read back.
+func TestPromotionToKingToken(t *testing.T) {
+	m, err := ParseMove("j11-k11=K")
+	if err != nil || m.Promotion != 'K' || m.String() != "j11-k11=K" {
+		t.Errorf("ParseMove(j11-k11=K) = %+v, %v", m, err)
 	}
 }

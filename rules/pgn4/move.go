@@ -167,8 +167,10 @@ func ParseMove(tok string) (Move, error) {
 	}
 	m.To = to
 	if strings.HasPrefix(rest, "=") {
-		if len(rest) < 2 || strings.IndexByte("QRBND", rest[1]) < 0 {
-			return m, fmt.Errorf("%q: promotion must name Q, R, B, N or D", tok)
+		// K: variants whose kings are ordinary pieces promote to them
+		// (Stevenson).
+		if len(rest) < 2 || strings.IndexByte("QRBNDK", rest[1]) < 0 {
+			return m, fmt.Errorf("%q: promotion must name Q, R, B, N, D or K", tok)
 		}
 		m.Promotion, rest = rest[1], rest[2:]
 	}

@@ -90,7 +90,7 @@ func TestParseMoveMessages(t *testing.T) {
 		{"Qz1-h5", `"Qz1-h5": "z1" is not a square (files a-n, ranks 1-14)`},
 		{"Qa15-a14", `"a15" is not a square`},
 		{"h2-", `"h2-": a square is missing`},
-		{"h2-h3=X", "promotion must name Q, R, B, N or D"},
+		{"h2-h3=X", "promotion must name Q, R, B, N, D or K"},
 		{"h2-h3junk", `unexpected "junk" after the move`},
 		{"Q", `"Q": a square is missing`},
 		{"h2h3", "want '-' or 'x' after h2"},

@@ -23,31 +23,37 @@ func (e *ReplayError) Error() string {
 
 func (e *ReplayError) Unwrap() error { return e.Err }
 
+// Lookup builds a variant by its short name and the name of one of its
+// start arrays ("" for the variant's default). boardd passes one backed by
+// the variant catalog (configs/variants); nil means the built-in teams and
+// ffa only.
+type Lookup func(name, start string) (*rules.Variant, error)
+
 // Setup returns the variant and start FEN4 a game's tags call for:
-// Variant ("FFA" or "Teams", or the override when not empty), StartFen4
-// (4PC, 4PCo or a FEN4; absent means 4PC) and RuleVariants (a tag without
-// DeadKingWalking turns that rule off in FFA).
-func Setup(g *Game, override string) (*rules.Variant, string, error) {
+// Variant ("Teams", "FFA" or another variant's name, or the override when
+// not empty), StartFen4 (4PC, 4PCo, a FEN4, or absent for the variant's
+// default) and RuleVariants (a tag without DeadKingWalking turns that rule
+// off in FFA).
+func Setup(g *Game, override string, lookup Lookup) (*rules.Variant, string, error) {
 	name := override
 	if name == "" {
 		name = g.Get("Variant")
 	}
-	switch strings.ToLower(name) {
-	case "ffa", "free-for-all", "freeforall":
+	if name == "" {
+		return nil, "", fmt.Errorf("the game has no Variant tag: say --variant teams or --variant ffa")
+	}
+	switch name = strings.ToLower(name); name {
+	case "free-for-all", "freeforall":
 		name = "ffa"
-	case "teams", "team", "":
-		if name == "" {
-			return nil, "", fmt.Errorf("the game has no Variant tag: say --variant teams or --variant ffa")
-		}
+	case "team":
 		name = "teams"
-	default:
-		return nil, "", fmt.Errorf("variant %q is not supported: want Teams or FFA", name)
 	}
 	start := g.Get("StartFen4")
-	array := "modern"
-	fen := ""
+	array, fen := "", ""
 	switch start {
-	case "", "4PC":
+	case "":
+	case "4PC":
+		array = "modern"
 	case "4PCo":
 		array = "classic"
 	default:
@@ -56,7 +62,10 @@ func Setup(g *Game, override string) (*rules.Variant, string, error) {
 		}
 		fen = start
 	}
-	v, err := rules.NewVariant(name, array)
+	if lookup == nil {
+		lookup = builtin
+	}
+	v, err := lookup(name, array)
 	if err != nil {
 		return nil, "", err
 	}
@@ -72,12 +81,24 @@ func Setup(g *Game, override string) (*rules.Variant, string, error) {
 	return v, fen, nil
 }
 
+func builtin(name, start string) (*rules.Variant, error) {
+	if name != "teams" && name != "ffa" {
+		return nil, fmt.Errorf("variant %q is not built in: want Teams or FFA", name)
+	}
+	return rules.NewVariant(name, start)
+}
+
 // Replay plays a PGN4 game move by move with full legality and returns
 // the game as the rules engine sees it. The first move that cannot be
 // played stops the replay with a *ReplayError; notes lists harmless
 // differences (check marks the file and the engine count differently).
 func Replay(pg *Game, variant string) (*rules.Game, []string, error) {
-	v, fen, err := Setup(pg, variant)
+	return ReplayWith(pg, variant, nil)
+}
+
+// ReplayWith is Replay with variants resolved by lookup.
+func ReplayWith(pg *Game, variant string, lookup Lookup) (*rules.Game, []string, error) {
+	v, fen, err := Setup(pg, variant, lookup)
 	if err != nil {
 		return nil, nil, err
 	}
