@@ -185,7 +185,38 @@ func (g *Game) LegalMoves() []Move {
 	if g.result != nil {
 		return nil
 	}
-	return g.pos.LegalMoves(nil)
+	moves := g.pos.LegalMoves(nil)
+	if len(moves) == 0 && g.mustMove(g.pos.turn) {
+		// "that team must still make a move on its turn, even though
+		// that move will leave the King in check" (the essay)
+		moves = g.pos.PseudoLegal(nil)
+	}
+	return moves
+}
+
+// mustMove reports whether seat s, having no legal move, must still make
+// one that leaves its king in check (LastStanding, not yet reduced).
+func (g *Game) mustMove(s Seat) bool {
+	return g.v.Mode == LastStanding && !g.reduced(s)
+}
+
+// reduced reports whether seat s plays by the normal rules of mate and
+// stalemate: its partners are all out, or (singles) two seats remain.
+func (g *Game) reduced(s Seat) bool {
+	partners, in := 0, 0
+	for t := Seat(0); t < NumSeats; t++ {
+		if g.status[t] != Playing {
+			continue
+		}
+		in++
+		if g.v.Partners(s, t) {
+			partners++
+		}
+	}
+	if len(g.sideOf(s)) > 1 {
+		return partners == 0
+	}
+	return in <= 2
 }
 
 // Play makes a move for the seat to move. An illegal move is refused with
@@ -194,7 +225,7 @@ func (g *Game) Play(m Move) (Record, error) {
 	if g.result != nil {
 		return Record{}, ErrGameOver
 	}
-	if !g.pos.IsLegal(m) {
+	if !g.pos.IsLegal(m) && !(g.mustMove(g.pos.turn) && g.canOnlyMoveIntoCheck(m)) {
 		return Record{}, g.pos.Explain(m)
 	}
 	s := g.pos.turn
@@ -220,6 +251,9 @@ func (g *Game) Play(m Move) (Record, error) {
 		}
 		if g.status[e] == Playing || g.status[e] == Walking {
 			g.eliminate(e, KingCaptured)
+			if g.v.KingCaptureRemovesArmy {
+				g.removeArmy(e)
+			}
 			rec.Out = append(rec.Out, e)
 		}
 	}
@@ -232,6 +266,20 @@ func (g *Game) Play(m Move) (Record, error) {
 	rec.Text = text + mark
 	g.finishTurn(rec)
 	return rec, nil
+}
+
+// canOnlyMoveIntoCheck reports whether the seat to move has no legal move
+// and m is one of its pseudo-legal moves.
+func (g *Game) canOnlyMoveIntoCheck(m Move) bool {
+	if len(g.pos.LegalMoves(nil)) > 0 {
+		return false
+	}
+	for _, x := range g.pos.PseudoLegal(nil) {
+		if x == m {
+			return true
+		}
+	}
+	return false
 }
 
 // gain adds n points to seat s now and records them in rec.
@@ -429,6 +477,9 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 		g.settleCaptureAll(rec)
 		return false
 	}
+	if g.v.Mode == LastStanding {
+		return g.settleLastStanding(mover, rec)
+	}
 	mated := false
 	p := g.pos
 	if g.v.Mode == Teams {
@@ -562,6 +613,71 @@ func (g *Game) settleCaptureAll(rec *Record) {
 	g.checkDraws(rec != nil && rec.Action == ActMove)
 }
 
+// removeArmy takes every piece of seat s off the board.
+func (g *Game) removeArmy(s Seat) {
+	p := g.pos
+	for p.pcount[s] > 0 {
+		c := int(p.plist[s][p.pcount[s]-1])
+		p.removePiece(s, c)
+		p.board[c] = NoPiece
+	}
+	p.king[s] = 0
+}
+
+// settleLastStanding applies the essay's rules after a turn: a side with
+// no seat left loses; a reduced seat with no legal move is checkmated (out)
+// or stalemated (draw); a seat that is not reduced must move anyway.
+func (g *Game) settleLastStanding(mover Seat, rec *Record) bool {
+	p := g.pos
+	mated := false
+	for changed := true; changed && g.result == nil; {
+		changed = false
+		var sides []Seat
+		for s := Seat(0); s < NumSeats; s++ {
+			if g.status[s] == Playing && (len(sides) == 0 || !g.sameSide(s, sides)) {
+				sides = append(sides, s)
+			}
+		}
+		if len(sides) == 1 {
+			g.end("last side standing", g.sideOf(sides[0]))
+			return mated
+		}
+		s := p.turn
+		if g.status[s] != Playing || g.hasMoves(s) || !g.reduced(s) {
+			if g.status[s] == Playing && !g.hasMoves(s) && len(p.PseudoLegal(nil)) == 0 {
+				p.turn = p.nextSeat(s) // not even a move into check: pass
+				changed = true
+			}
+			continue
+		}
+		if !p.InCheck(s) {
+			g.status[s] = Stalemated
+			g.end("stalemate", nil)
+			return mated
+		}
+		g.eliminate(s, Mated)
+		mated = true
+		if rec != nil {
+			rec.Out = append(rec.Out, s)
+		}
+		changed = true
+	}
+	if g.result == nil {
+		g.checkDraws(rec != nil && rec.Action == ActMove)
+	}
+	return mated
+}
+
+// sameSide reports whether s is a partner of one of the seats listed.
+func (g *Game) sameSide(s Seat, seats []Seat) bool {
+	for _, t := range seats {
+		if g.v.Partners(s, t) {
+			return true
+		}
+	}
+	return false
+}
+
 // sideOf lists seat s and its partners.
 func (g *Game) sideOf(s Seat) []Seat {
 	out := []Seat{s}
@@ -675,7 +791,7 @@ func (g *Game) checkDraws(moved bool) {
 		reason = "threefold repetition"
 	case p.halfmove >= g.v.fiftyMovePlies(len(g.activeInOrder(p.turn))):
 		reason = "50-move rule"
-	case g.v.Mode != CaptureAll && g.insufficient():
+	case g.v.Mode != CaptureAll && g.insufficient() && g.normalRules():
 		reason = "insufficient material"
 	default:
 		return
@@ -694,6 +810,21 @@ func (v *Variant) fiftyMovePlies(n int) int {
 		n = 1
 	}
 	return 50 * n
+}
+
+// normalRules reports whether every seat still playing follows chess's
+// normal mate rules: always, except in LastStanding before it is reduced
+// (a king forced to move into check can still be captured).
+func (g *Game) normalRules() bool {
+	if g.v.Mode != LastStanding {
+		return true
+	}
+	for s := Seat(0); s < NumSeats; s++ {
+		if g.status[s] == Playing && !g.reduced(s) {
+			return false
+		}
+	}
+	return true
 }
 
 // insufficient reports that no side still playing can give mate: every

@@ -18,6 +18,13 @@ const (
 	// CaptureAll: two partnerships; a side wins by capturing every piece
 	// of the other side (Stevenson's four-player chess). No checkmate.
 	CaptureAll
+	// LastStanding: partnerships (or everyone alone) play until one side
+	// is left. While a seat is not yet reduced (its partner still plays;
+	// in a game of singles, more than two remain) a mated or stalemated
+	// seat must still move, even into check, and a seat is out only when
+	// its king is captured; once reduced, normal checkmate puts it out and
+	// stalemate draws (the four-player chess essay).
+	LastStanding
 )
 
 // String names the mode as PGN4's Variant tag does.
@@ -27,6 +34,8 @@ func (m Mode) String() string {
 		return "FFA"
 	case CaptureAll:
 		return "CaptureAll"
+	case LastStanding:
+		return "LastStanding"
 	}
 	return "Teams"
 }
@@ -100,6 +109,9 @@ type Variant struct {
 	// HeadToHeadStuck: a pawn facing a partner's pawn that comes the other
 	// way cannot move at all until one of them is captured (Stevenson).
 	HeadToHeadStuck bool
+	// KingCaptureRemovesArmy takes every piece of a seat whose king is
+	// captured off the board (the essay), instead of greying it.
+	KingCaptureRemovesArmy bool
 	// Start is the start position in FEN4.
 	Start string
 	// Options holds the documented choices where the rules texts and

@@ -19,13 +19,21 @@ func FromGame(g *rules.Game, tags []Tag) (*Game, error) {
 	out := &Game{Tags: append([]Tag(nil), tags...)}
 	v := g.Variant()
 	if _, ok := out.Lookup("Variant"); !ok {
-		out.Set("Variant", v.Mode.String())
+		name := v.Name
+		switch v.Name {
+		case "teams":
+			name = "Teams"
+		case "ffa":
+			name = "FFA"
+		}
+		out.Set("Variant", name)
 	}
 	if _, ok := out.Lookup("StartFen4"); !ok {
-		switch g.StartFEN4() {
-		case rules.StartModern:
+		chesscom := v.Name == "teams" || v.Name == "ffa" // the named starts are chess.com's
+		switch {
+		case chesscom && g.StartFEN4() == rules.StartModern:
 			out.Set("StartFen4", "4PC")
-		case rules.StartClassic:
+		case chesscom && g.StartFEN4() == rules.StartClassic:
 			out.Set("StartFen4", "4PCo")
 		default:
 			out.Set("StartFen4", g.StartFEN4())

@@ -208,7 +208,25 @@ func resolve(g *rules.Game, mv Move) (rules.Move, error) {
 		}
 		promo = k
 	}
-	return p.FindMove(mv.From, mv.To, promo)
+	// The game's moves, not only the position's: some variants let a
+	// mated player move into check.
+	for _, m := range legal {
+		if m.From() == mv.From && m.To() == mv.To && (m.Promotion() == promo || (promo == rules.NoKind && m.Promotion() == legalDefault(legal, m))) {
+			return m, nil
+		}
+	}
+	return p.FindMove(mv.From, mv.To, promo) // explains why not
+}
+
+// legalDefault returns the first promotion offered for m's squares: the
+// variant's default when a token names none.
+func legalDefault(legal []rules.Move, m rules.Move) rules.Kind {
+	for _, x := range legal {
+		if x.From() == m.From() && x.To() == m.To() {
+			return x.Promotion()
+		}
+	}
+	return rules.NoKind
 }
 
 func resultText(g *rules.Game) string {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"boardd/rules"
@@ -15,7 +16,9 @@ var writeSamples = flag.Bool("write-samples", false, "rewrite testdata/games/<va
 
 // sampleVariants are the seed variants whose sample games are random legal
 // playouts (no recorded human games exist for them).
-var sampleVariants = []string{"stevenson"}
+var sampleVariants = []string{"stevenson", "essay-partners", "essay-ffa"}
+
+// Sample game files: testdata/games/<variant>/random-<seed>.pgn4.
 
 // TestSampleGames checks that each variant's sample games are exactly what
 // the seeded playout produces, and (with -write-samples) writes them.
@@ -31,7 +34,12 @@ func TestSampleGames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := int64(1); seed <= 2; seed++ {
+		// The first two seeds whose game ends by the variant's own rules
+		// rather than the 50-move rule; seeds 1 and 2 when none of 300
+		// does (essay-ffa: a king falls only after a mate forces it into
+		// check, which random play almost never brings about).
+		seeds := decisiveSeeds(t, v, 2, 300)
+		for _, seed := range seeds {
 			text := randomGame(t, v, seed)
 			path := filepath.Join("..", "..", "testdata", "games", name, "random-"+strconv.FormatInt(seed, 10)+".pgn4")
 			if *writeSamples {
@@ -52,8 +60,26 @@ func TestSampleGames(t *testing.T) {
 	}
 }
 
-// randomGame plays uniformly random legal moves from the start until the
-// game ends (at most 3000 plies) and writes it as PGN4.
+// decisiveSeeds returns the first n seeds up to max whose random game does
+// not end by the 50-move rule, or 1..n when fewer are found.
+func decisiveSeeds(t *testing.T, v *rules.Variant, n int, max int64) []int64 {
+	var out []int64
+	for seed := int64(1); seed <= max && len(out) < n; seed++ {
+		if !strings.Contains(randomGame(t, v, seed), `[Termination "50-move rule"]`) {
+			out = append(out, seed)
+		}
+	}
+	if len(out) < n {
+		out = out[:0]
+		for seed := int64(1); seed <= int64(n); seed++ {
+			out = append(out, seed)
+		}
+	}
+	return out
+}
+
+// randomGame plays random legal moves from the start, captures preferred,
+// until the game ends (at most 3000 plies) and writes it as PGN4.
 func randomGame(t *testing.T, v *rules.Variant, seed int64) string {
 	t.Helper()
 	g, err := rules.NewGame(v, "")
@@ -66,14 +92,27 @@ func randomGame(t *testing.T, v *rules.Variant, seed int64) string {
 			break
 		}
 		moves := g.LegalMoves()
-		if _, err := g.Play(moves[rng.Intn(len(moves))]); err != nil {
+		m := moves[rng.Intn(len(moves))]
+		if rng.Intn(10) < 8 { // prefer a capture, so that games reach a decision
+			p := g.Position()
+			var caps []rules.Move
+			for _, x := range moves {
+				if p.At(x.To()).IsPiece() {
+					caps = append(caps, x)
+				}
+			}
+			if len(caps) > 0 {
+				m = caps[rng.Intn(len(caps))]
+			}
+		}
+		if _, err := g.Play(m); err != nil {
 			t.Fatal(err)
 		}
 	}
 	res, over := g.Result()
 	tags := []pgn4.Tag{
 		{Name: "Variant", Value: v.Name},
-		{Name: "Event", Value: "boardd random legal playout, seed " + strconv.FormatInt(seed, 10)},
+		{Name: "Event", Value: "boardd random legal playout (captures preferred), seed " + strconv.FormatInt(seed, 10)},
 	}
 	if over {
 		tags = append(tags, pgn4.Tag{Name: "Termination", Value: res.Reason})
@@ -83,4 +122,45 @@ func randomGame(t *testing.T, v *rules.Variant, seed int64) string {
 		t.Fatal(err)
 	}
 	return out.String()
+}
+
+// Random games under every variant's rules end by those rules within 5000
+// plies, and every position on the way writes and reads back as FEN4.
+func TestRandomGamesEnd(t *testing.T) {
+	for _, d := range catalog(t) {
+		v, err := d.Variant("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := newRand(7)
+		reasons := map[string]int{}
+		for i := 0; i < 20; i++ {
+			g, err := rules.NewGame(v, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for ply := 0; ply < 5000; ply++ {
+				if _, over := g.Result(); over {
+					break
+				}
+				moves := g.LegalMoves()
+				if len(moves) == 0 {
+					t.Fatalf("%s game %d ply %d: not over, but %s has no move: %s", d.Name, i, ply, g.Turn(), g.Position().FEN4())
+				}
+				if _, err := g.Play(moves[rng.Intn(len(moves))]); err != nil {
+					t.Fatalf("%s: %v", d.Name, err)
+				}
+				fen := g.Position().FEN4()
+				if p, err := rules.ParseFEN4(v, fen); err != nil || p.FEN4() != fen {
+					t.Fatalf("%s: FEN4 round trip: %v %s", d.Name, err, fen)
+				}
+			}
+			res, over := g.Result()
+			if !over {
+				t.Fatalf("%s game %d did not end in 5000 plies", d.Name, i)
+			}
+			reasons[res.Reason]++
+		}
+		t.Logf("%s: how 20 random games ended: %v", d.Name, reasons)
+	}
 }

@@ -35,6 +35,10 @@ type Definition struct {
 	Source string
 	// Starts lists the start arrays by name, the default first.
 	Starts []string
+	// SeatNames are the rules text's names for the seats (the essay's
+	// White, Red, Yellow, Black), for displays; empty means Red, Blue,
+	// Yellow, Green.
+	SeatNames [rules.NumSeats]string
 
 	file   string
 	raw    def
@@ -44,6 +48,7 @@ type Definition struct {
 
 type def struct {
 	Name              string             `yaml:"name"`
+	SeatNames         map[string]string  `yaml:"seat_names"`
 	Description       string             `yaml:"description"`
 	Source            string             `yaml:"source"`
 	Mode              string             `yaml:"mode"`
@@ -63,6 +68,7 @@ type def struct {
 	KingMovesAsQueen  bool               `yaml:"king_moves_as_queen"`
 	PromoteToCaptured bool               `yaml:"promote_to_captured"`
 	HeadToHeadStuck   bool               `yaml:"head_to_head_stuck"`
+	KingCaptureRemove bool               `yaml:"king_capture_removes_army"`
 	Starts            yaml.Node          `yaml:"starts"`
 	Options           optionsDef         `yaml:"options"`
 }
@@ -135,6 +141,13 @@ func Parse(file string, data []byte) (*Definition, error) {
 		return nil, d.errAt("name", "missing: every variant needs a short name")
 	}
 	d.Name, d.Description, d.Source = r.Name, r.Description, r.Source
+	for name, label := range r.SeatNames {
+		s, ok := seatByName[name]
+		if !ok {
+			return nil, d.errAt("seat_names", "%q is not red, blue, yellow or green", name)
+		}
+		d.SeatNames[s] = label
+	}
 	d.starts = map[string]string{}
 	if r.Starts.Kind != yaml.MappingNode || len(r.Starts.Content) == 0 {
 		return nil, d.errAt("starts", "want at least one named start position in FEN4, like modern: \"R-0,0,0,0-…\"")
@@ -254,8 +267,10 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 		v.Mode = rules.FFA
 	case "capture_all":
 		v.Mode = rules.CaptureAll
+	case "last_standing":
+		v.Mode = rules.LastStanding
 	default:
-		return nil, d.errAt("mode", "%q is not teams, ffa or capture_all", r.Mode)
+		return nil, d.errAt("mode", "%q is not teams, ffa, capture_all or last_standing", r.Mode)
 	}
 	g, err := d.geometry()
 	if err != nil {
@@ -339,6 +354,7 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 	v.KingCaptureGreys = r.KingCaptureGreys
 	v.OrdinaryKings, v.KingMovesAsQueen = r.OrdinaryKings, r.KingMovesAsQueen
 	v.PromoteToCaptured, v.HeadToHeadStuck = r.PromoteToCaptured, r.HeadToHeadStuck
+	v.KingCaptureRemovesArmy = r.KingCaptureRemove
 	o := r.Options
 	v.Options = rules.Options{DeadKingWalking: o.DeadKingWalking, ClaimWin: o.ClaimWin, MateAtOnce: o.MateAtOnce,
 		StalemateScoresSelf: o.StalemateScoresSelf, CheapQueenChecks: o.CheapQueenChecks}
