@@ -1,0 +1,227 @@
+package leds
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"boardd/rules/square"
+)
+
+func sq(name string) square.Square {
+	s, err := square.Parse(name)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+func TestStandardMaps(t *testing.T) {
+	board := square.Cross()
+	tests := []struct {
+		name string
+		m    *Map
+		want map[string]int
+	}{
+		// rank 1 d1..k1 (0-7), rank 2 back k2..d2 (8-15), rank 3 (16-23),
+		// rank 4 back from n4 (24) to a4 (37)
+		{"serpentine", Serpentine(board), map[string]int{"d1": 0, "k1": 7, "k2": 8, "d2": 15, "d3": 16, "n4": 24, "a4": 37, "a5": 38}},
+		// Red's arm first, then Blue's arm a4..a11 / b11..b4 / c4..c11 …
+		{"arms", Arms(board), map[string]int{"d1": 0, "k1": 7, "k2": 8, "a4": 24, "a11": 31, "b11": 32, "c11": 47}},
+	}
+	for _, tt := range tests {
+		if tt.m.Len() != 160 {
+			t.Errorf("%s: %d LEDs, want 160", tt.name, tt.m.Len())
+		}
+		seen := map[int]bool{}
+		for _, s := range board.Squares() {
+			i := tt.m.Index(s)
+			if i < 0 || i >= 160 || seen[i] {
+				t.Fatalf("%s: square %s has LED %d (duplicate or missing)", tt.name, s, i)
+			}
+			seen[i] = true
+		}
+		for name, want := range tt.want {
+			if got := tt.m.Index(sq(name)); got != want {
+				t.Errorf("%s: %s is LED %d, want %d", tt.name, name, got, want)
+			}
+		}
+		if tt.m.Index(sq("a1")) != -1 {
+			t.Errorf("%s: the corner a1 has an LED", tt.name)
+		}
+	}
+}
+
+func TestParseMap(t *testing.T) {
+	board := square.Cross()
+	if m, err := ParseMap("leds.yaml", []byte("layout: arms\n"), board, 160); err != nil || m.Index(sq("d1")) != 0 {
+		t.Fatalf("arms: %v", err)
+	}
+	// A small board: three squares.
+	var small square.Set
+	for _, n := range []string{"d1", "e1", "f1"} {
+		small.Add(sq(n))
+	}
+	m, err := ParseMap("leds.yaml", []byte("order: [f1, '-', e1, d1]\n"), small, 4)
+	if err != nil || m.Index(sq("f1")) != 0 || m.Index(sq("d1")) != 3 || m.Len() != 4 {
+		t.Fatalf("order: %v %+v", err, m)
+	}
+	tests := []struct{ in, want string }{
+		{"order: [d1, e1, d1]", "leds.yaml: line 1: LED 2: square d1 already has LED 0"},
+		{"order:\n  - d1\n  - e1", "leds.yaml: line 2: no LED for f1"},
+		{"order: [d1, e1, z9]", `line 1: LED 2: "z9" is not a square of the board`},
+		{"order: [d1, e1, f1, '-', '-']", "uses 5 LEDs but the strip has 4: LED index out of range"},
+		{"layout: spiral", `line 1: layout "spiral": want serpentine or arms`},
+		{"layot: arms", "field layot not found"},
+		{"layout: arms\norder: [d1]", "give layout or order, not both"},
+		{"", "want a mapping"},
+	}
+	for _, tt := range tests {
+		_, err := ParseMap("leds.yaml", []byte(tt.in), small, 4)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseMap(%q) = %v, want %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+func FuzzParseMap(f *testing.F) {
+	f.Add("layout: serpentine")
+	f.Add("order: [d1, e1, '-']")
+	f.Add("layout: arms\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := ParseMap("fuzz.yaml", []byte(s), square.Cross(), 200)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.yaml") {
+				t.Fatalf("error without the file name: %v", err)
+			}
+			return
+		}
+		seen := map[int]bool{}
+		for _, q := range square.Cross().Squares() {
+			i := m.Index(q)
+			if i < 0 || i >= m.Len() || seen[i] {
+				t.Fatalf("accepted map gives %s LED %d", q, i)
+			}
+			seen[i] = true
+		}
+	})
+}
+
+func TestOutputRender(t *testing.T) {
+	board := square.Cross()
+	m := Serpentine(board)
+	px := make([]Color, m.Len())
+
+	plain, _ := NewOutput(m, 1, Power{})
+	var f Frame
+	f.Brightness = 255
+	f.Set(sq("e1"), Color{10, 20, 30})
+	plain.Render(&f, px)
+	if px[1] != (Color{10, 20, 30}) || px[0] != Off {
+		t.Errorf("identity output: %v %v", px[0], px[1])
+	}
+	f.Brightness = 128
+	plain.Render(&f, px)
+	if px[1] != (Color{5, 10, 15}) {
+		t.Errorf("half brightness: %v", px[1])
+	}
+
+	gamma, _ := NewOutput(m, 2.2, Power{})
+	f.Brightness = 255
+	f.Set(sq("e1"), Color{128, 255, 0})
+	gamma.Render(&f, px)
+	if px[1] != (Color{56, 255, 0}) { // 255*(128/255)^2.2 = 55.98
+		t.Errorf("gamma 2.2: %v", px[1])
+	}
+
+	// "160 LEDs at full white would draw ~9.6 A": a 4 A budget dims it.
+	budget, _ := NewOutput(m, 1, DefaultPower)
+	for _, s := range board.Squares() {
+		f.Set(s, White)
+	}
+	amps := budget.Render(&f, px)
+	if amps > 4.0 || amps < 3.9 {
+		t.Errorf("full white drew %.2f A after dimming, want just under 4", amps)
+	}
+	if px[0].R == 255 || px[0].R == 0 || px[0] != px[159] {
+		t.Errorf("dimming is not even: %v %v", px[0], px[159])
+	}
+	unlimited, _ := NewOutput(m, 1, Power{ChannelMilliamps: 20, IdleMilliamps: 1})
+	if a := unlimited.Render(&f, px); a < 9.7 || a > 9.8 {
+		t.Errorf("full white estimate %.2f A, want 9.6 + 0.16 idle", a)
+	}
+	if n := testing.AllocsPerRun(100, func() { budget.Render(&f, px) }); n != 0 {
+		t.Errorf("Render allocates %v times", n)
+	}
+	if _, err := NewOutput(m, 9, Power{}); err == nil {
+		t.Error("gamma 9 accepted")
+	}
+}
+
+// flaky fails its first n writes.
+type flaky struct {
+	mu    sync.Mutex
+	fails int
+	shows [][]Color
+}
+
+func (f *flaky) Len() int { return 2 }
+func (f *flaky) Show(px []Color) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fails > 0 {
+		f.fails--
+		return errors.New("spi: bus error")
+	}
+	f.shows = append(f.shows, append([]Color(nil), px...))
+	return nil
+}
+func (f *flaky) count() int { f.mu.Lock(); defer f.mu.Unlock(); return len(f.shows) }
+
+func TestWriterRetriesAndSkipsUnchanged(t *testing.T) {
+	s := &flaky{fails: 2}
+	var mu sync.Mutex
+	var errs []error
+	w := NewWriter(s, func(err error) { mu.Lock(); errs = append(errs, err); mu.Unlock() })
+	defer w.Close()
+	red := []Color{{255, 0, 0}, {}}
+	w.Show(red)
+	deadline := time.Now().Add(5 * time.Second)
+	for s.count() < 1 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if s.count() != 1 || s.shows[0][0] != red[0] {
+		t.Fatalf("frame not shown after two failures: %v", s.shows)
+	}
+	mu.Lock()
+	if len(errs) != 2 {
+		t.Errorf("%d errors reported, want 2", len(errs))
+	}
+	mu.Unlock()
+	w.Show(red) // unchanged: not written again
+	w.Show([]Color{{0, 0, 255}, {}})
+	for s.count() < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if s.count() != 2 || s.shows[1][0] != (Color{0, 0, 255}) {
+		t.Errorf("shows %v, want red then blue only", s.shows)
+	}
+}
+
+func BenchmarkRender160(b *testing.B) {
+	m := Serpentine(square.Cross())
+	o, _ := NewOutput(m, 2.2, DefaultPower)
+	var f Frame
+	f.Brightness = 200
+	for _, s := range square.Cross().Squares() {
+		f.Set(s, White)
+	}
+	px := make([]Color, m.Len())
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		o.Render(&f, px)
+	}
+}
