@@ -478,3 +478,46 @@ func (p *Position) extrasText() string {
 	}
 	return "{" + strings.Join(items, ",") + "}"
 }
+
+// ParsePlacement builds a position of variant v from a list of pieces
+// such as "rK:h1 rQ:d1 bK:a7" (seat letter, piece letter, square; a 'd'
+// prefix for a dead piece), with turn to move, no castling rights and no
+// en-passant entries. It is the quick way to set up a position by hand.
+func ParsePlacement(v *Variant, turn Seat, text string) (*Position, error) {
+	p := &Position{v: v, turn: turn}
+	for i := range p.board {
+		p.board[i] = Wall
+	}
+	for _, c := range v.cells {
+		p.board[c] = NoPiece
+	}
+	for _, f := range strings.Fields(text) {
+		tok, name, ok := strings.Cut(f, ":")
+		if !ok {
+			return nil, fmt.Errorf("placement %q: want piece:square, like rK:h1", f)
+		}
+		pc, err := parsePiece(tok)
+		if err != nil {
+			return nil, fmt.Errorf("placement %q: %v", f, err)
+		}
+		s, err := square.Parse(name)
+		if err != nil || !v.Geometry.Has(s) {
+			return nil, fmt.Errorf("placement %q: %q is not a square of the board", f, name)
+		}
+		if p.board[cell(s)] != NoPiece {
+			return nil, fmt.Errorf("placement %q: %s is already occupied", f, s)
+		}
+		p.board[cell(s)] = pc
+		if pc.Kind() == King && !pc.Dead() {
+			if p.king[pc.Seat()] != 0 {
+				return nil, fmt.Errorf("placement %q: %s has two kings", f, pc.Seat())
+			}
+			p.king[pc.Seat()] = int16(cell(s))
+		}
+	}
+	if turn >= NumSeats {
+		return nil, fmt.Errorf("placement: no seat to move")
+	}
+	p.rebuildLists()
+	return p, nil
+}

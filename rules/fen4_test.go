@@ -167,3 +167,19 @@ func FuzzFEN4(f *testing.F) {
 		p.LegalMoves(nil) // must not panic on any parsed position
 	})
 }
+
+func TestParsePlacement(t *testing.T) {
+	v := teams(t)
+	p, err := ParsePlacement(v, Blue, "rK:h1 bK:a7 dgP:e5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Turn() != Blue || p.At(sqMust("e5")) != MakePiece(Green, Pawn).WithDead() || p.KingSquare(Red).String() != "h1" {
+		t.Errorf("position %s", p.FEN4())
+	}
+	for _, bad := range []string{"rK", "rK:a1", "rK:h1 rK:h2", "rZ:h1", "rK:h1 bQ:h1"} {
+		if _, err := ParsePlacement(v, Red, bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

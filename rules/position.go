@@ -112,6 +112,23 @@ func (p *Position) Occupancy() square.Set {
 	return o
 }
 
+// OccupancyAfter returns the occupied squares after m, a move generated for
+// this position, without changing the position.
+func (p *Position) OccupancyAfter(m Move) square.Set {
+	u := p.Make(m)
+	o := p.Occupancy()
+	p.Unmake(m, u)
+	return o
+}
+
+// WithTurn returns a copy of the position with seat s to move (to ask what
+// s could do, for example to recognise a move made out of turn).
+func (p *Position) WithTurn(s Seat) *Position {
+	c := p.Clone()
+	c.turn = s
+	return c
+}
+
 // Eliminated reports whether seat s is out of the game (no more turns).
 func (p *Position) Eliminated(s Seat) bool { return p.out[s] }
 

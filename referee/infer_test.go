@@ -1,0 +1,139 @@
+package referee
+
+import (
+	"testing"
+
+	"boardd/rules"
+	"boardd/rules/square"
+)
+
+func sq(name string) square.Square {
+	s, err := square.Parse(name)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// trace reads "-e4 +e5": '-' lifts, '+' places.
+func trace(s string) []Touch {
+	var out []Touch
+	for i := 0; i < len(s); {
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		j := i + 1
+		for j < len(s) && s[j] != ' ' {
+			j++
+		}
+		out = append(out, Touch{Square: sq(s[i+1 : j]), Lift: s[i] == '-'})
+		i = j
+	}
+	return out
+}
+
+// replay applies a trace to an occupancy, as the switches would end up.
+func replay(occ square.Set, tr []Touch) square.Set {
+	for _, t := range tr {
+		if t.Lift {
+			occ.Remove(t.Square)
+		} else {
+			occ.Add(t.Square)
+		}
+	}
+	return occ
+}
+
+func TestInfer(t *testing.T) {
+	teams, _ := rules.NewTeams("modern")
+	ffa, _ := rules.NewFFA("modern")
+	start, _ := rules.ParseFEN4(teams, teams.Start)
+	place := func(v *rules.Variant, turn rules.Seat, text string) *rules.Position {
+		p, err := rules.ParsePlacement(v, turn, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	two := place(teams, rules.Red, "rK:h1 rQ:e4 bK:a7 bR:e8 bN:h7 yK:g14 gK:n8")
+	castle, _ := rules.ParseFEN4(teams, "R-0,0,0,0-1,0,0,0-1,0,0,0-0,0,0,0-0-x,x,x,3,yK,4,x,x,x/x,x,x,8,x,x,x/x,x,x,8,x,x,x/14/14/14/bK,13/13,gK/14/14/14/x,x,x,8,x,x,x/x,x,x,8,x,x,x/x,x,x,rR,3,rK,2,rR,x,x,x")
+	ep := place(teams, rules.Red, "rK:h1 rP:e2 bK:a7 bP:d4 yK:g14 gK:n8")
+	tests := []struct {
+		name  string
+		p     *rules.Position
+		pre   string // moves made first, as "e2-e4"
+		trace string
+		kind  VerdictKind
+		move  string // the move's squares, for Moved and OutOfTurn
+	}{
+		{"plain move", start, "", "-h2 +h3", Moved, "h2-h3"},
+		{"lifted and put back", start, "", "-h2 +h2", NoChange, ""},
+		{"slid across a square", start, "", "-h2 +h3 -h3 +h4", Moved, "h2-h4"},
+		{"neighbour nudged and set back", start, "", "-g2 +g2 -h2 +h3", Moved, "h2-h3"},
+		{"capture, victim lifted first", two, "", "-e8 -e4 +e8", Moved, "e4-e8"},
+		{"capture, mover lifted first", two, "", "-e4 -h7 +h7", Moved, "e4-h7"},
+		{"capture too quick for the victim's switch", two, "", "-e4", Ambiguous, ""},
+		{"castling, king first", castle, "", "-h1 +j1 -k1 +i1", Moved, "h1-j1"},
+		{"castling, rook first", castle, "", "-k1 +i1 -h1 +j1", Moved, "h1-j1"},
+		{"castling long", castle, "", "-d1 -h1 +f1 +g1", Moved, "h1-f1"},
+		{"en passant by a perpendicular pawn", ep, "e2-e4", "-d4 +e3 -e4", Moved, "d4-e3"},
+		{"out of turn", start, "", "-b7 +c7", OutOfTurn, "b7-c7"},
+		{"illegal", start, "", "-h2 +h5", Illegal, ""},
+		{"teams promotion: a choice", place(teams, rules.Red, "rK:h1 rP:e10 bK:a7 yK:g14 gK:n8"), "", "-e10 +e11", Promotion, ""},
+		{"ffa promotion: queen only", place(ffa, rules.Red, "rK:h1 rP:e7 bK:a7 yK:g14 gK:n8"), "", "-e7 +e8", Moved, "e7-e8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := tt.p.Clone()
+			if tt.pre != "" {
+				m, err := p.FindMove(sq(tt.pre[:2]), sq(tt.pre[3:]), rules.NoKind)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.Make(m)
+			}
+			tr := trace(tt.trace)
+			obs := Observation{Trace: tr, Final: replay(p.Occupancy(), tr)}
+			v := Infer(p, p.LegalMoves(nil), obs)
+			if v.Kind != tt.kind {
+				t.Fatalf("verdict %v, want %v (%+v)", v.Kind, tt.kind, v)
+			}
+			if tt.move != "" && v.Move.From().String()+"-"+v.Move.To().String() != tt.move {
+				t.Errorf("move %v, want %s", v.Move, tt.move)
+			}
+			switch tt.kind {
+			case Promotion:
+				if len(v.Candidates) != 4 || v.Candidates[0].Promotion() != rules.Queen {
+					t.Errorf("promotion candidates %v, want Q R B N", v.Candidates)
+				}
+			case Ambiguous:
+				if len(v.Candidates) != 2 {
+					t.Errorf("candidates %v, want the two captures", v.Candidates)
+				}
+			case Illegal:
+				if !v.Extra.Has(sq("h5")) || !v.Missing.Has(sq("h2")) {
+					t.Errorf("extra %v missing %v", v.Extra, v.Missing)
+				}
+			case OutOfTurn:
+				if v.Seat != rules.Blue {
+					t.Errorf("seat %v", v.Seat)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkInferCapture(b *testing.B) {
+	v, _ := rules.NewTeams("modern")
+	p, _ := rules.ParsePlacement(v, rules.Red, "rK:h1 rQ:e4 bK:a7 bR:e8 bN:h7 yK:g14 gK:n8")
+	tr := trace("-e8 -e4 +e8")
+	obs := Observation{Trace: tr, Final: replay(p.Occupancy(), tr)}
+	moves := p.LegalMoves(nil)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		Infer(p, moves, obs)
+	}
+}
