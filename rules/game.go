@@ -264,7 +264,7 @@ func (g *Game) Play(m Move) (Record, error) {
 		mark = "#"
 	}
 	rec.Text = text + mark
-	g.finishTurn(rec)
+	g.finishTurn(&rec)
 	return rec, nil
 }
 
@@ -380,7 +380,7 @@ func (g *Game) leave(s Seat, a Action) (Record, error) {
 		if g.pos.turn == s {
 			g.pos.turn = g.pos.nextSeat(s)
 		}
-		g.finishTurn(rec)
+		g.finishTurn(&rec)
 		return rec, nil
 	}
 	if g.v.Mode != FFA {
@@ -391,7 +391,7 @@ func (g *Game) leave(s Seat, a Action) (Record, error) {
 			reason = "timeout"
 		}
 		g.end(reason, g.sideOf(g.opponentOf(s)))
-		g.finishTurn(rec)
+		g.finishTurn(&rec)
 		return rec, nil
 	}
 	active := 0
@@ -415,7 +415,7 @@ func (g *Game) leave(s Seat, a Action) (Record, error) {
 		g.pos.turn = g.pos.nextSeat(s)
 	}
 	g.settle(s, &rec)
-	g.finishTurn(rec)
+	g.finishTurn(&rec)
 	return rec, nil
 }
 
@@ -857,9 +857,9 @@ func (g *Game) insufficient() bool {
 }
 
 // finishTurn records the turn and the new state.
-func (g *Game) finishTurn(rec Record) {
+func (g *Game) finishTurn(rec *Record) {
 	rec.TurnAfter = g.pos.turn
-	g.records = append(g.records, rec)
+	g.records = append(g.records, *rec)
 	if rec.Action == ActMove {
 		g.reps[g.pos.Hash()]++ // only moves repeat positions
 	}

@@ -1,0 +1,229 @@
+package referee
+
+import (
+	"fmt"
+
+	"boardd/leds"
+	"boardd/rules"
+	"boardd/rules/square"
+)
+
+// EventKind says what happened on the board.
+type EventKind uint8
+
+// Events the referee emits.
+const (
+	// EvMove: a move was recognised and played (Record).
+	EvMove EventKind = iota
+	// EvIllegal: the board shows something no legal move explains; the
+	// referee waits in correction until the board matches the game again.
+	EvIllegal
+	// EvOutOfTurn: a legal move, but by the wrong seat (Seat).
+	EvOutOfTurn
+	// EvAmbiguous: several moves explain the board; the humans must show
+	// which (or a command must say).
+	EvAmbiguous
+	// EvPromotionChoice: a pawn reached a promotion square where the
+	// variant offers a choice; Candidates lists it, default first.
+	EvPromotionChoice
+	// EvCorrected: the board matches the game again.
+	EvCorrected
+	// EvGameOver: the game ended (Result).
+	EvGameOver
+)
+
+var eventNames = [...]string{"move", "illegal", "out of turn", "ambiguous", "promotion choice", "corrected", "game over"}
+
+func (k EventKind) String() string { return eventNames[k] }
+
+// Event is one entry of the board's ordered event stream.
+type Event struct {
+	Seq        uint64
+	Kind       EventKind
+	Record     rules.Record // EvMove
+	Seat       rules.Seat   // EvOutOfTurn: the seat that moved
+	Candidates []rules.Move // EvAmbiguous, EvPromotionChoice
+	Result     rules.Result // EvGameOver
+}
+
+// Referee owns one live game on the board. It is not safe for concurrent
+// use: one goroutine feeds it touches and tells it when the board is quiet.
+type Referee struct {
+	g        *rules.Game
+	occ      square.Set // what the switches read now
+	trace    []Touch    // since the board was last in step
+	lifted   square.Square
+	last     rules.Move
+	fix      *Verdict // set while the board disagrees with the game
+	seq      uint64
+	Palette  Palette
+	pendProm []rules.Move
+}
+
+// Palette is the LED language (see README "LED language").
+type Palette struct {
+	Lifted, Destination, LastMove, Check, Wrong, Missing, Promotion leds.Color
+	Turn                                                           [rules.NumSeats]leds.Color
+}
+
+// DefaultPalette: white lifted square, green destinations, dim blue last
+// move, red king in check, red for squares that must be emptied, amber for
+// squares that must be filled, yellow for a promotion choice, and each
+// seat's own colour for whose turn it is.
+var DefaultPalette = Palette{
+	Lifted:      leds.Color{R: 255, G: 255, B: 255},
+	Destination: leds.Color{G: 160},
+	LastMove:    leds.Color{B: 90},
+	Check:       leds.Color{R: 255},
+	Wrong:       leds.Color{R: 255, B: 40},
+	Missing:     leds.Color{R: 255, G: 120},
+	Promotion:   leds.Color{R: 255, G: 220},
+	Turn:        [rules.NumSeats]leds.Color{{R: 200}, {B: 200}, {R: 200, G: 200}, {G: 200}},
+}
+
+// New starts refereeing g with the board in step with its position.
+func New(g *rules.Game) *Referee {
+	return &Referee{g: g, occ: g.Position().Occupancy(), lifted: square.None, Palette: DefaultPalette}
+}
+
+// Game returns the game being refereed.
+func (r *Referee) Game() *rules.Game { return r.g }
+
+// Touch records one debounced switch change.
+func (r *Referee) Touch(t Touch) {
+	if t.Lift {
+		if r.lifted == square.None && r.fix == nil {
+			if pc := r.g.Position().At(t.Square); pc.IsPiece() && !pc.Dead() && pc.Seat() == r.g.Turn() {
+				r.lifted = t.Square // the mover's piece: show where it may go
+			}
+		}
+		r.occ.Remove(t.Square)
+	} else {
+		r.occ.Add(t.Square)
+		if t.Square == r.lifted {
+			r.lifted = square.None
+		}
+	}
+	r.trace = append(r.trace, t)
+}
+
+// Quiet tells the referee the board has been still for the quiet period:
+// it judges what happened and returns the events, in order.
+func (r *Referee) Quiet() []Event {
+	var out []Event
+	emit := func(e Event) {
+		r.seq++
+		e.Seq = r.seq
+		out = append(out, e)
+	}
+	if _, over := r.g.Result(); over {
+		return nil
+	}
+	p := r.g.Position()
+	if r.fix != nil {
+		if r.occ == p.Occupancy() {
+			r.fix, r.trace, r.lifted = nil, r.trace[:0], square.None
+			emit(Event{Kind: EvCorrected})
+		}
+		return out
+	}
+	v := Infer(p, r.g.LegalMoves(), Observation{Trace: r.trace, Final: r.occ})
+	switch v.Kind {
+	case NoChange:
+		r.trace, r.lifted = r.trace[:0], square.None
+	case Moved:
+		r.play(v.Move, emit)
+	case Promotion:
+		// The switches cannot tell a queen from a knight: take the
+		// variant's default, announce the choice; a command may change it
+		// (ChoosePromotion) before the next move.
+		emit(Event{Kind: EvPromotionChoice, Candidates: v.Candidates})
+		r.play(v.Candidates[0], emit)
+		r.pendProm = v.Candidates
+	case Ambiguous:
+		r.fix = &v
+		emit(Event{Kind: EvAmbiguous, Candidates: v.Candidates})
+	case OutOfTurn:
+		r.fix = &v
+		emit(Event{Kind: EvOutOfTurn, Seat: v.Seat})
+	case Illegal:
+		r.fix = &v
+		emit(Event{Kind: EvIllegal})
+	}
+	return out
+}
+
+// ChoosePromotion changes the piece the last move promoted to (the
+// switches cannot tell them apart; the default was played). It fails when
+// the last move offered no such choice.
+func (r *Referee) ChoosePromotion(k rules.Kind) (rules.Record, error) {
+	for _, m := range r.pendProm {
+		if m.Promotion() != k {
+			continue
+		}
+		if err := r.g.Takeback(); err != nil {
+			return rules.Record{}, err
+		}
+		rec, err := r.g.Play(m)
+		if err != nil {
+			return rules.Record{}, err
+		}
+		r.last, r.pendProm = m, nil
+		return rec, nil
+	}
+	return rules.Record{}, fmt.Errorf("the last move offers no promotion to %v", k)
+}
+
+func (r *Referee) play(m rules.Move, emit func(Event)) {
+	r.pendProm = nil
+	rec, err := r.g.Play(m)
+	if err != nil { // Infer only offers legal moves; this is a bug
+		panic(fmt.Sprintf("referee: inferred move %v refused: %v", m, err))
+	}
+	r.last, r.trace, r.lifted = m, r.trace[:0], square.None
+	emit(Event{Kind: EvMove, Record: rec})
+	if res, over := r.g.Result(); over {
+		emit(Event{Kind: EvGameOver, Result: res})
+	}
+	if occ := r.g.Position().Occupancy(); occ != r.occ {
+		// The rules removed pieces (an eliminated army): guide the humans.
+		r.fix = &Verdict{Kind: Illegal, Extra: r.occ.AndNot(occ), Missing: occ.AndNot(r.occ)}
+	}
+}
+
+// Frame draws the LED language for the current state into f.
+func (r *Referee) Frame(f *leds.Frame) {
+	f.Clear()
+	p := r.g.Position()
+	pal := r.Palette
+	if r.fix != nil {
+		// Correction: the way back. Squares to empty and to fill.
+		for _, s := range r.occ.AndNot(p.Occupancy()).Squares() {
+			f.Set(s, pal.Wrong)
+		}
+		for _, s := range p.Occupancy().AndNot(r.occ).Squares() {
+			f.Set(s, pal.Missing)
+		}
+		return
+	}
+	if r.last != 0 {
+		f.Set(r.last.From(), pal.LastMove)
+		f.Set(r.last.To(), pal.LastMove)
+	}
+	for s := rules.Seat(0); s < rules.NumSeats; s++ {
+		if k := p.KingSquare(s); k != square.None && p.InCheck(s) {
+			f.Set(k, pal.Check)
+		}
+	}
+	if r.lifted != square.None {
+		f.Set(r.lifted, pal.Lifted)
+		for _, m := range r.g.LegalMoves() {
+			if m.From() == r.lifted {
+				f.Set(m.To(), pal.Destination)
+			}
+		}
+	}
+}
+
+// InStep reports whether the board matches the game.
+func (r *Referee) InStep() bool { return r.fix == nil }

@@ -1,0 +1,135 @@
+package referee
+
+import (
+	"testing"
+
+	"boardd/leds"
+	"boardd/rules"
+)
+
+func newRef(t *testing.T, v *rules.Variant, fen string) *Referee {
+	t.Helper()
+	g, err := rules.NewGame(v, fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(g)
+}
+
+func feed(r *Referee, tr string) []Event {
+	for _, x := range trace(tr) {
+		r.Touch(x)
+	}
+	return r.Quiet()
+}
+
+func kinds(evs []Event) []EventKind {
+	var out []EventKind
+	for _, e := range evs {
+		out = append(out, e.Kind)
+	}
+	return out
+}
+
+func TestRefereeMovesAndLEDs(t *testing.T) {
+	v, _ := rules.NewTeams("modern")
+	r := newRef(t, v, "")
+	var f leds.Frame
+	// "Legal destinations must appear within one scan of the lift."
+	r.Touch(Touch{Square: sq("h2"), Lift: true})
+	r.Frame(&f)
+	if f.At(sq("h2")) != r.Palette.Lifted || f.At(sq("h3")) != r.Palette.Destination || f.At(sq("h4")) != r.Palette.Destination || f.At(sq("h5")) != leds.Off {
+		t.Errorf("lifted h2: h2 %v h3 %v h4 %v h5 %v", f.At(sq("h2")), f.At(sq("h3")), f.At(sq("h4")), f.At(sq("h5")))
+	}
+	r.Touch(Touch{Square: sq("h4")})
+	evs := r.Quiet()
+	if len(evs) != 1 || evs[0].Kind != EvMove || evs[0].Record.Text != "h2-h4" || evs[0].Seq != 1 {
+		t.Fatalf("events %+v", evs)
+	}
+	r.Frame(&f)
+	if f.At(sq("h2")) != r.Palette.LastMove || f.At(sq("h4")) != r.Palette.LastMove {
+		t.Error("last move not lit")
+	}
+	// A piece lifted and put back: nothing happens.
+	if evs := feed(r, "-b7 +b7"); len(evs) != 0 {
+		t.Errorf("lift and put back: %v", kinds(evs))
+	}
+}
+
+func TestRefereeIllegalAndCorrection(t *testing.T) {
+	v, _ := rules.NewTeams("modern")
+	r := newRef(t, v, "")
+	evs := feed(r, "-h2 +h5")
+	if len(evs) != 1 || evs[0].Kind != EvIllegal || r.InStep() {
+		t.Fatalf("events %v in step %v", kinds(evs), r.InStep())
+	}
+	var f leds.Frame
+	r.Frame(&f)
+	if f.At(sq("h5")) != r.Palette.Wrong || f.At(sq("h2")) != r.Palette.Missing {
+		t.Errorf("way back not shown: h5 %v h2 %v", f.At(sq("h5")), f.At(sq("h2")))
+	}
+	if evs := feed(r, "-h5"); len(evs) != 0 {
+		t.Errorf("half corrected: %v", kinds(evs))
+	}
+	evs = feed(r, "+h2")
+	if len(evs) != 1 || evs[0].Kind != EvCorrected || !r.InStep() {
+		t.Fatalf("after putting it back: %v", kinds(evs))
+	}
+	if len(r.Game().Records()) != 0 {
+		t.Error("an illegal attempt was recorded as a move")
+	}
+	// Out of turn: Blue moves while Red is to move.
+	evs = feed(r, "-b7 +c7")
+	if len(evs) != 1 || evs[0].Kind != EvOutOfTurn || evs[0].Seat != rules.Blue {
+		t.Fatalf("out of turn: %+v", evs)
+	}
+	feed(r, "-c7 +b7")
+	if !r.InStep() {
+		t.Error("not back in step")
+	}
+}
+
+func TestRefereePromotionChoice(t *testing.T) {
+	v, _ := rules.NewTeams("modern")
+	p, err := rules.ParsePlacement(v, rules.Red, "rK:h1 rP:e10 bK:a7 yK:g14 gK:n8 gR:n4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRef(t, v, p.FEN4())
+	evs := feed(r, "-e10 +e11")
+	if len(evs) != 2 || evs[0].Kind != EvPromotionChoice || evs[1].Record.Text != "e10-e11=Q+" || evs[1].Record.TurnAfter != rules.Blue {
+		t.Fatalf("events %+v", evs)
+	}
+	rec, err := r.ChoosePromotion(rules.Knight)
+	if err != nil || rec.Text != "e10-e11=N" {
+		t.Fatalf("choose knight: %v %v", rec.Text, err)
+	}
+	if pc := r.Game().Position().At(sq("e11")); pc != rules.MakePiece(rules.Red, rules.Knight) {
+		t.Errorf("e11 holds %v", pc)
+	}
+	if _, err := r.ChoosePromotion(rules.Rook); err == nil {
+		t.Error("a second change accepted")
+	}
+}
+
+func TestRefereeGameOver(t *testing.T) {
+	v, _ := rules.NewTeams("modern")
+	// Red mates Green (Qm11-m8, supported by Rm4); Green's turn comes after
+	// Blue's and Yellow's.
+	p, err := rules.ParsePlacement(v, rules.Red, "rK:h1 rQ:m11 rR:m4 bK:a7 yK:g14 gK:n8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRef(t, v, p.FEN4())
+	feed(r, "-m11 +m8")
+	feed(r, "-a7 +a6")
+	evs := feed(r, "-g14 +f14")
+	if len(evs) != 2 || evs[1].Kind != EvGameOver || evs[1].Result.Reason != "checkmate" {
+		t.Fatalf("events %+v", evs)
+	}
+	var f leds.Frame
+	r.Frame(&f)
+	if f.At(sq("n8")) != r.Palette.Check {
+		t.Error("the mated king is not lit")
+	}
+}
