@@ -63,7 +63,7 @@ type Referee struct {
 // Palette is the LED language (see README "LED language").
 type Palette struct {
 	Lifted, Destination, LastMove, Check, Wrong, Missing, Promotion leds.Color
-	Turn                                                           [rules.NumSeats]leds.Color
+	Turn                                                            [rules.NumSeats]leds.Color
 }
 
 // DefaultPalette: white lifted square, green destinations, dim blue last
