@@ -206,9 +206,19 @@ func (r *Referee) Frame(f *leds.Frame) {
 		}
 		return
 	}
+	// Whose turn: the two corners of that seat's back line.
+	turn := r.g.Turn()
+	for _, c := range r.g.Variant().Seats[turn].RookHomes {
+		if c != square.None {
+			f.Set(c, pal.Turn[turn])
+		}
+	}
 	if r.last != 0 {
 		f.Set(r.last.From(), pal.LastMove)
 		f.Set(r.last.To(), pal.LastMove)
+		if len(r.pendProm) > 0 {
+			f.Set(r.last.To(), pal.Promotion) // a promotion that may still be changed
+		}
 	}
 	for s := rules.Seat(0); s < rules.NumSeats; s++ {
 		if k := p.KingSquare(s); k != square.None && p.InCheck(s) {

@@ -50,6 +50,9 @@ func TestRefereeMovesAndLEDs(t *testing.T) {
 	if f.At(sq("h2")) != r.Palette.LastMove || f.At(sq("h4")) != r.Palette.LastMove {
 		t.Error("last move not lit")
 	}
+	if f.At(sq("a4")) != r.Palette.Turn[rules.Blue] || f.At(sq("a11")) != r.Palette.Turn[rules.Blue] {
+		t.Error("Blue's turn not shown on its back-line corners")
+	}
 	// A piece lifted and put back: nothing happens.
 	if evs := feed(r, "-b7 +b7"); len(evs) != 0 {
 		t.Errorf("lift and put back: %v", kinds(evs))
@@ -99,6 +102,11 @@ func TestRefereePromotionChoice(t *testing.T) {
 	evs := feed(r, "-e10 +e11")
 	if len(evs) != 2 || evs[0].Kind != EvPromotionChoice || evs[1].Record.Text != "e10-e11=Q+" || evs[1].Record.TurnAfter != rules.Blue {
 		t.Fatalf("events %+v", evs)
+	}
+	var f leds.Frame
+	r.Frame(&f)
+	if f.At(sq("e11")) != r.Palette.Promotion {
+		t.Error("the promotion square is not lit for the choice")
 	}
 	rec, err := r.ChoosePromotion(rules.Knight)
 	if err != nil || rec.Text != "e10-e11=N" {
