@@ -2,9 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"boardd/rules/pgn4"
 )
 
 func runCmd(args ...string) (code int, stdout, stderr string) {
@@ -122,5 +126,87 @@ func TestReplaySeedVariantSamples(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "game over: ") {
 			t.Errorf("%s: exit %d\n%s%s", f, code, out, errOut)
 		}
+	}
+}
+
+// boardd sim, driven by the moves of real Teams games (castling on every
+// side, perpendicular en passant, every promotion piece), recognises each
+// move from the simulated lifts and places alone and prints the same
+// movetext as the original file.
+func TestSimReplaysGames(t *testing.T) {
+	for _, name := range []string{"4pchess-test-castling.pgn4", "4pchess-test-castling-other-sides.pgn4", "4pchess-test-en-passant.pgn4", "4pchess-test-promotions.pgn4"} {
+		data, err := os.ReadFile("../../testdata/games/teams/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _, err := pgn4.ParseString(string(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var script strings.Builder
+		var want []string
+		for _, r := range g.Rounds {
+			for _, sl := range r.Slots {
+				fmt.Fprintf(&script, "move %s\n", sl.Text)
+				want = append(want, sl.Text)
+			}
+		}
+		path := filepath.Join(t.TempDir(), "script.txt")
+		os.WriteFile(path, []byte(script.String()), 0o644)
+		code, out, errOut := runCmd("sim", "-q", "--script", path)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, errOut)
+		}
+		pg := out[strings.Index(out, "[Event"):]
+		got, _, err := pgn4.ParseString(pg)
+		if err != nil {
+			t.Fatalf("%s: output PGN4: %v\n%s", name, err, out)
+		}
+		var have []string
+		for _, r := range got.Rounds {
+			for _, sl := range r.Slots {
+				have = append(have, sl.Text)
+			}
+		}
+		if strings.Join(have, " ") != strings.Join(want, " ") {
+			t.Errorf("%s:\nsim  %v\nfile %v\n%s", name, have, want, out)
+		}
+	}
+}
+
+func TestSimTouchByTouch(t *testing.T) {
+	script := `# a capture with the victim lifted first, then an illegal move put right
+move h2-h4
+move b7-c7
+move g13-g12
+move m8-l8
+move Qg1-j4
+move b9-c9
+lift i12
+# not a move: put it back
+place i12
+wait
+lift i13
+place i12
+lift j4
+wait
+-i12
++j4
++i13
+wait
+`
+	path := filepath.Join(t.TempDir(), "s.txt")
+	os.WriteFile(path, []byte(script), 0o644)
+	code, out, errOut := runCmd("sim", "-q", "--script", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"Red: Qg1-j4", "Blue: b9-c9", "!! no legal move explains the board", "board matches the game again", "1. h2-h4 .. b7-c7 .. g13-g12 .. m8-l8\n2. Qg1-j4 .. b9-c9\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if code, _, errOut := runCmd("sim", "--script", "/nonexistent"); code != 1 || !strings.Contains(errOut, "nonexistent") {
+		t.Errorf("missing script: %d %q", code, errOut)
 	}
 }

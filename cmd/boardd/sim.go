@@ -1,0 +1,260 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"boardd/leds"
+	"boardd/leds/term"
+	"boardd/referee"
+	"boardd/rules"
+	"boardd/rules/pgn4"
+	"boardd/rules/square"
+)
+
+func init() {
+	register(command{name: "sim", summary: "play on a simulated board in the terminal (typed or scripted lifts, places and moves)", run: runSim})
+}
+
+const simHelp = `Simulated board. One command per line:
+  lift SQ        lift the piece on SQ            (also: -SQ)
+  place SQ       put a piece down on SQ          (also: +SQ)
+  wait           the board is quiet: the referee judges (an empty line too)
+  move TOKEN     lift and place for a whole move, written as in PGN4:
+                 h2-h4, Nj1-i3, Qg1xQn8, O-O, O-O-O, e10-e11=N
+  promote K      change the last promotion (Q, R, B, N)
+  board          draw the board again
+  # …            a comment
+At the end of the input the game is printed as PGN4.`
+
+func runSim(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("sim", stderr)
+	variant := fs.String("variant", "teams", "rules: a name from 'boardd variants'")
+	start := fs.String("start", "", "start array (default: the variant's first)")
+	script := fs.String("script", "", "read commands from this file instead of standard input")
+	color := fs.Bool("color", false, "draw the LEDs with ANSI colours")
+	quiet := fs.Bool("q", false, "do not draw the board after each judgement")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	v, err := loadVariant(*variant, *start)
+	if err != nil {
+		return err
+	}
+	g, err := rules.NewGame(v, "")
+	if err != nil {
+		return err
+	}
+	in := io.Reader(os.Stdin)
+	if *script != "" {
+		f, err := os.Open(*script)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+	} else {
+		fmt.Fprintln(stdout, simHelp)
+	}
+	s := &simBoard{ref: referee.New(g), board: v.Geometry.Playable, out: stdout, color: *color, draw: !*quiet}
+	s.show()
+	sc := bufio.NewScanner(in)
+	for n := 1; sc.Scan(); n++ {
+		if err := s.line(strings.TrimSpace(sc.Text())); err != nil {
+			if *script != "" {
+				return fmt.Errorf("%s:%d: %v", *script, n, err)
+			}
+			fmt.Fprintf(stdout, "?? %v\n", err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	s.judge()
+	out, err := pgn4.FromGame(g, []pgn4.Tag{{Name: "Event", Value: "boardd sim"}})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	_, err = out.WriteTo(stdout)
+	return err
+}
+
+// simBoard is the simulated board: the referee, and the switches as the
+// typed lifts and places leave them.
+type simBoard struct {
+	ref   *referee.Referee
+	board square.Set
+	out   io.Writer
+	color bool
+	draw  bool
+}
+
+func (s *simBoard) line(l string) error {
+	if l == "" || l == "wait" {
+		s.judge()
+		return nil
+	}
+	if strings.HasPrefix(l, "#") {
+		return nil
+	}
+	f := strings.Fields(l)
+	switch {
+	case f[0] == "lift" && len(f) == 2, strings.HasPrefix(f[0], "-") && len(f) == 1:
+		return s.touch(strings.TrimPrefix(f[len(f)-1], "-"), true)
+	case f[0] == "place" && len(f) == 2, strings.HasPrefix(f[0], "+") && len(f) == 1:
+		return s.touch(strings.TrimPrefix(f[len(f)-1], "+"), false)
+	case f[0] == "move" && len(f) == 2:
+		return s.move(f[1])
+	case f[0] == "promote" && len(f) == 2:
+		k, ok := rules.KindFromLetter(strings.ToUpper(f[1])[0])
+		if !ok {
+			return fmt.Errorf("promote %s: want Q, R, B or N", f[1])
+		}
+		rec, err := s.ref.ChoosePromotion(k)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(s.out, "%s: %s (promotion changed)\n", rec.Seat, rec.Text)
+		s.show()
+		return nil
+	case f[0] == "board":
+		s.show()
+		return nil
+	}
+	return fmt.Errorf("%q: want lift SQ, place SQ, wait, move A-B, promote K or board", l)
+}
+
+func (s *simBoard) touch(name string, lift bool) error {
+	q, err := square.Parse(name)
+	if err != nil || !s.board.Has(q) {
+		return fmt.Errorf("%q is not a square of this board", name)
+	}
+	s.ref.Touch(referee.Touch{Square: q, Lift: lift})
+	return nil
+}
+
+// move performs a whole move by hand, given as a PGN4 token ("h2-h4",
+// "Nj1xBi3", "O-O", "e10-e11=N"): the victim lifted, the piece moved, the
+// rook for castling, then a quiet board.
+func (s *simBoard) move(text string) error {
+	g := s.ref.Game()
+	p := g.Position()
+	tok, err := pgn4.ParseMove(text)
+	if err != nil {
+		return fmt.Errorf("move %v", err)
+	}
+	promo := rules.NoKind
+	if tok.Promotion != 0 {
+		promo, _ = rules.KindFromLetter(tok.Promotion)
+	}
+	var m rules.Move
+	for _, x := range g.LegalMoves() {
+		c, short := x.IsCastle()
+		switch {
+		case tok.Kind == pgn4.CastleShort && c && short, tok.Kind == pgn4.CastleLong && c && !short:
+			m = x
+		case tok.Kind == pgn4.Normal && x.From() == tok.From && x.To() == tok.To && (promo == rules.NoKind || x.Promotion() == promo):
+			if m == 0 {
+				m = x
+			}
+		}
+	}
+	from, to := tok.From, tok.To
+	if m != 0 {
+		from, to = m.From(), m.To()
+	} else if tok.Kind != pgn4.Normal {
+		return fmt.Errorf("move %s: %s cannot castle that way now", text, g.Turn())
+	}
+	if m != 0 && m.IsEnPassant() {
+		for e := rules.Seat(0); e < rules.NumSeats; e++ {
+			if sk, pw := p.EnPassant(e); sk == to {
+				s.touch(pw.String(), true)
+			}
+		}
+	}
+	if p.At(to).IsPiece() {
+		s.touch(to.String(), true) // the captured piece comes off first
+	}
+	s.touch(from.String(), true)
+	s.touch(to.String(), false)
+	if m != 0 {
+		if c, _ := m.IsCastle(); c {
+			rf, rt := m.RookSquares()
+			s.touch(rf.String(), true)
+			s.touch(rt.String(), false)
+		}
+	}
+	s.judge()
+	if recs := g.Records(); promo != rules.NoKind && len(recs) > 0 && recs[len(recs)-1].Move.Promotion() != promo {
+		rec, err := s.ref.ChoosePromotion(promo) // the switches played the default piece
+		if err == nil {
+			fmt.Fprintf(s.out, "%s: %s (promotion changed)\n", rec.Seat, rec.Text)
+		}
+		return err
+	}
+	return nil
+}
+
+// judge tells the referee the board is quiet and reports what it decided.
+func (s *simBoard) judge() {
+	evs := s.ref.Quiet()
+	for _, e := range evs {
+		switch e.Kind {
+		case referee.EvMove:
+			fmt.Fprintf(s.out, "%s: %s\n", e.Record.Seat, e.Record.Text)
+		case referee.EvOutOfTurn:
+			fmt.Fprintf(s.out, "!! that was %s's move, but it is %s's turn: put it back\n", e.Seat, s.ref.Game().Turn())
+		case referee.EvIllegal:
+			fmt.Fprintln(s.out, "!! no legal move explains the board: follow the lights back (xx: empty it, ?? : fill it)")
+		case referee.EvAmbiguous:
+			fmt.Fprintf(s.out, "!! more than one move fits %v: lift and place again more clearly\n", e.Candidates)
+		case referee.EvPromotionChoice:
+			fmt.Fprintf(s.out, "promotion: %v (default first; 'promote K' to change)\n", e.Candidates)
+		case referee.EvCorrected:
+			fmt.Fprintln(s.out, "board matches the game again")
+		case referee.EvGameOver:
+			fmt.Fprintf(s.out, "game over: %s, winners %v\n", e.Result.Reason, e.Result.Winners)
+		}
+	}
+	if len(evs) > 0 {
+		s.show()
+	}
+}
+
+func (s *simBoard) show() {
+	if !s.draw {
+		return
+	}
+	var f leds.Frame
+	f.Brightness = 255
+	s.ref.Frame(&f)
+	p := s.ref.Game().Position()
+	label := func(q square.Square) string {
+		if pc := p.At(q); pc.IsPiece() {
+			l := pc.String()
+			return l[len(l)-2:]
+		}
+		return ""
+	}
+	if !s.ref.InStep() {
+		label = func(q square.Square) string {
+			switch c := f.At(q); c {
+			case s.ref.Palette.Wrong:
+				return "xx"
+			case s.ref.Palette.Missing:
+				return "??"
+			}
+			if pc := p.At(q); pc.IsPiece() {
+				l := pc.String()
+				return l[len(l)-2:]
+			}
+			return ""
+		}
+	}
+	fmt.Fprintf(s.out, "%s to move\n", s.ref.Game().Turn())
+	term.Render(s.out, s.board, &f, label, s.color)
+}
