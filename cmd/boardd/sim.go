@@ -13,6 +13,7 @@ import (
 	"boardd/rules"
 	"boardd/rules/pgn4"
 	"boardd/rules/square"
+	"boardd/sync/archive"
 )
 
 func init() {
@@ -37,6 +38,7 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	script := fs.String("script", "", "read commands from this file instead of standard input")
 	color := fs.Bool("color", false, "draw the LEDs with ANSI colours")
 	quiet := fs.Bool("q", false, "do not draw the board after each judgement")
+	journal := fs.String("journal", "", "record every turn in this journal (fsync per turn); if it exists, resume its game")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -47,6 +49,33 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	g, err := rules.NewGame(v, "")
 	if err != nil {
 		return err
+	}
+	var jl *archive.Journal
+	if *journal != "" {
+		if _, err := os.Stat(*journal); err == nil {
+			j, entries, warn, err := archive.Open(*journal)
+			if err != nil {
+				return err
+			}
+			if warn != "" {
+				fmt.Fprintln(stderr, "warning:", warn)
+			}
+			if g, err = archive.Restore(entries, loadVariant); err != nil {
+				j.Close()
+				return err
+			}
+			fmt.Fprintf(stdout, "resumed %s: %d turns from %s\n", g.Variant().Name, len(g.Records()), *journal)
+			jl = j
+		} else {
+			st := *start
+			if st == "" {
+				st = g.StartFEN4()
+			}
+			if jl, err = archive.Create(*journal, archive.Entry{Variant: v.Name, Start: st}); err != nil {
+				return err
+			}
+		}
+		defer jl.Close()
 	}
 	in := io.Reader(os.Stdin)
 	if *script != "" {
@@ -59,7 +88,7 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintln(stdout, simHelp)
 	}
-	s := &simBoard{ref: referee.New(g), board: v.Geometry.Playable, out: stdout, color: *color, draw: !*quiet}
+	s := &simBoard{ref: referee.New(g), board: g.Variant().Geometry.Playable, out: stdout, color: *color, draw: !*quiet, journal: jl}
 	s.show()
 	sc := bufio.NewScanner(in)
 	for n := 1; sc.Scan(); n++ {
@@ -74,6 +103,9 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	s.judge()
+	if s.err != nil {
+		return s.err
+	}
 	out, err := pgn4.FromGame(g, []pgn4.Tag{{Name: "Event", Value: "boardd sim"}})
 	if err != nil {
 		return err
@@ -89,8 +121,23 @@ type simBoard struct {
 	ref   *referee.Referee
 	board square.Set
 	out   io.Writer
-	color bool
-	draw  bool
+	color   bool
+	draw    bool
+	journal *archive.Journal // nil: not recording
+	err     error            // a failed journal write stops the session
+}
+
+// record journals a turn; a takeback first when a promotion was changed.
+func (s *simBoard) record(rec rules.Record, takeback bool) {
+	if s.journal == nil || s.err != nil {
+		return
+	}
+	if takeback {
+		s.err = s.journal.Append(archive.Entry{Kind: "takeback"})
+	}
+	if s.err == nil {
+		s.err = s.journal.Append(archive.MoveEntry(rec))
+	}
 }
 
 func (s *simBoard) line(l string) error {
@@ -118,6 +165,7 @@ func (s *simBoard) line(l string) error {
 		if err != nil {
 			return err
 		}
+		s.record(rec, true)
 		fmt.Fprintf(s.out, "%s: %s (promotion changed)\n", rec.Seat, rec.Text)
 		s.show()
 		return nil
@@ -192,6 +240,7 @@ func (s *simBoard) move(text string) error {
 	if recs := g.Records(); promo != rules.NoKind && len(recs) > 0 && recs[len(recs)-1].Move.Promotion() != promo {
 		rec, err := s.ref.ChoosePromotion(promo) // the switches played the default piece
 		if err == nil {
+			s.record(rec, true)
 			fmt.Fprintf(s.out, "%s: %s (promotion changed)\n", rec.Seat, rec.Text)
 		}
 		return err
@@ -206,6 +255,7 @@ func (s *simBoard) judge() {
 		switch e.Kind {
 		case referee.EvMove:
 			fmt.Fprintf(s.out, "%s: %s\n", e.Record.Seat, e.Record.Text)
+			s.record(e.Record, false)
 		case referee.EvOutOfTurn:
 			fmt.Fprintf(s.out, "!! that was %s's move, but it is %s's turn: put it back\n", e.Seat, s.ref.Game().Turn())
 		case referee.EvIllegal:
