@@ -118,9 +118,9 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 // simBoard is the simulated board: the referee, and the switches as the
 // typed lifts and places leave them.
 type simBoard struct {
-	ref   *referee.Referee
-	board square.Set
-	out   io.Writer
+	ref     *referee.Referee
+	board   square.Set
+	out     io.Writer
 	color   bool
 	draw    bool
 	journal *archive.Journal // nil: not recording
