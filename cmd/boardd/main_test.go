@@ -239,3 +239,25 @@ func TestSimJournalResume(t *testing.T) {
 		t.Errorf("the resumed game lost moves:\n%s", out)
 	}
 }
+
+func TestGamesArchive(t *testing.T) {
+	dir := t.TempDir()
+	s := filepath.Join(dir, "s.txt")
+	os.WriteFile(s, []byte("move h2-h4\nmove b7-c7\n"), 0o644)
+	for _, ev := range []string{"Club night", "League"} {
+		if code, _, errOut := runCmd("sim", "-q", "--script", s, "--archive", dir, "--event", ev, "--round", "2"); code != 0 {
+			t.Fatalf("sim: %s", errOut)
+		}
+	}
+	code, out, _ := runCmd("games", "list", "--dir", dir, "--event", "League")
+	if code != 0 || !strings.Contains(out, "_League_r2_board-1.pgn4") || !strings.HasSuffix(out, "1 games\n") {
+		t.Errorf("games list: %d\n%s", code, out)
+	}
+	code, out, _ = runCmd("games", "export", "--dir", dir)
+	if code != 0 || strings.Count(out, "[Event ") != 2 || strings.Count(out, "1. h2-h4 .. b7-c7") != 2 {
+		t.Errorf("games export:\n%s", out)
+	}
+	if code, _, errOut := runCmd("games", "dance"); code != 2 || !strings.Contains(errOut, "want list, show or export") {
+		t.Errorf("unknown subcommand: %d %s", code, errOut)
+	}
+}

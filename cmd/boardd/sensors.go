@@ -65,8 +65,8 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.script, "script", "", "sim: play this sensor script in simulated time, print the events and the final map")
 	fs.StringVar(&f.start, "start", "start", "sim: initial occupancy, start (the four-player array) or empty")
 	fs.StringVar(&f.listen, "listen", "", "sim: accept script lines on this address (127.0.0.1:7165, or a unix socket path)")
-	fs.StringVar(&f.spiPort, "spi", "/dev/spidev0.0", "hc165: SPI port")
-	fs.StringVar(&f.latch, "latch", "GPIO25", "hc165: GPIO on the chips' SH/LD")
+	fs.StringVar(&f.spiPort, "spi", "/dev/spidev1.0", "hc165: SPI port (SPI1: the LEDs own SPI0)")
+	fs.StringVar(&f.latch, "latch", "GPIO16", "hc165: GPIO on the chips' SH/LD")
 	fs.IntVar(&f.chips, "chips", 20, "hc165: chips in the chain")
 	fs.Int64Var(&f.spiHz, "spi-hz", 1000000, "hc165: SPI clock in Hz")
 	fs.BoolVar(&f.lsbFirst, "lsb-first", false, "hc165: number each chip's inputs H..A instead of A..H")
@@ -115,7 +115,9 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	} else if src.Bits() != m.Bits() {
-		return fmt.Errorf("%w: the %s driver reads %d bits; give a --wiring map for it (the standard layout has 160)", errUsage, f.driver, src.Bits())
+		if m, err = sensors.StandardMapBits(src.Bits()); err != nil {
+			return fmt.Errorf("%w: %s driver: %v (--wiring FILE)", errUsage, f.driver, err)
+		}
 	}
 
 	var mu sync.Mutex // guards log and cal; OnEvent runs on the scan goroutine

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"boardd/leds"
 	"boardd/leds/term"
@@ -39,6 +40,9 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	color := fs.Bool("color", false, "draw the LEDs with ANSI colours")
 	quiet := fs.Bool("q", false, "do not draw the board after each judgement")
 	journal := fs.String("journal", "", "record every turn in this journal (fsync per turn); if it exists, resume its game")
+	archiveDir := fs.String("archive", "", "save the finished game as PGN4 in this archive directory")
+	event := fs.String("event", "", "event name for the game's PGN4 headers")
+	round := fs.String("round", "", "round for the game's PGN4 headers")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -106,9 +110,26 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	if s.err != nil {
 		return s.err
 	}
-	out, err := pgn4.FromGame(g, []pgn4.Tag{{Name: "Event", Value: "boardd sim"}})
+	tags := []pgn4.Tag{{Name: "Event", Value: "boardd sim"}}
+	if *event != "" {
+		tags[0].Value = *event
+	}
+	if *round != "" {
+		tags = append(tags, pgn4.Tag{Name: "Round", Value: *round})
+	}
+	if res, over := g.Result(); over {
+		tags = append(tags, pgn4.Tag{Name: "Termination", Value: res.Reason})
+	}
+	out, err := pgn4.FromGame(g, tags)
 	if err != nil {
 		return err
+	}
+	if *archiveDir != "" {
+		path, err := archive.Store{Dir: *archiveDir}.Save(out, "1", time.Now())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "saved", path)
 	}
 	fmt.Fprintln(stdout)
 	_, err = out.WriteTo(stdout)

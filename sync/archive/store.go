@@ -1,0 +1,135 @@
+package archive
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"boardd/rules/pgn4"
+)
+
+// Store is a directory of finished games: one PGN4 file per game, named so
+// a club can find it (date, event, round, board), and index.tsv listing
+// them.
+type Store struct{ Dir string }
+
+// Item is one index line.
+type Item struct {
+	File, Date, Event, Round, Board, Variant, Players, Result string
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+func slug(s, def string) string {
+	s = strings.Trim(unsafeName.ReplaceAllString(s, "-"), "-")
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// Save writes a finished game: the file is written to a temporary name,
+// synced and renamed, so a power cut leaves either the whole file or none;
+// then the index gets its line. It returns the file's path.
+func (s Store) Save(g *pgn4.Game, board string, when time.Time) (string, error) {
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return "", fmt.Errorf("archive: %w", err)
+	}
+	date := when.Format("2006-01-02")
+	if g.Get("Date") == "" {
+		g.Set("Date", date)
+	}
+	name := fmt.Sprintf("%s_%s_r%s_board-%s", date, slug(g.Get("Event"), "game"), slug(g.Get("Round"), "0"), slug(board, "1"))
+	path := filepath.Join(s.Dir, name+".pgn4")
+	for i := 2; fileExists(path); i++ {
+		path = filepath.Join(s.Dir, fmt.Sprintf("%s_%d.pgn4", name, i))
+	}
+	if err := writeAtomic(path, []byte(g.String())); err != nil {
+		return "", err
+	}
+	var players []string
+	for _, seat := range []string{"Red", "Blue", "Yellow", "Green"} {
+		if n := g.Get(seat); n != "" {
+			players = append(players, seat+"="+n)
+		}
+	}
+	it := Item{File: filepath.Base(path), Date: date, Event: g.Get("Event"), Round: g.Get("Round"), Board: board,
+		Variant: g.Get("Variant"), Players: strings.Join(players, ","), Result: g.Get("Result")}
+	f, err := os.OpenFile(filepath.Join(s.Dir, "index.tsv"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return "", fmt.Errorf("archive index: %w", err)
+	}
+	defer f.Close()
+	clean := func(v string) string { return strings.NewReplacer("\t", " ", "\n", " ").Replace(v) }
+	line := strings.Join([]string{it.File, it.Date, clean(it.Event), clean(it.Round), clean(it.Board), clean(it.Variant), clean(it.Players), clean(it.Result)}, "\t") + "\n"
+	if _, err := f.WriteString(line); err != nil {
+		return "", fmt.Errorf("archive index: %w", err)
+	}
+	return path, f.Sync()
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func writeAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("archive: %w", err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("archive: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("archive: %w", err)
+	}
+	f.Close()
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("archive: %w", err)
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync() // make the rename itself durable
+		d.Close()
+	}
+	return nil
+}
+
+// Filter selects index items; empty fields match everything. Player
+// matches a part of any player's name; Date a prefix ("2026-11").
+type Filter struct{ Event, Player, Date string }
+
+// List returns the archived games matching f, oldest first. Lines the
+// index cannot read are skipped and reported in the second result.
+func (s Store) List(f Filter) ([]Item, []string, error) {
+	file, err := os.Open(filepath.Join(s.Dir, "index.tsv"))
+	if os.IsNotExist(err) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("archive index: %w", err)
+	}
+	defer file.Close()
+	var out []Item
+	var bad []string
+	sc := bufio.NewScanner(file)
+	for n := 1; sc.Scan(); n++ {
+		c := strings.Split(sc.Text(), "\t")
+		if len(c) != 8 {
+			bad = append(bad, fmt.Sprintf("index.tsv line %d: %d fields, want 8", n, len(c)))
+			continue
+		}
+		it := Item{c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]}
+		if (f.Event == "" || it.Event == f.Event) && (f.Date == "" || strings.HasPrefix(it.Date, f.Date)) &&
+			(f.Player == "" || strings.Contains(strings.ToLower(it.Players), strings.ToLower(f.Player))) {
+			out = append(out, it)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Date < out[j].Date })
+	return out, bad, sc.Err()
+}
