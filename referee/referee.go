@@ -30,9 +30,28 @@ const (
 	EvCorrected
 	// EvGameOver: the game ended (Result).
 	EvGameOver
+	// EvTakeback: the last turn was undone (the board was put back).
+	EvTakeback
+	// EvTakebackAsked: the board was put back to before the last turn and
+	// the club's setting wants a confirmation (ConfirmTakeback).
+	EvTakebackAsked
 )
 
-var eventNames = [...]string{"move", "illegal", "out of turn", "ambiguous", "promotion choice", "corrected", "game over"}
+var eventNames = [...]string{"move", "illegal", "out of turn", "ambiguous", "promotion choice", "corrected", "game over", "takeback", "takeback asked"}
+
+// TakebackMode is the club's setting for undoing a move by putting the
+// pieces back.
+type TakebackMode uint8
+
+// Takeback settings.
+const (
+	// TakebackOff: putting the pieces back is a position to correct.
+	TakebackOff TakebackMode = iota
+	// TakebackOn: putting the pieces back undoes the last turn.
+	TakebackOn
+	// TakebackAsk: it asks first (ConfirmTakeback).
+	TakebackAsk
+)
 
 func (k EventKind) String() string { return eventNames[k] }
 
@@ -58,6 +77,9 @@ type Referee struct {
 	seq      uint64
 	Palette  Palette
 	pendProm []rules.Move
+	// Takeback is the club's takeback setting (default off).
+	Takeback TakebackMode
+	asked    bool // a takeback waits for confirmation
 }
 
 // Palette is the LED language (see README "LED language").
@@ -121,10 +143,24 @@ func (r *Referee) Quiet() []Event {
 	}
 	p := r.g.Position()
 	if r.fix != nil {
+		if r.asked && r.occ != p.Occupancy() {
+			return out // still waiting for the takeback to be confirmed
+		}
+		r.asked = false
 		if r.occ == p.Occupancy() {
 			r.fix, r.trace, r.lifted = nil, r.trace[:0], square.None
 			emit(Event{Kind: EvCorrected})
 		}
+		return out
+	}
+	if prev, ok := r.g.PreviousPosition(); ok && r.Takeback != TakebackOff && r.occ == prev.Occupancy() {
+		if r.Takeback == TakebackAsk {
+			r.asked = true
+			r.fix = &Verdict{Kind: Illegal}
+			emit(Event{Kind: EvTakebackAsked})
+			return out
+		}
+		r.undo(emit)
 		return out
 	}
 	v := Infer(p, r.g.LegalMoves(), Observation{Trace: r.trace, Final: r.occ})
@@ -151,6 +187,32 @@ func (r *Referee) Quiet() []Event {
 		emit(Event{Kind: EvIllegal})
 	}
 	return out
+}
+
+// ConfirmTakeback carries out a takeback the board asked about.
+func (r *Referee) ConfirmTakeback() ([]Event, error) {
+	if !r.asked {
+		return nil, fmt.Errorf("no takeback is waiting for confirmation")
+	}
+	var out []Event
+	r.asked, r.fix = false, nil
+	r.undo(func(e Event) {
+		r.seq++
+		e.Seq = r.seq
+		out = append(out, e)
+	})
+	return out, nil
+}
+
+func (r *Referee) undo(emit func(Event)) {
+	if err := r.g.Takeback(); err != nil {
+		return
+	}
+	r.trace, r.lifted, r.last, r.pendProm = r.trace[:0], square.None, 0, nil
+	if recs := r.g.Records(); len(recs) > 0 {
+		r.last = recs[len(recs)-1].Move
+	}
+	emit(Event{Kind: EvTakeback})
 }
 
 // ChoosePromotion changes the piece the last move promoted to (the

@@ -141,3 +141,41 @@ func TestRefereeGameOver(t *testing.T) {
 		t.Error("the mated king is not lit")
 	}
 }
+
+// "takeback: restoring the previous position undoes the last move when the
+// config allows it (club setting: off, on, or ask)"
+func TestRefereeTakeback(t *testing.T) {
+	v, _ := rules.NewTeams("modern")
+	tests := []struct {
+		mode TakebackMode
+		want []EventKind
+	}{
+		{TakebackOff, []EventKind{EvIllegal}}, // a pawn stepping back is nobody's legal move
+		{TakebackOn, []EventKind{EvTakeback}},
+		{TakebackAsk, []EventKind{EvTakebackAsked}},
+	}
+	for _, tt := range tests {
+		r := newRef(t, v, "")
+		r.Takeback = tt.mode
+		feed(r, "-h2 +h3")
+		evs := feed(r, "-h3 +h2")
+		if got := kinds(evs); len(got) != len(tt.want) || got[0] != tt.want[0] {
+			t.Errorf("mode %d: events %v, want %v", tt.mode, got, tt.want)
+			continue
+		}
+		switch tt.mode {
+		case TakebackOn:
+			if len(r.Game().Records()) != 0 || r.Game().Turn() != rules.Red || !r.InStep() {
+				t.Errorf("after takeback: %d records, turn %v", len(r.Game().Records()), r.Game().Turn())
+			}
+		case TakebackAsk:
+			if len(r.Game().Records()) != 1 {
+				t.Error("took back without confirmation")
+			}
+			evs, err := r.ConfirmTakeback()
+			if err != nil || len(evs) != 1 || evs[0].Kind != EvTakeback || len(r.Game().Records()) != 0 || !r.InStep() {
+				t.Errorf("confirm: %v %v, %d records", kinds(evs), err, len(r.Game().Records()))
+			}
+		}
+	}
+}

@@ -866,6 +866,14 @@ func (g *Game) finishTurn(rec *Record) {
 	g.snaps = append(g.snaps, snapshot{pos: g.pos.Clone(), status: g.status})
 }
 
+// PreviousPosition returns a copy of the position before the last turn.
+func (g *Game) PreviousPosition() (*Position, bool) {
+	if len(g.snaps) < 2 {
+		return nil, false
+	}
+	return g.snaps[len(g.snaps)-2].pos.Clone(), true
+}
+
 // Takeback undoes the last turn. It fails at the start of the game.
 func (g *Game) Takeback() error {
 	if len(g.records) == 0 {
