@@ -1,0 +1,115 @@
+// Package hc165 reads the board's reed switches through a chain of
+// 74HC165 parallel-in/serial-out shift registers on an SPI bus: the
+// recommended build (20 chips for 160 squares, four Pi pins, no diodes).
+//
+// Wiring (see docs/hardware.md): every chip's SH/LD pin goes to one GPIO
+// (the latch), CLK to SCLK, CLK INH to ground, the first chip's QH to MISO,
+// each further chip's QH to the previous chip's SER. Each input has a
+// 10 kΩ pull-up and its reed switch closes it to ground, so a closed switch
+// reads 0; the driver inverts that (Opts.ActiveHigh for the opposite).
+//
+// One Read pulses the latch low then high (the chips load all 160 inputs at
+// once) and clocks all the bytes in with a single SPI transaction. Byte k
+// comes from chip k counted from MISO; its input A is frame bit 8k, input H
+// bit 8k+7.
+package hc165
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+
+	"periph.io/x/conn/v3/gpio"
+	"periph.io/x/conn/v3/physic"
+	"periph.io/x/conn/v3/spi"
+
+	"boardd/sensors"
+)
+
+// Opts configures a chain. The zero value is the standard 20-chip board.
+type Opts struct {
+	// Chips in the chain; 0 means 20. At most sensors.MaxBits/8.
+	Chips int
+	// Speed of the SPI clock; 0 means 1 MHz (160 bits in 160 µs, safe on
+	// long ribbon cables; the chips manage 25 MHz at 3.3 V).
+	Speed physic.Frequency
+	// Mode is the SPI mode; the zero value, Mode0, suits the 74HC165 (the
+	// Pi samples MISO on the same rising edge the chip shifts on, well
+	// before the chip's ~20 ns propagation delay).
+	Mode spi.Mode
+	// LSBFirst numbers each chip's inputs H..A as bits 0..7 instead of
+	// A..H, for boards wired the other way round. Done in software: the
+	// Pi's SPI controller cannot shift LSB first.
+	LSBFirst bool
+	// ActiveHigh: a closed switch reads 1 (pull-downs, switch to 3.3 V).
+	ActiveHigh bool
+}
+
+// Dev is a 74HC165 chain. It implements sensors.Source.
+type Dev struct {
+	c     spi.Conn
+	latch gpio.PinOut
+	opts  Opts
+	w, r  []byte
+}
+
+// New connects to the chain on port p with the latch (SH/LD) on pin latch.
+func New(p spi.Port, latch gpio.PinOut, o *Opts) (*Dev, error) {
+	var opts Opts
+	if o != nil {
+		opts = *o
+	}
+	if opts.Chips == 0 {
+		opts.Chips = 20
+	}
+	if opts.Chips < 0 || opts.Chips*8 > sensors.MaxBits {
+		return nil, fmt.Errorf("hc165: %d chips: want 1-%d", opts.Chips, sensors.MaxBits/8)
+	}
+	if opts.Speed == 0 {
+		opts.Speed = physic.MegaHertz
+	}
+	if p == nil || latch == nil || latch == gpio.INVALID {
+		return nil, errors.New("hc165: needs an SPI port and a latch pin")
+	}
+	// Latch idles high: shifting enabled, inputs not loading.
+	if err := latch.Out(gpio.High); err != nil {
+		return nil, fmt.Errorf("hc165: latch pin %s: %v", latch, err)
+	}
+	c, err := p.Connect(opts.Speed, opts.Mode, 8)
+	if err != nil {
+		return nil, fmt.Errorf("hc165: SPI %s: %v", p, err)
+	}
+	return &Dev{c: c, latch: latch, opts: opts, w: make([]byte, opts.Chips), r: make([]byte, opts.Chips)}, nil
+}
+
+// String names the device.
+func (d *Dev) String() string {
+	return fmt.Sprintf("hc165(%d chips, latch %s)", d.opts.Chips, d.latch)
+}
+
+// Bits implements sensors.Source: 8 per chip.
+func (d *Dev) Bits() int { return d.opts.Chips * 8 }
+
+// Read implements sensors.Source: latch pulse, then one transaction.
+func (d *Dev) Read(f *sensors.Frame) error {
+	if err := d.latch.Out(gpio.Low); err != nil {
+		return fmt.Errorf("hc165: latch low: %w", err)
+	}
+	if err := d.latch.Out(gpio.High); err != nil {
+		return fmt.Errorf("hc165: latch high: %w", err)
+	}
+	if err := d.c.Tx(d.w, d.r); err != nil {
+		return fmt.Errorf("hc165: SPI read of %d bytes: %w", len(d.r), err)
+	}
+	*f = sensors.Frame{}
+	for i, b := range d.r {
+		if !d.opts.ActiveHigh {
+			b = ^b
+		}
+		if d.opts.LSBFirst {
+			b = bits.Reverse8(b)
+		}
+		f[i>>3] |= uint64(b) << (8 * uint(i&7))
+	}
+	return nil
+}

@@ -1,0 +1,154 @@
+// Package sensors turns the reed switches under the board into debounced
+// occupancy snapshots and lift/place events.
+//
+// The package follows periph.io's shape. A Source is the hardware: it reads
+// every switch once into a raw bit Frame, numbered the way the wiring
+// numbers them (chip 0 bit 0 first for a 74HC165 chain, row-major for a
+// matrix). A Map says which bit is which square; it comes from the wiring
+// config (ParseMap) or StandardMap. A Scanner reads the Source at a fixed
+// rate, applies the Map, debounces every square and reports Events.
+//
+// Drivers live in subpackages: hc165 (74HC165 chain over SPI, the
+// recommended build), gpiomatrix (row×column matrix on GPIO pins), mcp23017
+// (I²C expanders) and sim (simulated switches for tests and laptops).
+//
+// # Debounce contract
+//
+// A square's debounced state changes only after the raw switch has read the
+// new value for Config.Debounce consecutive scans (default 4 scans at
+// 200 Hz: the change must hold for 15–20 ms). Anything shorter — contact
+// bounce of a few milliseconds, a neighbour's piece nudged and settling back
+// — produces no event. Anything that holds that long is reported exactly
+// once, Debounce scans after it began. A hand sliding a piece across a
+// square it dwells on for longer than that does produce a place and a lift
+// on that square; the referee, which knows the game, resolves those.
+//
+// # Faults
+//
+// A switch that changes raw state Config.ChatterEdges times within
+// Config.ChatterWindow is reported once with a Fault event and from then on
+// debounced with Config.FaultDebounce scans. Faults that contradict the
+// game (a switch stuck closed on a square the referee knows is empty) need
+// the game: the referee reports them with Scanner.ReportSuspect, which has
+// the same effect.
+package sensors
+
+import (
+	"fmt"
+	"time"
+
+	"boardd/rules/square"
+)
+
+// MaxBits is the most switch bits a Source may read in one frame.
+const MaxBits = 256
+
+// Frame is one raw reading of every switch: bit i set means switch i is
+// closed (a piece is on it), whatever the electrical polarity. Drivers
+// convert polarity, so a Frame always reads 1 for "occupied".
+type Frame [MaxBits / 64]uint64
+
+// Bit reports whether bit i is set.
+func (f *Frame) Bit(i int) bool {
+	return i >= 0 && i < MaxBits && f[i>>6]&(1<<(uint(i)&63)) != 0
+}
+
+// Set sets bit i to v; bits out of range are ignored.
+func (f *Frame) Set(i int, v bool) {
+	if i < 0 || i >= MaxBits {
+		return
+	}
+	if v {
+		f[i>>6] |= 1 << (uint(i) & 63)
+	} else {
+		f[i>>6] &^= 1 << (uint(i) & 63)
+	}
+}
+
+// Clear resets every bit.
+func (f *Frame) Clear() { *f = Frame{} }
+
+// Source is switch hardware that can be scanned. Implementations must not
+// allocate in Read.
+type Source interface {
+	// Bits returns how many switch bits one Read fills (at most MaxBits).
+	Bits() int
+	// Read scans every switch once and overwrites f with the result.
+	Read(f *Frame) error
+}
+
+// Kind says what an Event reports.
+type Kind uint8
+
+// The kinds of Event.
+const (
+	// Lift: a square became empty (debounced).
+	Lift Kind = iota + 1
+	// Place: a square became occupied (debounced).
+	Place
+	// Fault: a square's switch is misbehaving; see Event.Cause.
+	Fault
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Lift:
+		return "lift"
+	case Place:
+		return "place"
+	case Fault:
+		return "fault"
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Cause says why a Fault event was raised.
+type Cause uint8
+
+// The causes of a Fault.
+const (
+	// NoCause is the Cause of every non-fault event.
+	NoCause Cause = iota
+	// Chatter: the switch changed state too often in a short window.
+	Chatter
+	// Suspect: the referee reported the square (ReportSuspect), for
+	// instance a switch that stays closed on a square the game says is
+	// empty.
+	Suspect
+)
+
+func (c Cause) String() string {
+	switch c {
+	case NoCause:
+		return ""
+	case Chatter:
+		return "chatter"
+	case Suspect:
+		return "suspect"
+	}
+	return fmt.Sprintf("Cause(%d)", uint8(c))
+}
+
+// Event is one debounced change or one fault.
+type Event struct {
+	Kind   Kind
+	Square square.Square
+	// Time is when the scanner confirmed the change (the scan that
+	// completed the debounce) or detected the fault.
+	Time time.Time
+	// Began is the scan at which the raw change that this event confirms
+	// was first seen; Time-Began is the debounce delay. Equal to Time for
+	// faults.
+	Began time.Time
+	// Cause is set for Fault events.
+	Cause Cause
+	// Occupied is the debounced occupancy right after this event.
+	Occupied square.Set
+}
+
+func (e Event) String() string {
+	if e.Kind == Fault {
+		return fmt.Sprintf("fault %s (%s)", e.Square, e.Cause)
+	}
+	return e.Kind.String() + " " + e.Square.String()
+}
