@@ -14,6 +14,8 @@ import (
 	"boardd/rules"
 	"boardd/rules/pgn4"
 	"boardd/rules/square"
+	"boardd/sensors"
+	"boardd/sensors/sim"
 	"boardd/sync/archive"
 )
 
@@ -43,6 +45,8 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	archiveDir := fs.String("archive", "", "save the finished game as PGN4 in this archive directory")
 	event := fs.String("event", "", "event name for the game's PGN4 headers")
 	round := fs.String("round", "", "round for the game's PGN4 headers")
+	switches := fs.Bool("switches", false, "the script is a switch script (lift SQ, place SQ, wait 30ms, bounce SQ MS) played through simulated reed switches, their debounce and the referee in simulated time")
+	quietFor := fs.Duration("quiet", 400*time.Millisecond, "with --switches: how long the board must be still before the referee judges")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -94,6 +98,15 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	}
 	s := &simBoard{ref: referee.New(g), board: g.Variant().Geometry.Playable, out: stdout, color: *color, draw: !*quiet, journal: jl}
 	s.show()
+	if *switches {
+		if *script == "" {
+			return fmt.Errorf("%w: --switches needs --script FILE", errUsage)
+		}
+		if err := s.playSwitches(in, *script, *quietFor); err != nil {
+			return err
+		}
+		return s.finish(g, *event, *round, *archiveDir)
+	}
 	sc := bufio.NewScanner(in)
 	for n := 1; sc.Scan(); n++ {
 		if err := s.line(strings.TrimSpace(sc.Text())); err != nil {
@@ -107,15 +120,20 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	s.judge()
+	return s.finish(g, *event, *round, *archiveDir)
+}
+
+// finish prints the game as PGN4 and saves it in the archive if asked.
+func (s *simBoard) finish(g *rules.Game, event, round, archiveDir string) error {
 	if s.err != nil {
 		return s.err
 	}
 	tags := []pgn4.Tag{{Name: "Event", Value: "boardd sim"}}
-	if *event != "" {
-		tags[0].Value = *event
+	if event != "" {
+		tags[0].Value = event
 	}
-	if *round != "" {
-		tags = append(tags, pgn4.Tag{Name: "Round", Value: *round})
+	if round != "" {
+		tags = append(tags, pgn4.Tag{Name: "Round", Value: round})
 	}
 	if res, over := g.Result(); over {
 		tags = append(tags, pgn4.Tag{Name: "Termination", Value: res.Reason})
@@ -124,16 +142,67 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *archiveDir != "" {
-		path, err := archive.Store{Dir: *archiveDir}.Save(out, "1", time.Now())
+	if archiveDir != "" {
+		path, err := archive.Store{Dir: archiveDir}.Save(out, "1", time.Now())
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, "saved", path)
+		fmt.Fprintln(s.out, "saved", path)
 	}
-	fmt.Fprintln(stdout)
-	_, err = out.WriteTo(stdout)
+	fmt.Fprintln(s.out)
+	_, err = out.WriteTo(s.out)
 	return err
+}
+
+// playSwitches plays a switch script on simulated reed switches: the
+// scanner debounces them every 5 ms of simulated time, its lift and place
+// events go to the referee, and once the board has been still for quiet
+// the referee judges.
+func (s *simBoard) playSwitches(in io.Reader, name string, quiet time.Duration) error {
+	script, err := sim.ParseScript(name, in)
+	if err != nil {
+		return err
+	}
+	clk := sim.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	board := sim.New(s.ref.Game().Position().Occupancy(), clk.Now)
+	var last time.Time
+	pending := false
+	sc, err := sensors.NewScanner(board, board.Map(), sensors.Config{Now: clk.Now, OnEvent: func(e sensors.Event) {
+		switch e.Kind {
+		case sensors.Lift, sensors.Place:
+			s.ref.Touch(referee.Touch{Square: e.Square, Lift: e.Kind == sensors.Lift})
+			last, pending = e.Time, true
+		case sensors.Fault:
+			fmt.Fprintf(s.out, "!! sensor fault on %s\n", e.Square)
+		}
+	}})
+	if err != nil {
+		return err
+	}
+	period := sc.Config().Period
+	if err := sc.Step(clk.Now()); err != nil { // the first scan sets the state
+		return err
+	}
+	var owed time.Duration
+	wait := func(d time.Duration) error {
+		owed += d
+		for owed >= period {
+			owed -= period
+			now := clk.Advance(period)
+			if err := sc.Step(now); err != nil {
+				return err
+			}
+			if pending && now.Sub(last) >= quiet {
+				pending = false
+				s.judge()
+			}
+		}
+		return nil
+	}
+	if err := script.Play(board, wait); err != nil {
+		return err
+	}
+	return wait(quiet + 10*period) // let the last move settle and be judged
 }
 
 // simBoard is the simulated board: the referee, and the switches as the
