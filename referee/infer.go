@@ -58,8 +58,11 @@ func (k VerdictKind) String() string { return verdictNames[k] }
 
 // Verdict is Infer's conclusion.
 type Verdict struct {
-	Kind       VerdictKind
-	Move       rules.Move   // Moved, OutOfTurn
+	Kind VerdictKind
+	Move rules.Move // Moved, OutOfTurn
+	// Then holds further moves by the following seats when the humans
+	// made several moves before the board was quiet (Moved only).
+	Then       []rules.Move
 	Candidates []rules.Move // Promotion, Ambiguous
 	Seat       rules.Seat   // OutOfTurn: whose move it would have been
 	// Extra are occupied squares the position has empty; Missing are
@@ -80,6 +83,17 @@ func Infer(p *rules.Position, moves []rules.Move, obs Observation) Verdict {
 	cands := explaining(p, moves, obs)
 	if len(cands) > 0 {
 		return decide(v, cands)
+	}
+	// Two quick moves by consecutive seats before the board was quiet?
+	if pairs := explainingPairs(p, moves, obs); len(pairs) == 1 {
+		v.Kind, v.Move, v.Then = Moved, pairs[0][0], []rules.Move{pairs[0][1]}
+		return v
+	} else if len(pairs) > 1 {
+		v.Kind = Ambiguous
+		for _, pr := range pairs {
+			v.Candidates = append(v.Candidates, pr[0])
+		}
+		return v
 	}
 	// Does another seat's legal move explain it? Then it was out of turn.
 	for s := rules.Seat(0); s < rules.NumSeats; s++ {
@@ -120,6 +134,65 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) []rules.
 		return byOcc
 	}
 	return byTrace
+}
+
+// explainingPairs looks for a move by the seat to move followed by a move
+// of the next seat that together leave the final occupancy, each move's
+// origin lifted and destination put down in the trace. Promotions are
+// taken as the default piece.
+func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) [][2]rules.Move {
+	var out [][2]rules.Move
+	var buf [256]rules.Move
+	tr := obs.Trace
+	for _, m1 := range moves {
+		// m1's piece came off its square and was put down on its
+		// destination before the next seat lifted anything of its own.
+		i1 := index(tr, 0, m1.From(), true)
+		j1 := index(tr, i1+1, m1.To(), false)
+		if i1 < 0 || j1 < 0 || !defaultPromo(moves, m1) {
+			continue
+		}
+		q := p.Clone()
+		q.Make(m1)
+		second := q.LegalMoves(buf[:0])
+		for _, m2 := range second {
+			// m2's piece was lifted after m1 came down, and put down on its
+			// destination after that lift.
+			i2 := index(tr, j1+1, m2.From(), true)
+			if i2 < 0 || index(tr, i2+1, m2.To(), false) < 0 || !placedLast(tr, m2.To()) || !defaultPromo(second, m2) {
+				continue
+			}
+			if q.OccupancyAfter(m2) == obs.Final {
+				out = append(out, [2]rules.Move{m1, m2})
+			}
+		}
+	}
+	return out
+}
+
+// index returns the position of the first event at or after from that
+// lifts (or places) a piece on s, or -1.
+func index(tr []Touch, from int, s square.Square, lift bool) int {
+	if from < 0 {
+		return -1
+	}
+	for i := from; i < len(tr); i++ {
+		if tr[i].Square == s && tr[i].Lift == lift {
+			return i
+		}
+	}
+	return -1
+}
+
+// defaultPromo reports whether m is the first of its squares' moves (the
+// default promotion, or the only move).
+func defaultPromo(moves []rules.Move, m rules.Move) bool {
+	for _, x := range moves {
+		if x.From() == m.From() && x.To() == m.To() {
+			return x == m
+		}
+	}
+	return false
 }
 
 func touched(tr []Touch, s square.Square, lift bool) bool {

@@ -83,6 +83,7 @@ func TestInfer(t *testing.T) {
 		{"out of turn", start, "", "-b7 +c7", OutOfTurn, "b7-c7"},
 		{"illegal", start, "", "-h2 +h5", Illegal, ""},
 		{"teams promotion: a choice", place(teams, rules.Red, "rK:h1 rP:e10 bK:a7 yK:g14 gK:n8"), "", "-e10 +e11", Promotion, ""},
+		{"two quick moves before the board was quiet", start, "", "-h2 +h4 -b7 +c7", Moved, "h2-h4"},
 		{"ffa promotion: queen only", place(ffa, rules.Red, "rK:h1 rP:e7 bK:a7 yK:g14 gK:n8"), "", "-e7 +e8", Moved, "e7-e8"},
 	}
 	for _, tt := range tests {
@@ -103,6 +104,9 @@ func TestInfer(t *testing.T) {
 			}
 			if tt.move != "" && v.Move.From().String()+"-"+v.Move.To().String() != tt.move {
 				t.Errorf("move %v, want %s", v.Move, tt.move)
+			}
+			if tt.name == "two quick moves before the board was quiet" && (len(v.Then) != 1 || v.Then[0].String() != "b7-c7") {
+				t.Errorf("then %v, want b7-c7", v.Then)
 			}
 			switch tt.kind {
 			case Promotion:

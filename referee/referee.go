@@ -169,6 +169,13 @@ func (r *Referee) Quiet() []Event {
 		r.trace, r.lifted = r.trace[:0], square.None
 	case Moved:
 		r.play(v.Move, emit)
+		for _, m := range v.Then { // quick replies before the board was quiet
+			if _, over := r.g.Result(); over {
+				break
+			}
+			r.play(m, emit)
+		}
+		r.checkBoard()
 	case Promotion:
 		// The switches cannot tell a queen from a knight: take the
 		// variant's default, announce the choice; a command may change it
@@ -176,6 +183,7 @@ func (r *Referee) Quiet() []Event {
 		emit(Event{Kind: EvPromotionChoice, Candidates: v.Candidates})
 		r.play(v.Candidates[0], emit)
 		r.pendProm = v.Candidates
+		r.checkBoard()
 	case Ambiguous:
 		r.fix = &v
 		emit(Event{Kind: EvAmbiguous, Candidates: v.Candidates})
@@ -247,8 +255,13 @@ func (r *Referee) play(m rules.Move, emit func(Event)) {
 	if res, over := r.g.Result(); over {
 		emit(Event{Kind: EvGameOver, Result: res})
 	}
+}
+
+// checkBoard enters correction when, after the moves were played, the
+// board still differs from the game: the rules removed pieces (an army
+// taken off the board) and the LEDs must guide the humans.
+func (r *Referee) checkBoard() {
 	if occ := r.g.Position().Occupancy(); occ != r.occ {
-		// The rules removed pieces (an eliminated army): guide the humans.
 		r.fix = &Verdict{Kind: Illegal, Extra: r.occ.AndNot(occ), Missing: occ.AndNot(r.occ)}
 	}
 }

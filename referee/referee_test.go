@@ -179,3 +179,17 @@ func TestRefereeTakeback(t *testing.T) {
 		}
 	}
 }
+
+// "several quick moves by different players before the board was quiet
+// (evaluate only after a configurable quiet period; keep the event trace)"
+func TestRefereeQuickReplies(t *testing.T) {
+	v, _ := rules.NewTeams("modern")
+	r := newRef(t, v, "")
+	evs := feed(r, "-h2 +h4 -b7 +c7")
+	if len(evs) != 2 || evs[0].Record.Text != "h2-h4" || evs[1].Record.Text != "b7-c7" || evs[1].Seq != 2 {
+		t.Fatalf("events %+v", evs)
+	}
+	if r.Game().Turn() != rules.Yellow {
+		t.Errorf("turn %v", r.Game().Turn())
+	}
+}
