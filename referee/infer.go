@@ -126,7 +126,11 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) []rules.
 	}
 	var byTrace []rules.Move
 	for _, m := range byOcc {
-		if touched(obs.Trace, m.From(), true) && placedLast(obs.Trace, m.To()) {
+		// lifted from its square, then put down on its destination (a
+		// neighbour nudged before the move does not count), and that
+		// destination's last event is the put-down
+		i := index(obs.Trace, 0, m.From(), true)
+		if i >= 0 && index(obs.Trace, i+1, m.To(), false) >= 0 && placedLast(obs.Trace, m.To()) {
 			byTrace = append(byTrace, m)
 		}
 	}
