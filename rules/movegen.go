@@ -249,17 +249,8 @@ func (p *Position) countPawn(c int, s Seat, capTab *[256]bool, anyEP bool) int {
 			}
 			continue
 		}
-		if !anyEP {
-			continue
-		}
-		for e := Seat(0); e < NumSeats; e++ {
-			en := p.ep[e]
-			if int(en.target) != t || e == s {
-				continue
-			}
-			if vic := p.board[en.pawn]; vic == MakePiece(e, Pawn) && capTab[vic] && p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
-				n++
-			}
+		if anyEP && p.epCapturable(t, s) && p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
+			n++
 		}
 	}
 	return n
@@ -324,20 +315,26 @@ func (p *Position) pawnMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 			}
 			continue
 		}
-		if !anyEP {
-			continue
-		}
-		for e := Seat(0); e < NumSeats; e++ {
-			en := p.ep[e]
-			if int(en.target) != t || e == s {
-				continue
-			}
-			if vic := p.board[en.pawn]; vic == MakePiece(e, Pawn) && capTab[vic] {
-				moves = append(moves, newMove(c, t, NoKind, flagEnPassant))
-			}
+		if anyEP && p.epCapturable(t, s) {
+			moves = append(moves, newMove(c, t, NoKind, flagEnPassant))
 		}
 	}
 	return moves
+}
+
+// epCapturable reports whether a pawn of seat s may take en passant onto
+// the empty cell t: another seat's entry names t as its skipped square and
+// that seat's pawn, which s may capture, still stands on the entry's square.
+func (p *Position) epCapturable(t int, s Seat) bool {
+	for e := Seat(0); e < NumSeats; e++ {
+		en := p.ep[e]
+		if int(en.target) == t && e != s {
+			if vic := p.board[en.pawn]; vic == MakePiece(e, Pawn) && p.v.capTab[s][vic] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (p *Position) addPawnMove(moves []Move, c, t int, s Seat) []Move {
