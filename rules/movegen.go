@@ -153,7 +153,7 @@ func (p *Position) CountLegal(buf []Move) int {
 	s := p.turn
 	k := int(p.king[s])
 	v := p.v
-	if k == 0 || v.Geometry.hasWalls || v.OrdinaryKings || v.PromoteToCaptured || v.HeadToHeadStuck || v.KingMovesAsQueen {
+	if k == 0 || !v.plainCount {
 		return len(p.LegalMoves(buf[:0]))
 	}
 	var pins [numKingDirs]int16
@@ -286,13 +286,13 @@ func (p *Position) pawnMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 	blocked := &v.Geometry.blocked
 	capTab := &v.capTab[s]
 	t := c + fwd
-	if v.HeadToHeadStuck {
-		if q := p.board[t]; q.Kind() == Pawn && !q.Dead() && v.Partners(s, q.Seat()) && opposite[fwdDir] == int(v.Seats[q.Seat()].Forward) {
+	if v.pawnHooks {
+		if q := p.board[t]; v.HeadToHeadStuck && q.Kind() == Pawn && !q.Dead() && v.Partners(s, q.Seat()) && opposite[fwdDir] == int(v.Seats[q.Seat()].Forward) {
 			return moves // head to head with a partner's pawn: stuck
 		}
-	}
-	if v.PromoteToCaptured && v.promoCell[s][c] {
-		return moves // reached the last square unpromoted: stuck
+		if v.PromoteToCaptured && v.promoCell[s][c] {
+			return moves // reached the last square unpromoted: stuck
+		}
 	}
 	if p.board[t] == NoPiece && !(walls && blocked[c]&(1<<fwdDir) != 0) {
 		moves = p.addPawnMove(moves, c, t, s)

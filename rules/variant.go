@@ -128,6 +128,8 @@ type Variant struct {
 	pawnAtk    [NumSeats][2 * NumSeats]pawnAttack // where enemy pawns attack a king from
 	pawnAtkN   [NumSeats]int
 	army       [NumSeats][King + 1]int // the start array's pieces per seat and kind
+	pawnHooks  bool                    // HeadToHeadStuck or PromoteToCaptured: one test in the hot loop
+	plainCount bool                    // CountLegal may count without generating (no hook changes movement)
 	promoCell  [NumSeats][numCells]bool
 	dblCell    [NumSeats][numCells]bool
 }
@@ -372,6 +374,8 @@ func (v *Variant) Compile() error {
 			v.atkTab[s][p] = v.Checks[pc.Seat()][s] && !v.OrdinaryKings
 		}
 	}
+	v.pawnHooks = v.HeadToHeadStuck || v.PromoteToCaptured
+	v.plainCount = !(g.hasWalls || v.OrdinaryKings || v.PromoteToCaptured || v.HeadToHeadStuck || v.KingMovesAsQueen)
 	v.army = [NumSeats][King + 1]int{}
 	if v.PromoteToCaptured {
 		p, err := ParseFEN4(v, v.Start)
