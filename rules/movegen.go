@@ -162,7 +162,18 @@ func (p *Position) CountLegal(buf []Move) int {
 		return len(p.LegalMoves(buf[:0]))
 	}
 	capTab := &v.capTab[s]
-	anyEP := v.EnPassant && p.ep != [NumSeats]epEntry{}
+	// The squares this seat may take en passant on, found once per node.
+	var eps [NumSeats]int16
+	ne := 0
+	if v.EnPassant && p.ep != [NumSeats]epEntry{} {
+		for e := Seat(0); e < NumSeats; e++ {
+			if t := int(p.ep[e].target); t != 0 && p.epCapturable(t, s) {
+				eps[ne] = int16(t)
+				ne++
+			}
+		}
+	}
+	anyEP := ne > 0
 	n := 0
 	for _, c16 := range p.plist[s][:p.pcount[s]] {
 		c := int(c16)
@@ -185,7 +196,7 @@ func (p *Position) CountLegal(buf []Move) int {
 		}
 		switch kind {
 		case Pawn:
-			n += p.countPawn(c, s, capTab, anyEP)
+			n += p.countPawn(c, s, capTab, eps[:ne])
 		case Knight:
 			for i := 8; i < 16; i++ {
 				if q := p.board[c+dirDelta[i]]; q == NoPiece || capTab[q] {
@@ -221,7 +232,7 @@ func (p *Position) countSlide(c, d0, d1 int, capTab *[256]bool) int {
 
 // countPawn counts a pawn's legal moves when it is not pinned and its
 // king is not in check (en passant still takes the full test).
-func (p *Position) countPawn(c int, s Seat, capTab *[256]bool, anyEP bool) int {
+func (p *Position) countPawn(c int, s Seat, capTab *[256]bool, eps []int16) int {
 	v := p.v
 	fwdDir := int(v.Seats[s].Forward)
 	fwd := dirDelta[fwdDir]
@@ -249,8 +260,11 @@ func (p *Position) countPawn(c int, s Seat, capTab *[256]bool, anyEP bool) int {
 			}
 			continue
 		}
-		if anyEP && p.epCapturable(t, s) && p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
-			n++
+		for _, x := range eps {
+			if int(x) == t && p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
+				n++
+				break
+			}
 		}
 	}
 	return n
