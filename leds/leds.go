@@ -2,8 +2,8 @@
 // the pixels of the LED strip under the board.
 //
 // A Frame is what the referee decides to show, indexed by square. A Map
-// says which LED sits under which square (StandardMaps for the usual
-// wirings, or ParseMap for a builder's own). An Output applies global
+// says which LED sits under which square (Serpentine and Arms for the usual
+// wirings, FromOrder or ParseMap for a builder's own). An Output applies global
 // brightness, gamma and the power supply's current budget and lays the
 // frame out in strip order. A Strip is the hardware: drivers live in
 // subpackages (apa102, ws2812, term for a terminal picture), Null
@@ -25,11 +25,16 @@ var (
 )
 
 // Frame is a colour for each square of the 16×16 grid (squares off the
-// board are ignored) and a global brightness, 0 (off) to 255 (full).
+// board are ignored) and a global brightness, 0 (off) to 255 (full). The
+// zero Frame is dark, brightness included: use NewFrame for full
+// brightness.
 type Frame struct {
 	Colors     [square.MaxFiles * square.MaxRanks]Color
 	Brightness uint8
 }
+
+// NewFrame returns an all-dark frame at full brightness (255).
+func NewFrame() *Frame { return &Frame{Brightness: 255} }
 
 // Set colours one square.
 func (f *Frame) Set(s square.Square, c Color) {

@@ -72,7 +72,10 @@ func TestParseMap(t *testing.T) {
 		{"order: [d1, e1, d1]", "leds.yaml: line 1: LED 2: square d1 already has LED 0"},
 		{"order:\n  - d1\n  - e1", "leds.yaml: line 2: no LED for f1"},
 		{"order: [d1, e1, z9]", `line 1: LED 2: "z9" is not a square of the board`},
-		{"order: [d1, e1, f1, '-', '-']", "uses 5 LEDs but the strip has 4: LED index out of range"},
+		{"order: [d1, e1, f1, '-', '-']", "line 1: the map uses 5 LEDs but the strip has 4: LED index 4 out of range"},
+		{"order:\n  - d1\n  - e1\n  - f1\n  - '-'\n  - '-'", "leds.yaml: line 6: the map uses 5 LEDs but the strip has 4: LED index 4 out of range"},
+		{"order:\n  - d1\n  - e1\n  - d1", "leds.yaml: line 4: LED 2: square d1 already has LED 0"},
+		{"order:\n  - d1\n  - e1\n  - g9", `leds.yaml: line 4: LED 2: "g9" is not a square of the board`},
 		{"layout: spiral", `line 1: layout "spiral": want serpentine or arms`},
 		{"layot: arms", "field layot not found"},
 		{"layout: arms\norder: [d1]", "give layout or order, not both"},
@@ -223,5 +226,75 @@ func BenchmarkRender160(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		o.Render(&f, px)
+	}
+}
+
+// stuck blocks every Show until release is closed, and records the pixels.
+type stuck struct {
+	release chan struct{}
+	mu      sync.Mutex
+	shows   [][]Color
+}
+
+func (s *stuck) Len() int { return 1 }
+func (s *stuck) Show(px []Color) error {
+	<-s.release
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.shows = append(s.shows, append([]Color(nil), px...))
+	return nil
+}
+
+func TestWriterNeverBlocksAndCoalesces(t *testing.T) {
+	s := &stuck{release: make(chan struct{})}
+	w := NewWriter(s, nil)
+	defer w.Close()
+	start := time.Now()
+	for i := 1; i <= 100; i++ {
+		w.Show([]Color{{uint8(i), 0, 0}}) // the strip is hung: these must not wait
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("100 Show calls on a hung strip took %v", d)
+	}
+	close(s.release)
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		s.mu.Lock()
+		n, last := len(s.shows), Color{}
+		if n > 0 {
+			last = s.shows[n-1][0]
+		}
+		s.mu.Unlock()
+		if last.R == 100 {
+			if n > 2 {
+				t.Errorf("%d writes for 100 queued frames, want at most 2 (the one in flight, then the latest)", n)
+			}
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("the latest frame was never written")
+}
+
+func TestPowerForAndNull(t *testing.T) {
+	tests := []struct {
+		typ     string
+		chMA    float64
+		wantErr bool
+	}{
+		{"apa102", 20, false}, {"sk9822", 20, false}, {"ws2812b", 16, false}, {"sk6812", 16, false}, {"neopixel", 0, true},
+	}
+	for _, tt := range tests {
+		p, err := PowerFor(tt.typ, 5)
+		if (err != nil) != tt.wantErr || p.ChannelMilliamps != tt.chMA || (err == nil && p.MaxAmps != 5) {
+			t.Errorf("PowerFor(%q) = %+v, %v", tt.typ, p, err)
+		}
+	}
+	n := Null{N: 160}
+	if n.Len() != 160 || n.Show(make([]Color, 160)) != nil {
+		t.Error("Null strip")
+	}
+	if f := NewFrame(); f.Brightness != 255 || f.At(sq("h1")) != Off || f.At(square.None) != Off {
+		t.Errorf("NewFrame: %+v", f.Brightness)
 	}
 }

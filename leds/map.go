@@ -153,6 +153,7 @@ func ParseMap(file string, data []byte, board square.Set, strip int) (*Map, erro
 		return top.Line
 	}
 	var m *Map
+	var ledLines []int // the line of each LED's entry, for an order list
 	switch {
 	case def.Layout != "" && def.Order != nil:
 		return nil, fmt.Errorf("%s: line %d: give layout or order, not both", file, lineOf("order"))
@@ -174,6 +175,7 @@ func ParseMap(file string, data []byte, board square.Set, strip int) (*Map, erro
 		}
 		m = &Map{n: len(seq.Content)}
 		for i, item := range seq.Content {
+			ledLines = append(ledLines, item.Line)
 			if item.Value == "-" {
 				continue
 			}
@@ -188,7 +190,11 @@ func ParseMap(file string, data []byte, board square.Set, strip int) (*Map, erro
 		}
 	}
 	if m.n > strip {
-		return nil, fmt.Errorf("%s: the map uses %d LEDs but the strip has %d: LED index out of range", file, m.n, strip)
+		line := lineOf("layout")
+		if ledLines != nil {
+			line = ledLines[strip]
+		}
+		return nil, fmt.Errorf("%s: line %d: the map uses %d LEDs but the strip has %d: LED index %d out of range", file, line, m.n, strip, strip)
 	}
 	var missing []string
 	for _, s := range board.Squares() {

@@ -23,6 +23,11 @@ const Speed = 2400 * physic.KiloHertz
 // ResetBytes is the latch gap: 84 zero bytes, 280 µs at 2.4 MHz.
 const ResetBytes = 84
 
+// LeadBytes zero bytes go before the first LED: MOSI may sit high while the
+// SPI controller sets up, which the first LED would read as a 1 (periph's
+// nrzled does the same).
+const LeadBytes = 3
+
 // expand[b] is byte b as 24 SPI bits (three bytes).
 var expand [256][3]byte
 
@@ -41,8 +46,10 @@ func init() {
 	}
 }
 
-// Encode appends the SPI bytes for px (GRB order) and the latch gap to dst.
+// Encode appends to dst LeadBytes zero bytes, the SPI bytes for px (GRB
+// order, 9 bytes an LED) and the latch gap.
 func Encode(dst []byte, px []leds.Color) []byte {
+	dst = append(dst, 0, 0, 0)
 	for _, c := range px {
 		dst = append(dst, expand[c.G][:]...)
 		dst = append(dst, expand[c.R][:]...)
@@ -70,7 +77,7 @@ func New(p spi.Port, n int) (*Dev, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ws2812: %w", err)
 	}
-	return &Dev{c: c, n: n, buf: make([]byte, 0, 9*n+ResetBytes)}, nil
+	return &Dev{c: c, n: n, buf: make([]byte, 0, LeadBytes+9*n+ResetBytes)}, nil
 }
 
 // Len implements leds.Strip.
