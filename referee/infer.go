@@ -199,15 +199,6 @@ func defaultPromo(moves []rules.Move, m rules.Move) bool {
 	return false
 }
 
-func touched(tr []Touch, s square.Square, lift bool) bool {
-	for _, t := range tr {
-		if t.Square == s && t.Lift == lift {
-			return true
-		}
-	}
-	return false
-}
-
 // placedLast reports whether the last event on square s put a piece down.
 func placedLast(tr []Touch, s square.Square) bool {
 	for i := len(tr) - 1; i >= 0; i-- {

@@ -444,6 +444,14 @@ func (g *Game) ClaimWin(s Seat) error {
 	return nil
 }
 
+// knockOut eliminates seat s and records it in the turn's record.
+func (g *Game) knockOut(rec *Record, s Seat, st Status) {
+	g.eliminate(s, st)
+	if rec != nil {
+		rec.Out = append(rec.Out, s)
+	}
+}
+
 // eliminate takes seat s out: its army turns grey and it has no more turns.
 func (g *Game) eliminate(s Seat, st Status) {
 	g.status[s] = st
@@ -522,11 +530,8 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 			}
 			if p.InCheck(s) {
 				mated = true
-				g.eliminate(s, Mated)
+				g.knockOut(rec, s, Mated)
 				g.gain(rec, mover, 20)
-				if rec != nil {
-					rec.Out = append(rec.Out, s)
-				}
 				changed = true
 				break
 			}
@@ -534,29 +539,21 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 				continue // stalemate counts only on the player's own turn
 			}
 			if g.status[s] == Walking {
-				g.eliminate(s, Stalemated) // a walking king with no move is simply out
-				if rec != nil {
-					rec.Out = append(rec.Out, s)
-				}
+				g.knockOut(rec, s, Stalemated) // a walking king with no move is simply out
 				changed = true
 				break
 			}
-			{
-				if g.v.Options.StalemateScoresSelf {
-					g.eliminate(s, Stalemated)
-					g.gain(rec, s, 20)
-					if rec != nil {
-						rec.Out = append(rec.Out, s)
-					}
-					changed = true
-					break
-				}
-				// The stalemated player is still one of "the remaining
-				// players" who share the draw points.
-				g.endFFA("stalemate", 10)
-				g.status[s] = Stalemated
-				return mated
+			if g.v.Options.StalemateScoresSelf {
+				g.knockOut(rec, s, Stalemated)
+				g.gain(rec, s, 20)
+				changed = true
+				break
 			}
+			// The stalemated player is still one of "the remaining players"
+			// who share the draw points.
+			g.endFFA("stalemate", 10)
+			g.status[s] = Stalemated
+			return mated
 		}
 		if g.activeCount() <= 1 {
 			g.endFFA("last player standing", 0)
@@ -583,10 +580,7 @@ func (g *Game) settleCaptureAll(rec *Record) {
 			alive = alive || !p.board[c].Dead()
 		}
 		if !alive {
-			g.eliminate(s, Wiped)
-			if rec != nil {
-				rec.Out = append(rec.Out, s)
-			}
+			g.knockOut(rec, s, Wiped)
 		}
 	}
 	for s := Seat(0); s < NumSeats; s++ {
@@ -655,11 +649,8 @@ func (g *Game) settleLastStanding(mover Seat, rec *Record) bool {
 			g.end("stalemate", nil)
 			return mated
 		}
-		g.eliminate(s, Mated)
+		g.knockOut(rec, s, Mated)
 		mated = true
-		if rec != nil {
-			rec.Out = append(rec.Out, s)
-		}
 		changed = true
 	}
 	if g.result == nil {
