@@ -1,0 +1,321 @@
+package referee
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// This file holds the board's public interface: the messages every
+// consumer (MQTT, the web display, the archive) receives, the snapshot of
+// the board they can ask for, and the commands they may send. They are
+// plain JSON so a display in any language can use them; docs/mqtt.md
+// documents them with examples and docs/schema/*.json has their schemas.
+
+// Message kinds (Message.Kind).
+const (
+	MsgGameStart        = "game_start"        // a new game began (Variant, Start, Tags)
+	MsgMove             = "move"              // a move was played (Seat, Move, Clocks)
+	MsgPromotionChanged = "promotion_changed" // the last move's promotion piece was changed (Seat, Move)
+	MsgPromotionChoice  = "promotion_choice"  // a promotion with a choice: the default was played (Candidates)
+	MsgIllegal          = "illegal"           // no legal move explains the board: correction mode
+	MsgOutOfTurn        = "out_of_turn"       // a legal move, by the wrong seat (Seat)
+	MsgAmbiguous        = "ambiguous"         // several moves explain the board (Candidates)
+	MsgCorrected        = "corrected"         // the board matches the game again
+	MsgTakeback         = "takeback"          // the last turn was undone
+	MsgTakebackAsked    = "takeback_asked"    // the board was put back; confirm with takeback_confirm
+	MsgResign           = "resign"            // a seat resigned (Seat, Move is "R")
+	MsgTimeout          = "timeout"           // a seat's flag fell (Seat)
+	MsgGameOver         = "game_over"         // the game ended (Result)
+	MsgTags             = "tags"              // player names or event data changed (Tags)
+	MsgRemoteMove       = "remote_move"       // a remote seat's move waits to be executed on the board (Seat, Move)
+	MsgClock            = "clock"             // the clocks were started or paused (Clocks)
+	MsgSensorFault      = "sensor_fault"      // a switch misbehaves (Square, Text)
+)
+
+// Message is one entry of the board's ordered event stream. Seq rises by
+// one per message for the board's whole life (across games and restarts),
+// so a consumer that saw Seq n and then n+2 knows it missed one and can
+// replay from n+1.
+type Message struct {
+	Seq   uint64    `json:"seq"`
+	Time  time.Time `json:"time"`
+	Board string    `json:"board"`
+	Game  string    `json:"game"`
+	Kind  string    `json:"kind"`
+	// Seat is the seat the message is about (who moved, resigned, flagged,
+	// moved out of turn, or whose remote move waits).
+	Seat string `json:"seat,omitempty"`
+	// Move is the PGN4 token of the move ("h2-h4", "Nj1xBi3+", "O-O").
+	Move string `json:"move,omitempty"`
+	// Candidates are the moves that fit the board (ambiguous, promotion).
+	Candidates []string `json:"candidates,omitempty"`
+	// Square is the square a sensor fault is on.
+	Square string `json:"square,omitempty"`
+	// Variant and Start (a start array's name or a FEN4) of a new game.
+	Variant string `json:"variant,omitempty"`
+	Start   string `json:"start,omitempty"`
+	// Tags are PGN4 headers (Event, Round, Red, Blue, Yellow, Green, …).
+	Tags map[string]string `json:"tags,omitempty"`
+	// Clocks are the four clocks' remaining milliseconds (Red, Blue,
+	// Yellow, Green) after the event, when the game has clocks.
+	Clocks []int64 `json:"clocks,omitempty"`
+	// Result of a finished game.
+	Result *ResultInfo `json:"result,omitempty"`
+	// FEN4 is the position after the event.
+	FEN4 string `json:"fen4,omitempty"`
+	// Text says what happened, for people.
+	Text string `json:"text"`
+}
+
+// ResultInfo is how a game ended.
+type ResultInfo struct {
+	Reason  string   `json:"reason"`
+	Winners []string `json:"winners"`
+	// Points are the final scores in seat order (FFA; zero otherwise).
+	Points []int `json:"points"`
+	// PGN4 is the result tag ("1-0", "0-1", "1/2-1/2", or FFA's scores).
+	PGN4 string `json:"pgn4"`
+}
+
+// State is a snapshot of the board: everything a display needs to draw it
+// from scratch. Seq is the last message it includes.
+type State struct {
+	Board   string `json:"board"`
+	Game    string `json:"game"`
+	Seq     uint64 `json:"seq"`
+	Variant string `json:"variant"`
+	// Status is "playing", "correction" (the board differs from the game:
+	// Wrong and Missing say how), "takeback_asked", or "over".
+	Status string `json:"status"`
+	FEN4   string `json:"fen4"`
+	Turn   string `json:"turn"`
+	// Squares are the squares of the board (160 on the cross).
+	Squares []string `json:"squares"`
+	// Pieces maps a square to its piece: seat letter and kind, "rK",
+	// "bQ", "yN", "gP"; a dead (grey) piece is "xR".
+	Pieces    map[string]string `json:"pieces"`
+	Seats     []SeatState       `json:"seats"`
+	Moves     []MoveInfo        `json:"moves"`
+	LastMove  []string          `json:"last_move,omitempty"` // from, to
+	Checks    []string          `json:"checks,omitempty"`    // kings in check
+	Occupancy []string          `json:"occupancy"`           // squares the switches report occupied
+	Wrong     []string          `json:"wrong,omitempty"`     // occupied but should be empty
+	Missing   []string          `json:"missing,omitempty"`   // empty but should be occupied
+	// Lifted is the square of a piece of the side to move that is in the
+	// air, Destinations where it may go.
+	Lifted       string            `json:"lifted,omitempty"`
+	Destinations []string          `json:"destinations,omitempty"`
+	Tags         map[string]string `json:"tags"`
+	Result       *ResultInfo       `json:"result,omitempty"`
+	// Remote is a remote seat's move waiting to be executed on the board.
+	Remote *MoveInfo `json:"remote,omitempty"`
+}
+
+// SeatState is one seat of the snapshot.
+type SeatState struct {
+	Seat   string `json:"seat"`   // Red, Blue, Yellow, Green
+	Player string `json:"player"` // from the tags, or ""
+	Points int    `json:"points"`
+	Status string `json:"status"` // playing, checkmated, resigned, …
+	// ClockMS is the remaining time in milliseconds (-1: no clocks), and
+	// Running tells whether it is counting down now.
+	ClockMS int64 `json:"clock_ms"`
+	Running bool  `json:"running"`
+	Remote  bool  `json:"remote"` // played from elsewhere (cmd/move)
+}
+
+// MoveInfo is one turn of the move list.
+type MoveInfo struct {
+	Seat string `json:"seat"`
+	Move string `json:"move"`
+}
+
+// Lights is the current LED frame, for displays that mirror the board's
+// lights: only lit squares, as "#rrggbb".
+type Lights struct {
+	Seq     uint64            `json:"seq"`
+	Squares map[string]string `json:"squares"`
+}
+
+// Command names (the last part of the MQTT topic .../cmd/<name>, or the
+// web display's POST /api/cmd/<name>).
+const (
+	CmdNewGame         = "new_game"         // Variant, Start, Tags (players as Red/Blue/Yellow/Green)
+	CmdTags            = "tags"             // Tags to set (names, event, round)
+	CmdResign          = "resign"           // Seat
+	CmdPromote         = "promote"          // Piece: Q, R, B, N (or another the variant offers)
+	CmdTakebackConfirm = "takeback_confirm" // confirm a takeback the board asked about
+	CmdMove            = "move"             // Seat, Move: a remote seat's move, executed on the board by a human
+	CmdRemote          = "remote"           // Seat, On: make a seat remote or local again
+	CmdClock           = "clock"            // Action: start or pause
+	CmdReplay          = "replay"           // From: resend messages from this sequence number
+	CmdState           = "state"            // republish the retained state
+)
+
+var commandFields = map[string][]string{
+	CmdNewGame:         {"variant", "start", "tags"},
+	CmdTags:            {"tags"},
+	CmdResign:          {"seat"},
+	CmdPromote:         {"piece"},
+	CmdTakebackConfirm: nil,
+	CmdMove:            {"seat", "move"},
+	CmdRemote:          {"seat", "on"},
+	CmdClock:           {"action"},
+	CmdReplay:          {"from"},
+	CmdState:           nil,
+}
+
+// Commands lists the command names, sorted.
+func Commands() []string {
+	return []string{CmdClock, CmdMove, CmdNewGame, CmdPromote, CmdRemote, CmdReplay, CmdResign, CmdState, CmdTags, CmdTakebackConfirm}
+}
+
+// Command is a request to change or resend the game. Its payload is a
+// JSON object with the fields its name takes (see Commands) and an
+// optional ID echoed in the reply.
+type Command struct {
+	Name    string            `json:"-"`
+	ID      string            `json:"id,omitempty"`
+	Variant string            `json:"variant,omitempty"`
+	Start   string            `json:"start,omitempty"`
+	Tags    map[string]string `json:"tags,omitempty"`
+	Seat    string            `json:"seat,omitempty"`
+	Piece   string            `json:"piece,omitempty"`
+	Move    string            `json:"move,omitempty"`
+	On      *bool             `json:"on,omitempty"`
+	Action  string            `json:"action,omitempty"`
+	From    *uint64           `json:"from,omitempty"`
+}
+
+// Reply answers a command: OK, or an error that says what was wrong.
+type Reply struct {
+	ID    string `json:"id,omitempty"`
+	OK    bool   `json:"ok"`
+	Error string `json:"error,omitempty"`
+	// Seq is the last message the command caused (0 if none).
+	Seq uint64 `json:"seq,omitempty"`
+}
+
+// MaxCommandBytes bounds a command payload.
+const MaxCommandBytes = 16 << 10
+
+// ParseCommand reads the command name with its JSON payload (an empty
+// payload is {}). It checks the shape only: unknown names, unknown or
+// misplaced fields, wrong types, oversize payloads and trailing data are
+// errors that say what is expected. Whether the command makes sense for
+// the game now is the referee's to say.
+func ParseCommand(name string, payload []byte) (Command, error) {
+	fields, ok := commandFields[name]
+	if !ok {
+		return Command{}, fmt.Errorf("unknown command %q: want one of %s", clip(name), strings.Join(Commands(), ", "))
+	}
+	if len(payload) > MaxCommandBytes {
+		return Command{}, fmt.Errorf("%s: payload of %d bytes is over the limit of %d", name, len(payload), MaxCommandBytes)
+	}
+	if !utf8.Valid(payload) {
+		return Command{}, fmt.Errorf("%s: payload is not UTF-8 JSON", name)
+	}
+	c := Command{Name: name}
+	if len(bytes.TrimSpace(payload)) == 0 {
+		payload = []byte("{}")
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(payload, &raw); err != nil {
+		return Command{}, fmt.Errorf("%s: payload must be a JSON object: %v", name, err)
+	}
+	allowed := map[string]bool{"id": true}
+	for _, f := range fields {
+		allowed[f] = true
+	}
+	for k := range raw {
+		if !allowed[k] {
+			want := "no fields"
+			if len(fields) > 0 {
+				want = "fields " + strings.Join(fields, ", ")
+			}
+			return Command{}, fmt.Errorf("%s: unknown field %q (it takes %s, and id)", name, clip(k), want)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(payload))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return Command{}, fmt.Errorf("%s: %v", name, err)
+	}
+	if dec.More() {
+		return Command{}, fmt.Errorf("%s: trailing data after the JSON object", name)
+	}
+	c.Name = name
+	if len(c.ID) > 64 {
+		return Command{}, fmt.Errorf("%s: id longer than 64 characters", name)
+	}
+	for k, v := range c.Tags {
+		if k == "" || len(k) > 40 || strings.ContainsAny(k, " \t\r\n\"[]") {
+			return Command{}, fmt.Errorf("%s: tag name %q must be 1-40 characters without spaces, quotes or brackets", name, clip(k))
+		}
+		if len(v) > 200 || strings.ContainsAny(v, "\r\n") {
+			return Command{}, fmt.Errorf("%s: tag %s must be one line of at most 200 characters", name, k)
+		}
+	}
+	need := func(ok bool, what string) error {
+		if !ok {
+			return fmt.Errorf("%s: needs %s", name, what)
+		}
+		return nil
+	}
+	var err error
+	switch name {
+	case CmdTags:
+		err = need(len(c.Tags) > 0, `"tags", for example {"tags":{"Red":"Ann"}}`)
+	case CmdResign:
+		err = need(c.Seat != "", `"seat" (Red, Blue, Yellow or Green)`)
+	case CmdPromote:
+		err = need(c.Piece != "", `"piece" (Q, R, B or N)`)
+	case CmdMove:
+		if err = need(c.Seat != "", `"seat"`); err == nil {
+			err = need(c.Move != "", `"move", a PGN4 move such as "h2-h4"`)
+		}
+	case CmdRemote:
+		if err = need(c.Seat != "", `"seat"`); err == nil {
+			err = need(c.On != nil, `"on" (true or false)`)
+		}
+	case CmdClock:
+		err = need(c.Action == "start" || c.Action == "pause", `"action": "start" or "pause"`)
+	case CmdReplay:
+		err = need(c.From != nil, `"from", a sequence number`)
+	}
+	return c, err
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// Board is what the consumers of a live board (MQTT, the web display, the
+// archive) see of it. Live implements it; tests may fake it.
+type Board interface {
+	// Subscribe returns the kept messages with Seq >= from, then delivers
+	// every later message on live, in order. If the consumer falls behind
+	// far enough to fill live's buffer, live is closed: subscribe again
+	// from the last Seq seen + 1. from older than the oldest kept message
+	// is an error that names the oldest. cancel ends the subscription.
+	Subscribe(from uint64) (backlog []Message, live <-chan Message, cancel func(), err error)
+	// State is the current snapshot.
+	State() State
+	// Lights is the current LED frame.
+	Lights() Lights
+	// Changed returns a channel that receives (coalesced) whenever the
+	// state or the lights may have changed, including between messages
+	// (a lifted piece lights its destinations); cancel ends it.
+	Changed() (signal <-chan struct{}, cancel func())
+	// Do carries out a command and answers it. Authorisation is the
+	// caller's job: Do trusts whoever calls it.
+	Do(ctx context.Context, c Command) Reply
+}
