@@ -80,6 +80,10 @@ type Referee struct {
 	// Takeback is the club's takeback setting (default off).
 	Takeback TakebackMode
 	asked    bool // a takeback waits for confirmation
+	// Expect, when set, is the only move the board may show next: a
+	// remote seat's move that a human executes. Any other move is a
+	// position to correct.
+	Expect rules.Move
 }
 
 // Palette is the LED language (see README "LED language").
@@ -168,6 +172,11 @@ func (r *Referee) Quiet() []Event {
 	case NoChange:
 		r.trace, r.lifted = r.trace[:0], square.None
 	case Moved:
+		if r.Expect != 0 && v.Move != r.Expect {
+			r.fix = &Verdict{Kind: Illegal}
+			emit(Event{Kind: EvIllegal})
+			return out
+		}
 		r.play(v.Move, emit)
 		for _, m := range v.Then { // quick replies before the board was quiet
 			if _, over := r.g.Result(); over {
@@ -250,7 +259,7 @@ func (r *Referee) play(m rules.Move, emit func(Event)) {
 	if err != nil { // Infer only offers legal moves; this is a bug
 		panic(fmt.Sprintf("referee: inferred move %v refused: %v", m, err))
 	}
-	r.last, r.trace, r.lifted = m, r.trace[:0], square.None
+	r.last, r.trace, r.lifted, r.Expect = m, r.trace[:0], square.None, 0
 	emit(Event{Kind: EvMove, Record: rec})
 	if res, over := r.g.Result(); over {
 		emit(Event{Kind: EvGameOver, Result: res})
@@ -309,6 +318,31 @@ func (r *Referee) Frame(f *leds.Frame) {
 		}
 	}
 }
+
+// Resync tells the referee what the switches read now after the game
+// changed outside the board (a new game, a resignation, a restored game):
+// if the board differs, it waits in correction and the LEDs show the way
+// (this is also how a new game's set-up is guided).
+func (r *Referee) Resync(occ square.Set) {
+	r.occ, r.trace, r.lifted, r.fix, r.asked = occ, r.trace[:0], square.None, nil, false
+	r.checkBoard()
+}
+
+// Occupancy is what the switches read now.
+func (r *Referee) Occupancy() square.Set { return r.occ }
+
+// Lifted is the square of the mover's piece in the air (square.None if none).
+func (r *Referee) Lifted() square.Square { return r.lifted }
+
+// LastMove is the last move played (0 if none).
+func (r *Referee) LastMove() rules.Move { return r.last }
+
+// TakebackAsked reports whether a takeback waits for ConfirmTakeback.
+func (r *Referee) TakebackAsked() bool { return r.asked }
+
+// PromotionChoice lists the promotions the last move may still be
+// changed to (nil when it offers none).
+func (r *Referee) PromotionChoice() []rules.Move { return r.pendProm }
 
 // InStep reports whether the board matches the game.
 func (r *Referee) InStep() bool { return r.fix == nil }

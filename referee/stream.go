@@ -52,6 +52,9 @@ type Message struct {
 	Seat string `json:"seat,omitempty"`
 	// Move is the PGN4 token of the move ("h2-h4", "Nj1xBi3+", "O-O").
 	Move string `json:"move,omitempty"`
+	// Coord is the same move in coordinates, unambiguous for machines:
+	// "h2-h4", "e10-e11=N"; castling as the king's squares.
+	Coord string `json:"coord,omitempty"`
 	// Candidates are the moves that fit the board (ambiguous, promotion).
 	Candidates []string `json:"candidates,omitempty"`
 	// Square is the square a sensor fault is on.
@@ -301,7 +304,8 @@ func clip(s string) string {
 // Board is what the consumers of a live board (MQTT, the web display, the
 // archive) see of it. Live implements it; tests may fake it.
 type Board interface {
-	// Subscribe returns the kept messages with Seq >= from, then delivers
+	// Subscribe returns the kept messages with Seq >= from (from 0: none,
+	// only new ones), then delivers
 	// every later message on live, in order. If the consumer falls behind
 	// far enough to fill live's buffer, live is closed: subscribe again
 	// from the last Seq seen + 1. from older than the oldest kept message

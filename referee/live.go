@@ -1,0 +1,901 @@
+package referee
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	gosync "sync"
+	"time"
+
+	"boardd/leds"
+	"boardd/referee/clock"
+	"boardd/rules"
+	"boardd/rules/pgn4"
+	"boardd/rules/square"
+	"boardd/sensors"
+)
+
+// StreamLog keeps the board's message stream on disk, so a consumer can
+// resume from any sequence number across restarts (sync/archive has one).
+type StreamLog interface {
+	// Append stores m durably before returning.
+	Append(m Message) error
+	// Since returns the stored messages with Seq >= from, in order.
+	Since(from uint64) ([]Message, error)
+	// Last is the highest Seq stored (0 if none).
+	Last() uint64
+}
+
+// LiveConfig sets up a live board.
+type LiveConfig struct {
+	// Board is the board's id (it names MQTT topics and archive files).
+	Board string
+	// Lookup finds a variant by name and start array ("" = its first).
+	Lookup func(name, start string) (*rules.Variant, error)
+	// Variant and Start are used for a new game when a command names none.
+	Variant, Start string
+	// Game is a game in progress to carry on (restored from its journal);
+	// nil starts a new game of Variant. GameID, Tags and Clocks (remaining
+	// milliseconds per seat, or nil) come with it.
+	Game   *rules.Game
+	GameID string
+	Tags   map[string]string
+	Clocks []int64
+	// Occupancy is what the switches read at start. If it differs from the
+	// game, the board starts in correction and the LEDs guide the set-up.
+	Occupancy square.Set
+	// Quiet is how long the board must be still before the referee judges
+	// (default 400 ms).
+	Quiet time.Duration
+	// Clock is the time control; nil plays without clocks.
+	Clock *clock.Control
+	// Takeback is the club's takeback setting.
+	Takeback TakebackMode
+	// Now is the time source (default time.Now).
+	Now func() time.Time
+	// Log keeps the stream durably (nil: in memory only).
+	Log StreamLog
+	// Sinks see every message, synchronously and in order, before anyone
+	// else: the game journal is one, so a message is on disk before the
+	// board moves on. A sink's error is logged and the game goes on.
+	Sinks []func(Message) error
+	// Keep is how many recent messages are kept in memory (default 4096).
+	Keep int
+	// Frame receives every new LED frame (nil: none). It must not block.
+	Frame func(*leds.Frame)
+	// Logger (default slog.Default()).
+	Logger *slog.Logger
+}
+
+// Live runs one board: it owns the referee and the game in one goroutine
+// (Run), turns switch events and commands into messages, keeps the
+// snapshot displays read, and serves subscribers. It implements Board.
+type Live struct {
+	cfg     LiveConfig
+	reqs    chan request
+	touches chan sensors.Event
+	log     *slog.Logger
+
+	// Owned by the Run goroutine.
+	ref         *Referee
+	game        string
+	tags        map[string]string
+	clocks      *clock.Clocks
+	remote      [rules.NumSeats]bool
+	pending     rules.Move // a remote seat's move waiting for the board
+	dirty       bool       // touched since the board was last judged
+	undelivered []Message  // emitted, waiting for the state that includes them
+	idBase      string     // game ids: the start time, numbered within a second
+	idN         int
+
+	mu     gosync.Mutex // guards what other goroutines read
+	seq    uint64
+	recent []Message
+	subs   map[*sub]struct{}
+	notify map[chan struct{}]struct{}
+	state  State
+	lights Lights
+}
+
+type request struct {
+	cmd   Command
+	reply chan Reply
+}
+
+type sub struct{ ch chan Message }
+
+// NewLive sets up a live board; Run starts it.
+func NewLive(cfg LiveConfig) (*Live, error) {
+	if cfg.Lookup == nil {
+		cfg.Lookup = rules.NewVariant
+	}
+	if cfg.Quiet <= 0 {
+		cfg.Quiet = 400 * time.Millisecond
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Keep <= 0 {
+		cfg.Keep = 4096
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	l := &Live{cfg: cfg, reqs: make(chan request), touches: make(chan sensors.Event, 256),
+		subs: map[*sub]struct{}{}, notify: map[chan struct{}]struct{}{}}
+	l.log = cfg.Logger.With("board", cfg.Board)
+	if cfg.Log != nil {
+		l.seq = cfg.Log.Last()
+	}
+	if cfg.Game != nil {
+		l.ref = New(cfg.Game)
+		l.ref.Takeback = cfg.Takeback
+		l.game, l.tags = cfg.GameID, copyTags(cfg.Tags)
+		if err := l.setClocks(cfg.Clocks); err != nil {
+			return nil, err
+		}
+		l.ref.Resync(cfg.Occupancy)
+		l.publishState()
+		return l, nil
+	}
+	if r := l.newGame(Command{Variant: cfg.Variant, Start: cfg.Start, Tags: cfg.Tags}, cfg.Occupancy); r.Error != "" {
+		return nil, errors.New(r.Error)
+	}
+	l.publishState()
+	return l, nil
+}
+
+// Touches is where the sensor events go (the scanner's OnEvent sends
+// here). Run must be running to drain it.
+func (l *Live) Touches() chan<- sensors.Event { return l.touches }
+
+// Run owns the board until ctx ends. Sensor events come from Touches.
+func (l *Live) Run(ctx context.Context) error {
+	quiet := time.NewTimer(time.Hour)
+	quiet.Stop()
+	// The flag falls within a tick of the time running out; the tick
+	// reads the injected clock, so tests can move time by hand.
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case e := <-l.touches:
+			if l.touch(e) {
+				quiet.Reset(l.cfg.Quiet)
+			}
+		case <-quiet.C:
+			l.judge()
+		case <-tick.C:
+			l.checkFlag()
+		case rq := <-l.reqs:
+			rq.reply <- l.do(rq.cmd)
+		}
+	}
+}
+
+// Do sends a command to the Run goroutine and waits for its reply.
+func (l *Live) Do(ctx context.Context, c Command) Reply {
+	if c.Name == CmdReplay || c.Name == CmdState {
+		// Answered by the transport that received them; nothing changes here.
+		return Reply{ID: c.ID, OK: true}
+	}
+	rq := request{cmd: c, reply: make(chan Reply, 1)}
+	select {
+	case l.reqs <- rq:
+	case <-ctx.Done():
+		return Reply{ID: c.ID, Error: "the board is not answering: " + ctx.Err().Error()}
+	}
+	select {
+	case r := <-rq.reply:
+		r.ID = c.ID
+		return r
+	case <-ctx.Done():
+		return Reply{ID: c.ID, Error: "the board is not answering: " + ctx.Err().Error()}
+	}
+}
+
+// touch applies one sensor event; it reports whether the quiet timer
+// must restart.
+func (l *Live) touch(e sensors.Event) bool {
+	switch e.Kind {
+	case sensors.Lift, sensors.Place:
+		l.ref.Touch(Touch{Square: e.Square, Lift: e.Kind == sensors.Lift})
+		l.dirty = true
+		l.publishState()
+		return true
+	case sensors.Fault:
+		l.emit(Message{Kind: MsgSensorFault, Square: e.Square.String(),
+			Text: fmt.Sprintf("the switch under %s keeps changing: check the magnet and the switch", e.Square)})
+		l.publishState()
+	}
+	return false
+}
+
+// judge asks the referee what the still board means.
+func (l *Live) judge() {
+	if !l.dirty {
+		return
+	}
+	l.dirty = false
+	l.report(l.ref.Quiet())
+	l.publishState()
+}
+
+// report turns the referee's events into messages.
+func (l *Live) report(evs []Event) {
+	g := l.ref.Game()
+	for _, e := range evs {
+		m := Message{}
+		switch e.Kind {
+		case EvMove:
+			l.moved(e.Record)
+			continue
+		case EvPromotionChoice:
+			m = Message{Kind: MsgPromotionChoice, Candidates: moveTexts(g, e.Candidates),
+				Text: "promotion: the default piece was played; choose another with the promote command before the next move"}
+		case EvIllegal:
+			m = Message{Kind: MsgIllegal, Text: "no legal move explains the board: follow the lights back (red: empty it, amber: fill it)"}
+		case EvOutOfTurn:
+			m = Message{Kind: MsgOutOfTurn, Seat: e.Seat.String(),
+				Text: fmt.Sprintf("that was %s's move, but it is %s's turn: put it back", e.Seat, g.Turn())}
+		case EvAmbiguous:
+			m = Message{Kind: MsgAmbiguous, Candidates: moveTexts(g, e.Candidates),
+				Text: "more than one move fits the board: lift and place again more clearly"}
+		case EvCorrected:
+			m = Message{Kind: MsgCorrected, Text: "the board matches the game again"}
+		case EvTakeback:
+			l.restartClock()
+			m = Message{Kind: MsgTakeback, Clocks: l.clockMS(), Text: fmt.Sprintf("takeback: %s to move", g.Turn())}
+		case EvTakebackAsked:
+			m = Message{Kind: MsgTakebackAsked, Text: "the board was put back: confirm the takeback (takeback_confirm) or replay the move"}
+		case EvGameOver:
+			l.over(e.Result)
+			continue
+		}
+		m.FEN4 = g.Position().FEN4()
+		l.emit(m)
+	}
+}
+
+// moved reports a played turn and runs the clocks.
+func (l *Live) moved(rec rules.Record) {
+	g := l.ref.Game()
+	now := l.cfg.Now()
+	flagged := false
+	if l.clocks != nil {
+		next := rec.TurnAfter
+		if _, over := g.Result(); over {
+			next = rules.NoSeat
+		}
+		if l.clocks.Running() == rules.NoSeat && len(g.Records()) == 1 {
+			l.clocks.Start(rec.Seat, now) // the first move starts the clocks
+		}
+		if l.clocks.Running() != rules.NoSeat {
+			flagged = l.clocks.Moved(next, now)
+		}
+	}
+	if l.pending != 0 && rec.Move == l.pending {
+		l.pending = 0
+	}
+	text := fmt.Sprintf("%s: %s", rec.Seat, rec.Text)
+	for _, s := range rec.Out {
+		text += fmt.Sprintf("; %s is out (%s)", s, g.Status(s))
+	}
+	kind := MsgMove
+	if rec.Action == rules.ActResign {
+		kind, text = MsgResign, fmt.Sprintf("%s resigned", rec.Seat)
+	} else if rec.Action == rules.ActTimeout {
+		kind, text = MsgTimeout, fmt.Sprintf("%s ran out of time", rec.Seat)
+	}
+	l.emit(Message{Kind: kind, Seat: rec.Seat.String(), Move: rec.Text, Coord: coord(rec), Clocks: l.clockMS(),
+		FEN4: g.Position().FEN4(), Text: text})
+	if flagged {
+		l.checkFlag()
+	}
+}
+
+func coord(rec rules.Record) string {
+	if rec.Action != rules.ActMove {
+		return ""
+	}
+	return rec.Move.String()
+}
+
+// over reports the end of the game and stops the clocks.
+func (l *Live) over(res rules.Result) {
+	g := l.ref.Game()
+	if l.clocks != nil {
+		l.clocks.Pause(l.cfg.Now())
+	}
+	info := resultInfo(g, res, l.names())
+	text := "game over: " + res.Reason
+	if len(info.Winners) > 0 {
+		text += ", won by " + strings.Join(info.Winners, " and ")
+	} else if g.Variant().Mode == rules.Teams {
+		text += ", drawn"
+	}
+	l.emit(Message{Kind: MsgGameOver, Result: info, Clocks: l.clockMS(), FEN4: g.Position().FEN4(), Text: text})
+}
+
+func resultInfo(g *rules.Game, res rules.Result, names [rules.NumSeats]string) *ResultInfo {
+	info := &ResultInfo{Reason: res.Reason, Winners: []string{}, Points: make([]int, rules.NumSeats), PGN4: res.Tag(g.Variant().Mode, names)}
+	for _, s := range res.Winners {
+		info.Winners = append(info.Winners, s.String())
+	}
+	for s := range info.Points {
+		info.Points[s] = res.Points[s]
+	}
+	return info
+}
+
+func (l *Live) names() [rules.NumSeats]string {
+	var n [rules.NumSeats]string
+	for s := rules.Seat(0); s < rules.NumSeats; s++ {
+		n[s] = l.tags[s.String()]
+	}
+	return n
+}
+
+// do carries out a command on the Run goroutine.
+func (l *Live) do(c Command) Reply {
+	before := l.lastSeq()
+	r := l.command(c)
+	if r.Error == "" {
+		r.OK = true
+	}
+	if s := l.lastSeq(); s != before {
+		r.Seq = s
+	}
+	l.publishState()
+	return r
+}
+
+func fail(format string, a ...any) Reply { return Reply{Error: fmt.Sprintf(format, a...)} }
+
+func (l *Live) command(c Command) Reply {
+	g := l.ref.Game()
+	_, over := g.Result()
+	switch c.Name {
+	case CmdNewGame:
+		return l.newGame(c, l.ref.Occupancy())
+	case CmdTags:
+		for k, v := range c.Tags {
+			if v == "" {
+				delete(l.tags, k)
+			} else {
+				l.tags[k] = v
+			}
+		}
+		l.emit(Message{Kind: MsgTags, Tags: copyTags(l.tags), Text: "game details changed"})
+		return Reply{}
+	case CmdResign:
+		s, err := seatNamed(c.Seat)
+		if err != nil {
+			return fail("resign: %v", err)
+		}
+		if over {
+			return fail("resign: the game is over")
+		}
+		rec, err := g.Resign(s)
+		if err != nil {
+			return fail("resign: %v", err)
+		}
+		l.moved(rec)
+		if res, done := g.Result(); done {
+			l.over(res)
+		}
+		l.ref.Resync(l.ref.Occupancy()) // an army may have left the board
+		return Reply{}
+	case CmdPromote:
+		k, ok := rules.KindFromLetter(strings.ToUpper(c.Piece + " ")[0])
+		if !ok || len(c.Piece) != 1 {
+			return fail("promote: %q is not a piece letter (Q, R, B, N)", c.Piece)
+		}
+		rec, err := l.ref.ChoosePromotion(k)
+		if err != nil {
+			return fail("promote: %v", err)
+		}
+		l.emit(Message{Kind: MsgPromotionChanged, Seat: rec.Seat.String(), Move: rec.Text, Coord: coord(rec),
+			FEN4: g.Position().FEN4(), Text: fmt.Sprintf("%s: %s (promotion changed)", rec.Seat, rec.Text)})
+		return Reply{}
+	case CmdTakebackConfirm:
+		evs, err := l.ref.ConfirmTakeback()
+		if err != nil {
+			return fail("takeback_confirm: %v", err)
+		}
+		l.report(evs)
+		return Reply{}
+	case CmdRemote:
+		s, err := seatNamed(c.Seat)
+		if err != nil {
+			return fail("remote: %v", err)
+		}
+		l.remote[s] = *c.On
+		if !*c.On && l.pending != 0 && g.Turn() == s {
+			l.pending, l.ref.Expect = 0, 0
+		}
+		return Reply{}
+	case CmdMove:
+		return l.remoteMove(c)
+	case CmdClock:
+		if l.clocks == nil {
+			return fail("clock: this game has no clocks (set a time control in the config)")
+		}
+		if over {
+			return fail("clock: the game is over")
+		}
+		now := l.cfg.Now()
+		if c.Action == "pause" {
+			l.clocks.Pause(now)
+		} else if l.clocks.Running() == rules.NoSeat {
+			l.clocks.Start(g.Turn(), now)
+		}
+		l.emit(Message{Kind: MsgClock, Clocks: l.clockMS(), Text: "clocks " + map[string]string{"pause": "paused", "start": "running"}[c.Action]})
+		return Reply{}
+	}
+	return fail("unknown command %q", c.Name)
+}
+
+// remoteMove takes a remote seat's move: the board lights it and waits for
+// a human to execute it.
+func (l *Live) remoteMove(c Command) Reply {
+	g := l.ref.Game()
+	s, err := seatNamed(c.Seat)
+	if err != nil {
+		return fail("move: %v", err)
+	}
+	if !l.remote[s] {
+		return fail("move: %s is played at the board; make it remote first (remote command)", s)
+	}
+	if _, over := g.Result(); over {
+		return fail("move: the game is over")
+	}
+	if g.Turn() != s {
+		return fail("move: it is %s's turn, not %s's", g.Turn(), s)
+	}
+	if !l.ref.InStep() {
+		return fail("move: the board is being corrected; wait until it matches the game")
+	}
+	m, err := findMove(g, c.Move)
+	if err != nil {
+		return fail("move %s: %v", c.Move, err)
+	}
+	l.pending, l.ref.Expect = m, m
+	l.emit(Message{Kind: MsgRemoteMove, Seat: s.String(), Move: g.Position().MoveText(m), Coord: m.String(),
+		Text: fmt.Sprintf("%s plays %s from afar: make the move on the board", s, g.Position().MoveText(m))})
+	return Reply{}
+}
+
+// findMove resolves a PGN4 move token among the legal moves.
+func findMove(g *rules.Game, text string) (rules.Move, error) {
+	tok, err := pgn4.ParseMove(text)
+	if err != nil {
+		return 0, err
+	}
+	promo := rules.NoKind
+	if tok.Promotion != 0 {
+		promo, _ = rules.KindFromLetter(tok.Promotion)
+	}
+	var found []rules.Move
+	for _, m := range g.LegalMoves() {
+		c, short := m.IsCastle()
+		switch tok.Kind {
+		case pgn4.CastleShort, pgn4.CastleLong:
+			if c && short == (tok.Kind == pgn4.CastleShort) {
+				found = append(found, m)
+			}
+		case pgn4.Normal:
+			if m.From() == tok.From && m.To() == tok.To && (promo == rules.NoKind && (m.Promotion() == rules.NoKind || defaultPromo(g.LegalMoves(), m)) || m.Promotion() == promo) {
+				found = append(found, m)
+			}
+		default:
+			return 0, fmt.Errorf("not a move on the board")
+		}
+	}
+	if len(found) == 0 {
+		p := g.Position()
+		if tok.Kind == pgn4.Normal {
+			if m, err := p.FindMove(tok.From, tok.To, promo); err != nil {
+				return 0, err
+			} else if err := p.Explain(m); err != nil {
+				return 0, err
+			}
+		}
+		return 0, fmt.Errorf("not a legal move for %s now", g.Turn())
+	}
+	return found[0], nil
+}
+
+// newGame starts a game; the board's switches say whether it is set up.
+func (l *Live) newGame(c Command, occ square.Set) Reply {
+	name, start := c.Variant, c.Start
+	if name == "" {
+		name, start = l.cfg.Variant, l.cfg.Start
+		if c.Start != "" {
+			start = c.Start
+		}
+	}
+	if name == "" {
+		name = "teams"
+	}
+	v, err := l.cfg.Lookup(name, start)
+	if err != nil {
+		return fail("new_game: %v", err)
+	}
+	fen := ""
+	if strings.Contains(start, "-") || strings.Contains(start, "/") {
+		fen = start // a FEN4 rather than a start array's name
+	}
+	g, err := rules.NewGame(v, fen)
+	if err != nil {
+		return fail("new_game: %v", err)
+	}
+	if l.ref != nil {
+		old := l.ref.Game()
+		if _, over := old.Result(); !over && len(old.Records()) > 0 {
+			l.emit(Message{Kind: MsgGameOver, Result: &ResultInfo{Reason: "abandoned", Winners: []string{}, Points: make([]int, rules.NumSeats), PGN4: "*"},
+				FEN4: old.Position().FEN4(), Text: "game abandoned for a new one"})
+		}
+	}
+	l.ref = New(g)
+	l.ref.Takeback = l.cfg.Takeback
+	l.game = l.newID()
+	l.tags = copyTags(c.Tags)
+	l.pending, l.remote = 0, [rules.NumSeats]bool{}
+	if err := l.setClocks(nil); err != nil {
+		return fail("new_game: %v", err)
+	}
+	l.ref.Resync(occ)
+	st := start
+	if st == "" {
+		st = g.StartFEN4()
+	}
+	text := fmt.Sprintf("new game: %s", v.Name)
+	if !l.ref.InStep() {
+		text += " — set up the pieces as the lights show"
+	}
+	l.emit(Message{Kind: MsgGameStart, Variant: v.Name, Start: st, Tags: copyTags(l.tags), Clocks: l.clockMS(), FEN4: g.Position().FEN4(), Text: text})
+	return Reply{}
+}
+
+func (l *Live) newID() string {
+	id := l.cfg.Now().UTC().Format("20060102-150405")
+	if id == l.idBase {
+		l.idN++
+		return fmt.Sprintf("%s-%d", id, l.idN+1)
+	}
+	l.idBase, l.idN = id, 0
+	return id
+}
+
+// setClocks makes the clocks for the game (paused), with the remaining
+// times if known.
+func (l *Live) setClocks(ms []int64) error {
+	l.clocks = nil
+	if l.cfg.Clock == nil {
+		return nil
+	}
+	c, err := clock.New(*l.cfg.Clock)
+	if err != nil {
+		return err
+	}
+	if len(ms) == rules.NumSeats {
+		for s := rules.Seat(0); s < rules.NumSeats; s++ {
+			c.Set(s, time.Duration(ms[s])*time.Millisecond)
+		}
+	}
+	l.clocks = c
+	return nil
+}
+
+func (l *Live) restartClock() {
+	if l.clocks != nil && l.clocks.Running() != rules.NoSeat {
+		now := l.cfg.Now()
+		l.clocks.Pause(now)
+		l.clocks.Start(l.ref.Game().Turn(), now)
+	}
+}
+
+func (l *Live) clockMS() []int64 {
+	if l.clocks == nil {
+		return nil
+	}
+	now := l.cfg.Now()
+	out := make([]int64, rules.NumSeats)
+	for s := range out {
+		out[s] = l.clocks.Left(rules.Seat(s), now).Milliseconds()
+	}
+	return out
+}
+
+// checkFlag times out the running seat if its time is up.
+func (l *Live) checkFlag() {
+	if l.clocks == nil {
+		return
+	}
+	now := l.cfg.Now()
+	s, flagged := l.clocks.Flagged(now)
+	if !flagged {
+		return
+	}
+	g := l.ref.Game()
+	if _, over := g.Result(); over {
+		return
+	}
+	l.clocks.Pause(now)
+	l.clocks.Set(s, 0)
+	rec, err := g.Timeout(s)
+	if err != nil {
+		l.log.Error("timeout refused", "seat", s, "err", err)
+		return
+	}
+	l.moved(rec)
+	if res, over := g.Result(); over {
+		l.over(res)
+	} else {
+		l.clocks.Start(g.Turn(), now)
+	}
+	l.ref.Resync(l.ref.Occupancy())
+	l.publishState()
+}
+
+// emit numbers a message, hands it to the sinks and the log, and delivers
+// it to subscribers.
+func (l *Live) emit(m Message) {
+	l.mu.Lock()
+	l.seq++
+	m.Seq = l.seq
+	l.mu.Unlock()
+	m.Time = l.cfg.Now().UTC()
+	m.Board, m.Game = l.cfg.Board, l.game
+	for _, sink := range l.cfg.Sinks {
+		if err := sink(m); err != nil {
+			l.log.Error("recording a message failed", "game", l.game, "seq", m.Seq, "kind", m.Kind, "err", err)
+		}
+	}
+	if l.cfg.Log != nil {
+		if err := l.cfg.Log.Append(m); err != nil {
+			l.log.Error("stream log", "seq", m.Seq, "err", err)
+		}
+	}
+	l.log.Info(m.Text, "game", l.game, "seq", m.Seq, "kind", m.Kind)
+	l.mu.Lock()
+	l.recent = append(l.recent, m)
+	if len(l.recent) > l.cfg.Keep {
+		l.recent = append(l.recent[:0:0], l.recent[len(l.recent)-l.cfg.Keep/2:]...)
+	}
+	l.mu.Unlock()
+	l.undelivered = append(l.undelivered, m)
+}
+
+// deliver hands the messages emitted since the last call to the
+// subscribers (after the state that includes them was published).
+// Callers hold l.mu.
+func (l *Live) deliver() {
+	for _, m := range l.undelivered {
+		for s := range l.subs {
+			select {
+			case s.ch <- m:
+			default: // too far behind: it resubscribes from its last Seq
+				close(s.ch)
+				delete(l.subs, s)
+			}
+		}
+	}
+	l.undelivered = l.undelivered[:0]
+}
+
+func (l *Live) lastSeq() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.seq
+}
+
+// Subscribe implements Board.
+func (l *Live) Subscribe(from uint64) ([]Message, <-chan Message, func(), error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var backlog []Message
+	if from != 0 && from <= l.seq {
+		if len(l.recent) > 0 && l.recent[0].Seq <= from {
+			i := sort.Search(len(l.recent), func(i int) bool { return l.recent[i].Seq >= from })
+			backlog = append(backlog, l.recent[i:]...)
+		} else if l.cfg.Log != nil {
+			old, err := l.cfg.Log.Since(from)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			if len(old) == 0 || old[0].Seq != from {
+				return nil, nil, nil, fmt.Errorf("messages from %d are no longer kept", from)
+			}
+			backlog = old
+			if len(l.recent) > 0 { // the log may lag the memory by nothing: trust memory for the tail
+				last := backlog[len(backlog)-1].Seq
+				for _, m := range l.recent {
+					if m.Seq > last {
+						backlog = append(backlog, m)
+					}
+				}
+			}
+		} else {
+			oldest := uint64(0)
+			if len(l.recent) > 0 {
+				oldest = l.recent[0].Seq
+			}
+			return nil, nil, nil, fmt.Errorf("messages from %d are no longer kept (the oldest is %d)", from, oldest)
+		}
+	}
+	s := &sub{ch: make(chan Message, 1024)}
+	l.subs[s] = struct{}{}
+	cancel := func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if _, ok := l.subs[s]; ok {
+			delete(l.subs, s)
+			close(s.ch)
+		}
+	}
+	return backlog, s.ch, cancel, nil
+}
+
+// Changed implements Board.
+func (l *Live) Changed() (<-chan struct{}, func()) {
+	ch := make(chan struct{}, 1)
+	l.mu.Lock()
+	l.notify[ch] = struct{}{}
+	l.mu.Unlock()
+	return ch, func() {
+		l.mu.Lock()
+		delete(l.notify, ch)
+		l.mu.Unlock()
+	}
+}
+
+// State implements Board.
+func (l *Live) State() State {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.state
+}
+
+// Lights implements Board.
+func (l *Live) Lights() Lights {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lights
+}
+
+// publishState rebuilds the snapshot and the LED frame and tells the
+// watchers. Called on the Run goroutine after every change.
+func (l *Live) publishState() {
+	var f leds.Frame
+	f.Brightness = 255
+	l.ref.Frame(&f)
+	if l.pending != 0 && l.ref.InStep() {
+		c := l.ref.Palette.Turn[l.ref.Game().Turn()]
+		f.Set(l.pending.From(), c)
+		f.Set(l.pending.To(), c)
+	}
+	st := l.snapshot()
+	lights := Lights{Squares: map[string]string{}}
+	for _, q := range l.ref.Game().Variant().Geometry.Playable.Squares() {
+		if c := f.At(q); c != (leds.Color{}) {
+			lights.Squares[q.String()] = fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
+		}
+	}
+	if l.cfg.Frame != nil {
+		l.cfg.Frame(&f)
+	}
+	l.mu.Lock()
+	st.Seq, lights.Seq = l.seq, l.seq
+	l.state, l.lights = st, lights
+	l.deliver()
+	for ch := range l.notify {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+	l.mu.Unlock()
+}
+
+// snapshot builds the State (Seq is filled in by the caller).
+func (l *Live) snapshot() State {
+	g := l.ref.Game()
+	p := g.Position()
+	v := g.Variant()
+	st := State{Board: l.cfg.Board, Game: l.game, Variant: v.Name, Status: "playing", FEN4: p.FEN4(), Turn: g.Turn().String(),
+		Pieces: map[string]string{}, Tags: copyTags(l.tags), Squares: []string{}, Occupancy: []string{}, Moves: []MoveInfo{}}
+	for _, q := range v.Geometry.Playable.Squares() {
+		st.Squares = append(st.Squares, q.String())
+		if pc := p.At(q); pc.IsPiece() {
+			seat := "rbyg"[pc.Seat()]
+			if pc.Dead() {
+				seat = 'x'
+			}
+			st.Pieces[q.String()] = string(seat) + string(pc.Kind().Letter())
+		}
+	}
+	st.Occupancy = names(l.ref.Occupancy())
+	now := l.cfg.Now()
+	for s := rules.Seat(0); s < rules.NumSeats; s++ {
+		ss := SeatState{Seat: s.String(), Player: l.tags[s.String()], Points: p.Points(s), Status: g.Status(s).String(), ClockMS: -1, Remote: l.remote[s]}
+		if l.clocks != nil {
+			ss.ClockMS = l.clocks.Left(s, now).Milliseconds()
+			ss.Running = l.clocks.Running() == s
+		}
+		st.Seats = append(st.Seats, ss)
+		if k := p.KingSquare(s); k != square.None && p.InCheck(s) {
+			st.Checks = append(st.Checks, k.String())
+		}
+	}
+	for _, rec := range g.Records() {
+		st.Moves = append(st.Moves, MoveInfo{Seat: rec.Seat.String(), Move: rec.Text})
+	}
+	if m := l.ref.LastMove(); m != 0 {
+		st.LastMove = []string{m.From().String(), m.To().String()}
+	}
+	switch {
+	case l.ref.TakebackAsked():
+		st.Status = "takeback_asked"
+	case !l.ref.InStep():
+		st.Status = "correction"
+		st.Wrong = names(l.ref.Occupancy().AndNot(p.Occupancy()))
+		st.Missing = names(p.Occupancy().AndNot(l.ref.Occupancy()))
+	}
+	if res, over := g.Result(); over {
+		st.Status = "over"
+		st.Result = resultInfo(g, res, l.names())
+	}
+	if q := l.ref.Lifted(); q != square.None && l.ref.InStep() {
+		st.Lifted = q.String()
+		for _, m := range g.LegalMoves() {
+			if m.From() == q {
+				st.Destinations = append(st.Destinations, m.To().String())
+			}
+		}
+	}
+	if l.pending != 0 {
+		st.Remote = &MoveInfo{Seat: g.Turn().String(), Move: p.MoveText(l.pending)}
+	}
+	return st
+}
+
+func names(s square.Set) []string {
+	out := []string{}
+	for _, q := range s.Squares() {
+		out = append(out, q.String())
+	}
+	return out
+}
+
+func moveTexts(g *rules.Game, ms []rules.Move) []string {
+	p := g.Position()
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = p.MoveText(m)
+	}
+	return out
+}
+
+func seatNamed(s string) (rules.Seat, error) {
+	for x := rules.Seat(0); x < rules.NumSeats; x++ {
+		if strings.EqualFold(x.String(), s) {
+			return x, nil
+		}
+	}
+	return 0, fmt.Errorf("%q is not a seat (Red, Blue, Yellow, Green)", s)
+}
+
+func copyTags(t map[string]string) map[string]string {
+	out := make(map[string]string, len(t))
+	for k, v := range t {
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,305 @@
+package referee
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	gosync "sync"
+	"testing"
+	"time"
+
+	"boardd/referee/clock"
+	"boardd/rules"
+	"boardd/rules/square"
+	"boardd/sensors"
+)
+
+// liveBoard runs a Live on a Teams game whose switches start set up.
+type liveBoard struct {
+	*Live
+	t      *testing.T
+	msgs   <-chan Message
+	cancel func()
+}
+
+func startLive(t *testing.T, cfg LiveConfig) *liveBoard {
+	t.Helper()
+	if cfg.Variant == "" {
+		cfg.Variant = "teams"
+	}
+	if cfg.Occupancy.Len() == 0 {
+		v, _ := rules.NewVariant(cfg.Variant, cfg.Start)
+		g, _ := rules.NewGame(v, "")
+		cfg.Occupancy = g.Position().Occupancy()
+	}
+	if cfg.Quiet == 0 {
+		cfg.Quiet = 5 * time.Millisecond
+	}
+	cfg.Board = "t1"
+	cfg.Logger = slog.New(slog.DiscardHandler)
+	l, err := NewLive(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { l.Run(ctx); close(done) }()
+	t.Cleanup(func() { stop(); <-done })
+	backlog, ch, cancel, err := l.Subscribe(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(backlog) != 1 || backlog[0].Kind != MsgGameStart || backlog[0].Seq != 1 {
+		t.Fatalf("backlog %+v, want the game_start", backlog)
+	}
+	return &liveBoard{Live: l, t: t, msgs: ch, cancel: cancel}
+}
+
+// hand lifts and places as a trace string says ("-h2 +h4").
+func (b *liveBoard) hand(tr string) {
+	for _, x := range trace(tr) {
+		k := sensors.Place
+		if x.Lift {
+			k = sensors.Lift
+		}
+		b.Touches() <- sensors.Event{Kind: k, Square: x.Square}
+	}
+}
+
+// next waits for the next message.
+func (b *liveBoard) next() Message {
+	b.t.Helper()
+	select {
+	case m := <-b.msgs:
+		return m
+	case <-time.After(5 * time.Second):
+		b.t.Fatal("no message within 5 s")
+	}
+	return Message{}
+}
+
+func (b *liveBoard) do(name, payload string) Reply {
+	b.t.Helper()
+	c, err := ParseCommand(name, []byte(payload))
+	if err != nil {
+		b.t.Fatalf("%s %s: %v", name, payload, err)
+	}
+	return b.Do(context.Background(), c)
+}
+
+func TestLiveMovesFromTheSwitches(t *testing.T) {
+	b := startLive(t, LiveConfig{})
+	b.hand("-h2 +h4")
+	m := b.next()
+	if m.Kind != MsgMove || m.Seat != "Red" || m.Move != "h2-h4" || m.Coord != "h2-h4" || m.Seq != 2 || m.Board != "t1" || m.Game == "" {
+		t.Fatalf("message %+v", m)
+	}
+	st := b.State()
+	if st.Turn != "Blue" || len(st.Moves) != 1 || st.Moves[0] != (MoveInfo{"Red", "h2-h4"}) || strings.Join(st.LastMove, "-") != "h2-h4" || st.Seq != 2 {
+		t.Errorf("state after h2-h4: turn %s moves %v last %v seq %d", st.Turn, st.Moves, st.LastMove, st.Seq)
+	}
+	if len(st.Squares) != 160 || st.Pieces["h4"] != "rP" || st.Pieces["h1"] != "rK" || st.Status != "playing" {
+		t.Errorf("state: %d squares, h4 %q h1 %q status %s", len(st.Squares), st.Pieces["h4"], st.Pieces["h1"], st.Status)
+	}
+	if lt := b.Lights(); lt.Squares["h2"] != "#00005a" || lt.Squares["h4"] != "#00005a" {
+		t.Errorf("lights of the last move: h2 %q h4 %q", lt.Squares["h2"], lt.Squares["h4"])
+	}
+	// Blue moves a piece two squares off: correction, then put right.
+	b.hand("-b7 +d8")
+	if m := b.next(); m.Kind != MsgIllegal {
+		t.Fatalf("want illegal, got %+v", m)
+	}
+	if st := b.State(); st.Status != "correction" || strings.Join(st.Wrong, ",") != "d8" || strings.Join(st.Missing, ",") != "b7" {
+		t.Errorf("correction state: %s wrong %v missing %v", st.Status, st.Wrong, st.Missing)
+	}
+	b.hand("-d8 +b7")
+	if m := b.next(); m.Kind != MsgCorrected {
+		t.Fatalf("want corrected, got %+v", m)
+	}
+}
+
+func TestLiveCommands(t *testing.T) {
+	b := startLive(t, LiveConfig{})
+	tests := []struct {
+		name, cmd, payload string
+		err                string // "" for OK
+		kind               string // the message it causes ("" none)
+	}{
+		{"names", "tags", `{"tags":{"Red":"Ann","Event":"Club night"}}`, "", MsgTags},
+		{"unknown seat", "resign", `{"seat":"Purple"}`, `"Purple" is not a seat`, ""},
+		{"no promotion", "promote", `{"piece":"N"}`, "offers no promotion", ""},
+		{"bad piece", "promote", `{"piece":"Z"}`, "not a piece letter", ""},
+		{"no takeback asked", "takeback_confirm", ``, "no takeback", ""},
+		{"no clocks", "clock", `{"action":"start"}`, "no clocks", ""},
+		{"local seat", "move", `{"seat":"Red","move":"h2-h4"}`, "played at the board", ""},
+		{"remote on", "remote", `{"seat":"Red","on":true}`, "", ""},
+		{"not legal", "move", `{"seat":"Red","move":"h2-h5"}`, "", ""},
+		{"wrong turn", "move", `{"seat":"Blue","move":"b7-c7"}`, "", ""},
+	}
+	for _, tc := range tests {
+		r := b.do(tc.cmd, tc.payload)
+		switch {
+		case tc.name == "not legal" || tc.name == "wrong turn":
+			if r.OK || r.Error == "" {
+				t.Errorf("%s: %+v, want an error", tc.name, r)
+			}
+		case tc.err == "" && !r.OK:
+			t.Errorf("%s: %+v", tc.name, r)
+		case tc.err != "" && (r.OK || !strings.Contains(r.Error, tc.err)):
+			t.Errorf("%s: %+v, want error with %q", tc.name, r, tc.err)
+		}
+		if tc.kind != "" {
+			if m := b.next(); m.Kind != tc.kind {
+				t.Errorf("%s: message %+v", tc.name, m)
+			}
+		}
+	}
+	if st := b.State(); st.Seats[0].Player != "Ann" || st.Tags["Event"] != "Club night" || !st.Seats[0].Remote {
+		t.Errorf("seats %+v tags %v", st.Seats[0], st.Tags)
+	}
+	// A remote move: lit in Red's colour; the board must show exactly it.
+	if r := b.do("move", `{"seat":"Red","move":"h2-h4"}`); !r.OK {
+		t.Fatal(r.Error)
+	}
+	if m := b.next(); m.Kind != MsgRemoteMove || m.Move != "h2-h4" {
+		t.Fatalf("remote move message %+v", m)
+	}
+	if st, lt := b.State(), b.Lights(); st.Remote == nil || st.Remote.Move != "h2-h4" || lt.Squares["h2"] != "#c80000" || lt.Squares["h4"] != "#c80000" {
+		t.Errorf("remote move shown: %+v lights h2 %q h4 %q", st.Remote, lt.Squares["h2"], lt.Squares["h4"])
+	}
+	b.hand("-h2 +h3")
+	if m := b.next(); m.Kind != MsgIllegal {
+		t.Fatalf("another move than the remote one: %+v", m)
+	}
+	b.hand("-h3 +h2")
+	b.next() // corrected
+	b.hand("-h2 +h4")
+	if m := b.next(); m.Kind != MsgMove || m.Move != "h2-h4" {
+		t.Fatalf("the remote move executed: %+v", m)
+	}
+	if st := b.State(); st.Remote != nil {
+		t.Errorf("remote move still pending: %+v", st.Remote)
+	}
+	// Resigning in Teams ends the game for the team.
+	if r := b.do("resign", `{"seat":"Blue"}`); !r.OK {
+		t.Fatal(r.Error)
+	}
+	if m := b.next(); m.Kind != MsgResign || m.Seat != "Blue" {
+		t.Fatalf("resign message %+v", m)
+	}
+	m := b.next()
+	if m.Kind != MsgGameOver || m.Result == nil || m.Result.PGN4 != "1-0" {
+		t.Fatalf("game over %+v", m)
+	}
+	if st := b.State(); st.Status != "over" || st.Result == nil {
+		t.Errorf("state %s %+v", st.Status, st.Result)
+	}
+	// A new game on a board that is not set up guides the set-up.
+	if r := b.do("new_game", `{"variant":"ffa","tags":{"Red":"Bo"}}`); !r.OK {
+		t.Fatal(r.Error)
+	}
+	if m := b.next(); m.Kind != MsgGameStart || m.Variant != "ffa" || m.Tags["Red"] != "Bo" {
+		t.Fatalf("new game %+v", m)
+	}
+	if st := b.State(); st.Status != "correction" || strings.Join(st.Wrong, ",") != "h4" || strings.Join(st.Missing, ",") != "h2" || st.Variant != "ffa" || len(st.Moves) != 0 {
+		t.Errorf("set-up guidance: %s wrong %v missing %v", st.Status, st.Wrong, st.Missing)
+	}
+}
+
+func TestLiveAbandonsAGameForANewOne(t *testing.T) {
+	b := startLive(t, LiveConfig{})
+	b.hand("-h2 +h4")
+	first := b.next().Game
+	if r := b.do("new_game", `{}`); !r.OK {
+		t.Fatal(r.Error)
+	}
+	m := b.next()
+	if m.Kind != MsgGameOver || m.Result.Reason != "abandoned" || m.Result.PGN4 != "*" || m.Game != first {
+		t.Fatalf("abandoned %+v", m)
+	}
+	if m := b.next(); m.Kind != MsgGameStart || m.Game == first || m.Variant != "teams" {
+		t.Fatalf("start %+v (first game %s)", m, first)
+	}
+}
+
+func TestLiveClocks(t *testing.T) {
+	var mu gosync.Mutex
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	clk := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	ctl := clock.Control{Base: time.Minute, Delay: 15 * time.Second}
+	b := startLive(t, LiveConfig{Clock: &ctl, Now: clk})
+	if st := b.State(); st.Seats[0].ClockMS != 60000 || st.Seats[0].Running {
+		t.Fatalf("clocks before the first move: %+v", st.Seats[0])
+	}
+	b.hand("-h2 +h4")
+	if m := b.next(); len(m.Clocks) != 4 || m.Clocks[0] != 60000 {
+		t.Fatalf("first move %+v", m)
+	}
+	advance(20 * time.Second) // Blue thinks 20 s: 15 s free, 5 s used
+	b.hand("-b7 +c7")
+	if m := b.next(); m.Clocks[1] != 55000 {
+		t.Errorf("Blue after 20 s with a 15 s delay: %v", m.Clocks)
+	}
+	// Yellow lets the flag fall: the board times Yellow out by itself.
+	advance(76 * time.Second)
+	m := b.next()
+	if m.Kind != MsgTimeout || m.Seat != "Yellow" {
+		t.Fatalf("want Yellow's timeout, got %+v", m)
+	}
+	// In Teams a time-out loses the game for the team.
+	if m := b.next(); m.Kind != MsgGameOver || m.Result.PGN4 != "0-1" {
+		t.Fatalf("game over %+v", m)
+	}
+}
+
+func TestLiveSubscribe(t *testing.T) {
+	b := startLive(t, LiveConfig{Keep: 8})
+	for i := 0; i < 5; i++ {
+		b.do("tags", `{"tags":{"Round":"x"}}`)
+	}
+	backlog, _, cancel, err := b.Subscribe(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if len(backlog) != 4 || backlog[0].Seq != 3 || backlog[3].Seq != 6 {
+		t.Errorf("backlog from 3: %d messages, first %d", len(backlog), backlog[0].Seq)
+	}
+	for i := 0; i < 10; i++ {
+		b.do("tags", `{"tags":{"Round":"y"}}`)
+	}
+	if _, _, _, err := b.Subscribe(1); err == nil || !strings.Contains(err.Error(), "no longer kept") {
+		t.Errorf("subscribe from a forgotten message: %v", err)
+	}
+	// A subscriber that never reads is cut off, not waited for.
+	_, slow, _, err := b.Subscribe(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 1100; i++ {
+		b.do("tags", `{"tags":{"Round":"z"}}`)
+	}
+	n := 0
+	for range slow {
+		n++
+	}
+	if n != 1024 {
+		t.Errorf("slow subscriber got %d messages before being cut off, want its buffer of 1024", n)
+	}
+}
+
+func TestLiveSetUpFromAnEmptyBoard(t *testing.T) {
+	var empty square.Set
+	l, err := NewLive(LiveConfig{Variant: "teams", Occupancy: empty})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := l.State()
+	if st.Status != "correction" || len(st.Missing) != 64 || len(st.Wrong) != 0 {
+		t.Errorf("empty board: status %s, %d missing, %d wrong", st.Status, len(st.Missing), len(st.Wrong))
+	}
+	if lt := l.Lights(); lt.Squares["h1"] != "#ff7800" {
+		t.Errorf("h1 must be lit amber (fill it): %q", lt.Squares["h1"])
+	}
+}
