@@ -31,14 +31,17 @@ import (
 // Entry is one journal line.
 type Entry struct {
 	Seq  uint64 `json:"seq"`
-	Kind string `json:"kind"` // start, move, resign, timeout, takeback
+	Kind string `json:"kind"` // start, move, resign, timeout, takeback, tags, clock
 	// start
+	Game    string            `json:"game,omitempty"` // the game's id
 	Variant string            `json:"variant,omitempty"`
 	Start   string            `json:"start,omitempty"` // a start array's name or a FEN4
-	Tags    map[string]string `json:"tags,omitempty"`
+	Tags    map[string]string `json:"tags,omitempty"`  // start, tags (changes; "" removes)
 	// move, resign, timeout
 	Seat string `json:"seat,omitempty"`
 	Move string `json:"move,omitempty"` // "h2-h4", "h10-h11=N", castling as the king's squares
+	// Clocks are the remaining milliseconds per seat after the entry.
+	Clocks []int64 `json:"clocks,omitempty"`
 }
 
 // Journal is an open journal file, appended to by one goroutine.
@@ -116,7 +119,7 @@ func Open(path string) (*Journal, []Entry, string, error) {
 	return j, entries, warn, nil
 }
 
-var knownKind = map[string]bool{"start": true, "move": true, "resign": true, "timeout": true, "takeback": true}
+var knownKind = map[string]bool{"start": true, "move": true, "resign": true, "timeout": true, "takeback": true, "tags": true, "clock": true}
 
 // parse reads complete entries; good is the length of the prefix that
 // holds them. A bad line followed by more data is corruption, not a torn
@@ -203,6 +206,8 @@ func apply(g *rules.Game, e Entry) error {
 		return err
 	case "takeback":
 		return g.Takeback()
+	case "tags", "clock":
+		return nil // not moves: see Tags and Clocks
 	}
 	return fmt.Errorf("unknown entry kind %q", e.Kind)
 }
@@ -214,6 +219,36 @@ func seatByName(s string) (rules.Seat, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Tags are the journal's game details: the start entry's tags with every
+// later change applied.
+func Tags(entries []Entry) map[string]string {
+	t := map[string]string{}
+	for _, e := range entries {
+		if e.Kind != "start" && e.Kind != "tags" {
+			continue
+		}
+		for k, v := range e.Tags {
+			if v == "" {
+				delete(t, k)
+			} else {
+				t[k] = v
+			}
+		}
+	}
+	return t
+}
+
+// Clocks are the remaining times after the journal's last entry that
+// recorded them (nil if none did).
+func Clocks(entries []Entry) []int64 {
+	for i := len(entries) - 1; i >= 0; i-- {
+		if entries[i].Clocks != nil {
+			return entries[i].Clocks
+		}
+	}
+	return nil
 }
 
 // MoveEntry is the journal entry for a played turn.

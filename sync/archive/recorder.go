@@ -1,0 +1,298 @@
+package archive
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	gosync "sync"
+	"time"
+
+	"boardd/referee"
+	"boardd/rules"
+	"boardd/rules/pgn4"
+)
+
+// Recorder records a live board's games from its message stream: the game
+// in progress in a journal (Dir/current.journal, synced per message), each
+// finished game as PGN4 in the store (Dir/games), and the finished game's
+// journal kept beside as Dir/journals/<game id>.journal. Use Record as a
+// sink of referee.Live, so every move is on disk before the board moves on.
+type Recorder struct {
+	Dir    string
+	Board  string
+	Lookup Lookup
+	// Site goes into every game's headers (optional).
+	Site string
+
+	mu   gosync.Mutex
+	j    *Journal
+	game string
+	// Saved is called after a finished game was filed (optional).
+	Saved func(gameID, path string)
+}
+
+// Resumed is a game in progress found in the journal on start.
+type Resumed struct {
+	Game   *rules.Game
+	ID     string
+	Tags   map[string]string
+	Clocks []int64
+	// Warning says what a repair of the journal dropped ("" if nothing).
+	Warning string
+}
+
+func (r *Recorder) current() string { return filepath.Join(r.Dir, "current.journal") }
+
+// Store is the archive of finished games.
+func (r *Recorder) Store() Store { return Store{Dir: filepath.Join(r.Dir, "games")} }
+
+// Resume opens the journal of a game in progress, if there is one. A
+// journal whose game already ended (the power went between the last move
+// and filing it) is filed now and nil returned. A journal that cannot be
+// replayed is moved aside (named in the error) so the board can start
+// afresh without losing it.
+func (r *Recorder) Resume() (*Resumed, error) {
+	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("archive: %w", err)
+	}
+	path := r.current()
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	j, entries, warn, err := Open(path)
+	if err != nil {
+		return nil, r.aside(err)
+	}
+	g, err := Restore(entries, r.Lookup)
+	if err != nil {
+		j.Close()
+		return nil, r.aside(err)
+	}
+	id := entries[0].Game
+	if id == "" {
+		id = time.Now().UTC().Format("20060102-150405")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.j, r.game = j, id
+	if _, over := g.Result(); over {
+		if _, err := r.finish(); err != nil {
+			return nil, err
+		}
+		return nil, nil
+	}
+	return &Resumed{Game: g, ID: id, Tags: Tags(entries), Clocks: Clocks(entries), Warning: warn}, nil
+}
+
+// aside moves a journal that cannot be used out of the way.
+func (r *Recorder) aside(cause error) error {
+	dst := filepath.Join(r.Dir, "journals", fmt.Sprintf("damaged-%s.journal", time.Now().UTC().Format("20060102-150405")))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("%v (and moving it aside failed: %v)", cause, err)
+	}
+	if err := os.Rename(r.current(), dst); err != nil {
+		return fmt.Errorf("%v (and moving it aside failed: %v)", cause, err)
+	}
+	return fmt.Errorf("%v: the journal was moved to %s and the board starts a new game", cause, dst)
+}
+
+// Record writes one message of the board's stream. It is safe to call
+// from one goroutine at a time (the board's).
+func (r *Recorder) Record(m referee.Message) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch m.Kind {
+	case referee.MsgGameStart:
+		if r.j != nil { // a stale journal: the game before was never finished
+			if _, err := r.finish(); err != nil {
+				return err
+			}
+		}
+		if err := os.MkdirAll(r.Dir, 0o755); err != nil {
+			return fmt.Errorf("archive: %w", err)
+		}
+		if _, err := os.Stat(r.current()); err == nil {
+			if err := r.moveCurrent(m.Game + "-stale"); err != nil {
+				return err
+			}
+		}
+		j, err := Create(r.current(), Entry{Game: m.Game, Variant: m.Variant, Start: m.Start, Tags: m.Tags, Clocks: m.Clocks})
+		if err != nil {
+			return err
+		}
+		r.j, r.game = j, m.Game
+		return nil
+	}
+	if r.j == nil || m.Game != r.game {
+		return nil // nothing to record (messages between games)
+	}
+	switch m.Kind {
+	case referee.MsgMove:
+		return r.j.Append(Entry{Kind: "move", Seat: m.Seat, Move: m.Coord, Clocks: m.Clocks})
+	case referee.MsgResign, referee.MsgTimeout:
+		return r.j.Append(Entry{Kind: m.Kind, Seat: m.Seat, Clocks: m.Clocks})
+	case referee.MsgPromotionChanged:
+		if err := r.j.Append(Entry{Kind: "takeback"}); err != nil {
+			return err
+		}
+		return r.j.Append(Entry{Kind: "move", Seat: m.Seat, Move: m.Coord, Clocks: m.Clocks})
+	case referee.MsgTakeback:
+		return r.j.Append(Entry{Kind: "takeback", Clocks: m.Clocks})
+	case referee.MsgTags:
+		return r.j.Append(Entry{Kind: "tags", Tags: m.Tags})
+	case referee.MsgClock:
+		return r.j.Append(Entry{Kind: "clock", Clocks: m.Clocks})
+	case referee.MsgGameOver:
+		_, err := r.finish()
+		return err
+	}
+	return nil
+}
+
+// finish files the journal's game in the store and moves the journal to
+// journals/. Callers hold r.mu.
+func (r *Recorder) finish() (string, error) {
+	if err := r.j.Close(); err != nil {
+		return "", err
+	}
+	r.j = nil
+	_, g, err := r.pgn(r.current(), r.game)
+	if err != nil {
+		return "", err
+	}
+	path, err := r.Store().Save(g, r.Board, time.Now())
+	if err != nil {
+		return "", err
+	}
+	if err := r.moveCurrent(r.game); err != nil {
+		return "", err
+	}
+	if r.Saved != nil {
+		r.Saved(r.game, path)
+	}
+	return path, nil
+}
+
+func (r *Recorder) moveCurrent(name string) error {
+	dst := filepath.Join(r.Dir, "journals", name+".journal")
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("archive: %w", err)
+	}
+	for i := 2; fileExists(dst); i++ {
+		dst = filepath.Join(r.Dir, "journals", fmt.Sprintf("%s_%d.journal", name, i))
+	}
+	if err := os.Rename(r.current(), dst); err != nil {
+		return fmt.Errorf("archive: %w", err)
+	}
+	return syncDir(filepath.Dir(dst))
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// pgn rebuilds a journal's game as PGN4 with its headers.
+func (r *Recorder) pgn(path, id string) (string, *pgn4.Game, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", nil, fmt.Errorf("archive: %w", err)
+	}
+	entries, _, _, err := parse(path, data)
+	if err != nil {
+		return "", nil, err
+	}
+	g, err := Restore(entries, r.Lookup)
+	if err != nil {
+		return "", nil, err
+	}
+	tags := Tags(entries)
+	var out []pgn4.Tag
+	add := func(k, v string) {
+		if v != "" {
+			out = append(out, pgn4.Tag{Name: k, Value: v})
+		}
+	}
+	add("Event", tags["Event"])
+	add("Site", firstOf(tags["Site"], r.Site))
+	add("Round", tags["Round"])
+	for _, s := range []string{"Red", "Blue", "Yellow", "Green"} {
+		add(s, tags[s])
+	}
+	add("Board", r.Board)
+	add("GameId", id)
+	if res, over := g.Result(); over {
+		add("Termination", res.Reason)
+	} else {
+		add("Termination", "unfinished")
+	}
+	rest := make([]string, 0, len(tags))
+	for k := range tags {
+		switch k {
+		case "Event", "Site", "Round", "Red", "Blue", "Yellow", "Green":
+		default:
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		add(k, tags[k])
+	}
+	pg, err := pgn4.FromGame(g, out)
+	if err != nil {
+		return "", nil, err
+	}
+	if pg.Get("Result") == "" {
+		res, over := g.Result()
+		switch {
+		case !over:
+			pg.Set("Result", "*")
+		default:
+			pg.Set("Result", res.Tag(g.Variant().Mode, [rules.NumSeats]string{tags["Red"], tags["Blue"], tags["Yellow"], tags["Green"]}))
+		}
+	}
+	return pg.String(), pg, nil
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// GamePGN4 returns a game's PGN4 by its id: the game in progress or a
+// finished one whose journal is kept.
+func (r *Recorder) GamePGN4(id string) (string, error) {
+	if id == "" || filepath.Base(id) != id {
+		return "", fmt.Errorf("archive: bad game id %q", id)
+	}
+	r.mu.Lock()
+	cur := r.j != nil && r.game == id
+	r.mu.Unlock()
+	path := filepath.Join(r.Dir, "journals", id+".journal")
+	if cur {
+		path = r.current()
+	}
+	text, _, err := r.pgn(path, id)
+	return text, err
+}
+
+// Close closes the journal of the game in progress (it is resumed on the
+// next start).
+func (r *Recorder) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.j == nil {
+		return nil
+	}
+	err := r.j.Close()
+	r.j = nil
+	return err
+}

@@ -1,0 +1,261 @@
+package archive
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"boardd/referee"
+	"boardd/rules"
+	"boardd/rules/pgn4"
+	"boardd/rules/square"
+	"boardd/sensors"
+)
+
+// hands returns the switch events of a human playing m in p: a captured
+// piece (or an en-passant pawn) off first, the piece moved, the rook for
+// castling.
+func hands(p *rules.Position, m rules.Move) []sensors.Event {
+	lift := func(s square.Square) sensors.Event { return sensors.Event{Kind: sensors.Lift, Square: s} }
+	place := func(s square.Square) sensors.Event { return sensors.Event{Kind: sensors.Place, Square: s} }
+	var out []sensors.Event
+	if m.IsEnPassant() {
+		for e := rules.Seat(0); e < rules.NumSeats; e++ {
+			if sk, pw := p.EnPassant(e); sk == m.To() && pw != square.None {
+				out = append(out, lift(pw))
+			}
+		}
+	}
+	if p.At(m.To()).IsPiece() {
+		out = append(out, lift(m.To()))
+	}
+	out = append(out, lift(m.From()), place(m.To()))
+	if c, _ := m.IsCastle(); c {
+		rf, rt := m.RookSquares()
+		out = append(out, lift(rf), place(rt))
+	}
+	return out
+}
+
+// board is a live board recording into dir, as the daemon wires it.
+type board struct {
+	live   *referee.Live
+	rec    *Recorder
+	stream *Stream
+	stop   func()
+	msgs   <-chan referee.Message
+}
+
+func openBoard(t *testing.T, dir string, occ square.Set) *board {
+	t.Helper()
+	rec := &Recorder{Dir: dir, Board: "7", Lookup: builtin}
+	resumed, err := rec.Resume()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream, warn, err := OpenStream(filepath.Join(dir, "stream.jsonl"), 0)
+	if err != nil || warn != "" {
+		t.Fatal(err, warn)
+	}
+	cfg := referee.LiveConfig{Board: "7", Lookup: builtin, Variant: "teams", Occupancy: occ, Quiet: 2 * time.Millisecond,
+		Log: stream, Sinks: []func(referee.Message) error{rec.Record}, Logger: slog.New(slog.DiscardHandler),
+		Tags: map[string]string{"Event": "Club night", "Red": "Ann"}}
+	if resumed != nil {
+		cfg.Game, cfg.GameID, cfg.Tags, cfg.Clocks = resumed.Game, resumed.ID, resumed.Tags, resumed.Clocks
+	}
+	live, err := referee.NewLive(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, msgs, cancel, err := live.Subscribe(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { live.Run(ctx); close(done) }()
+	b := &board{live: live, rec: rec, stream: stream, msgs: msgs}
+	b.stop = func() { stop(); <-done; cancel() }
+	return b
+}
+
+// turn plays a turn of a recorded game: a move by hand on the switches, a
+// resignation by command. It waits for the board to record it.
+func (b *board) turn(t *testing.T, g *rules.Game, r rules.Record) {
+	t.Helper()
+	switch r.Action {
+	case rules.ActMove:
+		for _, e := range hands(g.Position(), r.Move) {
+			b.live.Touches() <- e
+		}
+	case rules.ActResign:
+		if rep := b.live.Do(context.Background(), referee.Command{Name: referee.CmdResign, Seat: r.Seat.String()}); !rep.OK {
+			t.Fatal(rep.Error)
+		}
+	default:
+		t.Fatalf("turn %s: not playable on the board in this test", r.Text)
+	}
+	var err error
+	if r.Action == rules.ActMove {
+		_, err = g.Play(r.Move)
+	} else {
+		_, err = g.Resign(r.Seat)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		select {
+		case msg := <-b.msgs:
+			if msg.Kind == referee.MsgMove || msg.Kind == referee.MsgResign {
+				if msg.Kind == referee.MsgMove && msg.Coord != r.Move.String() {
+					t.Fatalf("played %s, the board recorded %s", r.Move, msg.Coord)
+				}
+				return
+			}
+			if msg.Kind == referee.MsgIllegal || msg.Kind == referee.MsgAmbiguous {
+				t.Fatalf("%s: %s", r.Text, msg.Text)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s was not recorded", r.Text)
+		}
+	}
+}
+
+// TestRecorderSurvivesACrashMidGame plays a real Teams game on a live
+// board, "pulls the plug" half-way (the board is dropped without closing
+// anything), starts a new board on the same directory, and plays on. The
+// filed PGN4 has every move, and the stream has every message once, in
+// order, across the restart.
+func TestRecorderSurvivesACrashMidGame(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "games", "teams", "4pchess-26780486.pgn4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg, _, err := pgn4.ParseString(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := pgn4.Replay(pg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := want.Records()
+	dir := t.TempDir()
+	v, _ := builtin("teams", "")
+	shadow, _ := rules.NewGame(v, "") // what the humans see
+	b := openBoard(t, dir, shadow.Position().Occupancy())
+	half := len(recs) / 2
+	for _, r := range recs[:half] {
+		b.turn(t, shadow, r)
+	}
+	b.stop() // the plug: no Close of the journal or the stream
+
+	b = openBoard(t, dir, shadow.Position().Occupancy())
+	if st := b.live.State(); len(st.Moves) != half || st.Status != "playing" || st.Tags["Red"] != "Ann" {
+		t.Fatalf("after restart: %d moves, status %s, tags %v; want %d moves", len(st.Moves), st.Status, st.Tags, half)
+	}
+	for _, r := range recs[half:] {
+		b.turn(t, shadow, r)
+	}
+	if _, over := shadow.Result(); !over {
+		b.live.Do(context.Background(), referee.Command{Name: referee.CmdResign, Seat: shadow.Turn().String()})
+	}
+	b.stop()
+	items, _, err := b.rec.Store().List(Filter{})
+	if err != nil || len(items) != 1 {
+		t.Fatalf("archive: %v %v", items, err)
+	}
+	saved, err := os.ReadFile(filepath.Join(b.rec.Store().Dir, items[0].File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := pgn4.ParseString(string(saved))
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayed, _, err := pgn4.Replay(got, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(replayed.Records()); n < len(recs) {
+		t.Fatalf("the filed game has %d turns, want at least the %d played", n, len(recs))
+	}
+	for i, want := range recs {
+		if r := replayed.Records()[i]; r.Move != want.Move || r.Action != want.Action || r.Seat != want.Seat {
+			t.Fatalf("turn %d: filed %s %s, played %s %s", i+1, r.Seat, r.Text, want.Seat, want.Text)
+		}
+	}
+	if got.Get("Event") != "Club night" || got.Get("Red") != "Ann" || got.Get("Board") != "7" || got.Get("Result") == "" {
+		t.Errorf("headers: %v", got.Tags)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "current.journal")); !os.IsNotExist(err) {
+		t.Errorf("current.journal left after the game was filed: %v", err)
+	}
+	// The stream: every message once, numbered 1, 2, 3, … across the restart.
+	msgs, err := b.stream.Since(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nMoves := 0
+	for i, m := range msgs {
+		if m.Seq != uint64(i+1) {
+			t.Fatalf("stream message %d has seq %d", i, m.Seq)
+		}
+		if m.Kind == referee.MsgMove {
+			nMoves++
+		}
+	}
+	played := 0
+	for _, r := range recs {
+		if r.Action == rules.ActMove {
+			played++
+		}
+	}
+	if nMoves != played || msgs[len(msgs)-1].Kind != referee.MsgGameOver {
+		t.Errorf("stream: %d moves (want %d), last %s", nMoves, played, msgs[len(msgs)-1].Kind)
+	}
+	if text, err := b.rec.GamePGN4(msgs[0].Game); err != nil || !strings.Contains(text, "Club night") {
+		t.Errorf("GamePGN4: %v %.80q", err, text)
+	}
+}
+
+func TestStreamRepairAndCompaction(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "stream.jsonl")
+	s, _, err := OpenStream(path, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 25; i++ {
+		if err := s.Append(referee.Message{Seq: uint64(i), Kind: referee.MsgTags, Text: "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Append(referee.Message{Seq: 3}); err == nil {
+		t.Error("a message numbered backwards was accepted")
+	}
+	s.Close()
+	// A torn last line (the power went mid-write).
+	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString(`{"seq":26,"kind":"mo`)
+	f.Close()
+	s, warn, err := OpenStream(path, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !strings.Contains(warn, "cut-off") || s.Last() != 25 {
+		t.Errorf("repair: warn %q, last %d", warn, s.Last())
+	}
+	msgs, _ := s.Since(1)
+	if len(msgs) != 10 || msgs[0].Seq != 16 {
+		t.Errorf("compaction kept %d messages from %d, want the newest 10 from 16", len(msgs), msgs[0].Seq)
+	}
+	if err := s.Append(referee.Message{Seq: 26}); err != nil || s.Last() != 26 {
+		t.Errorf("append after repair: %v, last %d", err, s.Last())
+	}
+}
