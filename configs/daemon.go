@@ -1,0 +1,358 @@
+package configs
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Example is configs/boardd.yaml: every key, commented, with its default.
+//
+//go:embed boardd.yaml
+var Example []byte
+
+// Daemon is boardd's configuration (configs/boardd.yaml documents every
+// key). The zero values of optional keys mean "the default".
+type Daemon struct {
+	// Board is the board's id: it names MQTT topics and archive files.
+	Board string `yaml:"board"`
+	// StateDir holds the game journal, the archive and the message stream.
+	StateDir string  `yaml:"state_dir"`
+	Game     Game    `yaml:"game"`
+	Sensors  Sensors `yaml:"sensors"`
+	LEDs     LEDs    `yaml:"leds"`
+	MQTT     MQTT    `yaml:"mqtt"`
+	Web      Web     `yaml:"web"`
+	Log      Log     `yaml:"log"`
+}
+
+// Game holds what a new game starts with.
+type Game struct {
+	Variant  string            `yaml:"variant"`
+	Start    string            `yaml:"start"`
+	Takeback string            `yaml:"takeback"` // off, on, ask
+	Clock    *Clock            `yaml:"clock"`    // absent: no clocks
+	Tags     map[string]string `yaml:"tags"`     // Event, Site, Round, Red, Blue, …
+}
+
+// Clock is a time control.
+type Clock struct {
+	Base      time.Duration `yaml:"base"`
+	Increment time.Duration `yaml:"increment"`
+	Delay     time.Duration `yaml:"delay"`
+}
+
+// Sensors is the switch hardware and its timing.
+type Sensors struct {
+	Driver   string        `yaml:"driver"` // sim, hc165, gpiomatrix, mcp23017
+	Wiring   string        `yaml:"wiring"` // wiring map file (bit → square)
+	Rate     float64       `yaml:"rate"`   // scans per second
+	Debounce int           `yaml:"debounce"`
+	Quiet    time.Duration `yaml:"quiet"`
+	// Listen (sim only): accept switch script lines on this address.
+	Listen string `yaml:"listen"`
+	HC165  struct {
+		SPI        string `yaml:"spi"`
+		Latch      string `yaml:"latch"`
+		Chips      int    `yaml:"chips"`
+		SpeedHz    int64  `yaml:"speed_hz"`
+		LSBFirst   bool   `yaml:"lsb_first"`
+		ActiveHigh bool   `yaml:"active_high"`
+	} `yaml:"hc165"`
+	GPIOMatrix struct {
+		Rows          []string      `yaml:"rows"`
+		Cols          []string      `yaml:"cols"`
+		Decoder       bool          `yaml:"decoder"`
+		DecoderEnable string        `yaml:"decoder_enable"`
+		RowSPI        string        `yaml:"row_spi"`
+		RowCount      int           `yaml:"row_count"`
+		Settle        time.Duration `yaml:"settle"`
+	} `yaml:"gpiomatrix"`
+	MCP23017 struct {
+		Bus   string   `yaml:"bus"`
+		Addrs []string `yaml:"addrs"`
+		Mode  string   `yaml:"mode"` // matrix, direct
+	} `yaml:"mcp23017"`
+}
+
+// LEDs is the LED hardware.
+type LEDs struct {
+	Driver     string  `yaml:"driver"` // none, term, apa102, ws2812
+	SPI        string  `yaml:"spi"`
+	SpeedHz    int64   `yaml:"speed_hz"`
+	Map        string  `yaml:"map"` // serpentine, arms, or a map file
+	Gamma      float64 `yaml:"gamma"`
+	Brightness int     `yaml:"brightness"`
+	MaxAmps    float64 `yaml:"max_amps"`
+}
+
+// MQTT is where the board mirrors its games.
+type MQTT struct {
+	// Broker is an external broker's URL (tcp://, ssl://, ws://, wss://);
+	// empty runs the embedded broker.
+	Broker   string `yaml:"broker"`
+	Username string `yaml:"username"`
+	Password string `yaml:"password"`
+	Prefix   string `yaml:"prefix"`
+	TLS      struct {
+		CAFile             string `yaml:"ca_file"`
+		CertFile           string `yaml:"cert_file"`
+		KeyFile            string `yaml:"key_file"`
+		InsecureSkipVerify bool   `yaml:"insecure_skip_verify"`
+	} `yaml:"tls"`
+	Embedded struct {
+		Listen         string `yaml:"listen"`
+		AllowAnonymous bool   `yaml:"allow_anonymous"`
+		Users          []User `yaml:"users"`
+	} `yaml:"embedded"`
+	// Disabled turns MQTT off altogether.
+	Disabled bool `yaml:"disabled"`
+}
+
+// User is an account on the embedded broker.
+type User struct {
+	Name     string `yaml:"name"`
+	Password string `yaml:"password"`
+	// Write lets the user send commands (cmd/#); others only watch.
+	Write bool `yaml:"write"`
+}
+
+// Web is the live web display.
+type Web struct {
+	Listen string `yaml:"listen"` // "" or "off" disables it
+	// Password lets a viewer log in and send commands; empty: generated
+	// on first start and kept in the state directory.
+	Password string `yaml:"password"`
+	Title    string `yaml:"title"`
+}
+
+// Log is the daemon's logging.
+type Log struct {
+	Level  string `yaml:"level"`  // debug, info, warn, error
+	Format string `yaml:"format"` // text, json
+}
+
+// Defaults is the configuration with no file at all: a simulated board,
+// the embedded broker and the web display on localhost.
+func Defaults() Daemon {
+	d := Daemon{Board: "1", StateDir: "boardd-state"}
+	if dir := os.Getenv("STATE_DIRECTORY"); dir != "" { // systemd's StateDirectory=
+		d.StateDir = dir
+	}
+	d.Game.Variant = "teams"
+	d.Game.Takeback = "off"
+	d.Sensors.Driver, d.Sensors.Rate, d.Sensors.Debounce, d.Sensors.Quiet = "sim", 200, 4, 400*time.Millisecond
+	d.Sensors.HC165.SPI, d.Sensors.HC165.Latch, d.Sensors.HC165.Chips, d.Sensors.HC165.SpeedHz = "/dev/spidev1.0", "GPIO16", 20, 1000000
+	d.Sensors.GPIOMatrix.RowCount, d.Sensors.GPIOMatrix.Settle = 16, 20*time.Microsecond
+	d.Sensors.MCP23017.Addrs, d.Sensors.MCP23017.Mode = []string{"0x20", "0x21", "0x22"}, "matrix"
+	d.LEDs.Driver, d.LEDs.SPI, d.LEDs.SpeedHz, d.LEDs.Map, d.LEDs.Gamma, d.LEDs.Brightness, d.LEDs.MaxAmps = "none", "/dev/spidev0.0", 4000000, "serpentine", 2.2, 255, 4
+	d.MQTT.Prefix = "boardd"
+	d.MQTT.Embedded.Listen = "127.0.0.1:1883"
+	d.Web.Listen, d.Web.Title = "127.0.0.1:8080", "boardd"
+	d.Log.Level, d.Log.Format = "info", "text"
+	return d
+}
+
+// Error is a problem in the config file, with its position.
+type Error struct {
+	File string
+	Line int
+	Key  string
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	s := e.File
+	if e.Line > 0 {
+		s += ": line " + strconv.Itoa(e.Line)
+	}
+	if e.Key != "" {
+		s += ": " + e.Key
+	}
+	return s + ": " + e.Msg
+}
+
+// Load reads a config file over the defaults and checks it.
+func Load(path string) (Daemon, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Daemon{}, fmt.Errorf("config: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Parse reads config text over the defaults and checks it. Unknown keys
+// are errors: a misspelt key must not be silently ignored.
+func Parse(file string, data []byte) (Daemon, error) {
+	d := Defaults()
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return d, &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+	}
+	if len(root.Content) == 0 {
+		return d, d.Check(file, nil) // an empty file: all defaults
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&d); err != nil {
+		var te *yaml.TypeError
+		if errors.As(err, &te) && len(te.Errors) > 0 {
+			msg := strings.TrimPrefix(te.Errors[0], "yaml: ")
+			line := 0
+			if strings.HasPrefix(msg, "line ") {
+				fmt.Sscanf(msg, "line %d:", &line)
+				msg = strings.TrimSpace(msg[strings.Index(msg, ":")+1:])
+			}
+			return d, &Error{File: file, Line: line, Msg: msg + " (check the key's spelling and the value's type; configs/boardd.yaml lists every key)"}
+		}
+		return d, &Error{File: file, Msg: err.Error()}
+	}
+	return d, d.Check(file, root.Content[0])
+}
+
+// Check validates the values; root (may be nil) gives line numbers.
+func (d *Daemon) Check(file string, root *yaml.Node) error {
+	bad := func(key, format string, a ...any) error {
+		return &Error{File: file, Line: lineOf(root, key), Key: key, Msg: fmt.Sprintf(format, a...)}
+	}
+	oneOf := func(key, v string, allowed ...string) error {
+		for _, a := range allowed {
+			if v == a {
+				return nil
+			}
+		}
+		return bad(key, "%q: want %s", v, strings.Join(allowed, ", "))
+	}
+	if d.Board == "" || strings.ContainsAny(d.Board, "/+# \t") {
+		return bad("board", "%q: want a short id without spaces, '/', '+' or '#' (it names MQTT topics)", d.Board)
+	}
+	if d.StateDir == "" {
+		return bad("state_dir", "empty: want a directory for the journal and the archive")
+	}
+	if err := oneOf("game.takeback", d.Game.Takeback, "off", "on", "ask"); err != nil {
+		return err
+	}
+	if c := d.Game.Clock; c != nil && (c.Base <= 0 || c.Increment < 0 || c.Delay < 0) {
+		return bad("game.clock", "base must be positive (e.g. 10m), increment and delay not negative")
+	}
+	for k, v := range d.Game.Tags {
+		if k == "" || strings.ContainsAny(k, " \t\"[]") || strings.ContainsAny(v, "\r\n") {
+			return bad("game.tags", "%q: tag names are single words, values one line", k)
+		}
+	}
+	s := &d.Sensors
+	if err := oneOf("sensors.driver", s.Driver, "sim", "hc165", "gpiomatrix", "mcp23017"); err != nil {
+		return err
+	}
+	if s.Rate < 10 || s.Rate > 2000 {
+		return bad("sensors.rate", "%v: want 10 to 2000 scans per second (200 is usual)", s.Rate)
+	}
+	if s.Debounce < 1 || s.Debounce > 50 {
+		return bad("sensors.debounce", "%d: want 1 to 50 scans", s.Debounce)
+	}
+	if s.Quiet < 50*time.Millisecond || s.Quiet > 10*time.Second {
+		return bad("sensors.quiet", "%v: want 50ms to 10s (400ms is usual)", s.Quiet)
+	}
+	if s.Listen != "" && s.Driver != "sim" {
+		return bad("sensors.listen", "only the sim driver takes switch scripts over the network")
+	}
+	if s.Driver == "gpiomatrix" && (len(s.GPIOMatrix.Cols) == 0 || len(s.GPIOMatrix.Rows) == 0 && s.GPIOMatrix.RowSPI == "") {
+		return bad("sensors.gpiomatrix", "needs cols and rows (or row_spi): GPIO names such as GPIO5")
+	}
+	if err := oneOf("sensors.mcp23017.mode", s.MCP23017.Mode, "matrix", "direct"); err != nil {
+		return err
+	}
+	for _, a := range s.MCP23017.Addrs {
+		if v, err := strconv.ParseUint(a, 0, 16); err != nil || v < 0x20 || v > 0x27 {
+			return bad("sensors.mcp23017.addrs", "%q: want an MCP23017 address 0x20 to 0x27", a)
+		}
+	}
+	l := &d.LEDs
+	if err := oneOf("leds.driver", l.Driver, "none", "term", "apa102", "ws2812"); err != nil {
+		return err
+	}
+	if l.Gamma < 1 || l.Gamma > 4 {
+		return bad("leds.gamma", "%v: want 1 (none) to 4 (2.2 is usual)", l.Gamma)
+	}
+	if l.Brightness < 0 || l.Brightness > 255 {
+		return bad("leds.brightness", "%d: want 0 to 255", l.Brightness)
+	}
+	if l.MaxAmps < 0 {
+		return bad("leds.max_amps", "%v: want 0 (no limit) or the supply's amps", l.MaxAmps)
+	}
+	m := &d.MQTT
+	if m.Prefix == "" || strings.ContainsAny(m.Prefix, "+# ") {
+		return bad("mqtt.prefix", "%q: want a topic prefix without '+', '#' or spaces", m.Prefix)
+	}
+	if m.Broker != "" {
+		u, err := url.Parse(m.Broker)
+		if err != nil || u.Host == "" {
+			return bad("mqtt.broker", "%q: want a URL such as tcp://club-server:1883 or ssl://club-server:8883", m.Broker)
+		}
+		if err := oneOf("mqtt.broker", u.Scheme, "tcp", "mqtt", "ssl", "tls", "mqtts", "ws", "wss"); err != nil {
+			return err
+		}
+	} else if !m.Disabled {
+		if _, _, err := net.SplitHostPort(m.Embedded.Listen); err != nil {
+			return bad("mqtt.embedded.listen", "%q: want host:port such as 127.0.0.1:1883", m.Embedded.Listen)
+		}
+		for i, u := range m.Embedded.Users {
+			if u.Name == "" || u.Password == "" {
+				return bad(fmt.Sprintf("mqtt.embedded.users"), "user %d: needs a name and a password", i+1)
+			}
+		}
+	}
+	for _, f := range []struct{ key, path string }{{"mqtt.tls.ca_file", m.TLS.CAFile}, {"mqtt.tls.cert_file", m.TLS.CertFile}, {"mqtt.tls.key_file", m.TLS.KeyFile}} {
+		if f.path != "" {
+			if _, err := os.Stat(f.path); err != nil {
+				return bad(f.key, "%v", err)
+			}
+		}
+	}
+	if (m.TLS.CertFile == "") != (m.TLS.KeyFile == "") {
+		return bad("mqtt.tls", "cert_file and key_file go together")
+	}
+	if w := d.Web.Listen; w != "" && w != "off" {
+		if _, _, err := net.SplitHostPort(w); err != nil {
+			return bad("web.listen", "%q: want host:port such as 127.0.0.1:8080, or off", w)
+		}
+	}
+	if err := oneOf("log.level", d.Log.Level, "debug", "info", "warn", "error"); err != nil {
+		return err
+	}
+	return oneOf("log.format", d.Log.Format, "text", "json")
+}
+
+// lineOf finds the line of the value at a dotted key path, or of the
+// deepest key found on the way (0 without a document).
+func lineOf(n *yaml.Node, key string) int {
+	if n == nil {
+		return 0
+	}
+	line := n.Line
+	for _, part := range strings.Split(key, ".") {
+		if n.Kind != yaml.MappingNode {
+			return line
+		}
+		found := false
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == part {
+				n, line, found = n.Content[i+1], n.Content[i+1].Line, true
+				break
+			}
+		}
+		if !found {
+			return line
+		}
+	}
+	return line
+}

@@ -1,0 +1,82 @@
+package configs
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestExampleIsTheDefaults(t *testing.T) {
+	t.Setenv("STATE_DIRECTORY", "")
+	got, err := Parse("boardd.yaml", Example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Defaults()
+	want.Game.Tags = map[string]string{}
+	want.Sensors.GPIOMatrix.Rows, want.Sensors.GPIOMatrix.Cols, want.MQTT.Embedded.Users = []string{}, []string{}, []User{}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("configs/boardd.yaml differs from Defaults():\n got %+v\nwant %+v", got, want)
+	}
+	if d, err := Parse("empty.yaml", nil); err != nil || d.Sensors.Driver != "sim" {
+		t.Errorf("an empty file: %v %+v", err, d)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct{ name, yaml, want string }{
+		{"typo", "board: \"2\"\nsensor:\n  driver: sim\n", `f.yaml: line 2: field sensor not found`},
+		{"nested typo", "sensors:\n  drvier: sim\n", `line 2: field drvier not found`},
+		{"wrong type", "sensors:\n  rate: fast\n", `line 2: cannot unmarshal`},
+		{"bad driver", "sensors:\n  driver: usb\n", `f.yaml: line 2: sensors.driver: "usb": want sim, hc165, gpiomatrix, mcp23017`},
+		{"bad board", "board: a/b\n", `line 1: board: "a/b": want a short id`},
+		{"bad rate", "sensors:\n  rate: 5\n", `line 2: sensors.rate: 5: want 10 to 2000`},
+		{"bad quiet", "sensors:\n  quiet: 1ms\n", `sensors.quiet: 1ms: want 50ms to 10s`},
+		{"bad takeback", "game:\n  takeback: maybe\n", `line 2: game.takeback: "maybe": want off, on, ask`},
+		{"bad clock", "game:\n  clock: {base: 0s}\n", `line 2: game.clock: base must be positive`},
+		{"bad broker", "mqtt:\n  broker: \"http://x:1\"\n", `line 2: mqtt.broker: "http": want tcp`},
+		{"broker not a url", "mqtt:\n  broker: club\n", `mqtt.broker: "club": want a URL`},
+		{"user without password", "mqtt:\n  embedded:\n    users: [{name: a}]\n", `line 3: mqtt.embedded.users: user 1: needs a name and a password`},
+		{"missing ca", "mqtt:\n  tls:\n    ca_file: /nonexistent/ca.pem\n", `line 3: mqtt.tls.ca_file: stat /nonexistent/ca.pem`},
+		{"bad web", "web:\n  listen: 8080\n", `line 2: web.listen: "8080": want host:port`},
+		{"bad mcp addr", "sensors:\n  mcp23017:\n    addrs: [\"0x30\"]\n", `line 3: sensors.mcp23017.addrs: "0x30": want an MCP23017 address`},
+		{"matrix without pins", "sensors:\n  driver: gpiomatrix\n", `sensors.gpiomatrix: needs cols and rows`},
+		{"listen on hardware", "sensors:\n  driver: hc165\n  listen: \":7165\"\n", `sensors.listen: only the sim driver`},
+		{"bad level", "log:\n  level: loud\n", `log.level: "loud": want debug`},
+		{"not yaml", "board: [\n", `f.yaml: `},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("f.yaml", []byte(tc.yaml))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v\nwant an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseValues(t *testing.T) {
+	d, err := Parse("f.yaml", []byte("board: club-3\ngame:\n  variant: ffa\n  clock: {base: 10m, delay: 15s}\n  tags: {Event: League}\nmqtt:\n  broker: ssl://club:8883\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Board != "club-3" || d.Game.Variant != "ffa" || d.Game.Clock.Base != 10*time.Minute || d.Game.Clock.Delay != 15*time.Second ||
+		d.Game.Tags["Event"] != "League" || d.MQTT.Broker != "ssl://club:8883" || d.Sensors.Rate != 200 {
+		t.Errorf("%+v", d)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add(string(Example))
+	f.Add("board: x\nsensors: {driver: hc165}\n")
+	f.Add("game:\n  clock: {base: 1m}\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := Parse("fuzz.yaml", []byte(s))
+		if err == nil {
+			if err := d.Check("again", nil); err != nil {
+				t.Fatalf("accepted a config its own check refuses: %v", err)
+			}
+		}
+	})
+}
