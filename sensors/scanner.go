@@ -97,6 +97,7 @@ type Scanner struct {
 	edges    [MaxBits]uint16
 	winStart [MaxBits]time.Time
 	scans    uint64
+	rejected uint64 // raw changes that did not last the debounce
 	last     time.Time
 
 	pendMu  sync.Mutex
@@ -172,6 +173,7 @@ func (s *Scanner) Step(now time.Time) error {
 			bit := uint64(1) << uint(bits.TrailingZeros64(x))
 			q := w*64 + bits.TrailingZeros64(x)
 			if diff&bit == 0 { // back to the debounced state: start over
+				s.rejected++
 				s.count[q] = 0
 				s.counting[w] &^= bit
 				continue
@@ -251,6 +253,14 @@ func (s *Scanner) Raw() square.Set {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.lastRaw
+}
+
+// Rejected returns how many raw changes the debounce threw away because
+// they did not last (contact bounce, a brushed magnet).
+func (s *Scanner) Rejected() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rejected
 }
 
 // Scans returns how many scans have completed.

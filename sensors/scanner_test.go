@@ -69,16 +69,17 @@ func names(evs []sensors.Event) []string {
 func TestDebounceSequences(t *testing.T) {
 	const P, E = true, false // piece present / empty
 	tests := []struct {
-		name string
-		raw  []bool // raw state at scans 1..n (scan 0 seeds empty)
-		want []int  // scan indices (1-based) at which an event fires
+		name     string
+		raw      []bool // raw state at scans 1..n (scan 0 seeds empty)
+		want     []int  // scan indices (1-based) at which an event fires
+		rejected uint64 // raw changes the debounce threw away
 	}{
-		{"clean place", []bool{P, P, P, P, P, P}, []int{4}},
-		{"three scans is not enough", []bool{P, P, P, E, E, E}, nil},
-		{"bounce then settle", []bool{P, E, P, E, P, P, P, P}, []int{8}},
-		{"single glitch", []bool{E, P, E, E, E, E}, nil},
-		{"place then lift", []bool{P, P, P, P, E, E, E, E}, []int{4, 8}},
-		{"glitch during hold", []bool{P, P, P, P, P, E, P, P, P}, []int{4}},
+		{"clean place", []bool{P, P, P, P, P, P}, []int{4}, 0},
+		{"three scans is not enough", []bool{P, P, P, E, E, E}, nil, 1},
+		{"bounce then settle", []bool{P, E, P, E, P, P, P, P}, []int{8}, 2},
+		{"single glitch", []bool{E, P, E, E, E, E}, nil, 1},
+		{"place then lift", []bool{P, P, P, P, E, E, E, E}, []int{4, 8}, 0},
+		{"glitch during hold", []bool{P, P, P, P, P, E, P, P, P}, []int{4}, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -102,6 +103,9 @@ func TestDebounceSequences(t *testing.T) {
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("events at scans %v, want %v (%v)", got, tc.want, names(r.events))
+			}
+			if n := r.sc.Rejected(); n != tc.rejected {
+				t.Errorf("%d changes rejected, want %d", n, tc.rejected)
 			}
 			for i, e := range r.events {
 				wantKind := sensors.Place

@@ -1,0 +1,180 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"boardd/referee"
+)
+
+// CookieName is the session cookie's name.
+const CookieName = "boardd_session"
+
+// RequestHeader must be "1" on every command request: a cross-site form
+// cannot set it, so a session cookie alone is not enough to send commands.
+const RequestHeader = "X-Boardd-Request"
+
+// maxSessions bounds the sessions kept in memory; the oldest go first.
+const maxSessions = 256
+
+// me is the answer of /api/me, /api/login and /api/logout.
+type me struct {
+	Authenticated bool   `json:"authenticated"`
+	CanLogin      bool   `json:"can_login"`
+	Error         string `json:"error,omitempty"`
+}
+
+func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, me{Authenticated: s.authed(r), CanLogin: s.cfg.Password != ""})
+}
+
+func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Password string `json:"password"`
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 4<<10))
+	if err == nil {
+		err = json.Unmarshal(body, &req)
+	}
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, me{CanLogin: s.cfg.Password != "", Error: `login: want a JSON body {"password":"..."}`})
+		return
+	}
+	if s.cfg.Password == "" {
+		writeJSON(w, http.StatusUnauthorized, me{Error: "no password is configured: this display is read-only"})
+		return
+	}
+	s.loginMu.Lock()
+	defer s.loginMu.Unlock()
+	got, want := sha256.Sum256([]byte(req.Password)), sha256.Sum256([]byte(s.cfg.Password))
+	if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+		s.log.Warn("web: failed login", "client", clientAddr(r))
+		sleep(r.Context(), s.cfg.LoginDelay)
+		writeJSON(w, http.StatusUnauthorized, me{CanLogin: true, Error: "wrong password"})
+		return
+	}
+	token, err := s.newSession()
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, me{CanLogin: true, Error: "login: " + err.Error()})
+		return
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name: CookieName, Value: token, Path: "/",
+		MaxAge: int(s.cfg.SessionTTL / time.Second), HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
+	})
+	s.log.Info("web: login", "client", clientAddr(r))
+	writeJSON(w, http.StatusOK, me{Authenticated: true, CanLogin: true})
+}
+
+func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
+	if c, err := r.Cookie(CookieName); err == nil {
+		s.mu.Lock()
+		delete(s.sessions, sha256.Sum256([]byte(c.Value)))
+		s.mu.Unlock()
+	}
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	writeJSON(w, http.StatusOK, me{CanLogin: s.cfg.Password != ""})
+}
+
+// newSession makes a random token and keeps its hash until it expires.
+func (s *Server) newSession() (string, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	token := base64.RawURLEncoding.EncodeToString(b[:])
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	var oldest [32]byte
+	var oldestExp time.Time
+	for k, exp := range s.sessions {
+		if !now.Before(exp) {
+			delete(s.sessions, k)
+		} else if oldestExp.IsZero() || exp.Before(oldestExp) {
+			oldest, oldestExp = k, exp
+		}
+	}
+	if len(s.sessions) >= maxSessions {
+		delete(s.sessions, oldest)
+	}
+	s.sessions[sha256.Sum256([]byte(token))] = now.Add(s.cfg.SessionTTL)
+	return token, nil
+}
+
+// authed tells whether the request carries a live session cookie. Tokens
+// are looked up by their hash, so lookup time says nothing about them.
+func (s *Server) authed(r *http.Request) bool {
+	if s.cfg.Password == "" {
+		return false
+	}
+	c, err := r.Cookie(CookieName)
+	if err != nil || c.Value == "" {
+		return false
+	}
+	k := sha256.Sum256([]byte(c.Value))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	exp, ok := s.sessions[k]
+	if ok && !s.now().Before(exp) {
+		delete(s.sessions, k)
+		ok = false
+	}
+	return ok
+}
+
+func (s *Server) handleCmd(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	if !s.authed(r) {
+		writeJSON(w, http.StatusUnauthorized, referee.Reply{Error: name + ": log in first (commands need a session: POST /api/login)"})
+		return
+	}
+	if r.Header.Get(RequestHeader) != "1" {
+		writeJSON(w, http.StatusForbidden, referee.Reply{Error: name + ": missing header " + RequestHeader + ": 1 (it guards against cross-site requests)"})
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, referee.MaxCommandBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeJSON(w, http.StatusRequestEntityTooLarge, referee.Reply{Error: fmt.Sprintf("%s: payload over the limit of %d bytes", name, referee.MaxCommandBytes)})
+			return
+		}
+		writeJSON(w, http.StatusBadRequest, referee.Reply{Error: name + ": reading the payload: " + err.Error()})
+		return
+	}
+	cmd, err := referee.ParseCommand(name, body)
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, referee.Reply{Error: err.Error()})
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
+	defer cancel()
+	rep := s.cfg.Board.Do(ctx, cmd)
+	s.log.Info("web: command", "name", cmd.Name, "client", clientAddr(r), "ok", rep.OK, "error", rep.Error)
+	code := http.StatusOK
+	if !rep.OK {
+		code = http.StatusConflict
+	}
+	writeJSON(w, code, rep)
+}
+
+// sleep waits d or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}

@@ -1,0 +1,400 @@
+package web
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"boardd/referee"
+)
+
+// go test ./sync/web -run Browser -screenshot ../../docs/web-display.png
+var screenshotPath = flag.String("screenshot", "", "TestBrowserScreenshot writes the display in mid-game to this PNG file")
+
+// chromium finds the browser, or skips the test (fails it under CI=true).
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{os.Getenv("BOARDD_CHROMIUM"), "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if name == "" {
+			continue
+		}
+		if path, err := exec.LookPath(name); err == nil {
+			return path
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("chromium not found: CI must install it (Debian: apt-get install chromium), or set BOARDD_CHROMIUM to a Chrome binary")
+	}
+	t.Skip("chromium not found (Debian: apt-get install chromium, or set BOARDD_CHROMIUM): skipping the browser test")
+	return ""
+}
+
+// browser starts a headless chromium with a window of the given size; the
+// whole test must finish within a minute.
+func browser(t *testing.T, width, height int) context.Context {
+	t.Helper()
+	path := chromium(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(width, height))
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	bctx, bcancel := chromedp.NewContext(actx)
+	t.Cleanup(func() {
+		bcancel()
+		acancel()
+		cancel()
+	})
+	// Start the browser now so a broken install fails here, clearly.
+	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("starting %s: %v", path, err)
+	}
+	return bctx
+}
+
+// jsErrors collects the page's uncaught exceptions and console errors.
+func jsErrors(ctx context.Context) func() []string {
+	var mu sync.Mutex
+	var errs []string
+	add := func(s string) {
+		mu.Lock()
+		errs = append(errs, s)
+		mu.Unlock()
+	}
+	exceptions := chromedp.Events(ctx, runtime.ExceptionThrown)
+	console := chromedp.Events(ctx, runtime.ConsoleAPICalled)
+	go func() {
+		for ev, err := range exceptions {
+			if err != nil {
+				return
+			}
+			text := ev.ExceptionDetails.Text
+			if ex := ev.ExceptionDetails.Exception; ex != nil {
+				text += " " + ex.Description
+			}
+			add(text)
+		}
+	}()
+	go func() {
+		for ev, err := range console {
+			if err != nil {
+				return
+			}
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				add(fmt.Sprintf("console.error %v", ev.Args))
+			}
+		}
+	}()
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(errs)
+	}
+}
+
+// within waits until the JavaScript expression is true, at most d.
+func within(t *testing.T, ctx context.Context, d time.Duration, what, expr string) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(d), chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+		t.Fatalf("%s: not within %v (%s): %v", what, d, expr, err)
+	}
+}
+
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+func do2(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// waitCommand waits until the fake received a command with that name.
+func waitCommand(t *testing.T, f *fakeBoard, name string) referee.Command {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, c := range f.commands() {
+			if c.Name == name {
+				return c
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("the board received no %s command (got %+v)", name, f.commands())
+	return referee.Command{}
+}
+
+// boardPieces reads the pieces the page shows, square → piece.
+const boardPieces = `Object.fromEntries([...document.querySelectorAll('#board [data-square]')].filter(e => e.dataset.piece).map(e => [e.dataset.square, e.dataset.piece]))`
+
+func artefactDir(t *testing.T) string {
+	if dir := os.Getenv("BOARDD_ARTEFACTS"); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	return t.TempDir()
+}
+
+func TestBrowser(t *testing.T) {
+	ctx := browser(t, 1280, 900)
+	errs := jsErrors(ctx)
+	f, _, ts := newTestServer(t, Config{Password: testPassword, Title: "Club night"})
+	f.setReply(func(c referee.Command) referee.Reply {
+		if c.Name == referee.CmdMove {
+			return referee.Reply{Error: "move " + c.Move + ": no piece can go there"}
+		}
+		return referee.Reply{OK: true}
+	})
+
+	// The board renders: 160 squares, no cut corners, every piece where the
+	// state says.
+	do2(t, ctx, "loading the page", chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`#board [data-square="h1"][data-piece="rK"]`)))
+	if n := eval[int](t, ctx, `document.querySelectorAll('#board [data-square]').length`); n != 160 {
+		t.Errorf("%d squares drawn, want 160", n)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('#board .card').length`); n != 4 {
+		t.Errorf("%d seat cards, want 4", n)
+	}
+	for _, cut := range []string{"a1", "c3", "l12", "n14", "a14", "n1"} {
+		if eval[bool](t, ctx, `!!document.querySelector('[data-square="`+cut+`"]')`) {
+			t.Errorf("cut corner %s is drawn", cut)
+		}
+	}
+	want := f.State().Pieces
+	got := eval[map[string]string](t, ctx, boardPieces)
+	if fmt.Sprint(got) != fmt.Sprint(want) || got["a7"] != "bK" || got["n8"] != "gK" || got["g14"] != "yK" {
+		t.Errorf("pieces drawn:\n%v\nwant\n%v", got, want)
+	}
+	if txt := eval[string](t, ctx, `document.querySelector('.card.c-r').textContent`); !strings.Contains(txt, "Anna") || !strings.Contains(txt, "10:00") && !strings.Contains(txt, "9:5") {
+		t.Errorf("Red's card reads %q, want the name and the clock", txt)
+	}
+	within(t, ctx, 2*time.Second, "live status", `document.getElementById('conn').textContent === 'live'`)
+
+	// A move on the board shows within a couple of seconds.
+	f.play("h2", "h4", "h2-h4")
+	within(t, ctx, 2*time.Second, "the move on the board",
+		`document.querySelector('[data-square="h4"]').dataset.piece === 'rP' && !document.querySelector('[data-square="h2"]').dataset.piece`)
+	within(t, ctx, 2*time.Second, "the move in the list and the log",
+		`document.getElementById('moves').textContent.includes('h2-h4') && document.getElementById('log').textContent.includes('Red: h2-h4')`)
+	if !eval[bool](t, ctx, `document.querySelector('[data-square="h2"]').classList.contains('last') && document.querySelector('[data-square="h4"]').classList.contains('last')`) {
+		t.Error("the last move is not highlighted")
+	}
+	if txt := eval[string](t, ctx, `document.getElementById('banner').textContent`); !strings.Contains(txt, "Blue to move") {
+		t.Errorf("banner %q, want Blue to move", txt)
+	}
+
+	// Rotation puts Blue (file a) at the bottom, rank 14 on the left.
+	do2(t, ctx, "rotating", chromedp.Click(chromedp.ID("rotate")))
+	if !eval[bool](t, ctx, `(() => { const r = s => document.querySelector('[data-square="'+s+'"]').getBoundingClientRect();
+		return r('a7').top > r('n7').top && r('h14').left < r('h1').left && location.search.includes('seat=Blue') })()`) {
+		t.Error("after rotating, Blue is not at the bottom")
+	}
+	for range 3 {
+		do2(t, ctx, "rotating back", chromedp.Click(chromedp.ID("rotate")))
+	}
+
+	// The stream breaks; the page reconnects and resumes after the last
+	// message it saw, so what happened meanwhile shows.
+	seen := f.State().Seq
+	ts.CloseClientConnections()
+	f.emit(referee.Message{Kind: referee.MsgTags, Text: "said while the display was away"})
+	within(t, ctx, 6*time.Second, "the message sent while disconnected",
+		`document.getElementById('log').textContent.includes('said while the display was away')`)
+	if froms := f.subscribeFroms(); froms[len(froms)-1] != seen+1 {
+		t.Errorf("the page resubscribed from %d, want %d (after the last message seen); all: %v", froms[len(froms)-1], seen+1, froms)
+	}
+
+	// Log in through the form and resign a seat (two clicks: arm, confirm).
+	if !eval[bool](t, ctx, `document.getElementById('controls').hidden`) {
+		t.Error("controls shown before logging in")
+	}
+	do2(t, ctx, "logging in", chromedp.Click(chromedp.ID("login-open")),
+		chromedp.SendKeys(chromedp.ID("password"), testPassword),
+		chromedp.Click(chromedp.ID("login-submit")),
+		chromedp.WaitVisible(chromedp.ID("controls")))
+	do2(t, ctx, "resigning Blue", chromedp.SetValue(chromedp.ID("resign-seat"), "Blue"),
+		chromedp.Click(chromedp.ID("resign")), chromedp.Click(chromedp.ID("resign")))
+	if c := waitCommand(t, f, referee.CmdResign); c.Seat != "Blue" {
+		t.Errorf("resign command for %q, want Blue", c.Seat)
+	}
+	within(t, ctx, 2*time.Second, "the command's success", `document.getElementById('cmd-status').textContent.includes('resign: done')`)
+
+	// A refused command shows its error.
+	do2(t, ctx, "sending a remote move", chromedp.SendKeys(chromedp.ID("move-text"), "h2-h5"), chromedp.Click(chromedp.ID("move-send")))
+	within(t, ctx, 2*time.Second, "the refusal", `document.getElementById('cmd-status').textContent.includes('no piece can go there')`)
+	if c := waitCommand(t, f, referee.CmdMove); c.Seat != "Blue" || c.Move != "h2-h5" {
+		t.Errorf("move command %+v, want Blue's h2-h5 (the seat to move)", c)
+	}
+
+	// A promotion with a choice offers the pieces.
+	f.emit(referee.Message{Kind: referee.MsgPromotionChoice, Candidates: []string{"b8-h8=D", "b8-h8=N"}, Text: "promotion: choose"})
+	f.play("b7", "c7", "b7-c7")
+	within(t, ctx, 2*time.Second, "the promotion buttons", `!document.getElementById('promo-box').hidden && document.querySelectorAll('#promo-buttons button').length === 2`)
+	do2(t, ctx, "choosing a knight", chromedp.Click(chromedp.CSS(`#promo-buttons button:last-child`)))
+	if c := waitCommand(t, f, referee.CmdPromote); c.Piece != "N" {
+		t.Errorf("promote command for %q, want N", c.Piece)
+	}
+
+	// A takeback the board asks about can be confirmed.
+	f.update(func(st *referee.State) { st.Status = "takeback_asked" })
+	do2(t, ctx, "confirming the takeback", chromedp.WaitVisible(chromedp.ID("takeback")), chromedp.Click(chromedp.ID("takeback")))
+	waitCommand(t, f, referee.CmdTakebackConfirm)
+
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(artefactDir(t), "web-display-test.png")
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+
+	if e := errs(); len(e) > 0 {
+		t.Errorf("the page reported errors: %q", e)
+	}
+}
+
+// midGame plays four rounds of an FFA game with clocks, points, a check,
+// a lifted knight and lit LEDs.
+func midGame(f *fakeBoard) {
+	for _, m := range [][3]string{
+		{"h2", "h4", "h2-h4"}, {"b7", "d7", "b7-d7"}, {"g13", "g11", "g13-g11"}, {"m8", "k8", "m8-k8"},
+		{"j1", "i3", "Nj1-i3"}, {"a10", "c9", "Na10-c9"}, {"e13", "e12", "e13-e12"}, {"n10", "l9", "Nn10-l9"},
+		{"j2", "j3", "j2-j3"}, {"a8", "e4", "Qa8-e4"}, {"f14", "j10", "Bf14-j10"}, {"m6", "l6", "m6-l6"},
+		{"d2", "d4", "d2-d4"}, {"e4", "h4", "Qe4xh4+"}, {"j14", "i12", "Nj14-i12"},
+	} {
+		f.play(m[0], m[1], m[2])
+	}
+	f.update(func(st *referee.State) {
+		clocks := []int64{521000, 542000, 535000, 560400}
+		for i := range st.Seats {
+			st.Seats[i].ClockMS = clocks[i]
+		}
+		st.Seats[1].Points = 1
+		st.Checks = []string{"h1"}
+		st.Lifted = "l9"
+		st.Destinations = []string{"k11", "k7", "j10", "j8", "n10"}
+		st.Tags["Event"] = "Club night"
+	})
+	f.setLights(map[string]string{"h1": "#ff0000", "l9": "#00c000", "k11": "#0040ff", "k7": "#0040ff", "j10": "#ff8000", "j8": "#0040ff", "n10": "#0040ff"})
+}
+
+// TestBrowserScreenshot writes the picture the README shows, when asked:
+//
+//	go test ./sync/web -run BrowserScreenshot -screenshot ../../docs/web-display.png
+func TestBrowserScreenshot(t *testing.T) {
+	if *screenshotPath == "" {
+		t.Skip("no -screenshot path given")
+	}
+	ctx := browser(t, 1280, 800)
+	errs := jsErrors(ctx)
+	f := newFake()
+	s, err := New(Config{Board: f, Title: "boardd — Club night"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	defer s.Close()
+	midGame(f)
+	do2(t, ctx, "loading the page", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`#board [data-square="h4"][data-piece="bQ"]`)))
+	within(t, ctx, 2*time.Second, "the move list", `document.querySelectorAll('#moves tbody tr').length === 4`)
+	time.Sleep(300 * time.Millisecond) // let the clock tick once
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(*screenshotPath, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", *screenshotPath)
+	if e := errs(); len(e) > 0 {
+		t.Errorf("the page reported errors: %q", e)
+	}
+}
+
+// TestBrowserLayouts draws a mid-game position on a phone, a laptop and a
+// TV (spectator mode), rotated and with the LEDs shown, checks that the
+// board fits and keeps square squares, and saves each as an artefact.
+func TestBrowserLayouts(t *testing.T) {
+	ctx := browser(t, 1280, 800)
+	errs := jsErrors(ctx)
+	f, _, ts := newTestServer(t, Config{Password: testPassword})
+	midGame(f)
+	dir := artefactDir(t)
+	for _, tc := range []struct {
+		name          string
+		width, height int64
+		mobile        bool
+		query         string
+		check         string // JavaScript that must be true
+	}{
+		{"phone", 390, 844, true, "",
+			`(() => { const b = document.getElementById('board').getBoundingClientRect();
+			return b.width >= 0.9 * innerWidth && b.right <= innerWidth && b.top < innerHeight / 3 })()`},
+		{"phone-landscape", 844, 390, true, "",
+			`(() => { const b = document.getElementById('board').getBoundingClientRect(), s = document.getElementById('side').getBoundingClientRect();
+			return b.bottom <= innerHeight && s.left >= b.right })()`},
+		{"laptop-rotated-green", 1366, 768, false, "?seat=Green",
+			`(() => { const r = q => document.querySelector('[data-square="'+q+'"]').getBoundingClientRect();
+			return r('n7').top > r('a7').top && r('d1').left < r('d14').left && document.getElementById('rotate-seat').textContent === 'Green' })()`},
+		{"tv-spectator", 1920, 1080, false, "?spectator=1&leds=1",
+			`(() => { const b = document.getElementById('board').getBoundingClientRect(), led = document.querySelector('[data-square="h1"] .led');
+			return getComputedStyle(document.getElementById('top')).display === 'none' && b.height >= 0.95 * innerHeight &&
+				getComputedStyle(led).backgroundColor === 'rgb(255, 0, 0)' && getComputedStyle(led).opacity > 0.3 &&
+				document.getElementById('controls').offsetParent === null })()`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			emulate := chromedp.EmulateViewport(tc.width, tc.height)
+			if tc.mobile {
+				emulate = chromedp.EmulateViewport(tc.width, tc.height, chromedp.EmulateMobile, chromedp.EmulateTouch)
+			}
+			do2(t, ctx, "loading the page", emulate, chromedp.Navigate(ts.URL+"/"+tc.query),
+				chromedp.WaitVisible(chromedp.CSS(`#board [data-square="h4"][data-piece="bQ"]`)))
+			within(t, ctx, 2*time.Second, "the layout", tc.check)
+			if !eval[bool](t, ctx, `document.documentElement.scrollWidth <= innerWidth`) {
+				t.Error("the page scrolls sideways")
+			}
+			if !eval[bool](t, ctx, `[...document.querySelectorAll('#board [data-square]')].every(e => { const r = e.getBoundingClientRect(); return Math.abs(r.width - r.height) < 1.5 && r.width > 15 })`) {
+				t.Error("squares are not square, or too small to read")
+			}
+			shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "web-display-"+tc.name+".png")
+			if err := os.WriteFile(path, shot, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("screenshot: %s", path)
+		})
+	}
+	if e := errs(); len(e) > 0 {
+		t.Errorf("the page reported errors: %q", e)
+	}
+}

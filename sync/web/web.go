@@ -1,0 +1,256 @@
+// Package web serves the board's live web display: one page that draws the
+// cross board, the seats, clocks, move list and recent messages, kept up
+// to date over Server-Sent Events, and (after a login) sends commands to
+// the referee.
+//
+// # Routes
+//
+//	GET  /                 the page (HTML, CSS and JS embedded in the binary)
+//	GET  /static/...       the page's script and style sheet
+//	GET  /api/state        the current referee.State as JSON
+//	GET  /api/lights       the current referee.Lights as JSON
+//	GET  /api/events       Server-Sent Events (see below)
+//	POST /api/login        {"password":"..."}: starts a session (cookie)
+//	POST /api/logout       ends the session
+//	GET  /api/me           {"authenticated":bool,"can_login":bool}
+//	POST /api/cmd/{name}   a referee command; the body is its JSON payload
+//
+// The page understands ?seat=Blue (that seat at the bottom), ?spectator=1
+// (the board and the essentials, no controls: for a TV) and ?leds=1 (tint
+// the squares with the board's LED colours).
+//
+// # Events
+//
+// GET /api/events?from=N answers a stream of events. "state" (the full
+// referee.State) and "lights" (referee.Lights) come at once and again
+// whenever the board signals a change, at most every 50 ms and only when
+// they differ from the last one sent. "message" carries each
+// referee.Message with Seq >= N in order (the kept backlog first, then live
+// ones) and has the message's Seq as its SSE id, so a client resumes with
+// from=lastSeq+1 (or the Last-Event-ID header). Without from, the stream
+// starts with the last Config.Backlog messages (or as many as the board
+// still keeps). "gap" ({"from":N,"error":"..."}) says
+// messages from N are no longer kept: the stream continues with new ones,
+// and the state event has the whole picture. Comment lines keep idle
+// connections alive.
+//
+// # Authentication
+//
+// Everyone may watch; only a logged-in session may send commands. With an
+// empty Config.Password nobody can log in. POST /api/login compares the
+// password in constant time; a wrong one answers 401 after
+// Config.LoginDelay, one failed attempt at a time, so guessing is slow. A
+// right one sets an HttpOnly, SameSite=Strict cookie holding a random
+// token that the server keeps in memory until it expires
+// (Config.SessionTTL) or the session logs out; sessions do not survive a
+// restart. POST /api/cmd/{name} needs that cookie (401 without) and the
+// header "X-Boardd-Request: 1" (403 without), which a cross-site form
+// cannot send. The payload may be up to referee.MaxCommandBytes (413
+// beyond). The command is checked with referee.ParseCommand (400 with the
+// error), carried out with Board.Do, and its referee.Reply is the answer:
+// 200 if OK, 409 if the referee refused it. Every error answer of /api/ is
+// JSON with an "error" field that says what was wrong.
+package web
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"boardd/referee"
+)
+
+//go:embed static
+var staticFiles embed.FS
+
+// Config configures a Server.
+type Config struct {
+	// Board is the live board to show and command. Required.
+	Board referee.Board
+	// Password unlocks the commands. Empty: nobody can log in and the
+	// display is read-only for everyone.
+	Password string
+	// Title heads the page (default "boardd").
+	Title string
+	// Log receives logins and commands; nil discards them.
+	Log *slog.Logger
+	// SessionTTL is how long a login lasts (default 12 h).
+	SessionTTL time.Duration
+	// LoginDelay is how long a failed login waits before it answers; failed
+	// attempts wait one at a time across all clients (default 1 s).
+	LoginDelay time.Duration
+	// Variants are the variant names the new-game form offers (default
+	// ffa, teams, stevenson, essay-ffa, essay-partners). Any name may
+	// still be typed.
+	Variants []string
+	// Backlog is how many recent messages a stream opened without ?from=
+	// starts with (default 50).
+	Backlog int
+}
+
+// Server is the web display. It is an http.Handler for the routes /,
+// /static/ and /api/; mount it at the root of the daemon's HTTP listener.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	mux     *http.ServeMux
+	page    []byte
+	ctx     context.Context // cancelled by Close: ends the event streams
+	stop    context.CancelFunc
+	loginMu sync.Mutex // one failed login at a time
+
+	mu       sync.Mutex
+	sessions map[[32]byte]time.Time // sha256(token) → expiry
+	now      func() time.Time
+}
+
+// DefaultVariants are the variant names the new-game form offers unless
+// Config.Variants says otherwise.
+var DefaultVariants = []string{"ffa", "teams", "stevenson", "essay-ffa", "essay-partners"}
+
+// New checks the config and builds the server.
+func New(cfg Config) (*Server, error) {
+	if cfg.Board == nil {
+		return nil, errors.New("web: Config.Board is nil: the display needs a board to show")
+	}
+	if cfg.Title == "" {
+		cfg.Title = "boardd"
+	}
+	if cfg.SessionTTL <= 0 {
+		cfg.SessionTTL = 12 * time.Hour
+	}
+	if cfg.LoginDelay <= 0 {
+		cfg.LoginDelay = time.Second
+	}
+	if len(cfg.Variants) == 0 {
+		cfg.Variants = DefaultVariants
+	}
+	if cfg.Backlog <= 0 {
+		cfg.Backlog = 50
+	}
+	s := &Server{cfg: cfg, log: cfg.Log, sessions: map[[32]byte]time.Time{}, now: time.Now}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.ctx, s.stop = context.WithCancel(context.Background())
+
+	tmpl, err := template.ParseFS(staticFiles, "static/index.html")
+	if err != nil {
+		return nil, err
+	}
+	var page bytes.Buffer
+	if err := tmpl.Execute(&page, struct {
+		Title    string
+		Variants []string
+		CanLogin bool
+	}{cfg.Title, cfg.Variants, cfg.Password != ""}); err != nil {
+		return nil, err
+	}
+	s.page = page.Bytes()
+
+	sub, err := fs.Sub(staticFiles, "static")
+	if err != nil {
+		return nil, err
+	}
+	files := http.StripPrefix("/static/", http.FileServerFS(sub))
+
+	m := http.NewServeMux()
+	m.HandleFunc("GET /{$}", s.handlePage)
+	m.Handle("GET /static/", noCache(files))
+	m.HandleFunc("GET /api/state", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, s.cfg.Board.State())
+	})
+	m.HandleFunc("GET /api/lights", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, s.cfg.Board.Lights())
+	})
+	m.HandleFunc("GET /api/events", s.handleEvents)
+	m.HandleFunc("POST /api/login", s.handleLogin)
+	m.HandleFunc("POST /api/logout", s.handleLogout)
+	m.HandleFunc("GET /api/me", s.handleMe)
+	m.HandleFunc("POST /api/cmd/{name}", s.handleCmd)
+	m.HandleFunc("/api/", s.handleNoRoute)
+	s.mux = m
+	return s, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	s.mux.ServeHTTP(w, r)
+}
+
+// Close ends the open event streams (their clients reconnect elsewhere or
+// later) and refuses new ones. Call it when the HTTP server shuts down, for
+// example with http.Server.RegisterOnShutdown: an event stream never goes
+// idle by itself, so http.Server.Shutdown would otherwise wait for it.
+func (s *Server) Close() error {
+	s.stop()
+	return nil
+}
+
+func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+	w.Write(s.page)
+}
+
+// handleNoRoute answers API requests no route takes, in JSON: 405 if the
+// path takes another method, else 404.
+func (s *Server) handleNoRoute(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, method := range []string{http.MethodGet, http.MethodPost} {
+		other := r.Clone(r.Context())
+		other.Method = method
+		if _, pattern := s.mux.Handler(other); pattern != "/api/" {
+			allow = append(allow, method)
+		}
+	}
+	if len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		writeJSON(w, http.StatusMethodNotAllowed, referee.Reply{Error: r.URL.Path + " takes " + strings.Join(allow, " or ") + ", not " + r.Method})
+		return
+	}
+	writeJSON(w, http.StatusNotFound, referee.Reply{Error: "no such API route: " + r.Method + " " + r.URL.Path})
+}
+
+func noCache(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// writeJSON answers v as JSON with the status code.
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, "encoding the answer: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	w.Write(append(b, '\n'))
+}
+
+// clientAddr names a request's client for the log.
+func clientAddr(r *http.Request) string {
+	if i := strings.LastIndexByte(r.RemoteAddr, ':'); i > 0 {
+		return r.RemoteAddr[:i]
+	}
+	return r.RemoteAddr
+}
