@@ -126,7 +126,7 @@ func NewLive(cfg LiveConfig) (*Live, error) {
 	}
 	l := &Live{cfg: cfg, reqs: make(chan request), touches: make(chan sensors.Event, 256),
 		subs: map[*sub]struct{}{}, notify: map[chan struct{}]struct{}{}}
-	l.log = cfg.Logger.With("board", cfg.Board)
+	l.log = cfg.Logger
 	if cfg.Log != nil {
 		l.seq = cfg.Log.Last()
 	}
@@ -173,6 +173,10 @@ func (l *Live) Run(ctx context.Context) error {
 		case <-tick.C:
 			l.checkFlag()
 		case rq := <-l.reqs:
+			if rq.cmd.Name == "ping" {
+				rq.reply <- Reply{OK: true}
+				continue
+			}
 			rq.reply <- l.do(rq.cmd)
 		}
 	}
@@ -196,6 +200,22 @@ func (l *Live) Do(ctx context.Context, c Command) Reply {
 		return r
 	case <-ctx.Done():
 		return Reply{ID: c.ID, Error: "the board is not answering: " + ctx.Err().Error()}
+	}
+}
+
+// Ping reports whether the Run goroutine answers (for a watchdog).
+func (l *Live) Ping(ctx context.Context) error {
+	rq := request{cmd: Command{Name: "ping"}, reply: make(chan Reply, 1)}
+	select {
+	case l.reqs <- rq:
+	case <-ctx.Done():
+		return fmt.Errorf("referee: no answer: %w", ctx.Err())
+	}
+	select {
+	case <-rq.reply:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("referee: no answer: %w", ctx.Err())
 	}
 }
 
@@ -523,13 +543,13 @@ func (l *Live) newGame(c Command, occ square.Set) Reply {
 	if name == "" {
 		name = "teams"
 	}
-	v, err := l.cfg.Lookup(name, start)
+	array, fen := start, ""
+	if strings.Contains(start, "-") || strings.Contains(start, "/") {
+		array, fen = "", start // a FEN4 rather than a start array's name
+	}
+	v, err := l.cfg.Lookup(name, array)
 	if err != nil {
 		return fail("new_game: %v", err)
-	}
-	fen := ""
-	if strings.Contains(start, "-") || strings.Contains(start, "/") {
-		fen = start // a FEN4 rather than a start array's name
 	}
 	g, err := rules.NewGame(v, fen)
 	if err != nil {
