@@ -68,6 +68,12 @@ type LiveConfig struct {
 	Frame func(*leds.Frame)
 	// Logger (default slog.Default()).
 	Logger *slog.Logger
+	// Suspect hears of a square whose switch has contradicted the game for
+	// SuspectAfter (default 30 s) with nobody touching the board: a switch
+	// stuck closed, or one that no longer closes (the scanner's
+	// ReportSuspect). Unsuspect hears when it agrees again (ClearFault).
+	Suspect, Unsuspect func(square.Square)
+	SuspectAfter       time.Duration
 }
 
 // Live runs one board: it owns the referee and the game in one goroutine
@@ -87,6 +93,8 @@ type Live struct {
 	remote      [rules.NumSeats]bool
 	pending     rules.Move // a remote seat's move waiting for the board
 	dirty       bool       // touched since the board was last judged
+	lastTouch   time.Time  // the last switch change
+	suspects    square.Set // squares reported to Suspect
 	undelivered []Message  // emitted, waiting for the state that includes them
 	idBase      string     // game ids: the start time, numbered within a second
 	idN         int
@@ -123,6 +131,9 @@ func NewLive(cfg LiveConfig) (*Live, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.SuspectAfter <= 0 {
+		cfg.SuspectAfter = 30 * time.Second
 	}
 	l := &Live{cfg: cfg, reqs: make(chan request), touches: make(chan sensors.Event, 256),
 		subs: map[*sub]struct{}{}, notify: map[chan struct{}]struct{}{}}
@@ -172,6 +183,7 @@ func (l *Live) Run(ctx context.Context) error {
 			l.judge()
 		case <-tick.C:
 			l.checkFlag()
+			l.checkSwitches()
 		case rq := <-l.reqs:
 			if rq.cmd.Name == "ping" {
 				rq.reply <- Reply{OK: true}
@@ -225,7 +237,7 @@ func (l *Live) touch(e sensors.Event) bool {
 	switch e.Kind {
 	case sensors.Lift, sensors.Place:
 		l.ref.Touch(Touch{Square: e.Square, Lift: e.Kind == sensors.Lift})
-		l.dirty = true
+		l.dirty, l.lastTouch = true, l.cfg.Now()
 		l.publishState()
 		return true
 	case sensors.Fault:
@@ -631,6 +643,37 @@ func (l *Live) clockMS() []int64 {
 		out[s] = l.clocks.Left(rules.Seat(s), now).Milliseconds()
 	}
 	return out
+}
+
+// checkSwitches reports squares whose switch has disagreed with the game
+// for SuspectAfter while nobody touched the board, and clears them when
+// they agree again.
+func (l *Live) checkSwitches() {
+	if l.cfg.Suspect == nil {
+		return
+	}
+	occ, want := l.ref.Occupancy(), l.ref.Game().Position().Occupancy()
+	off := occ.AndNot(want).Or(want.AndNot(occ))
+	for _, q := range l.suspects.AndNot(off).Squares() {
+		l.suspects.Remove(q)
+		if l.cfg.Unsuspect != nil {
+			l.cfg.Unsuspect(q)
+		}
+	}
+	if off.Len() == 0 || l.dirty || l.cfg.Now().Sub(l.lastTouch) < l.cfg.SuspectAfter {
+		return
+	}
+	for _, q := range off.AndNot(l.suspects).Squares() {
+		l.suspects.Add(q)
+		l.cfg.Suspect(q)
+		what := "reads a piece where the game has none"
+		if want.Has(q) {
+			what = "reads empty under a piece"
+		}
+		l.emit(Message{Kind: MsgSensorFault, Square: q.String(),
+			Text: fmt.Sprintf("the switch under %s %s and nobody has touched the board for %v: fix the board as the lights show, or check that switch", q, what, l.cfg.SuspectAfter)})
+	}
+	l.publishState()
 }
 
 // checkFlag times out the running seat if its time is up.

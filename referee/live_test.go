@@ -303,3 +303,50 @@ func TestLiveSetUpFromAnEmptyBoard(t *testing.T) {
 		t.Errorf("h1 must be lit amber (fill it): %q", lt.Squares["h1"])
 	}
 }
+
+func TestLiveSuspectsAStuckSwitch(t *testing.T) {
+	var mu gosync.Mutex
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	clk := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	var suspects, cleared []square.Square
+	v, _ := rules.NewVariant("teams", "")
+	g, _ := rules.NewGame(v, "")
+	occ := g.Position().Occupancy()
+	occ.Add(sq("h7")) // a switch stuck closed in the middle of the board
+	b := startLive(t, LiveConfig{Now: clk, Occupancy: occ,
+		Suspect:   func(q square.Square) { mu.Lock(); suspects = append(suspects, q); mu.Unlock() },
+		Unsuspect: func(q square.Square) { mu.Lock(); cleared = append(cleared, q); mu.Unlock() }})
+	if st := b.State(); st.Status != "correction" || strings.Join(st.Wrong, ",") != "h7" {
+		t.Fatalf("state %s wrong %v", st.Status, st.Wrong)
+	}
+	mu.Lock()
+	now = now.Add(31 * time.Second)
+	mu.Unlock()
+	m := b.next()
+	if m.Kind != MsgSensorFault || m.Square != "h7" || !strings.Contains(m.Text, "reads a piece where the game has none") {
+		t.Fatalf("message %+v", m)
+	}
+	mu.Lock()
+	if len(suspects) != 1 || suspects[0] != sq("h7") {
+		t.Errorf("suspects %v", suspects)
+	}
+	mu.Unlock()
+	// The switch is freed (or the stray piece taken away): cleared.
+	b.hand("-h7")
+	if m := b.next(); m.Kind != MsgCorrected {
+		t.Fatalf("message %+v", m)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		mu.Lock()
+		n := len(cleared)
+		mu.Unlock()
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the suspect square was not cleared")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
