@@ -167,6 +167,13 @@ func (r *Referee) Quiet() []Event {
 		r.undo(emit)
 		return out
 	}
+	if n := len(r.trace); n > 0 && r.trace[n-1].Lift && r.occ.AndNot(p.Occupancy()).Len() == 0 {
+		// The last thing done was a lift, and pieces were only taken off:
+		// a move in progress (a piece in the hand, a captured piece set
+		// aside). Nothing to judge until a piece is put down; the lifted
+		// piece's destinations stay lit.
+		return out
+	}
 	v := Infer(p, r.g.LegalMoves(), Observation{Trace: r.trace, Final: r.occ})
 	switch v.Kind {
 	case NoChange:

@@ -193,3 +193,29 @@ func TestRefereeQuickReplies(t *testing.T) {
 		t.Errorf("turn %v", r.Game().Turn())
 	}
 }
+
+// A player holding a piece while thinking: the board is quiet but nothing
+// has been put down, so nothing is judged and the destinations stay lit.
+func TestRefereeWaitsForAPieceInTheHand(t *testing.T) {
+	v, _ := rules.NewTeams("modern")
+	r := newRef(t, v, "")
+	for _, tr := range []string{"-h2", "-h2 -g2"} { // one piece in the air; two (a second lifted by mistake)
+		t.Run(tr, func(t *testing.T) {
+			r := newRef(t, v, "")
+			if evs := feed(r, tr); len(evs) != 0 || !r.InStep() {
+				t.Fatalf("%s then quiet: %v, in step %v", tr, kinds(evs), r.InStep())
+			}
+		})
+	}
+	if evs := feed(r, "-h2"); len(evs) != 0 {
+		t.Fatalf("lift then quiet: %v", kinds(evs))
+	}
+	var f leds.Frame
+	r.Frame(&f)
+	if f.At(sq("h2")) != r.Palette.Lifted || f.At(sq("h4")) != r.Palette.Destination {
+		t.Error("the held piece's square and destinations are not lit")
+	}
+	if evs := feed(r, "+h4"); len(evs) != 1 || evs[0].Kind != EvMove || evs[0].Record.Text != "h2-h4" {
+		t.Fatalf("placed after the pause: %v", kinds(evs))
+	}
+}
