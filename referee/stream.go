@@ -249,9 +249,6 @@ func ParseCommand(name string, payload []byte) (Command, error) {
 	if err := dec.Decode(&c); err != nil {
 		return Command{}, fmt.Errorf("%s: %v", name, err)
 	}
-	if dec.More() {
-		return Command{}, fmt.Errorf("%s: trailing data after the JSON object", name)
-	}
 	c.Name = name
 	if len(c.ID) > 64 {
 		return Command{}, fmt.Errorf("%s: id longer than 64 characters", name)

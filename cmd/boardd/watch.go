@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"boardd/leds"
+	"boardd/leds/term"
+	"boardd/referee"
+	"boardd/rules/square"
+	"boardd/sync/mqtt"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+)
+
+func init() {
+	register(command{name: "watch", summary: "draw a board's game in the terminal from MQTT (watch --broker URL --board ID)", run: runWatch})
+}
+
+func runWatch(args []string, stdout, stderr io.Writer) error {
+	flags := newFlags("watch", stderr)
+	bf := addBrokerFlags(flags)
+	board := flags.String("board", "", "the board's id")
+	color := flags.Bool("color", false, "draw the LED colours and redraw in place (ANSI terminal)")
+	flags.Usage = func() {
+		fmt.Fprintln(stderr, "usage: boardd watch --broker URL --board ID [--user U --password P --prefix boardd --color]")
+		fmt.Fprintln(stderr, "Draws the board on every state it publishes, with each event's text below, until interrupted.")
+		flags.PrintDefaults()
+	}
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	if *board == "" || flags.NArg() > 0 {
+		return fmt.Errorf("%w: boardd watch --broker URL --board ID", errUsage)
+	}
+	if err := mqtt.CheckID("board", *board); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return watch(ctx, bf, *board, *color, stdout, stderr)
+}
+
+// watcher turns what a board publishes into terminal pictures. Only the
+// watch loop goroutine uses it.
+type watcher struct {
+	w       io.Writer
+	color   bool
+	state   *referee.State
+	lights  referee.Lights
+	lastSeq uint64
+	recent  []string // the last events' texts, for --color redraws
+}
+
+// maxRecent is how many event texts a --color redraw shows.
+const maxRecent = 8
+
+// watch follows a board until ctx ends.
+func watch(ctx context.Context, bf brokerFlags, board string, color bool, stdout, stderr io.Writer) error {
+	type msg struct {
+		leaf    string
+		payload []byte
+	}
+	msgs := make(chan msg, 256)
+	base := mqtt.Topic(*bf.prefix, board, "")
+	filters := map[string]byte{}
+	for _, leaf := range []string{mqtt.TopicState, mqtt.TopicEvents, mqtt.TopicLEDs, mqtt.TopicStatus} {
+		filters[base+leaf] = 1
+	}
+	c, err := bf.connect(mqttClientID("watch"), func(c paho.Client) error {
+		return mqttSubscribe(c, filters, func(_ paho.Client, m paho.Message) {
+			select {
+			case msgs <- msg{strings.TrimPrefix(m.Topic(), base), m.Payload()}:
+			case <-ctx.Done():
+			}
+		})
+	})
+	if err != nil {
+		return err
+	}
+	defer c.Disconnect(250)
+	fmt.Fprintf(stderr, "watching board %s on %s\n", board, *bf.url)
+	wt := &watcher{w: stdout, color: color}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case m := <-msgs:
+			if err := wt.handle(m.leaf, m.payload); err != nil {
+				fmt.Fprintf(stderr, "watch: %s: %v\n", m.leaf, err)
+			}
+		}
+	}
+}
+
+// handle takes one message from a board's topic leaf.
+func (wt *watcher) handle(leaf string, payload []byte) error {
+	switch leaf {
+	case mqtt.TopicState:
+		var s referee.State
+		if err := json.Unmarshal(payload, &s); err != nil {
+			return err
+		}
+		wt.state = &s
+		return wt.draw()
+	case mqtt.TopicLEDs:
+		var l referee.Lights
+		if err := json.Unmarshal(payload, &l); err != nil {
+			return err
+		}
+		wt.lights = l
+		if wt.color && wt.state != nil {
+			return wt.draw()
+		}
+	case mqtt.TopicEvents:
+		var m referee.Message
+		if err := json.Unmarshal(payload, &m); err != nil {
+			return err
+		}
+		if m.Seq <= wt.lastSeq {
+			return nil // delivered twice, or a replay
+		}
+		wt.lastSeq = m.Seq
+		line := fmt.Sprintf("#%d %s", m.Seq, m.Text)
+		wt.recent = append(wt.recent, line)
+		if len(wt.recent) > maxRecent {
+			wt.recent = wt.recent[len(wt.recent)-maxRecent:]
+		}
+		if !wt.color {
+			_, err := fmt.Fprintln(wt.w, line)
+			return err
+		}
+		if wt.state != nil {
+			return wt.draw()
+		}
+	case mqtt.TopicStatus:
+		if string(payload) == mqtt.StatusOffline {
+			_, err := fmt.Fprintln(wt.w, "(the board is offline)")
+			return err
+		}
+	}
+	return nil
+}
+
+// draw draws the board of the last state: pieces as labels, the LEDs'
+// colours (with --color), then who plays and, with --color, the last
+// events.
+func (wt *watcher) draw() error {
+	s := wt.state
+	var board square.Set
+	for _, name := range s.Squares {
+		if sq, err := square.Parse(name); err == nil {
+			board.Add(sq)
+		}
+	}
+	if board.Len() == 0 {
+		board = square.Cross()
+	}
+	frame := leds.NewFrame()
+	for name, hex := range wt.lights.Squares {
+		sq, err1 := square.Parse(name)
+		c, err2 := parseHexColor(hex)
+		if err1 == nil && err2 == nil {
+			frame.Set(sq, c)
+		}
+	}
+	label := func(sq square.Square) string { return s.Pieces[sq.String()] }
+	var b strings.Builder
+	if wt.color {
+		b.WriteString("\x1b[H\x1b[2J") // home, clear
+	}
+	if err := term.Render(&b, board, frame, label, wt.color); err != nil {
+		return err
+	}
+	fmt.Fprintf(&b, "board %s  game %s  %s  #%d  %s", s.Board, s.Game, s.Variant, s.Seq, s.Status)
+	if s.Status == "playing" {
+		fmt.Fprintf(&b, ", %s to move", s.Turn)
+	}
+	b.WriteString("\n")
+	for _, seat := range s.Seats {
+		fmt.Fprintf(&b, "  %-6s %-16s %3d  %s", seat.Seat, seat.Player, seat.Points, seat.Status)
+		if seat.ClockMS >= 0 {
+			fmt.Fprintf(&b, "  %s", clockText(seat.ClockMS))
+			if seat.Running {
+				b.WriteString(" ⏵")
+			}
+		}
+		b.WriteString("\n")
+	}
+	if len(s.Wrong)+len(s.Missing) > 0 {
+		fmt.Fprintf(&b, "  correction: empty %s, fill %s\n", strings.Join(s.Wrong, " "), strings.Join(s.Missing, " "))
+	}
+	if s.Result != nil {
+		fmt.Fprintf(&b, "  result %s (%s)\n", s.Result.PGN4, s.Result.Reason)
+	}
+	if wt.color {
+		for _, line := range wt.recent {
+			b.WriteString(line + "\n")
+		}
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(wt.w, b.String())
+	return err
+}
+
+func parseHexColor(s string) (leds.Color, error) {
+	if len(s) != 7 || s[0] != '#' {
+		return leds.Color{}, fmt.Errorf("colour %q: want #rrggbb", s)
+	}
+	v, err := strconv.ParseUint(s[1:], 16, 32)
+	if err != nil {
+		return leds.Color{}, fmt.Errorf("colour %q: want #rrggbb", s)
+	}
+	return leds.Color{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v)}, nil
+}
+
+func clockText(ms int64) string {
+	sec := ms / 1000
+	return fmt.Sprintf("%d:%02d", sec/60, sec%60)
+}

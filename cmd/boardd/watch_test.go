@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"boardd/referee"
+	"boardd/rules/square"
+)
+
+func testState(seq uint64) string {
+	var squares []string
+	for _, s := range square.Cross().Squares() {
+		squares = append(squares, s.String())
+	}
+	st := referee.State{
+		Board: "club-1", Game: "20261122-193000", Seq: seq, Variant: "teams", Status: "playing", Turn: "Blue",
+		Squares: squares, Pieces: map[string]string{"h1": "rK", "h4": "rP", "a7": "bK", "g14": "yK", "n8": "gK"},
+		Seats: []referee.SeatState{
+			{Seat: "Red", Player: "Ann", Status: "playing", ClockMS: 61000, Running: false},
+			{Seat: "Blue", Player: "Bob", Status: "playing", ClockMS: 59000, Running: true},
+		},
+		Tags: map[string]string{},
+	}
+	data, _ := json.Marshal(st)
+	return string(data)
+}
+
+func TestWatch(t *testing.T) {
+	url := testBroker(t)
+	pub := publisher(t, url)
+	publish(t, pub, "boardd/club-1/leds", `{"seq":3,"squares":{"h2":"#00005a","h4":"#00005a"}}`, true)
+	publish(t, pub, "boardd/club-2/state", `{"board":"club-2","game":"other"}`, true)
+
+	for _, color := range []bool{false, true} {
+		publish(t, pub, "boardd/club-1/state", testState(3), true)
+		var out, errb lockedBuffer
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- watch(ctx, flagsFor(url, "club", "pw-club"), "club-1", color, &out, &errb) }()
+		out.waitFor(t, "board club-1  game 20261122-193000  teams  #3  playing, Blue to move")
+		out.waitFor(t, "Blue   Bob")
+		out.waitFor(t, "0:59 ⏵")
+		publish(t, pub, "boardd/club-1/events", `{"seq":4,"kind":"move","seat":"Blue","move":"b7-c7","text":"Blue: b7-c7"}`, false)
+		publish(t, pub, "boardd/club-1/events", `{"seq":4,"kind":"move","seat":"Blue","move":"b7-c7","text":"Blue: b7-c7"}`, false)
+		publish(t, pub, "boardd/club-1/events", `{"seq":5,"kind":"illegal","text":"no legal move explains the board"}`, false)
+		publish(t, pub, "boardd/club-1/state", testState(5), true)
+		out.waitFor(t, "#5 no legal move explains the board")
+		out.waitFor(t, "#5  playing")
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		got := out.String()
+		if n := strings.Count(got, "#4 Blue: b7-c7"); (!color && n != 1) || (color && n == 0) {
+			t.Errorf("color %v: the event of seq 4 shown %d times:\n%s", color, n, got)
+		}
+		if strings.Contains(got, "other") {
+			t.Errorf("another board's state was drawn:\n%s", got)
+		}
+		if !color {
+			// Red's king on h1, the lit empty h2, the pawn on h4.
+			for _, line := range []string{" 1          .. .. .. .. rK .. .. .. ", " 2          .. .. .. .. ** .. .. .. ", " 4 .. .. .. .. .. .. .. rP .. .. .. .. .. .. "} {
+				if !strings.Contains(got, line) {
+					t.Errorf("plain picture lacks %q:\n%s", line, got)
+				}
+			}
+		} else if !strings.Contains(got, "\x1b[48;2;0;0;90mrP") || !strings.Contains(got, "\x1b[H\x1b[2J") {
+			t.Errorf("color picture lacks the lit h4 or the redraw:\n%q", got)
+		}
+	}
+}
+
+func TestWatchUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"watch", "--broker", "tcp://127.0.0.1:1"},
+		{"watch", "--broker", "tcp://127.0.0.1:1", "--board", "a/b"},
+	} {
+		if code, _, _ := runCmd(args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var out, errb lockedBuffer
+	if err := watch(ctx, flagsFor("tcp://127.0.0.1:1", "", ""), "b1", false, &out, &errb); err == nil || !strings.Contains(err.Error(), "127.0.0.1:1") {
+		t.Errorf("unreachable broker: %v", err)
+	}
+}

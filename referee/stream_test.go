@@ -1,0 +1,75 @@
+package referee
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestParseCommand(t *testing.T) {
+	tests := []struct {
+		name, payload string
+		err           string // "" for OK
+	}{
+		{"new_game", `{"variant":"ffa","tags":{"Red":"Ann"},"id":"a1"}`, ""},
+		{"new_game", ``, ""},
+		{"resign", `{"seat":"Blue"}`, ""},
+		{"resign", `{}`, `resign: needs "seat"`},
+		{"resign", `{"seat":"Blue","piece":"Q"}`, `resign: unknown field "piece" (it takes fields seat, and id)`},
+		{"promote", `{"piece":"N"}`, ""},
+		{"move", `{"seat":"Red"}`, `move: needs "move"`},
+		{"remote", `{"seat":"Red"}`, `remote: needs "on"`},
+		{"remote", `{"seat":"Red","on":"yes"}`, `cannot unmarshal string`},
+		{"clock", `{"action":"stop"}`, `clock: needs "action": "start" or "pause"`},
+		{"replay", `{"from":12}`, ""},
+		{"replay", `{"from":-1}`, `cannot unmarshal number -1`},
+		{"state", `{}`, ""},
+		{"state", `{"x":1}`, `state: unknown field "x" (it takes no fields, and id)`},
+		{"takeback_confirm", `[]`, `payload must be a JSON object`},
+		{"tags", `{"tags":{"Bad Name":"x"}}`, `tag name "Bad Name"`},
+		{"tags", `{"tags":{"Event":"a\nb"}}`, `must be one line`},
+		{"tags", `{"tags":{}} {}`, `invalid character`},
+		{"fly", `{}`, `unknown command "fly": want one of clock, move, new_game`},
+		{"resign", `{"seat":"Blue","id":"` + strings.Repeat("x", 65) + `"}`, `id longer than 64`},
+		{"resign", "\xff", `not UTF-8`},
+		{"tags", `{"tags":{"Event":"` + strings.Repeat("x", MaxCommandBytes) + `"}}`, `over the limit`},
+	}
+	for _, tc := range tests {
+		c, err := ParseCommand(tc.name, []byte(tc.payload))
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s %s: %v", tc.name, tc.payload, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s %.60s: %v, want an error with %q", tc.name, tc.payload, err, tc.err)
+		case err == nil && c.Name != tc.name:
+			t.Errorf("%s: parsed as %q", tc.name, c.Name)
+		}
+	}
+}
+
+func FuzzParseCommand(f *testing.F) {
+	for _, n := range Commands() {
+		f.Add(n, `{}`)
+	}
+	f.Add("new_game", `{"variant":"ffa","tags":{"Red":"Ann"}}`)
+	f.Add("move", `{"seat":"Red","move":"h2-h4"}`)
+	f.Add("replay", `{"from":3}`)
+	f.Fuzz(func(t *testing.T, name, payload string) {
+		c, err := ParseCommand(name, []byte(payload))
+		if err != nil {
+			return
+		}
+		// An accepted command survives a round trip through JSON.
+		out, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := ParseCommand(name, out)
+		if err != nil {
+			t.Fatalf("%s %s accepted, its re-encoding %s refused: %v", name, payload, out, err)
+		}
+		if again.ID != c.ID || again.Seat != c.Seat || again.Move != c.Move || len(again.Tags) != len(c.Tags) {
+			t.Fatalf("round trip changed %+v into %+v", c, again)
+		}
+	})
+}

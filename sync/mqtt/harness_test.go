@@ -1,0 +1,564 @@
+package mqtt
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"boardd/referee"
+	"boardd/sync/broker"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+)
+
+// Accounts on every test broker.
+var (
+	boardUser  = broker.User{Name: "board", Password: "board-pw-1", Write: true}
+	clubUser   = broker.User{Name: "club", Password: "club-pw-2", Write: true}
+	readerUser = broker.User{Name: "reader", Password: "reader-pw-3"}
+	testUsers  = []broker.User{boardUser, clubUser, readerUser}
+)
+
+// testBroker is a broker a test can stop and start again on the same
+// address: the embedded one or a mosquitto subprocess.
+type testBroker interface {
+	url() string
+	stop()
+	start()
+}
+
+// embedded runs sync/broker on a loopback port.
+type embedded struct {
+	t    testing.TB
+	addr string
+	b    *broker.Broker
+}
+
+func newEmbedded(t testing.TB) *embedded {
+	e := &embedded{t: t, addr: "127.0.0.1:0"}
+	e.start()
+	e.addr = e.b.Addr()
+	t.Cleanup(e.stop)
+	return e
+}
+
+func (e *embedded) url() string { return "tcp://" + e.addr }
+
+func (e *embedded) start() {
+	var err error
+	for try := 0; try < 50; try++ {
+		e.b, err = broker.Start(broker.Config{Listen: e.addr, Users: testUsers})
+		if err == nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	e.t.Fatal(err)
+}
+
+func (e *embedded) stop() {
+	if e.b != nil {
+		e.b.Close()
+		e.b = nil
+	}
+}
+
+// mosquitto runs /usr/sbin/mosquitto with a config in a temporary
+// directory: a password file, no anonymous access, no persistence.
+type mosquitto struct {
+	t       testing.TB
+	dir     string
+	port    int
+	tlsPort int // 0: no TLS listener
+	cmd     *exec.Cmd
+	exited  chan struct{}
+}
+
+// mosquittoPath finds mosquitto, or skips the test (fails it on CI).
+func mosquittoPath(t testing.TB) string {
+	t.Helper()
+	for _, p := range []string{"/usr/sbin/mosquitto", "mosquitto"} {
+		if path, err := exec.LookPath(p); err == nil {
+			if _, err := exec.LookPath("mosquitto_passwd"); err == nil {
+				return path
+			}
+		}
+	}
+	msg := "mosquitto or mosquitto_passwd is not installed (Debian: apt-get install mosquitto mosquitto-clients); the tests against a real broker need them"
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// newMosquitto starts mosquitto; with certDir it adds a TLS listener
+// using ca.pem, server.pem and server.key from there; extra is added to
+// its configuration.
+func newMosquitto(t testing.TB, certDir string, extra ...string) *mosquitto {
+	bin := mosquittoPath(t)
+	m := &mosquitto{t: t, dir: t.TempDir(), port: freePort(t)}
+	pw := filepath.Join(m.dir, "passwd")
+	for i, u := range testUsers {
+		args := []string{"-b", pw, u.Name, u.Password}
+		if i == 0 {
+			args = append([]string{"-c"}, args...)
+		}
+		if out, err := exec.Command("mosquitto_passwd", args...).CombinedOutput(); err != nil {
+			t.Fatalf("mosquitto_passwd: %v: %s", err, out)
+		}
+	}
+	conf := fmt.Sprintf("per_listener_settings false\nallow_anonymous false\npassword_file %s\npersistence false\nlog_dest stderr\nlog_type error\nlog_type warning\nlistener %d 127.0.0.1\n", pw, m.port)
+	if certDir != "" {
+		m.tlsPort = freePort(t)
+		conf += fmt.Sprintf("listener %d 127.0.0.1\ncafile %s\ncertfile %s\nkeyfile %s\n", m.tlsPort,
+			filepath.Join(certDir, "ca.pem"), filepath.Join(certDir, "server.pem"), filepath.Join(certDir, "server.key"))
+	}
+	if os.Getuid() == 0 {
+		conf += "user root\n" // stay root, so the files in the test's directory stay readable
+	}
+	conf += strings.Join(extra, "") // bridge sections come last
+	if err := os.WriteFile(filepath.Join(m.dir, "mosquitto.conf"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m.cmd = exec.Command(bin, "-c", filepath.Join(m.dir, "mosquitto.conf"))
+	m.start()
+	t.Cleanup(m.stop)
+	return m
+}
+
+func (m *mosquitto) url() string { return fmt.Sprintf("tcp://127.0.0.1:%d", m.port) }
+
+func (m *mosquitto) start() {
+	m.cmd = exec.Command(m.cmd.Path, m.cmd.Args[1:]...)
+	m.cmd.Stdout = io.Discard
+	m.cmd.Stderr = &tlogWriter{t: m.t}
+	if err := m.cmd.Start(); err != nil {
+		m.t.Fatalf("start mosquitto: %v", err)
+	}
+	m.exited = make(chan struct{})
+	go func(c *exec.Cmd, done chan struct{}) { c.Wait(); close(done) }(m.cmd, m.exited)
+	for _, p := range []int{m.port, m.tlsPort} {
+		if p != 0 {
+			waitListening(m.t, p, m.exited)
+		}
+	}
+}
+
+// stop kills mosquitto (SIGKILL: no goodbye to its clients).
+func (m *mosquitto) stop() {
+	if m.cmd == nil || m.cmd.Process == nil {
+		return
+	}
+	m.cmd.Process.Kill()
+	<-m.exited
+}
+
+type tlogWriter struct{ t testing.TB }
+
+func (w *tlogWriter) Write(p []byte) (int, error) {
+	w.t.Logf("mosquitto: %s", strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+func freePort(t testing.TB) int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+func waitListening(t testing.TB, port int, exited chan struct{}) {
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-exited:
+			t.Fatal("mosquitto exited at start (see its log above)")
+		default:
+		}
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err == nil {
+			c.Close()
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("mosquitto does not listen on port %d", port)
+}
+
+// brokers returns the brokers a test runs against, by name.
+func brokers() []struct {
+	name string
+	new  func(testing.TB) testBroker
+} {
+	return []struct {
+		name string
+		new  func(testing.TB) testBroker
+	}{
+		{"embedded", func(t testing.TB) testBroker { return newEmbedded(t) }},
+		{"mosquitto", func(t testing.TB) testBroker { return newMosquitto(t, "") }},
+	}
+}
+
+// startMirror starts a Mirror with quick test timings.
+func startMirror(t testing.TB, url string, src referee.Board, board string, edit ...func(*Config)) *Mirror {
+	t.Helper()
+	cfg := Config{
+		Broker: url, Username: boardUser.Name, Password: boardUser.Password,
+		Board: board, Source: src,
+		KeepAlive: 5 * time.Second, ConnectTimeout: 2 * time.Second,
+		AckTimeout: 2 * time.Second, MaxReconnectInterval: 100 * time.Millisecond,
+	}
+	for _, e := range edit {
+		e(&cfg)
+	}
+	m, err := Start(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+var clientSeq atomic.Int64
+
+// consumer is a display: it follows a board's events, state and status,
+// drops duplicates, and (with replay) asks for a replay when Seq jumps or
+// the state is ahead of what it has, as docs/mqtt.md tells displays to.
+type consumer struct {
+	t      testing.TB
+	c      paho.Client
+	base   string
+	replay bool
+
+	mu          sync.Mutex
+	raw         []uint64 // every event's Seq, as it arrived
+	got         []uint64 // accepted, in order
+	next        uint64
+	replays     int
+	replayAt    time.Time
+	progress    time.Time // when the last event was accepted
+	state       referee.State
+	states      int
+	status      string
+	lights      referee.Lights
+	games       map[string]string // game id → PGN4
+	replies     []referee.Reply
+	connects    int
+	other       []string // topics outside the board
+	subscribeOK chan struct{}
+}
+
+type consumerOpts struct {
+	user   broker.User
+	replay bool
+	next   uint64 // first Seq expected (default 1)
+	tls    TLS
+	filter string // extra subscription (default none)
+}
+
+func newConsumer(t testing.TB, url, board string, o consumerOpts) *consumer {
+	t.Helper()
+	if o.user.Name == "" {
+		o.user = clubUser
+	}
+	if o.next == 0 {
+		o.next = 1
+	}
+	c := &consumer{progress: time.Now(), t: t, base: DefaultPrefix + "/" + board + "/", replay: o.replay, next: o.next, subscribeOK: make(chan struct{}, 100)}
+	opts, err := ClientOptions(url, o.user.Name, o.user.Password, o.tls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.SetClientID(fmt.Sprintf("consumer-%d", clientSeq.Add(1))).
+		SetAutoReconnect(true).SetConnectRetry(true).
+		SetConnectRetryInterval(50 * time.Millisecond).SetMaxReconnectInterval(100 * time.Millisecond).
+		SetConnectTimeout(2 * time.Second).
+		SetOnConnectHandler(func(cl paho.Client) {
+			filters := map[string]byte{c.base + "#": 1}
+			if o.filter != "" {
+				filters[o.filter] = 1
+			}
+			tok := cl.SubscribeMultiple(filters, c.onMessage)
+			if tok.WaitTimeout(5*time.Second) && tok.Error() == nil {
+				c.mu.Lock()
+				c.connects++
+				c.mu.Unlock()
+				c.subscribeOK <- struct{}{}
+			}
+		})
+	c.c = paho.NewClient(opts)
+	c.c.Connect()
+	stop := make(chan struct{})
+	ticker := time.NewTicker(100 * time.Millisecond)
+	go func() {
+		// The tail: the state says there is more than arrived, and nothing
+		// came for a while (the mirror may still be catching up before).
+		for {
+			select {
+			case <-stop:
+				return
+			case <-ticker.C:
+			}
+			c.mu.Lock()
+			if c.state.Seq >= c.next && time.Since(c.progress) > 500*time.Millisecond {
+				c.askReplay()
+			}
+			c.mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ticker.Stop()
+		close(stop)
+		c.c.Disconnect(50)
+	})
+	c.waitSubscribed()
+	return c
+}
+
+// waitSubscribed waits for the next (re)subscription.
+func (c *consumer) waitSubscribed() {
+	c.t.Helper()
+	select {
+	case <-c.subscribeOK:
+	case <-time.After(15 * time.Second):
+		c.t.Fatal("consumer: no subscription within 15 s")
+	}
+}
+
+func (c *consumer) onMessage(_ paho.Client, msg paho.Message) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	leaf, ok := strings.CutPrefix(msg.Topic(), c.base)
+	if !ok {
+		c.other = append(c.other, msg.Topic())
+		return
+	}
+	switch {
+	case leaf == TopicEvents:
+		var m referee.Message
+		if err := json.Unmarshal(msg.Payload(), &m); err != nil {
+			c.t.Errorf("event payload %q: %v", msg.Payload(), err)
+			return
+		}
+		c.raw = append(c.raw, m.Seq)
+		switch {
+		case m.Seq == c.next:
+			c.got = append(c.got, m.Seq)
+			c.next++
+			c.progress = time.Now()
+		case m.Seq > c.next:
+			c.askReplay()
+		}
+	case leaf == TopicState:
+		var s referee.State
+		if err := json.Unmarshal(msg.Payload(), &s); err != nil {
+			c.t.Errorf("state payload %q: %v", msg.Payload(), err)
+			return
+		}
+		c.state = s
+		c.states++
+	case leaf == TopicStatus:
+		c.status = string(msg.Payload())
+	case leaf == TopicLEDs:
+		c.lights = referee.Lights{}
+		if err := json.Unmarshal(msg.Payload(), &c.lights); err != nil {
+			c.t.Errorf("leds payload %q: %v", msg.Payload(), err)
+		}
+	case strings.HasPrefix(leaf, TopicGames+"/"):
+		if c.games == nil {
+			c.games = map[string]string{}
+		}
+		c.games[strings.TrimPrefix(leaf, TopicGames+"/")] = string(msg.Payload())
+	case strings.HasPrefix(leaf, TopicCmd+"/") && strings.HasSuffix(leaf, "/result"):
+		var r referee.Reply
+		if err := json.Unmarshal(msg.Payload(), &r); err != nil {
+			c.t.Errorf("reply payload %q: %v", msg.Payload(), err)
+			return
+		}
+		c.replies = append(c.replies, r)
+	}
+}
+
+// askReplay asks for the events from c.next again (at most once a second).
+func (c *consumer) askReplay() {
+	if !c.replay || time.Since(c.replayAt) < time.Second {
+		return
+	}
+	c.replayAt = time.Now()
+	c.replays++
+	payload := fmt.Sprintf(`{"from":%d,"id":"replay-%d"}`, c.next, c.replays)
+	go c.c.Publish(c.base+"cmd/replay", 1, false, payload) // not from a paho handler
+}
+
+func (c *consumer) command(name, payload string) {
+	c.t.Helper()
+	tok := c.c.Publish(c.base+TopicCmd+"/"+name, 1, false, payload)
+	if !tok.WaitTimeout(5 * time.Second) {
+		c.t.Fatalf("command %s: publish timed out", name)
+	}
+}
+
+// waitUntil polls cond (under the consumer's lock) for up to 20 s.
+func (c *consumer) waitUntil(what string, cond func() bool) {
+	c.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c.mu.Lock()
+		ok := cond()
+		c.mu.Unlock()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			c.t.Fatalf("consumer: timed out waiting for %s (next %d, %d events, replays %d, status %q, state seq %d)",
+				what, c.next, len(c.raw), c.replays, c.status, c.state.Seq)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitSeq waits until every message up to n has been accepted.
+func (c *consumer) waitSeq(n uint64) {
+	c.t.Helper()
+	c.waitUntil(fmt.Sprintf("seq %d", n), func() bool { return c.next > n })
+}
+
+func (c *consumer) snapshot() (raw, got []uint64, replays int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]uint64(nil), c.raw...), append([]uint64(nil), c.got...), c.replays
+}
+
+// seqRange returns from, from+1, …, to.
+func seqRange(from, to uint64) []uint64 {
+	var s []uint64
+	for i := from; i <= to; i++ {
+		s = append(s, i)
+	}
+	return s
+}
+
+// gate is a TCP proxy in front of a broker that a test can shut, cutting
+// the connections through it and refusing new ones, and open again.
+type gate struct {
+	ln       net.Listener
+	upstream string
+	mu       sync.Mutex
+	open     bool
+	conns    map[net.Conn]bool
+	wg       sync.WaitGroup
+}
+
+func newGate(t testing.TB, upstream string) *gate {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &gate{ln: ln, upstream: upstream, open: true, conns: map[net.Conn]bool{}}
+	g.wg.Add(1)
+	go g.serve()
+	t.Cleanup(func() {
+		ln.Close()
+		g.set(false)
+		g.wg.Wait()
+	})
+	return g
+}
+
+func (g *gate) url() string { return "tcp://" + g.ln.Addr().String() }
+
+func (g *gate) serve() {
+	defer g.wg.Done()
+	for {
+		c, err := g.ln.Accept()
+		if err != nil {
+			return
+		}
+		g.mu.Lock()
+		open := g.open
+		g.mu.Unlock()
+		if !open {
+			c.Close()
+			continue
+		}
+		up, err := net.Dial("tcp", g.upstream)
+		if err != nil {
+			c.Close()
+			continue
+		}
+		g.mu.Lock()
+		g.conns[c], g.conns[up] = true, true
+		g.mu.Unlock()
+		g.wg.Add(2)
+		pipe := func(dst, src net.Conn) {
+			defer g.wg.Done()
+			io.Copy(dst, src)
+			dst.Close()
+			src.Close()
+		}
+		go pipe(up, c)
+		go pipe(c, up)
+	}
+}
+
+// set opens or shuts the gate; shutting cuts every connection through it.
+func (g *gate) set(open bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.open = open
+	if !open {
+		for c := range g.conns {
+			c.Close()
+		}
+		clear(g.conns)
+	}
+}
+
+// waitStats polls a Mirror's Stats until cond holds (20 s at most).
+func waitStats(t testing.TB, m *Mirror, what string, cond func(Stats) bool) Stats {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s := m.Stats()
+		if cond(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("mirror: timed out waiting for %s: %+v", what, s)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// websocketBroker runs the embedded broker with only its WebSocket handler,
+// mounted at /mqtt of a loopback HTTP server, and returns the ws:// URL.
+func websocketBroker(t testing.TB) (string, *broker.Broker) {
+	b, err := broker.Start(broker.Config{Users: testUsers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mqtt", b.WebsocketHandler())
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() {
+		b.Close()
+		srv.Close()
+	})
+	return "ws://" + strings.TrimPrefix(srv.URL, "http://") + "/mqtt", b
+}

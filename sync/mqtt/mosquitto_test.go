@@ -1,0 +1,167 @@
+package mqtt
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"fmt"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+)
+
+// writeCerts makes a CA and a server certificate for 127.0.0.1 signed by
+// it, as ca.pem, server.pem and server.key in dir.
+func writeCerts(t *testing.T, dir string) {
+	t.Helper()
+	key := func() *ecdsa.PrivateKey {
+		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	write := func(name, kind string, der []byte) {
+		if err := os.WriteFile(filepath.Join(dir, name), pem.EncodeToMemory(&pem.Block{Type: kind, Bytes: der}), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Now()
+	caKey := key()
+	ca := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "boardd test CA"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
+		IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
+	}
+	caDER, err := x509.CreateCertificate(rand.Reader, ca, ca, &caKey.PublicKey, caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, _ = x509.ParseCertificate(caDER)
+	srvKey := key()
+	srv := &x509.Certificate{
+		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
+		KeyUsage:    x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	srvDER, err := x509.CreateCertificate(rand.Reader, srv, ca, &srvKey.PublicKey, caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalECPrivateKey(srvKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("ca.pem", "CERTIFICATE", caDER)
+	write("server.pem", "CERTIFICATE", srvDER)
+	write("server.key", "EC PRIVATE KEY", keyDER)
+}
+
+// The Mirror reaches mosquitto over TLS with the CA from a file; without
+// the CA the broker's certificate is refused.
+func TestMosquittoTLS(t *testing.T) {
+	mosquittoPath(t)
+	certs := t.TempDir()
+	writeCerts(t, certs)
+	mq := newMosquitto(t, certs)
+	url := fmt.Sprintf("ssl://127.0.0.1:%d", mq.tlsPort)
+	ca := TLS{CAFile: filepath.Join(certs, "ca.pem")}
+
+	// Without the CA: the system's roots do not know the test CA.
+	opts, err := ClientOptions(url, clubUser.Name, clubUser.Password, TLS{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := paho.NewClient(opts.SetConnectTimeout(3 * time.Second))
+	tok := cl.Connect()
+	tok.WaitTimeout(5 * time.Second)
+	if tok.Error() == nil || !strings.Contains(tok.Error().Error(), "certificate") {
+		cl.Disconnect(0)
+		t.Fatalf("connect without the CA: %v, want a certificate error", tok.Error())
+	}
+
+	board := newFakeBoard("b1")
+	c := newConsumer(t, url, "b1", consumerOpts{tls: ca})
+	plain := newConsumer(t, mq.url(), "b1", consumerOpts{user: readerUser})
+	m := startMirror(t, url, board, "b1", func(c *Config) { c.TLS = ca })
+	board.moves(50)
+	c.waitSeq(50)
+	plain.waitSeq(50)
+	raw, _, _ := c.snapshot()
+	if !slices.Equal(raw, seqRange(1, 50)) {
+		t.Errorf("events over TLS: %v", raw)
+	}
+	if s := m.Stats(); !s.Connected || s.Acked != 50 {
+		t.Errorf("stats %+v", s)
+	}
+}
+
+// The bridge of docs/mqtt.md: a club's mosquitto bridged to a board's
+// embedded broker carries the events in order, the retained state (also
+// updates after the bridge connected), the finished games, and commands
+// to the board and their replies back.
+func TestMosquittoBridge(t *testing.T) {
+	mosquittoPath(t)
+	boardBroker := newEmbedded(t)
+	board := newFakeBoard("club-1")
+	m := startMirror(t, boardBroker.url(), board, "club-1", func(c *Config) {
+		c.GamePGN4 = func(id string) (string, error) { return "[Event \"Bridge\"]\n", nil }
+	})
+	bridge := fmt.Sprintf(`
+max_inflight_messages 1000
+connection board-club-1
+address %s
+bridge_protocol_version mqttv50
+try_private false
+cleansession true
+restart_timeout 1
+remote_clientid club-bridge-club-1
+remote_username %s
+remote_password %s
+topic boardd/club-1/status in 1
+topic boardd/club-1/state in 1
+topic boardd/club-1/leds in 1
+topic boardd/club-1/events in 1
+topic boardd/club-1/games/+ in 1
+topic boardd/club-1/cmd/+/result in 1
+topic boardd/club-1/cmd/+ out 1
+`, strings.TrimPrefix(boardBroker.url(), "tcp://"), clubUser.Name, clubUser.Password)
+	club := newMosquitto(t, "", bridge)
+
+	c := newConsumer(t, club.url(), "club-1", consumerOpts{})
+	c.waitUntil("status online through the bridge", func() bool { return c.status == StatusOnline })
+	board.moves(100)
+	board.emit("game_over", "Red wins")
+	c.waitSeq(101)
+	raw, _, _ := c.snapshot()
+	if !slices.Equal(slices.Compact(raw), seqRange(1, 101)) {
+		t.Errorf("events through the bridge: %v", raw)
+	}
+	waitStats(t, m, "all acknowledged", func(s Stats) bool { return s.Acked == 101 })
+
+	late := newConsumer(t, club.url(), "club-1", consumerOpts{user: readerUser, next: 102})
+	late.waitUntil("retained state of 101 and the game on the club broker", func() bool {
+		return late.state.Seq == 101 && late.games["club-1-g1"] == "[Event \"Bridge\"]\n"
+	})
+
+	c.command("resign", `{"seat":"Green","id":"from-the-club"}`)
+	c.waitUntil("the reply through the bridge", func() bool { return len(c.replies) == 1 })
+	if r := c.replies[0]; !r.OK || r.ID != "from-the-club" {
+		t.Errorf("reply %+v", r)
+	}
+	if cmds := board.commands(); len(cmds) != 1 || cmds[0].Seat != "Green" {
+		t.Errorf("commands that reached the board: %+v", cmds)
+	}
+}
