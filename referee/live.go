@@ -304,8 +304,10 @@ func (l *Live) moved(rec rules.Record) {
 		if _, over := g.Result(); over {
 			next = rules.NoSeat
 		}
-		if l.clocks.Running() == rules.NoSeat && len(g.Records()) == 1 {
-			l.clocks.Start(rec.Seat, now) // the first move starts the clocks
+		if l.clocks.Running() == rules.NoSeat && rec.Action == rules.ActMove {
+			// The first move starts the clocks, as does a move after a
+			// pause or a restart (the mover is not charged for the pause).
+			l.clocks.Start(rec.Seat, now)
 		}
 		if l.clocks.Running() != rules.NoSeat {
 			flagged = l.clocks.Moved(next, now)

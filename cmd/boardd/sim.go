@@ -280,53 +280,19 @@ func (s *simBoard) touch(name string, lift bool) error {
 // rook for castling, then a quiet board.
 func (s *simBoard) move(text string) error {
 	g := s.ref.Game()
-	p := g.Position()
-	tok, err := pgn4.ParseMove(text)
+	steps, err := handsFor(g.Position(), text)
 	if err != nil {
 		return fmt.Errorf("move %v", err)
 	}
+	for _, h := range steps {
+		s.ref.Touch(referee.Touch{Square: h.sq, Lift: h.lift})
+	}
+	s.judge()
+	tok, _ := pgn4.ParseMove(text)
 	promo := rules.NoKind
 	if tok.Promotion != 0 {
 		promo, _ = rules.KindFromLetter(tok.Promotion)
 	}
-	var m rules.Move
-	for _, x := range g.LegalMoves() {
-		c, short := x.IsCastle()
-		switch {
-		case tok.Kind == pgn4.CastleShort && c && short, tok.Kind == pgn4.CastleLong && c && !short:
-			m = x
-		case tok.Kind == pgn4.Normal && x.From() == tok.From && x.To() == tok.To && (promo == rules.NoKind || x.Promotion() == promo):
-			if m == 0 {
-				m = x
-			}
-		}
-	}
-	from, to := tok.From, tok.To
-	if m != 0 {
-		from, to = m.From(), m.To()
-	} else if tok.Kind != pgn4.Normal {
-		return fmt.Errorf("move %s: %s cannot castle that way now", text, g.Turn())
-	}
-	if m != 0 && m.IsEnPassant() {
-		for e := rules.Seat(0); e < rules.NumSeats; e++ {
-			if sk, pw := p.EnPassant(e); sk == to {
-				s.touch(pw.String(), true)
-			}
-		}
-	}
-	if p.At(to).IsPiece() {
-		s.touch(to.String(), true) // the captured piece comes off first
-	}
-	s.touch(from.String(), true)
-	s.touch(to.String(), false)
-	if m != 0 {
-		if c, _ := m.IsCastle(); c {
-			rf, rt := m.RookSquares()
-			s.touch(rf.String(), true)
-			s.touch(rt.String(), false)
-		}
-	}
-	s.judge()
 	if recs := g.Records(); promo != rules.NoKind && len(recs) > 0 && recs[len(recs)-1].Move.Promotion() != promo {
 		rec, err := s.ref.ChoosePromotion(promo) // the switches played the default piece
 		if err == nil {

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"boardd/configs"
+)
+
+func init() {
+	register(command{name: "config", summary: "config check FILE: validate a config; config example: print the documented example", run: runConfig})
+}
+
+func runConfig(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("config", stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: boardd config check FILE   validate a daemon config (errors name file, line and key)")
+		fmt.Fprintln(stderr, "       boardd config example      print configs/boardd.yaml: every key with its default")
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() == 2 && fs.Arg(0) == "check":
+		d, err := configs.Load(fs.Arg(1))
+		if err != nil {
+			return err
+		}
+		array := d.Game.Start
+		if strings.ContainsAny(array, "-/") {
+			array = "" // a FEN4, checked when the game starts
+		}
+		if _, err := loadVariant(d.Game.Variant, array); err != nil {
+			return fmt.Errorf("%s: game.variant/start: %v", fs.Arg(1), err)
+		}
+		fmt.Fprintf(stdout, "%s: ok (board %s, %s, switches %s, LEDs %s)\n", fs.Arg(1), d.Board, d.Game.Variant, d.Sensors.Driver, d.LEDs.Driver)
+		return nil
+	case fs.NArg() == 1 && fs.Arg(0) == "example":
+		_, err := stdout.Write(configs.Example)
+		return err
+	}
+	fs.Usage()
+	return fmt.Errorf("%w: want 'check FILE' or 'example'", errUsage)
+}

@@ -1,0 +1,513 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	gosync "sync"
+	"syscall"
+	"time"
+
+	"github.com/coreos/go-systemd/v22/daemon"
+
+	"boardd/configs"
+	"boardd/leds"
+	"boardd/referee"
+	"boardd/referee/clock"
+	"boardd/rules/variants"
+	"boardd/sensors"
+	"boardd/sensors/sim"
+	"boardd/sync/archive"
+	"boardd/sync/broker"
+	"boardd/sync/mqtt"
+	"boardd/sync/web"
+)
+
+func init() {
+	register(command{name: "run", summary: "run the board: switches, referee, LEDs, archive, MQTT and the web display (no config: a simulated board on localhost)", run: runDaemon})
+}
+
+func runDaemon(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("run", stderr)
+	cfgPath := fs.String("config", "", "config file (configs/boardd.yaml documents it); none: a simulated board, embedded broker and web display on localhost")
+	stdin := fs.Bool("stdin", true, "with the sim driver: read moves and switch lines from standard input")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg := configs.Defaults()
+	if *cfgPath != "" {
+		var err error
+		if cfg, err = configs.Load(*cfgPath); err != nil {
+			return err
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	d, err := startDaemon(ctx, cfg, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	if *stdin && d.simBoard != nil {
+		go d.readSim(ctx, os.Stdin, stdout)
+	}
+	daemon.SdNotify(false, daemon.SdNotifyReady)
+	d.watchdog(ctx)
+	daemon.SdNotify(false, daemon.SdNotifyStopping)
+	return d.Close()
+}
+
+// boardDaemon is a running board with everything around it.
+type boardDaemon struct {
+	cfg      configs.Daemon
+	log      *slog.Logger
+	live     *referee.Live
+	rec      *archive.Recorder
+	stream   *archive.Stream
+	scanner  *sensors.Scanner
+	simBoard *sim.Board
+	ledsOut  *ledOut
+	broker   *broker.Broker
+	mirror   *mqtt.Mirror
+	webSrv   *web.Server
+	http     *http.Server
+	metrics  *metrics
+	stop     context.CancelFunc
+	wg       gosync.WaitGroup
+	closers  []func()
+	logOut   io.Writer
+
+	// Addresses actually bound (ports of 0 resolved).
+	WebAddr, MQTTAddr, SimAddr string
+}
+
+// startDaemon builds and starts the board from cfg. It prints the
+// addresses and credentials a newcomer needs to stdout.
+func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.Writer) (_ *boardDaemon, err error) {
+	ctx, cancel := context.WithCancel(parent)
+	d := &boardDaemon{cfg: cfg, stop: cancel, log: newLogger(cfg, stderr), logOut: stderr}
+	defer func() {
+		if err != nil {
+			d.Close()
+		}
+	}()
+	if err := os.MkdirAll(cfg.StateDir, 0o755); err != nil {
+		return nil, fmt.Errorf("state_dir: %w", err)
+	}
+	d.metrics = newMetrics()
+
+	// The game: resumed from the journal, or new.
+	d.rec = &archive.Recorder{Dir: cfg.StateDir, Board: cfg.Board, Lookup: loadVariant, Site: cfg.Game.Tags["Site"]}
+	resumed, rerr := d.rec.Resume()
+	if rerr != nil {
+		d.log.Warn("the game in progress could not be restored", "err", rerr)
+	}
+	var warn string
+	if d.stream, warn, err = archive.OpenStream(filepath.Join(cfg.StateDir, "stream.jsonl"), 0); err != nil {
+		return nil, err
+	}
+	d.closers = append(d.closers, func() { d.stream.Close() })
+	if warn != "" {
+		d.log.Warn(warn)
+	}
+
+	// The switches.
+	src, closeSrc, err := openSource(sensorFlagsFrom(cfg.Sensors), time.Now)
+	if err != nil {
+		return nil, err
+	}
+	if closeSrc != nil {
+		d.closers = append(d.closers, closeSrc)
+	}
+	m := sensors.StandardMap()
+	if sb, ok := src.(*sim.Board); ok {
+		d.simBoard, m = sb, sb.Map()
+		if resumed != nil { // the simulated pieces stayed where the game left them
+			sb.SetOccupied(resumed.Game.Position().Occupancy())
+		}
+	}
+	if cfg.Sensors.Wiring != "" {
+		data, err := os.ReadFile(cfg.Sensors.Wiring)
+		if err != nil {
+			return nil, fmt.Errorf("sensors.wiring: %w", err)
+		}
+		if m, err = sensors.ParseMap(cfg.Sensors.Wiring, data, src.Bits()); err != nil {
+			return nil, err
+		}
+	}
+	touches := make(chan sensors.Event, 64)
+	d.scanner, err = sensors.NewScanner(src, m, sensors.Config{
+		Period:   time.Duration(float64(time.Second) / cfg.Sensors.Rate),
+		Debounce: cfg.Sensors.Debounce,
+		OnEvent: func(e sensors.Event) {
+			d.metrics.sensorEvent(e)
+			select {
+			case touches <- e:
+			case <-ctx.Done():
+			}
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := d.scanner.Step(time.Now()); err != nil { // the first scan: what is on the board now
+		return nil, fmt.Errorf("reading the switches: %w", err)
+	}
+	occ, _ := d.scanner.Snapshot()
+	if d.simBoard != nil {
+		occ = d.simBoard.Occupied() // no debounce history yet; the sim knows
+	}
+
+	// The LEDs.
+	if d.ledsOut, err = openLEDs(cfg.LEDs, stdout); err != nil {
+		return nil, err
+	}
+
+	// The referee.
+	lc := referee.LiveConfig{Board: cfg.Board, Lookup: loadVariant, Variant: cfg.Game.Variant, Start: cfg.Game.Start,
+		Tags: cfg.Game.Tags, Occupancy: occ, Quiet: cfg.Sensors.Quiet, Log: d.stream, Logger: d.log,
+		Sinks: []func(referee.Message) error{d.rec.Record, d.metrics.message}, Frame: d.ledsOut.show,
+		Suspect: d.scanner.ReportSuspect, Unsuspect: d.scanner.ClearFault}
+	lc.Takeback = map[string]referee.TakebackMode{"off": referee.TakebackOff, "on": referee.TakebackOn, "ask": referee.TakebackAsk}[cfg.Game.Takeback]
+	if c := cfg.Game.Clock; c != nil {
+		lc.Clock = &clock.Control{Base: c.Base, Increment: c.Increment, Delay: c.Delay}
+	}
+	if resumed != nil {
+		lc.Game, lc.GameID, lc.Tags, lc.Clocks = resumed.Game, resumed.ID, resumed.Tags, resumed.Clocks
+		if resumed.Warning != "" {
+			d.log.Warn(resumed.Warning)
+		}
+		d.log.Info("resumed the game in progress", "game", resumed.ID, "turns", len(resumed.Game.Records()))
+	}
+	if d.live, err = referee.NewLive(lc); err != nil {
+		return nil, err
+	}
+	d.goRun("referee", func() error { return d.live.Run(ctx) })
+	d.goRun("touches", func() error {
+		for {
+			select {
+			case e := <-touches:
+				select {
+				case d.live.Touches() <- e:
+				case <-ctx.Done():
+					return nil
+				}
+			case <-ctx.Done():
+				return nil
+			}
+		}
+	})
+	d.goRun("scanner", func() error {
+		for {
+			err := d.scanner.Run(ctx)
+			if err == nil || ctx.Err() != nil {
+				return nil
+			}
+			d.log.Error("switch scan failed; retrying in 1 s", "err", err)
+			d.metrics.scanErrors.Add(1)
+			select {
+			case <-time.After(time.Second):
+			case <-ctx.Done():
+				return nil
+			}
+		}
+	})
+	if d.simBoard != nil && cfg.Sensors.Listen != "" {
+		ln, err := net.Listen(network(cfg.Sensors.Listen), cfg.Sensors.Listen)
+		if err != nil {
+			return nil, fmt.Errorf("sensors.listen: %w", err)
+		}
+		d.SimAddr = ln.Addr().String()
+		d.goRun("sim control", func() error { return sim.Serve(ctx, ln, d.simBoard) })
+	}
+
+	// MQTT: the embedded broker unless an external one is configured.
+	if err := d.startMQTT(ctx); err != nil {
+		return nil, err
+	}
+
+	// The web display, MQTT over WebSocket and /metrics on one port.
+	if err := d.startWeb(ctx); err != nil {
+		return nil, err
+	}
+	d.greet(stdout)
+	return d, nil
+}
+
+// dialable turns a listening address into one to connect to: an
+// unspecified host (":1883", "0.0.0.0:1883", "[::]:1883") is this machine.
+func dialable(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+func network(addr string) string {
+	if strings.HasPrefix(addr, "/") || strings.HasPrefix(addr, "@") {
+		return "unix"
+	}
+	return "tcp"
+}
+
+// goRun runs f on its own goroutine until the daemon stops.
+func (d *boardDaemon) goRun(name string, f func() error) {
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		if err := f(); err != nil {
+			d.log.Error(name+" stopped", "err", err)
+		}
+	}()
+}
+
+// secret returns the configured value, or one generated once and kept in
+// the state directory (mode 0600).
+func (d *boardDaemon) secret(configured, file string) (string, error) {
+	if configured != "" {
+		return configured, nil
+	}
+	path := filepath.Join(d.cfg.StateDir, file)
+	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) > 0 {
+		return strings.TrimSpace(string(b)), nil
+	}
+	pw := broker.GeneratePassword()
+	if err := os.WriteFile(path, []byte(pw+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("keeping a generated password: %w", err)
+	}
+	return pw, nil
+}
+
+func (d *boardDaemon) startMQTT(ctx context.Context) error {
+	c := d.cfg.MQTT
+	if c.Disabled {
+		return nil
+	}
+	url, user, pass := c.Broker, c.Username, c.Password
+	if url == "" {
+		users := make([]broker.User, 0, len(c.Embedded.Users)+2)
+		for _, u := range c.Embedded.Users {
+			users = append(users, broker.User{Name: u.Name, Password: u.Password, Write: u.Write})
+		}
+		if len(users) == 0 {
+			pw, err := d.secret("", "mqtt-password")
+			if err != nil {
+				return err
+			}
+			users = append(users, broker.User{Name: "boardd", Password: pw, Write: true})
+		}
+		// The board's own account, never shown: it publishes the mirror.
+		self := broker.GeneratePassword()
+		users = append(users, broker.User{Name: "boardd-mirror-" + d.cfg.Board, Password: self, Write: true})
+		b, err := broker.Start(broker.Config{Listen: c.Embedded.Listen, Users: users, AllowAnonymous: c.Embedded.AllowAnonymous, Log: d.quietLog("broker")})
+		if err != nil {
+			return fmt.Errorf("mqtt.embedded: %w", err)
+		}
+		d.broker, d.MQTTAddr = b, b.Addr()
+		url, user, pass = "tcp://"+dialable(b.Addr()), "boardd-mirror-"+d.cfg.Board, self
+	}
+	m, err := mqtt.Start(ctx, mqtt.Config{Broker: url, Username: user, Password: pass, Prefix: c.Prefix, Board: d.cfg.Board,
+		TLS:    mqtt.TLS{CAFile: c.TLS.CAFile, CertFile: c.TLS.CertFile, KeyFile: c.TLS.KeyFile, InsecureSkipVerify: c.TLS.InsecureSkipVerify},
+		Source: d.live, GamePGN4: d.rec.GamePGN4, StateFile: filepath.Join(d.cfg.StateDir, "mqtt-acked"), Log: d.log.With("part", "mqtt")})
+	if err != nil {
+		return fmt.Errorf("mqtt: %w", err)
+	}
+	d.mirror = m
+	return nil
+}
+
+func (d *boardDaemon) startWeb(ctx context.Context) error {
+	if d.cfg.Web.Listen == "" || d.cfg.Web.Listen == "off" {
+		return nil
+	}
+	pw, err := d.secret(d.cfg.Web.Password, "web-password")
+	if err != nil {
+		return err
+	}
+	var names []string
+	if cat, err := variants.Catalog(configs.Variants); err == nil {
+		for _, v := range cat {
+			names = append(names, v.Name)
+		}
+	}
+	d.webSrv, err = web.New(web.Config{Board: d.live, Password: pw, Title: d.cfg.Web.Title, Variants: names, Log: d.log.With("part", "web")})
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", d.webSrv)
+	mux.Handle("/metrics", d.metrics.handler(d))
+	if d.broker != nil {
+		mux.Handle("/mqtt", d.broker.WebsocketHandler())
+	}
+	ln, err := net.Listen("tcp", d.cfg.Web.Listen)
+	if err != nil {
+		return fmt.Errorf("web.listen: %w", err)
+	}
+	d.WebAddr = ln.Addr().String()
+	d.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	d.http.RegisterOnShutdown(func() { d.webSrv.Close() }) // ends the open event streams
+	d.goRun("web", func() error {
+		if err := d.http.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	})
+	return nil
+}
+
+// greet prints where everything is.
+func (d *boardDaemon) greet(w io.Writer) {
+	st := d.live.State()
+	fmt.Fprintf(w, "boardd: board %s, %s, game %s (%d moves), switches: %s\n", d.cfg.Board, st.Variant, st.Game, len(st.Moves), d.cfg.Sensors.Driver)
+	if d.WebAddr != "" {
+		pw, _ := d.secret(d.cfg.Web.Password, "web-password")
+		fmt.Fprintf(w, "  web display:  http://%s/   (log in to send commands: password %s)\n", d.WebAddr, pw)
+		fmt.Fprintf(w, "  metrics:      http://%s/metrics\n", d.WebAddr)
+	}
+	if d.broker != nil {
+		if len(d.cfg.MQTT.Embedded.Users) == 0 {
+			pw, _ := d.secret("", "mqtt-password")
+			fmt.Fprintf(w, "  MQTT broker:  mqtt://%s  user boardd, password %s  (topics %s/%s/#)\n", d.MQTTAddr, pw, d.cfg.MQTT.Prefix, d.cfg.Board)
+		} else {
+			fmt.Fprintf(w, "  MQTT broker:  mqtt://%s  (users from the config; topics %s/%s/#)\n", d.MQTTAddr, d.cfg.MQTT.Prefix, d.cfg.Board)
+		}
+		if d.WebAddr != "" {
+			fmt.Fprintf(w, "  MQTT over WebSocket: ws://%s/mqtt\n", d.WebAddr)
+		}
+	} else if d.mirror != nil {
+		fmt.Fprintf(w, "  MQTT: mirroring to %s (topics %s/%s/#)\n", d.cfg.MQTT.Broker, d.cfg.MQTT.Prefix, d.cfg.Board)
+	}
+	if d.SimAddr != "" {
+		fmt.Fprintf(w, "  sim switches: %s (lines such as: lift h2, place h4)\n", d.SimAddr)
+	}
+	fmt.Fprintf(w, "  state:        %s (games in %s)\n", d.cfg.StateDir, d.rec.Store().Dir)
+}
+
+// watchdog pings systemd while the referee answers, until ctx ends.
+func (d *boardDaemon) watchdog(ctx context.Context) {
+	every, err := daemon.SdWatchdogEnabled(false)
+	if err != nil || every <= 0 {
+		<-ctx.Done()
+		return
+	}
+	t := time.NewTicker(every / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			pctx, cancel := context.WithTimeout(ctx, every/3)
+			err := d.live.Ping(pctx)
+			cancel()
+			if err == nil {
+				daemon.SdNotify(false, daemon.SdNotifyWatchdog)
+			} else {
+				d.log.Error("the referee does not answer; not telling the watchdog", "err", err)
+			}
+		}
+	}
+}
+
+// Close stops everything in order: no more switch events, the mirror says
+// offline, the LEDs go dark, files are closed.
+func (d *boardDaemon) Close() error {
+	if d.http != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		d.http.Shutdown(sctx)
+		cancel()
+	}
+	if d.webSrv != nil {
+		d.webSrv.Close()
+	}
+	if d.mirror != nil {
+		d.mirror.Close()
+	}
+	d.stop()
+	d.wg.Wait()
+	if d.broker != nil {
+		d.broker.Close()
+	}
+	if d.ledsOut != nil {
+		d.ledsOut.close()
+	}
+	if d.rec != nil {
+		d.rec.Close()
+	}
+	for i := len(d.closers) - 1; i >= 0; i-- {
+		d.closers[i]()
+	}
+	return nil
+}
+
+// quietLog is the log for a library that chats at info level (the
+// broker): warnings and errors only, unless the config asks for debug.
+func (d *boardDaemon) quietLog(part string) *slog.Logger {
+	if d.cfg.Log.Level == "debug" {
+		return d.log.With("part", part)
+	}
+	c := d.cfg
+	c.Log.Level = "warn"
+	return newLogger(c, d.logOut).With("part", part)
+}
+
+func newLogger(cfg configs.Daemon, w io.Writer) *slog.Logger {
+	var lv slog.Level
+	lv.UnmarshalText([]byte(cfg.Log.Level))
+	opts := &slog.HandlerOptions{Level: lv}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
+	if cfg.Log.Format == "json" {
+		h = slog.NewJSONHandler(w, opts)
+	}
+	return slog.New(h).With("board", cfg.Board)
+}
+
+// sensorFlagsFrom maps the config's sensors section onto the driver
+// options 'boardd sensors' takes as flags.
+func sensorFlagsFrom(s configs.Sensors) *sensorFlags {
+	return &sensorFlags{driver: s.Driver, start: "start",
+		spiPort: s.HC165.SPI, latch: s.HC165.Latch, chips: s.HC165.Chips, spiHz: s.HC165.SpeedHz, lsbFirst: s.HC165.LSBFirst, high: s.HC165.ActiveHigh,
+		rows: strings.Join(s.GPIOMatrix.Rows, ","), cols: strings.Join(s.GPIOMatrix.Cols, ","), decoder: s.GPIOMatrix.Decoder, enable: s.GPIOMatrix.DecoderEnable,
+		rowSPI: s.GPIOMatrix.RowSPI, rowCount: s.GPIOMatrix.RowCount, settle: s.GPIOMatrix.Settle,
+		i2cBus: s.MCP23017.Bus, mcpAddr: strings.Join(s.MCP23017.Addrs, ","), mcpMode: s.MCP23017.Mode}
+}
+
+// ledOut shows the referee's frames on the configured LEDs.
+type ledOut struct {
+	out    *leds.Output
+	writer *leds.Writer
+	px     []leds.Color
+	bright uint8
+}
+
+func (o *ledOut) show(f *leds.Frame) {
+	if o == nil || o.writer == nil {
+		return
+	}
+	f.Brightness = o.bright
+	o.out.Render(f, o.px)
+	o.writer.Show(o.px)
+}
+
+func (o *ledOut) close() {
+	if o == nil || o.writer == nil {
+		return
+	}
+	for i := range o.px {
+		o.px[i] = leds.Off
+	}
+	o.writer.Show(o.px)
+	o.writer.Close()
+}

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"boardd/referee"
+	"boardd/rules"
+	"boardd/rules/pgn4"
+	"boardd/sync/archive"
+)
+
+// TestMain lets the test binary stand in for boardd: with BOARDD_MAIN=1 it
+// runs main, so a test can start the daemon as a real process and kill it.
+func TestMain(m *testing.M) {
+	if os.Getenv("BOARDD_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// daemonProc is boardd run as a child process.
+type daemonProc struct {
+	cmd      *exec.Cmd
+	web, sim string
+	out      *strings.Builder
+}
+
+func startProc(t *testing.T, config string) *daemonProc {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "run", "--config", config, "--stdin=false")
+	cmd.Env = append(os.Environ(), "BOARDD_MAIN=1")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &daemonProc{cmd: cmd, out: &strings.Builder{}}
+	cmd.Stderr = p.out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	webRe := regexp.MustCompile(`web display:\s+http://(\S+)/`)
+	simRe := regexp.MustCompile(`sim switches: (\S+)`)
+	sc := bufio.NewScanner(stdout)
+	deadline := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
+	defer deadline.Stop()
+	for sc.Scan() {
+		line := sc.Text()
+		if m := webRe.FindStringSubmatch(line); m != nil {
+			p.web = m[1]
+		}
+		if m := simRe.FindStringSubmatch(line); m != nil {
+			p.sim = m[1]
+		}
+		if strings.Contains(line, "state:") {
+			break
+		}
+	}
+	go io.Copy(io.Discard, stdout)
+	if p.web == "" || p.sim == "" {
+		t.Fatalf("the daemon did not say where it listens; its log:\n%s", p.out)
+	}
+	return p
+}
+
+func (p *daemonProc) state(t *testing.T) referee.State {
+	t.Helper()
+	resp, err := http.Get("http://" + p.web + "/api/state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var st referee.State
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// waitMoves polls the web display until the game has n turns.
+func (p *daemonProc) waitMoves(t *testing.T, n int) referee.State {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st := p.state(t)
+		if len(st.Moves) == n {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the board shows %d turns (status %s), want %d; its log:\n%s", len(st.Moves), st.Status, n, p.out)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// play makes a move by hand through the simulated switches' control port.
+func (p *daemonProc) play(t *testing.T, g *rules.Game, m rules.Move) {
+	t.Helper()
+	steps, err := handsFor(g.Position(), g.Position().MoveText(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := net.Dial("tcp", p.sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r := bufio.NewReader(c)
+	for _, s := range steps {
+		verb := "place"
+		if s.lift {
+			verb = "lift"
+		}
+		fmt.Fprintf(c, "%s %s\nwait 30ms\n", verb, s.sq)
+		for i := 0; i < 2; i++ {
+			if line, err := r.ReadString('\n'); err != nil || strings.TrimSpace(line) != "ok" {
+				t.Fatalf("sim control: %q %v", line, err)
+			}
+		}
+	}
+}
+
+// TestKillNineLosesNoMove plays a real game on the daemon through its
+// simulated switches, kills the process with SIGKILL twice mid-game, and
+// restarts it each time: every move is still there and the board carries
+// on; after SIGTERM the journal holds every turn.
+func TestKillNineLosesNoMove(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the daemon as a process")
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "games", "teams", "4pchess-26780486.pgn4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg, _, err := pgn4.ParseString(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := pgn4.Replay(pg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []rules.Move
+	for _, r := range want.Records() {
+		if r.Action != rules.ActMove || len(moves) == 40 { // 40 turns make the point
+			break
+		}
+		moves = append(moves, r.Move)
+	}
+	dir := t.TempDir()
+	config := filepath.Join(dir, "boardd.yaml")
+	os.WriteFile(config, []byte(fmt.Sprintf(`board: kill9
+state_dir: %s
+game:
+  tags: {Event: Kill test}
+sensors:
+  quiet: 150ms
+  listen: 127.0.0.1:0
+mqtt:
+  embedded: {listen: "127.0.0.1:0"}
+web:
+  listen: 127.0.0.1:0
+`, filepath.Join(dir, "state"))), 0o644)
+
+	v, _ := loadVariant("teams", "")
+	shadow, _ := rules.NewGame(v, "")
+	p := startProc(t, config)
+	gameID := p.state(t).Game
+	for i, m := range moves {
+		if i == 7 || i == 19 {
+			p.cmd.Process.Signal(syscall.SIGKILL)
+			p.cmd.Wait()
+			p = startProc(t, config)
+			st := p.state(t)
+			if len(st.Moves) != i || st.Game != gameID || st.Status != "playing" {
+				t.Fatalf("after kill -9 at turn %d: %d turns, game %s (want %s), status %s", i, len(st.Moves), st.Game, gameID, st.Status)
+			}
+		}
+		p.play(t, shadow, m)
+		if _, err := shadow.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		st := p.waitMoves(t, i+1)
+		if got := st.Moves[i].Move; got != shadow.Records()[i].Text {
+			t.Fatalf("turn %d: the board recorded %s, played %s", i+1, got, shadow.Records()[i].Text)
+		}
+	}
+	resp, err := http.Get("http://" + p.web + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{"boardd_moves_total ", "boardd_scans_total ", "boardd_mqtt_queue_depth ", "boardd_debounce_rejections_total "} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics lacks %s:\n%s", want, body)
+		}
+	}
+	// SIGTERM: a clean stop; the game in progress stays journaled.
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if err := p.cmd.Wait(); err != nil {
+		t.Errorf("SIGTERM: %v\n%s", err, p.out)
+	}
+	rec := &archive.Recorder{Dir: filepath.Join(dir, "state"), Lookup: loadVariant}
+	res, err := rec.Resume()
+	if err != nil || res == nil {
+		t.Fatalf("resume after SIGTERM: %v", err)
+	}
+	if n := len(res.Game.Records()); n != len(moves) || res.Tags["Event"] != "Kill test" {
+		t.Errorf("journal after the game: %d turns (want %d), tags %v", n, len(moves), res.Tags)
+	}
+	for i, r := range res.Game.Records() {
+		if r.Move != moves[i] {
+			t.Fatalf("journal turn %d: %s, played %s", i+1, r.Move, moves[i])
+		}
+	}
+}
