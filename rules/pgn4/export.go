@@ -16,6 +16,14 @@ import (
 // chess.com's notation: it is written as a comment "{Yellow resigns}" (or
 // "flags") after the slot it followed, which Replay understands.
 func FromGame(g *rules.Game, tags []Tag) (*Game, error) {
+	return FromGameWith(g, tags, nil)
+}
+
+// FromGameWith is FromGame with a comment for each move: comment(i, rec)
+// is called for the game's i-th record when it is a move, and a non-empty
+// result follows the move in braces (the archive writes the mover's clock
+// there, "[%clk 0:00:58]", as the PGN supplement of 2001 does).
+func FromGameWith(g *rules.Game, tags []Tag, comment func(i int, rec rules.Record) string) (*Game, error) {
 	out := &Game{Tags: append([]Tag(nil), tags...)}
 	v := g.Variant()
 	if _, ok := out.Lookup("Variant"); !ok {
@@ -68,6 +76,11 @@ func FromGame(g *rules.Game, tags []Tag) (*Game, error) {
 		switch {
 		case r.Action == rules.ActMove:
 			add(r.Seat, r.Text)
+			if comment != nil {
+				if c := comment(i, r); c != "" {
+					last.Comments = append(last.Comments, c)
+				}
+			}
 		case i > 0 && recs[i-1].Action == rules.ActMove && recs[i-1].Seat == r.Seat && last != nil:
 			last.Text += r.Text // "R" or "T" right after the seat's own move
 			last.Move = parse(last.Text)

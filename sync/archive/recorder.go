@@ -244,7 +244,17 @@ func (r *Recorder) pgn(path, id string) (string, *pgn4.Game, error) {
 	for _, k := range rest {
 		add(k, tags[k])
 	}
-	pg, err := pgn4.FromGame(g, out)
+	clocks := turnClocks(entries)
+	if len(clocks) != len(g.Records()) {
+		clocks = nil // a journal from before clocks were recorded
+	}
+	pg, err := pgn4.FromGameWith(g, out, func(i int, rec rules.Record) string {
+		if clocks == nil || len(clocks[i]) != rules.NumSeats {
+			return ""
+		}
+		ms := clocks[i][rec.Seat]
+		return fmt.Sprintf("[%%clk %d:%02d:%02d]", ms/3600000, ms/60000%60, ms/1000%60)
+	})
 	if err != nil {
 		return "", nil, err
 	}
@@ -258,6 +268,23 @@ func (r *Recorder) pgn(path, id string) (string, *pgn4.Game, error) {
 		}
 	}
 	return pg.String(), pg, nil
+}
+
+// turnClocks lists the clocks after each turn of a journal's game, in the
+// game's order (a takeback drops the turn it undid).
+func turnClocks(entries []Entry) [][]int64 {
+	var out [][]int64
+	for _, e := range entries {
+		switch e.Kind {
+		case "move", "resign", "timeout":
+			out = append(out, e.Clocks)
+		case "takeback":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+		}
+	}
+	return out
 }
 
 func firstOf(a, b string) string {

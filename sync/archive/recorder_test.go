@@ -259,3 +259,47 @@ func TestStreamRepairAndCompaction(t *testing.T) {
 		t.Errorf("append after repair: %v, last %d", err, s.Last())
 	}
 }
+
+// The filed game carries each mover's clock after the move, as the PGN
+// supplement's [%clk] comment, and a takeback drops the undone turn's.
+func TestRecorderWritesClocks(t *testing.T) {
+	dir := t.TempDir()
+	rec := &Recorder{Dir: dir, Board: "2", Lookup: builtin}
+	msgs := []referee.Message{
+		{Kind: referee.MsgGameStart, Variant: "teams", Start: "modern", Tags: map[string]string{"Event": "Blitz"}, Clocks: []int64{60000, 60000, 60000, 60000}},
+		{Kind: referee.MsgMove, Seat: "Red", Coord: "h2-h4", Clocks: []int64{58000, 60000, 60000, 60000}},
+		{Kind: referee.MsgMove, Seat: "Blue", Coord: "b7-c7", Clocks: []int64{58000, 51500, 60000, 60000}},
+		{Kind: referee.MsgTakeback, Clocks: []int64{58000, 51500, 60000, 60000}},
+		{Kind: referee.MsgMove, Seat: "Blue", Coord: "b7-d7", Clocks: []int64{58000, 49000, 60000, 60000}},
+		{Kind: referee.MsgResign, Seat: "Yellow", Clocks: []int64{58000, 49000, 3723000, 60000}},
+		{Kind: referee.MsgGameOver},
+	}
+	for i, m := range msgs {
+		m.Seq, m.Game = uint64(i+1), "g1"
+		if err := rec.Record(m); err != nil {
+			t.Fatalf("message %d: %v", i+1, err)
+		}
+	}
+	items, _, err := rec.Store().List(Filter{})
+	if err != nil || len(items) != 1 {
+		t.Fatalf("%v %v", items, err)
+	}
+	data, _ := os.ReadFile(filepath.Join(rec.Store().Dir, items[0].File))
+	text := string(data)
+	for _, want := range []string{"h2-h4 {[%clk 0:00:58]}", "b7-d7 {[%clk 0:00:49]}", `[Result "0-1"]`, `[GameId "g1"]`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the filed game lacks %s:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "0:00:51") {
+		t.Errorf("the taken-back move's clock is in the file:\n%s", text)
+	}
+	// It reads back, comments and all.
+	pg, _, err := pgn4.ParseString(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := pgn4.Replay(pg, ""); err != nil {
+		t.Fatal(err)
+	}
+}
