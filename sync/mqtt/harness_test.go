@@ -7,9 +7,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +15,7 @@ import (
 
 	"boardd/referee"
 	"boardd/sync/broker"
+	"boardd/sync/mqtt/mqtttest"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 )
@@ -74,130 +72,20 @@ func (e *embedded) stop() {
 	}
 }
 
-// mosquitto runs /usr/sbin/mosquitto with a config in a temporary
-// directory: a password file, no anonymous access, no persistence.
-type mosquitto struct {
-	t       testing.TB
-	dir     string
-	port    int
-	tlsPort int // 0: no TLS listener
-	cmd     *exec.Cmd
-	exited  chan struct{}
-}
+// mosquitto is a real mosquitto with the test users (mqtttest).
+type mosquitto struct{ *mqtttest.Mosquitto }
 
-// mosquittoPath finds mosquitto, or skips the test (fails it on CI).
-func mosquittoPath(t testing.TB) string {
-	t.Helper()
-	for _, p := range []string{"/usr/sbin/mosquitto", "mosquitto"} {
-		if path, err := exec.LookPath(p); err == nil {
-			if _, err := exec.LookPath("mosquitto_passwd"); err == nil {
-				return path
-			}
-		}
-	}
-	msg := "mosquitto or mosquitto_passwd is not installed (Debian: apt-get install mosquitto mosquitto-clients); the tests against a real broker need them"
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
-}
-
-// newMosquitto starts mosquitto; with certDir it adds a TLS listener
-// using ca.pem, server.pem and server.key from there; extra is added to
-// its configuration.
 func newMosquitto(t testing.TB, certDir string, extra ...string) *mosquitto {
-	bin := mosquittoPath(t)
-	m := &mosquitto{t: t, dir: t.TempDir(), port: freePort(t)}
-	pw := filepath.Join(m.dir, "passwd")
+	users := make([]mqtttest.User, len(testUsers))
 	for i, u := range testUsers {
-		args := []string{"-b", pw, u.Name, u.Password}
-		if i == 0 {
-			args = append([]string{"-c"}, args...)
-		}
-		if out, err := exec.Command("mosquitto_passwd", args...).CombinedOutput(); err != nil {
-			t.Fatalf("mosquitto_passwd: %v: %s", err, out)
-		}
+		users[i] = mqtttest.User{Name: u.Name, Password: u.Password}
 	}
-	conf := fmt.Sprintf("per_listener_settings false\nallow_anonymous false\npassword_file %s\npersistence false\nlog_dest stderr\nlog_type error\nlog_type warning\nlistener %d 127.0.0.1\n", pw, m.port)
-	if certDir != "" {
-		m.tlsPort = freePort(t)
-		conf += fmt.Sprintf("listener %d 127.0.0.1\ncafile %s\ncertfile %s\nkeyfile %s\n", m.tlsPort,
-			filepath.Join(certDir, "ca.pem"), filepath.Join(certDir, "server.pem"), filepath.Join(certDir, "server.key"))
-	}
-	if os.Getuid() == 0 {
-		conf += "user root\n" // stay root, so the files in the test's directory stay readable
-	}
-	conf += strings.Join(extra, "") // bridge sections come last
-	if err := os.WriteFile(filepath.Join(m.dir, "mosquitto.conf"), []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m.cmd = exec.Command(bin, "-c", filepath.Join(m.dir, "mosquitto.conf"))
-	m.start()
-	t.Cleanup(m.stop)
-	return m
+	return &mosquitto{mqtttest.Start(t, users, certDir, extra...)}
 }
 
-func (m *mosquitto) url() string { return fmt.Sprintf("tcp://127.0.0.1:%d", m.port) }
-
-func (m *mosquitto) start() {
-	m.cmd = exec.Command(m.cmd.Path, m.cmd.Args[1:]...)
-	m.cmd.Stdout = io.Discard
-	m.cmd.Stderr = &tlogWriter{t: m.t}
-	if err := m.cmd.Start(); err != nil {
-		m.t.Fatalf("start mosquitto: %v", err)
-	}
-	m.exited = make(chan struct{})
-	go func(c *exec.Cmd, done chan struct{}) { c.Wait(); close(done) }(m.cmd, m.exited)
-	for _, p := range []int{m.port, m.tlsPort} {
-		if p != 0 {
-			waitListening(m.t, p, m.exited)
-		}
-	}
-}
-
-// stop kills mosquitto (SIGKILL: no goodbye to its clients).
-func (m *mosquitto) stop() {
-	if m.cmd == nil || m.cmd.Process == nil {
-		return
-	}
-	m.cmd.Process.Kill()
-	<-m.exited
-}
-
-type tlogWriter struct{ t testing.TB }
-
-func (w *tlogWriter) Write(p []byte) (int, error) {
-	w.t.Logf("mosquitto: %s", strings.TrimSpace(string(p)))
-	return len(p), nil
-}
-
-func freePort(t testing.TB) int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-func waitListening(t testing.TB, port int, exited chan struct{}) {
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-exited:
-			t.Fatal("mosquitto exited at start (see its log above)")
-		default:
-		}
-		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-		if err == nil {
-			c.Close()
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("mosquitto does not listen on port %d", port)
-}
+func (m *mosquitto) url() string { return m.URL() }
+func (m *mosquitto) start()      { m.Restart() }
+func (m *mosquitto) stop()       { m.Kill() }
 
 // brokers returns the brokers a test runs against, by name.
 func brokers() []struct {

@@ -1,16 +1,8 @@
 package mqtt
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
+	"boardd/sync/mqtt/mqtttest"
 	"fmt"
-	"math/big"
-	"net"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,63 +12,14 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 )
 
-// writeCerts makes a CA and a server certificate for 127.0.0.1 signed by
-// it, as ca.pem, server.pem and server.key in dir.
-func writeCerts(t *testing.T, dir string) {
-	t.Helper()
-	key := func() *ecdsa.PrivateKey {
-		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return k
-	}
-	write := func(name, kind string, der []byte) {
-		if err := os.WriteFile(filepath.Join(dir, name), pem.EncodeToMemory(&pem.Block{Type: kind, Bytes: der}), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	now := time.Now()
-	caKey := key()
-	ca := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "boardd test CA"},
-		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
-		IsCA: true, BasicConstraintsValid: true,
-		KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
-	}
-	caDER, err := x509.CreateCertificate(rand.Reader, ca, ca, &caKey.PublicKey, caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ca, _ = x509.ParseCertificate(caDER)
-	srvKey := key()
-	srv := &x509.Certificate{
-		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
-		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
-		KeyUsage:    x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	srvDER, err := x509.CreateCertificate(rand.Reader, srv, ca, &srvKey.PublicKey, caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalECPrivateKey(srvKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	write("ca.pem", "CERTIFICATE", caDER)
-	write("server.pem", "CERTIFICATE", srvDER)
-	write("server.key", "EC PRIVATE KEY", keyDER)
-}
-
 // The Mirror reaches mosquitto over TLS with the CA from a file; without
 // the CA the broker's certificate is refused.
 func TestMosquittoTLS(t *testing.T) {
-	mosquittoPath(t)
+	mqtttest.Path(t)
 	certs := t.TempDir()
-	writeCerts(t, certs)
+	mqtttest.WriteCerts(t, certs)
 	mq := newMosquitto(t, certs)
-	url := fmt.Sprintf("ssl://127.0.0.1:%d", mq.tlsPort)
+	url := fmt.Sprintf("ssl://127.0.0.1:%d", mq.TLSPort)
 	ca := TLS{CAFile: filepath.Join(certs, "ca.pem")}
 
 	// Without the CA: the system's roots do not know the test CA.
@@ -113,7 +56,7 @@ func TestMosquittoTLS(t *testing.T) {
 // updates after the bridge connected), the finished games, and commands
 // to the board and their replies back.
 func TestMosquittoBridge(t *testing.T) {
-	mosquittoPath(t)
+	mqtttest.Path(t)
 	boardBroker := newEmbedded(t)
 	board := newFakeBoard("club-1")
 	m := startMirror(t, boardBroker.url(), board, "club-1", func(c *Config) {
