@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"boardd/internal/yamlpos"
+
 	"go.yaml.in/yaml/v3"
 )
 
@@ -163,23 +165,7 @@ func Defaults() Daemon {
 }
 
 // Error is a problem in the config file, with its position.
-type Error struct {
-	File string
-	Line int
-	Key  string
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	s := e.File
-	if e.Line > 0 {
-		s += ": line " + strconv.Itoa(e.Line)
-	}
-	if e.Key != "" {
-		s += ": " + e.Key
-	}
-	return s + ": " + e.Msg
-}
+type Error = yamlpos.Error
 
 // Load reads a config file over the defaults and checks it.
 func Load(path string) (Daemon, error) {
@@ -222,7 +208,7 @@ func Parse(file string, data []byte) (Daemon, error) {
 // Check validates the values; root (may be nil) gives line numbers.
 func (d *Daemon) Check(file string, root *yaml.Node) error {
 	bad := func(key, format string, a ...any) error {
-		return &Error{File: file, Line: lineOf(root, key), Key: key, Msg: fmt.Sprintf(format, a...)}
+		return &Error{File: file, Line: yamlpos.LineOf(root, key), Key: key, Msg: fmt.Sprintf(format, a...)}
 	}
 	oneOf := func(key, v string, allowed ...string) error {
 		for _, a := range allowed {
@@ -330,29 +316,4 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 		return err
 	}
 	return oneOf("log.format", d.Log.Format, "text", "json")
-}
-
-// lineOf finds the line of the value at a dotted key path, or of the
-// deepest key found on the way (0 without a document).
-func lineOf(n *yaml.Node, key string) int {
-	if n == nil {
-		return 0
-	}
-	line := n.Line
-	for _, part := range strings.Split(key, ".") {
-		if n.Kind != yaml.MappingNode {
-			return line
-		}
-		found := false
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == part {
-				n, line, found = n.Content[i+1], n.Content[i+1].Line, true
-				break
-			}
-		}
-		if !found {
-			return line
-		}
-	}
-	return line
 }

@@ -13,7 +13,6 @@ import (
 	"boardd/leds"
 	"boardd/referee/clock"
 	"boardd/rules"
-	"boardd/rules/pgn4"
 	"boardd/rules/square"
 	"boardd/sensors"
 )
@@ -495,7 +494,7 @@ func (l *Live) remoteMove(c Command) Reply {
 	if !l.ref.InStep() {
 		return fail("move: the board is being corrected; wait until it matches the game")
 	}
-	m, err := findMove(g, c.Move)
+	m, err := ResolveMove(g.Position(), g.LegalMoves(), c.Move)
 	if err != nil {
 		return fail("move %s: %v", c.Move, err)
 	}
@@ -503,46 +502,6 @@ func (l *Live) remoteMove(c Command) Reply {
 	l.emit(Message{Kind: MsgRemoteMove, Seat: s.String(), Move: g.Position().MoveText(m), Coord: m.String(),
 		Text: fmt.Sprintf("%s plays %s from afar: make the move on the board", s, g.Position().MoveText(m))})
 	return Reply{}
-}
-
-// findMove resolves a PGN4 move token among the legal moves.
-func findMove(g *rules.Game, text string) (rules.Move, error) {
-	tok, err := pgn4.ParseMove(text)
-	if err != nil {
-		return 0, err
-	}
-	promo := rules.NoKind
-	if tok.Promotion != 0 {
-		promo, _ = rules.KindFromLetter(tok.Promotion)
-	}
-	var found []rules.Move
-	for _, m := range g.LegalMoves() {
-		c, short := m.IsCastle()
-		switch tok.Kind {
-		case pgn4.CastleShort, pgn4.CastleLong:
-			if c && short == (tok.Kind == pgn4.CastleShort) {
-				found = append(found, m)
-			}
-		case pgn4.Normal:
-			if m.From() == tok.From && m.To() == tok.To && (promo == rules.NoKind && (m.Promotion() == rules.NoKind || defaultPromo(g.LegalMoves(), m)) || m.Promotion() == promo) {
-				found = append(found, m)
-			}
-		default:
-			return 0, fmt.Errorf("not a move on the board")
-		}
-	}
-	if len(found) == 0 {
-		p := g.Position()
-		if tok.Kind == pgn4.Normal {
-			if m, err := p.FindMove(tok.From, tok.To, promo); err != nil {
-				return 0, err
-			} else if err := p.Explain(m); err != nil {
-				return 0, err
-			}
-		}
-		return 0, fmt.Errorf("not a legal move for %s now", g.Turn())
-	}
-	return found[0], nil
 }
 
 // newGame starts a game; the board's switches say whether it is set up.

@@ -122,10 +122,10 @@ func (p *daemonProc) play(t *testing.T, g *rules.Game, m rules.Move) {
 	r := bufio.NewReader(c)
 	for _, s := range steps {
 		verb := "place"
-		if s.lift {
+		if s.Lift {
 			verb = "lift"
 		}
-		fmt.Fprintf(c, "%s %s\nwait 30ms\n", verb, s.sq)
+		fmt.Fprintf(c, "%s %s\nwait 30ms\n", verb, s.Square)
 		for i := 0; i < 2; i++ {
 			if line, err := r.ReadString('\n'); err != nil || strings.TrimSpace(line) != "ok" {
 				t.Fatalf("sim control: %q %v", line, err)

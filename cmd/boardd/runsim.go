@@ -8,9 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"boardd/referee"
 	"boardd/rules"
-	"boardd/rules/pgn4"
-	"boardd/rules/square"
 	"boardd/sensors/sim"
 )
 
@@ -51,10 +50,10 @@ func (d *boardDaemon) simLine(ctx context.Context, line string) error {
 		return err
 	}
 	for _, s := range steps {
-		if s.lift {
-			d.simBoard.Lift(s.sq)
+		if s.Lift {
+			d.simBoard.Lift(s.Square)
 		} else {
-			d.simBoard.Place(s.sq)
+			d.simBoard.Place(s.Square)
 		}
 		select { // long enough for the debounce to see each step
 		case <-time.After(40 * time.Millisecond):
@@ -75,61 +74,12 @@ func (d *boardDaemon) position() (*rules.Position, error) {
 	return rules.ParseFEN4(v, st.FEN4)
 }
 
-// hand is one lift or place of a move made by hand.
-type hand struct {
-	sq   square.Square
-	lift bool
-}
-
 // handsFor resolves a PGN4 move token in p and returns how a human makes
-// it: the captured piece (or en-passant pawn) off first, the piece moved,
-// the rook for castling.
-func handsFor(p *rules.Position, text string) ([]hand, error) {
-	tok, err := pgn4.ParseMove(text)
+// it on the board.
+func handsFor(p *rules.Position, text string) ([]referee.Touch, error) {
+	m, err := referee.ResolveMove(p, p.LegalMoves(nil), text)
 	if err != nil {
-		return nil, fmt.Errorf("%q: %v (want a move such as h2-h4, or lift/place SQ)", text, err)
+		return nil, fmt.Errorf("%v (want a move such as h2-h4, or lift/place SQ)", err)
 	}
-	promo := rules.NoKind
-	if tok.Promotion != 0 {
-		promo, _ = rules.KindFromLetter(tok.Promotion)
-	}
-	var m rules.Move
-	for _, x := range p.LegalMoves(nil) {
-		c, short := x.IsCastle()
-		switch {
-		case tok.Kind == pgn4.CastleShort && c && short, tok.Kind == pgn4.CastleLong && c && !short:
-			m = x
-		case tok.Kind == pgn4.Normal && x.From() == tok.From && x.To() == tok.To && (promo == rules.NoKind || x.Promotion() == promo):
-			if m == 0 {
-				m = x
-			}
-		}
-	}
-	if m == 0 {
-		if tok.Kind == pgn4.Normal {
-			if x, err := p.FindMove(tok.From, tok.To, promo); err != nil {
-				return nil, err
-			} else if err := p.Explain(x); err != nil {
-				return nil, err
-			}
-		}
-		return nil, fmt.Errorf("%s: not a legal move for %s now", text, p.Turn())
-	}
-	var out []hand
-	if m.IsEnPassant() {
-		for e := rules.Seat(0); e < rules.NumSeats; e++ {
-			if sk, pw := p.EnPassant(e); sk == m.To() && pw != square.None {
-				out = append(out, hand{pw, true})
-			}
-		}
-	}
-	if p.At(m.To()).IsPiece() {
-		out = append(out, hand{m.To(), true})
-	}
-	out = append(out, hand{m.From(), true}, hand{m.To(), false})
-	if c, _ := m.IsCastle(); c {
-		rf, rt := m.RookSquares()
-		out = append(out, hand{rf, true}, hand{rt, false})
-	}
-	return out, nil
+	return referee.Hands(p, m), nil
 }

@@ -285,7 +285,7 @@ func (s *simBoard) move(text string) error {
 		return fmt.Errorf("move %v", err)
 	}
 	for _, h := range steps {
-		s.ref.Touch(referee.Touch{Square: h.sq, Lift: h.lift})
+		s.ref.Touch(h)
 	}
 	s.judge()
 	tok, _ := pgn4.ParseMove(text)

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"boardd/internal/yamlpos"
 	"boardd/rules"
 	"boardd/rules/square"
 
@@ -97,23 +98,7 @@ type optionsDef struct {
 }
 
 // Error is a problem in a variant file, with its position.
-type Error struct {
-	File string
-	Line int
-	Key  string
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	s := e.File
-	if e.Line > 0 {
-		s += ": line " + strconv.Itoa(e.Line)
-	}
-	if e.Key != "" {
-		s += ": " + e.Key
-	}
-	return s + ": " + e.Msg
-}
+type Error = yamlpos.Error
 
 // Parse reads one variant file. It checks everything, including building
 // the variant from each of its start arrays, so a Definition that parses
@@ -215,31 +200,7 @@ func Find(cat []*Definition, name string) (*Definition, error) {
 
 // errAt makes an error at the node of a dotted key path ("seats.red.pawns").
 func (d *Definition) errAt(key, format string, a ...any) error {
-	return &Error{File: d.file, Line: lineOf(d.root, key), Key: key, Msg: fmt.Sprintf(format, a...)}
-}
-
-// lineOf finds the line of the value at a dotted key path, or of the
-// deepest key found on the way.
-func lineOf(n *yaml.Node, key string) int {
-	line := n.Line
-	for _, part := range strings.Split(key, ".") {
-		if n.Kind != yaml.MappingNode {
-			return line
-		}
-		found := false
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == part {
-				n = n.Content[i+1]
-				line = n.Line
-				found = true
-				break
-			}
-		}
-		if !found {
-			return line
-		}
-	}
-	return line
+	return &Error{File: d.file, Line: yamlpos.LineOf(d.root, key), Key: key, Msg: fmt.Sprintf(format, a...)}
 }
 
 var seatByName = map[string]rules.Seat{"red": rules.Red, "blue": rules.Blue, "yellow": rules.Yellow, "green": rules.Green}

@@ -16,27 +16,15 @@ import (
 	"boardd/sensors"
 )
 
-// hands returns the switch events of a human playing m in p: a captured
-// piece (or an en-passant pawn) off first, the piece moved, the rook for
-// castling.
+// hands returns the switch events of a human playing m in p.
 func hands(p *rules.Position, m rules.Move) []sensors.Event {
-	lift := func(s square.Square) sensors.Event { return sensors.Event{Kind: sensors.Lift, Square: s} }
-	place := func(s square.Square) sensors.Event { return sensors.Event{Kind: sensors.Place, Square: s} }
 	var out []sensors.Event
-	if m.IsEnPassant() {
-		for e := rules.Seat(0); e < rules.NumSeats; e++ {
-			if sk, pw := p.EnPassant(e); sk == m.To() && pw != square.None {
-				out = append(out, lift(pw))
-			}
+	for _, t := range referee.Hands(p, m) {
+		k := sensors.Place
+		if t.Lift {
+			k = sensors.Lift
 		}
-	}
-	if p.At(m.To()).IsPiece() {
-		out = append(out, lift(m.To()))
-	}
-	out = append(out, lift(m.From()), place(m.To()))
-	if c, _ := m.IsCastle(); c {
-		rf, rt := m.RookSquares()
-		out = append(out, lift(rf), place(rt))
+		out = append(out, sensors.Event{Kind: k, Square: t.Square})
 	}
 	return out
 }
