@@ -13,7 +13,6 @@ import (
 	"boardd/configs"
 	"boardd/rules"
 	"boardd/rules/pgn4"
-	"boardd/rules/square"
 	"boardd/rules/variants"
 )
 
@@ -278,96 +277,13 @@ func switchScript(t *testing.T, g *rules.Game, seed int64) string {
 	return noisyScript(t, g, seed, noiseHeavy)
 }
 
-// Noise levels for switch scripts.
-const (
-	noiseNone  = iota // clean lifts and places, long pauses
-	noiseLight        // contact bounce, random capture and castling order
-	noiseHeavy        // also quick replies, slides over empty squares, nudged neighbours
-)
-
 func noisyScript(t *testing.T, g *rules.Game, seed int64, noise int) string {
 	t.Helper()
-	rng := rand.New(rand.NewSource(seed))
-	p, err := rules.ParseFEN4(g.Variant(), g.StartFEN4())
+	s, err := handScript(g, seed, noise)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	quick := false
-	hand := func(from, to string) { // one piece carried from one square to another
-		fmt.Fprintf(&b, "lift %s\nwait %dms\nplace %s\n", from, 20+rng.Intn(80), to)
-		if ms := rng.Intn(6); ms > 0 && noise > noiseNone {
-			fmt.Fprintf(&b, "bounce %s %d\n", to, ms)
-		}
-	}
-	for _, r := range g.Records() {
-		if r.Action != rules.ActMove {
-			break
-		}
-		m := r.Move
-		if noise == noiseHeavy && rng.Intn(5) == 0 {
-			// A neighbouring piece nudged and set back first.
-			occ := p.Occupancy().Squares()
-			if x := occ[rng.Intn(len(occ))]; x != m.From() && x != m.To() {
-				fmt.Fprintf(&b, "lift %s\nwait %dms\nplace %s\nwait 40ms\n", x, 30+rng.Intn(40), x)
-			}
-		}
-		var victims []string
-		if p.At(m.To()).IsPiece() {
-			victims = append(victims, m.To().String())
-		}
-		if m.IsEnPassant() {
-			for e := rules.Seat(0); e < rules.NumSeats; e++ {
-				if sk, pw := p.EnPassant(e); sk == m.To() {
-					victims = append(victims, pw.String())
-				}
-			}
-		}
-		switch c, _ := m.IsCastle(); {
-		case c:
-			rf, rt := m.RookSquares()
-			if rng.Intn(2) == 0 {
-				hand(m.From().String(), m.To().String())
-				hand(rf.String(), rt.String())
-			} else {
-				hand(rf.String(), rt.String())
-				hand(m.From().String(), m.To().String())
-			}
-		// A hand needs well over the 20 ms debounce to take a piece off
-		// and put another down: 40-120 ms here.
-		case len(victims) > 0 && rng.Intn(2) == 0: // victims off first
-			for _, v := range victims {
-				fmt.Fprintf(&b, "lift %s\nwait %dms\n", v, 40+rng.Intn(80))
-			}
-			hand(m.From().String(), m.To().String())
-		case len(victims) > 0: // mover first, then the victims, then put down
-			fmt.Fprintf(&b, "lift %s\nwait %dms\n", m.From(), 40+rng.Intn(80))
-			for _, v := range victims {
-				fmt.Fprintf(&b, "lift %s\nwait %dms\n", v, 40+rng.Intn(80))
-			}
-			fmt.Fprintf(&b, "place %s\n", m.To())
-		default:
-			if mid, ok := emptyBetween(p, m); ok && noise == noiseHeavy && rng.Intn(2) == 0 {
-				// Slid across an empty square on the way, resting there
-				// long enough for its switch to report it.
-				fmt.Fprintf(&b, "lift %s\nwait 30ms\nplace %s\nwait 40ms\nlift %s\nwait 30ms\nplace %s\n", m.From(), mid, mid, m.To())
-			} else {
-				hand(m.From().String(), m.To().String())
-			}
-		}
-		// Now and then the next player replies before the board was quiet
-		// (never twice in a row: the referee reads at most two moves from
-		// one quiet period).
-		if noise == noiseHeavy && !quick && rng.Intn(4) == 0 {
-			b.WriteString("wait 60ms\n")
-			quick = true
-		} else {
-			b.WriteString("wait 600ms\n")
-			quick = false
-		}
-		p.Make(m)
-	}
-	return b.String()
+	return s
 }
 
 // The referee's acceptance test, first part: real games turned into noisy
@@ -423,29 +339,6 @@ func TestSwitchScriptsReproduceRealGames(t *testing.T) {
 
 // emptyBetween returns an empty square strictly between a sliding move's
 // squares.
-func emptyBetween(p *rules.Position, m rules.Move) (square.Square, bool) {
-	k := p.At(m.From()).Kind()
-	if k != rules.Rook && k != rules.Bishop && k != rules.Queen {
-		return square.None, false
-	}
-	df, dr := m.To().File()-m.From().File(), m.To().Rank()-m.From().Rank()
-	sf, sr := sgn(df), sgn(dr)
-	if f, r := m.From().File()+sf, m.From().Rank()+sr; (f != m.To().File() || r != m.To().Rank()) && !p.At(square.At(f, r)).IsPiece() {
-		return square.At(f, r), true
-	}
-	return square.None, false
-}
-
-func sgn(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
-}
-
 // openHeavy lists the variants whose heavy-noise round trip still has
 // failures (reported by the test and in the README, not hidden): quick
 // replies across passes and eliminations, and nudges of a square that is

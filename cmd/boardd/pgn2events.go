@@ -1,0 +1,174 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"strings"
+
+	"boardd/rules"
+	"boardd/rules/pgn4"
+	"boardd/rules/square"
+)
+
+func init() {
+	register(command{name: "pgn2events", summary: "turn a PGN4 game into a switch script (lifts, places, bounce, quick replies) for 'boardd sim --switches'", run: runPGN2Events})
+}
+
+func runPGN2Events(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("pgn2events", stderr)
+	variant := fs.String("variant", "", "rules: a name from 'boardd variants' (default: the game's Variant tag)")
+	noiseName := fs.String("noise", "light", "none (clean lifts and places), light (contact bounce, random capture and castling order) or heavy (also slides, nudged neighbours, quick replies)")
+	seed := fs.Int64("seed", 1, "random seed: the same seed gives the same script")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	noise, ok := map[string]int{"none": noiseNone, "light": noiseLight, "heavy": noiseHeavy}[*noiseName]
+	if !ok {
+		return fmt.Errorf("%w: --noise %q: want none, light or heavy", errUsage, *noiseName)
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: want one PGN4 file (boardd pgn2events [--noise light] [--seed 1] GAME.pgn4 > game.switches)", errUsage)
+	}
+	data, err := os.ReadFile(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	pg, _, err := pgn4.ParseString(string(data))
+	if err != nil {
+		return fmt.Errorf("%s: %w", fs.Arg(0), err)
+	}
+	g, _, err := pgn4.ReplayWith(pg, *variant, loadVariant)
+	if err != nil {
+		return fmt.Errorf("%s: %w", fs.Arg(0), err)
+	}
+	script, err := handScript(g, *seed, noise)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "# %s as hands on reed switches: noise %s, seed %d, variant %s\n# play it: boardd sim --variant %s --switches --script FILE\n", fs.Arg(0), *noiseName, *seed, g.Variant().Name, g.Variant().Name)
+	_, err = io.WriteString(stdout, script)
+	return err
+}
+
+// Noise levels for switch scripts.
+const (
+	noiseNone  = iota // clean lifts and places, long pauses
+	noiseLight        // contact bounce, random capture and castling order
+	noiseHeavy        // also quick replies, slides over empty squares, nudged neighbours
+)
+
+// handScript turns a game's moves into what hands and reed switches do, as
+// a switch script for the simulated board: captures with the victim or the
+// mover lifted first, castling king-first or rook-first, the e.p. victim
+// lifted, and with noise contact bounce, slides over empty squares,
+// nudged neighbours and quick replies (the next player moving before the
+// board was quiet). The same seed gives the same script. Resignations end
+// it (no switch shows them).
+func handScript(g *rules.Game, seed int64, noise int) (string, error) {
+	rng := rand.New(rand.NewSource(seed))
+	p, err := rules.ParseFEN4(g.Variant(), g.StartFEN4())
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	quick := false
+	hand := func(from, to string) { // one piece carried from one square to another
+		fmt.Fprintf(&b, "lift %s\nwait %dms\nplace %s\n", from, 20+rng.Intn(80), to)
+		if ms := rng.Intn(6); ms > 0 && noise > noiseNone {
+			fmt.Fprintf(&b, "bounce %s %d\n", to, ms)
+		}
+	}
+	for _, r := range g.Records() {
+		if r.Action != rules.ActMove {
+			break
+		}
+		m := r.Move
+		if noise == noiseHeavy && rng.Intn(5) == 0 {
+			// A neighbouring piece nudged and set back first.
+			occ := p.Occupancy().Squares()
+			if x := occ[rng.Intn(len(occ))]; x != m.From() && x != m.To() {
+				fmt.Fprintf(&b, "lift %s\nwait %dms\nplace %s\nwait 40ms\n", x, 30+rng.Intn(40), x)
+			}
+		}
+		var victims []string
+		if p.At(m.To()).IsPiece() {
+			victims = append(victims, m.To().String())
+		}
+		if m.IsEnPassant() {
+			for e := rules.Seat(0); e < rules.NumSeats; e++ {
+				if sk, pw := p.EnPassant(e); sk == m.To() {
+					victims = append(victims, pw.String())
+				}
+			}
+		}
+		switch c, _ := m.IsCastle(); {
+		case c:
+			rf, rt := m.RookSquares()
+			if rng.Intn(2) == 0 {
+				hand(m.From().String(), m.To().String())
+				hand(rf.String(), rt.String())
+			} else {
+				hand(rf.String(), rt.String())
+				hand(m.From().String(), m.To().String())
+			}
+		// A hand needs well over the 20 ms debounce to take a piece off
+		// and put another down: 40-120 ms here.
+		case len(victims) > 0 && rng.Intn(2) == 0: // victims off first
+			for _, v := range victims {
+				fmt.Fprintf(&b, "lift %s\nwait %dms\n", v, 40+rng.Intn(80))
+			}
+			hand(m.From().String(), m.To().String())
+		case len(victims) > 0: // mover first, then the victims, then put down
+			fmt.Fprintf(&b, "lift %s\nwait %dms\n", m.From(), 40+rng.Intn(80))
+			for _, v := range victims {
+				fmt.Fprintf(&b, "lift %s\nwait %dms\n", v, 40+rng.Intn(80))
+			}
+			fmt.Fprintf(&b, "place %s\n", m.To())
+		default:
+			if mid, ok := emptyBetween(p, m); ok && noise == noiseHeavy && rng.Intn(2) == 0 {
+				// Slid across an empty square on the way, resting there
+				// long enough for its switch to report it.
+				fmt.Fprintf(&b, "lift %s\nwait 30ms\nplace %s\nwait 40ms\nlift %s\nwait 30ms\nplace %s\n", m.From(), mid, mid, m.To())
+			} else {
+				hand(m.From().String(), m.To().String())
+			}
+		}
+		// Now and then the next player replies before the board was quiet
+		// (never twice in a row: the referee reads at most two moves from
+		// one quiet period).
+		if noise == noiseHeavy && !quick && rng.Intn(4) == 0 {
+			b.WriteString("wait 60ms\n")
+			quick = true
+		} else {
+			b.WriteString("wait 600ms\n")
+			quick = false
+		}
+		p.Make(m)
+	}
+	return b.String(), nil
+}
+
+func emptyBetween(p *rules.Position, m rules.Move) (square.Square, bool) {
+	k := p.At(m.From()).Kind()
+	if k != rules.Rook && k != rules.Bishop && k != rules.Queen {
+		return square.None, false
+	}
+	df, dr := m.To().File()-m.From().File(), m.To().Rank()-m.From().Rank()
+	sf, sr := sgn(df), sgn(dr)
+	if f, r := m.From().File()+sf, m.From().Rank()+sr; (f != m.To().File() || r != m.To().Rank()) && !p.At(square.At(f, r)).IsPiece() {
+		return square.At(f, r), true
+	}
+	return square.None, false
+}
+
+func sgn(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
