@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"strings"
 	"testing"
 
 	"boardd/rules"
@@ -136,6 +137,41 @@ func BenchmarkInferCapture(b *testing.B) {
 	tr := trace("-e8 -e4 +e8")
 	obs := Observation{Trace: tr, Final: replay(p.Occupancy(), tr)}
 	moves := p.LegalMoves(nil)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		Infer(p, moves, obs)
+	}
+}
+
+// Castling rook-first, for Blue (king and queen swapped on its side).
+func BenchmarkInferCastle(b *testing.B) {
+	v, _ := rules.NewTeams("modern")
+	placed, err := rules.ParsePlacement(v, rules.Blue, "rK:h1 bK:a7 bR:a4 bR:a11 bP:b4 bP:b5 bP:b6 bP:b7 bP:b8 yK:g14 gK:n8")
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The same position with every castling right.
+	p, err := rules.ParseFEN4(v, strings.Replace(placed.FEN4(), "B-0,0,0,0-0,0,0,0-0,0,0,0-", "B-0,0,0,0-1,1,1,1-1,1,1,1-", 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	moves := p.LegalMoves(nil)
+	var castle rules.Move
+	for _, m := range moves {
+		if c, _ := m.IsCastle(); c {
+			castle = m
+			break
+		}
+	}
+	if castle == 0 {
+		b.Fatal("no castling in the position")
+	}
+	rf, rt := castle.RookSquares()
+	tr := []Touch{{Square: rf, Lift: true}, {Square: rt}, {Square: castle.From(), Lift: true}, {Square: castle.To()}}
+	obs := Observation{Trace: tr, Final: replay(p.Occupancy(), tr)}
+	if v := Infer(p, moves, obs); v.Kind != Moved || v.Move != castle {
+		b.Fatalf("inferred %+v, want %v", v, castle)
+	}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		Infer(p, moves, obs)

@@ -287,6 +287,9 @@ func (l *Live) report(evs []Event) {
 		case EvGameOver:
 			l.over(e.Result)
 			continue
+		case EvPromotionChanged:
+			l.promotionChanged(e.Record)
+			continue
 		}
 		m.FEN4 = g.Position().FEN4()
 		l.emit(m)
@@ -330,6 +333,12 @@ func (l *Live) moved(rec rules.Record) {
 	if flagged {
 		l.checkFlag()
 	}
+}
+
+// promotionChanged reports the last move with its new promotion piece.
+func (l *Live) promotionChanged(rec rules.Record) {
+	l.emit(Message{Kind: MsgPromotionChanged, Seat: rec.Seat.String(), Move: rec.Text, Coord: coord(rec), Clocks: l.clockMS(),
+		FEN4: l.ref.Game().Position().FEN4(), Text: fmt.Sprintf("%s: %s (promotion changed)", rec.Seat, rec.Text)})
 }
 
 func coord(rec rules.Record) string {
@@ -433,8 +442,7 @@ func (l *Live) command(c Command) Reply {
 		if err != nil {
 			return fail("promote: %v", err)
 		}
-		l.emit(Message{Kind: MsgPromotionChanged, Seat: rec.Seat.String(), Move: rec.Text, Coord: coord(rec),
-			FEN4: g.Position().FEN4(), Text: fmt.Sprintf("%s: %s (promotion changed)", rec.Seat, rec.Text)})
+		l.promotionChanged(rec)
 		return Reply{}
 	case CmdTakebackConfirm:
 		evs, err := l.ref.ConfirmTakeback()

@@ -299,8 +299,9 @@ func TestLiveSetUpFromAnEmptyBoard(t *testing.T) {
 	if st.Status != "correction" || len(st.Missing) != 64 || len(st.Wrong) != 0 {
 		t.Errorf("empty board: status %s, %d missing, %d wrong", st.Status, len(st.Missing), len(st.Wrong))
 	}
-	if lt := l.Lights(); lt.Squares["h1"] != "#ff7800" {
-		t.Errorf("h1 must be lit amber (fill it): %q", lt.Squares["h1"])
+	// One square at a time: the first one to fill, amber, and nothing else.
+	if lt := l.Lights(); len(lt.Squares) != 1 || lt.Squares["d1"] != "#ff7800" {
+		t.Errorf("set-up lights: %v, want d1 amber alone", lt.Squares)
 	}
 }
 

@@ -35,9 +35,13 @@ const (
 	// EvTakebackAsked: the board was put back to before the last turn and
 	// the club's setting wants a confirmation (ConfirmTakeback).
 	EvTakebackAsked
+	// EvPromotionChanged: the promoted piece was lifted and put back, the
+	// gesture that moves the last promotion to the next piece on offer
+	// (Record is the move as it now stands).
+	EvPromotionChanged
 )
 
-var eventNames = [...]string{"move", "illegal", "out of turn", "ambiguous", "promotion choice", "corrected", "game over", "takeback", "takeback asked"}
+var eventNames = [...]string{"move", "illegal", "out of turn", "ambiguous", "promotion choice", "corrected", "game over", "takeback", "takeback asked", "promotion changed"}
 
 // TakebackMode is the club's setting for undoing a move by putting the
 // pieces back.
@@ -167,6 +171,21 @@ func (r *Referee) Quiet() []Event {
 		r.undo(emit)
 		return out
 	}
+	if len(r.pendProm) > 0 && r.occ == p.Occupancy() && onlyLiftedAndReplaced(r.trace, r.last.To()) {
+		// The promotion gesture: the promoted piece lifted and put back
+		// moves the choice on to the next piece (Q, R, B, N, Q, …).
+		next := r.pendProm[0]
+		for i, m := range r.pendProm {
+			if m == r.last {
+				next = r.pendProm[(i+1)%len(r.pendProm)]
+			}
+		}
+		r.trace, r.lifted = r.trace[:0], square.None
+		if rec, err := r.ChoosePromotion(next.Promotion()); err == nil {
+			emit(Event{Kind: EvPromotionChanged, Record: rec})
+		}
+		return out
+	}
 	if n := len(r.trace); n > 0 && r.trace[n-1].Lift && r.occ.AndNot(p.Occupancy()).Len() == 0 {
 		// The last thing done was a lift, and pieces were only taken off:
 		// a move in progress (a piece in the hand, a captured piece set
@@ -241,7 +260,8 @@ func (r *Referee) undo(emit func(Event)) {
 
 // ChoosePromotion changes the piece the last move promoted to (the
 // switches cannot tell them apart; the default was played). It fails when
-// the last move offered no such choice.
+// the last move offered no such choice. The choice stays open, by command
+// or by the lift-and-replace gesture, until the next move is played.
 func (r *Referee) ChoosePromotion(k rules.Kind) (rules.Record, error) {
 	for _, m := range r.pendProm {
 		if m.Promotion() != k {
@@ -254,10 +274,24 @@ func (r *Referee) ChoosePromotion(k rules.Kind) (rules.Record, error) {
 		if err != nil {
 			return rules.Record{}, err
 		}
-		r.last, r.pendProm = m, nil
+		r.last = m // the choice stays open until the next move
 		return rec, nil
 	}
 	return rules.Record{}, fmt.Errorf("the last move offers no promotion to %v", k)
+}
+
+// onlyLiftedAndReplaced reports whether the trace only lifted the piece on
+// s and put it back.
+func onlyLiftedAndReplaced(tr []Touch, s square.Square) bool {
+	if len(tr) < 2 || tr[len(tr)-1].Lift {
+		return false
+	}
+	for _, t := range tr {
+		if t.Square != s {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *Referee) play(m rules.Move, emit func(Event)) {
@@ -288,12 +322,15 @@ func (r *Referee) Frame(f *leds.Frame) {
 	p := r.g.Position()
 	pal := r.Palette
 	if r.fix != nil {
-		// Correction: the way back. Squares to empty and to fill.
-		for _, s := range r.occ.AndNot(p.Occupancy()).Squares() {
-			f.Set(s, pal.Wrong)
+		// Correction: the way back, one fix at a time so a person can
+		// follow: the nearest piece to take away and square to fill (a
+		// piece to carry back), else one of either.
+		extra, missing := r.NextFix()
+		if extra != square.None {
+			f.Set(extra, pal.Wrong)
 		}
-		for _, s := range p.Occupancy().AndNot(r.occ).Squares() {
-			f.Set(s, pal.Missing)
+		if missing != square.None {
+			f.Set(missing, pal.Missing)
 		}
 		return
 	}
@@ -350,6 +387,38 @@ func (r *Referee) TakebackAsked() bool { return r.asked }
 // PromotionChoice lists the promotions the last move may still be
 // changed to (nil when it offers none).
 func (r *Referee) PromotionChoice() []rules.Move { return r.pendProm }
+
+// NextFix is the next step of a correction: the occupied square that
+// should be empty and the empty square that should be occupied that lie
+// nearest each other (often one piece to carry back), or just one of
+// either when only that kind is left; square.None for none.
+func (r *Referee) NextFix() (extra, missing square.Square) {
+	want := r.g.Position().Occupancy()
+	extras, missings := r.occ.AndNot(want).Squares(), want.AndNot(r.occ).Squares()
+	extra, missing = square.None, square.None
+	switch {
+	case len(extras) > 0 && len(missings) > 0:
+		best := -1
+		for _, e := range extras {
+			for _, m := range missings {
+				if d := distance(e, m); best < 0 || d < best {
+					best, extra, missing = d, e, m
+				}
+			}
+		}
+	case len(extras) > 0:
+		extra = extras[0]
+	case len(missings) > 0:
+		missing = missings[0]
+	}
+	return extra, missing
+}
+
+// distance is the number of king steps between two squares.
+func distance(a, b square.Square) int {
+	df, dr := a.File()-b.File(), a.Rank()-b.Rank()
+	return max(df, -df, dr, -dr)
+}
 
 // InStep reports whether the board matches the game.
 func (r *Referee) InStep() bool { return r.fix == nil }

@@ -5,6 +5,7 @@ import (
 
 	"boardd/leds"
 	"boardd/rules"
+	"boardd/rules/square"
 )
 
 func newRef(t *testing.T, v *rules.Variant, fen string) *Referee {
@@ -74,6 +75,10 @@ func TestRefereeIllegalAndCorrection(t *testing.T) {
 	if evs := feed(r, "-h5"); len(evs) != 0 {
 		t.Errorf("half corrected: %v", kinds(evs))
 	}
+	r.Frame(&f)
+	if f.At(sq("h5")) != leds.Off || f.At(sq("h2")) != r.Palette.Missing {
+		t.Errorf("after the piece left h5: h5 %v h2 %v", f.At(sq("h5")), f.At(sq("h2")))
+	}
 	evs = feed(r, "+h2")
 	if len(evs) != 1 || evs[0].Kind != EvCorrected || !r.InStep() {
 		t.Fatalf("after putting it back: %v", kinds(evs))
@@ -89,6 +94,47 @@ func TestRefereeIllegalAndCorrection(t *testing.T) {
 	feed(r, "-c7 +b7")
 	if !r.InStep() {
 		t.Error("not back in step")
+	}
+}
+
+// Several things wrong at once: the lights show one fix at a time, the
+// nearest piece to take away and square to fill first.
+func TestRefereeOneFixAtATime(t *testing.T) {
+	v, _ := rules.NewTeams("modern")
+	r := newRef(t, v, "")
+	occ := r.Game().Position().Occupancy()
+	occ.Remove(sq("d1")) // a rook knocked off
+	occ.Remove(sq("h2")) // a pawn lifted and put down two squares on
+	occ.Add(sq("h4"))
+	occ.Add(sq("k7")) // a stray piece
+	r.Resync(occ)
+	tests := []struct {
+		extra, missing string // what the lights show next ("" none)
+		then           string // what the hands do
+	}{
+		{"h4", "h2", "-h4 +h2"},
+		{"k7", "d1", "-k7 +d1"},
+	}
+	for i, tc := range tests {
+		e, m := r.NextFix()
+		if e.String() != tc.extra && !(e == square.None && tc.extra == "") || m.String() != tc.missing && !(m == square.None && tc.missing == "") {
+			t.Fatalf("step %d: next fix %v→%v, want %s→%s", i+1, e, m, tc.extra, tc.missing)
+		}
+		var f leds.Frame
+		r.Frame(&f)
+		lit := 0
+		for _, q := range r.Game().Variant().Geometry.Playable.Squares() {
+			if f.At(q) != leds.Off {
+				lit++
+			}
+		}
+		if tc.then != "" && lit != 2 {
+			t.Errorf("step %d: %d squares lit, want the 2 of the fix", i+1, lit)
+		}
+		feed(r, tc.then)
+	}
+	if !r.InStep() {
+		t.Error("not in step after the fixes")
 	}
 }
 
@@ -115,8 +161,33 @@ func TestRefereePromotionChoice(t *testing.T) {
 	if pc := r.Game().Position().At(sq("e11")); pc != rules.MakePiece(rules.Red, rules.Knight) {
 		t.Errorf("e11 holds %v", pc)
 	}
+	// The gesture: lift the promoted piece and put it back, and the choice
+	// moves on to the next piece on offer, round to where it started.
+	seen := map[rules.Kind]bool{}
+	for i := 0; i < 4; i++ {
+		evs := feed(r, "-e11 +e11")
+		if len(evs) != 1 || evs[0].Kind != EvPromotionChanged {
+			t.Fatalf("lift and replace %d: %+v", i+1, evs)
+		}
+		k := evs[0].Record.Move.Promotion()
+		if pc := r.Game().Position().At(sq("e11")); pc != rules.MakePiece(rules.Red, k) {
+			t.Errorf("gesture %d: %s, but e11 holds %v", i+1, evs[0].Record.Text, pc)
+		}
+		seen[k] = true
+		if i == 3 && k != rules.Knight {
+			t.Errorf("four gestures end on %v, want the knight again", k)
+		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("the gestures offered %v, want Q, R, B and N", seen)
+	}
+	// The next move closes the choice: the gesture is a plain lift again.
+	feed(r, "-a7 +a8")
 	if _, err := r.ChoosePromotion(rules.Rook); err == nil {
-		t.Error("a second change accepted")
+		t.Error("a change accepted after the next move")
+	}
+	if evs := feed(r, "-e11 +e11"); len(evs) != 0 {
+		t.Errorf("lift and replace after the choice closed: %v", kinds(evs))
 	}
 }
 
