@@ -119,10 +119,15 @@ func TestBrokerRestart(t *testing.T) {
 			c.waitSeq(100)
 			g.set(false) // the Mirror loses its connection; its will fires
 			c.waitUntil("will: offline", func() bool { return c.status == StatusOffline })
+			c.mu.Lock()
+			subscriptions := c.connects
+			c.mu.Unlock()
 			b.stop()
 			board.moves(100) // queued while no broker is there
 			b.start()
-			c.waitSubscribed()
+			// Wait for the subscriber's new subscription (not a signal left
+			// over from its first one) before the Mirror may come back.
+			c.waitUntil("the subscriber back on the new broker", func() bool { return c.connects > subscriptions })
 			g.set(true)
 			c.waitSeq(200)
 			c.waitUntil("status online", func() bool { return c.status == StatusOnline })
