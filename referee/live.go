@@ -328,8 +328,19 @@ func (l *Live) moved(rec rules.Record) {
 	} else if rec.Action == rules.ActTimeout {
 		kind, text = MsgTimeout, fmt.Sprintf("%s ran out of time", rec.Seat)
 	}
-	l.emit(Message{Kind: kind, Seat: rec.Seat.String(), Move: rec.Text, Coord: coord(rec), Clocks: l.clockMS(),
-		FEN4: g.Position().FEN4(), Text: text})
+	p := g.Position()
+	msg := Message{Kind: kind, Seat: rec.Seat.String(), Move: rec.Text, Coord: coord(rec), Clocks: l.clockMS(),
+		Points: make([]int, rules.NumSeats), FEN4: p.FEN4(), Text: text}
+	for s := rules.Seat(0); s < rules.NumSeats; s++ {
+		msg.Points[s] = p.Points(s)
+		if k := p.KingSquare(s); k != square.None && !p.Eliminated(s) && p.InCheck(s) {
+			msg.Checks = append(msg.Checks, s.String())
+		}
+	}
+	for _, s := range rec.Out {
+		msg.Out = append(msg.Out, s.String())
+	}
+	l.emit(msg)
 	if flagged {
 		l.checkFlag()
 	}
@@ -862,7 +873,7 @@ func (l *Live) snapshot() State {
 			ss.Running = l.clocks.Running() == s
 		}
 		st.Seats = append(st.Seats, ss)
-		if k := p.KingSquare(s); k != square.None && p.InCheck(s) {
+		if k := p.KingSquare(s); k != square.None && !p.Eliminated(s) && p.InCheck(s) {
 			st.Checks = append(st.Checks, k.String())
 		}
 	}

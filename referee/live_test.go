@@ -94,6 +94,9 @@ func TestLiveMovesFromTheSwitches(t *testing.T) {
 	if m.Kind != MsgMove || m.Seat != "Red" || m.Move != "h2-h4" || m.Coord != "h2-h4" || m.Seq != 2 || m.Board != "t1" || m.Game == "" {
 		t.Fatalf("message %+v", m)
 	}
+	if len(m.Points) != 4 || len(m.Checks) != 0 || len(m.Out) != 0 {
+		t.Errorf("points %v, checks %v, out %v after h2-h4", m.Points, m.Checks, m.Out)
+	}
 	st := b.State()
 	if st.Turn != "Blue" || len(st.Moves) != 1 || st.Moves[0] != (MoveInfo{"Red", "h2-h4"}) || strings.Join(st.LastMove, "-") != "h2-h4" || st.Seq != 2 {
 		t.Errorf("state after h2-h4: turn %s moves %v last %v seq %d", st.Turn, st.Moves, st.LastMove, st.Seq)
@@ -184,7 +187,7 @@ func TestLiveCommands(t *testing.T) {
 	if r := b.do("resign", `{"seat":"Blue"}`); !r.OK {
 		t.Fatal(r.Error)
 	}
-	if m := b.next(); m.Kind != MsgResign || m.Seat != "Blue" {
+	if m := b.next(); m.Kind != MsgResign || m.Seat != "Blue" || strings.Join(m.Out, ",") != "Blue" {
 		t.Fatalf("resign message %+v", m)
 	}
 	m := b.next()

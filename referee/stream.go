@@ -67,6 +67,13 @@ type Message struct {
 	// Clocks are the four clocks' remaining milliseconds (Red, Blue,
 	// Yellow, Green) after the event, when the game has clocks.
 	Clocks []int64 `json:"clocks,omitempty"`
+	// Points are the four seats' points after a move, resignation or
+	// time-out (FFA and other scoring variants; zeros otherwise).
+	Points []int `json:"points,omitempty"`
+	// Checks are the seats whose king is in check after a move.
+	Checks []string `json:"checks,omitempty"`
+	// Out are the seats eliminated by this turn, in order.
+	Out []string `json:"out,omitempty"`
 	// Result of a finished game.
 	Result *ResultInfo `json:"result,omitempty"`
 	// FEN4 is the position after the event.
