@@ -824,6 +824,9 @@ func (l *Live) publishState() {
 		f.Set(l.pending.From(), c)
 		f.Set(l.pending.To(), c)
 	}
+	for _, q := range l.suspects.Squares() {
+		f.Set(q, l.ref.Palette.Fault)
+	}
 	st := l.snapshot()
 	lights := Lights{Squares: map[string]string{}}
 	for _, q := range l.ref.Game().Variant().Geometry.Playable.Squares() {

@@ -335,6 +335,9 @@ func TestLiveSuspectsAStuckSwitch(t *testing.T) {
 		t.Errorf("suspects %v", suspects)
 	}
 	mu.Unlock()
+	if lt := b.Lights(); lt.Squares["h7"] != "#00c8c8" {
+		t.Errorf("the suspect switch's square is lit %q, want cyan", lt.Squares["h7"])
+	}
 	// The switch is freed (or the stray piece taken away): cleared.
 	b.hand("-h7")
 	if m := b.next(); m.Kind != MsgCorrected {

@@ -93,13 +93,18 @@ type Referee struct {
 // Palette is the LED language (see README "LED language").
 type Palette struct {
 	Lifted, Destination, LastMove, Check, Wrong, Missing, Promotion leds.Color
-	Turn                                                            [rules.NumSeats]leds.Color
+	// Out marks the king of an eliminated seat (mated, stalemated,
+	// resigned, flagged) while it stays on the board; Fault a square whose
+	// switch is suspect.
+	Out, Fault leds.Color
+	Turn       [rules.NumSeats]leds.Color
 }
 
 // DefaultPalette: white lifted square, green destinations, dim blue last
 // move, red king in check, red for squares that must be emptied, amber for
-// squares that must be filled, yellow for a promotion choice, and each
-// seat's own colour for whose turn it is.
+// squares that must be filled, yellow for a promotion choice, purple for
+// an eliminated (mated, resigned, …) seat's king, cyan for a suspect switch, and each seat's own
+// colour for whose turn it is.
 var DefaultPalette = Palette{
 	Lifted:      leds.Color{R: 255, G: 255, B: 255},
 	Destination: leds.Color{G: 160},
@@ -108,6 +113,8 @@ var DefaultPalette = Palette{
 	Wrong:       leds.Color{R: 255, B: 40},
 	Missing:     leds.Color{R: 255, G: 120},
 	Promotion:   leds.Color{R: 255, G: 220},
+	Out:         leds.Color{R: 120, B: 160},
+	Fault:       leds.Color{G: 200, B: 200},
 	Turn:        [rules.NumSeats]leds.Color{{R: 200}, {B: 200}, {R: 200, G: 200}, {G: 200}},
 }
 
@@ -349,7 +356,11 @@ func (r *Referee) Frame(f *leds.Frame) {
 		}
 	}
 	for s := rules.Seat(0); s < rules.NumSeats; s++ {
-		if k := p.KingSquare(s); k != square.None && p.InCheck(s) {
+		switch k := p.KingSquare(s); {
+		case k == square.None:
+		case r.g.Status(s) != rules.Playing && r.g.Status(s) != rules.Walking:
+			f.Set(k, pal.Out)
+		case p.InCheck(s):
 			f.Set(k, pal.Check)
 		}
 	}

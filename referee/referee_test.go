@@ -208,8 +208,8 @@ func TestRefereeGameOver(t *testing.T) {
 	}
 	var f leds.Frame
 	r.Frame(&f)
-	if f.At(sq("n8")) != r.Palette.Check {
-		t.Error("the mated king is not lit")
+	if f.At(sq("n8")) != r.Palette.Out {
+		t.Errorf("the mated king is lit %v, want the eliminated colour", f.At(sq("n8")))
 	}
 }
 
