@@ -12,7 +12,6 @@ import (
 	"boardd/configs"
 	"boardd/leds"
 	"boardd/leds/apa102"
-	"boardd/leds/term"
 	"boardd/leds/ws2812"
 	"boardd/rules/square"
 )
@@ -39,12 +38,13 @@ func openLEDs(c configs.LEDs, stdout io.Writer) (*ledOut, error) {
 			return nil, err
 		}
 	}
+	if c.Driver == "term" { // the frames themselves, drawn in colour
+		return &ledOut{termW: stdout, board: board, bright: uint8(c.Brightness)}, nil
+	}
 	var strip leds.Strip
 	power := leds.DefaultPower
 	power.MaxAmps = c.MaxAmps
 	switch c.Driver {
-	case "term":
-		strip = &termStrip{Strip: term.Strip{N: m.Len()}, w: stdout}
 	case "apa102", "ws2812":
 		p, err := leds.PowerFor(c.Driver, c.MaxAmps)
 		if err != nil {
@@ -75,22 +75,4 @@ func openLEDs(c configs.LEDs, stdout io.Writer) (*ledOut, error) {
 	o := &ledOut{out: out, px: make([]leds.Color, out.Len()), bright: uint8(c.Brightness)}
 	o.writer = leds.NewWriter(strip, func(err error) { fmt.Fprintln(os.Stderr, "boardd: LEDs:", err) })
 	return o, nil
-}
-
-// termStrip prints how many LEDs are lit each time the frame changes
-// (the web display draws them in colour).
-type termStrip struct {
-	term.Strip
-	w io.Writer
-}
-
-func (t *termStrip) Show(px []leds.Color) error {
-	n := 0
-	for _, c := range px {
-		if c != leds.Off {
-			n++
-		}
-	}
-	_, err := fmt.Fprintf(t.w, "LEDs: %d lit\n", n)
-	return err
 }

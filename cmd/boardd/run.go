@@ -20,8 +20,10 @@ import (
 
 	"boardd/configs"
 	"boardd/leds"
+	"boardd/leds/term"
 	"boardd/referee"
 	"boardd/referee/clock"
+	"boardd/rules/square"
 	"boardd/rules/variants"
 	"boardd/sensors"
 	"boardd/sensors/sim"
@@ -484,15 +486,28 @@ func sensorFlagsFrom(s configs.Sensors) *sensorFlags {
 		i2cBus: s.MCP23017.Bus, mcpAddr: strings.Join(s.MCP23017.Addrs, ","), mcpMode: s.MCP23017.Mode}
 }
 
-// ledOut shows the referee's frames on the configured LEDs.
+// ledOut shows the referee's frames on the configured LEDs, or draws
+// them in the terminal (driver term).
 type ledOut struct {
 	out    *leds.Output
 	writer *leds.Writer
 	px     []leds.Color
 	bright uint8
+	// term
+	termW io.Writer
+	board square.Set
+	last  leds.Frame
 }
 
 func (o *ledOut) show(f *leds.Frame) {
+	if o != nil && o.termW != nil {
+		f.Brightness = o.bright
+		if *f != o.last { // only changed frames
+			o.last = *f
+			term.Render(o.termW, o.board, f, func(square.Square) string { return "" }, true)
+		}
+		return
+	}
 	if o == nil || o.writer == nil {
 		return
 	}

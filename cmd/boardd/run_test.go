@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,9 +17,11 @@ import (
 	"testing"
 	"time"
 
+	"boardd/configs"
 	"boardd/referee"
 	"boardd/rules"
 	"boardd/rules/pgn4"
+	"boardd/rules/square"
 	"boardd/sync/archive"
 )
 
@@ -228,4 +231,41 @@ web:
 			t.Fatalf("journal turn %d: %s, played %s", i+1, r.Move, moves[i])
 		}
 	}
+}
+
+// With leds.driver term the daemon draws each new LED frame in colour:
+// a move lifted on the simulated board lights its destinations.
+func TestRunDrawsLEDsInTheTerminal(t *testing.T) {
+	cfg := configs.Defaults()
+	cfg.StateDir = t.TempDir()
+	cfg.LEDs.Driver = "term"
+	cfg.MQTT.Disabled = true
+	cfg.Web.Listen = "off"
+	var out lockedBuffer
+	d, err := startDaemon(context.Background(), cfg, &out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	d.simBoard.Lift(sqr(t, "h2"))
+	green := "\x1b[48;2;0;160;0m" // a destination, at full brightness
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(out.String(), green) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no destination drawn after lifting h2:\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(out.String(), " a  b  c  d ") {
+		t.Errorf("no board drawn:\n%s", out.String())
+	}
+}
+
+func sqr(t *testing.T, name string) square.Square {
+	t.Helper()
+	q, err := square.Parse(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
 }
