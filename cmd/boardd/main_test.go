@@ -345,7 +345,10 @@ func TestSwitchScriptsReproduceRealGames(t *testing.T) {
 // also a possible destination. Teams, the club game, must be exact.
 var openHeavy = map[string]bool{"ffa": true, "stevenson": true, "essay-partners": true, "essay-ffa": true}
 
-var roundTripGames = flag.Int("roundtrip.games", 20, "random games per variant and noise level in TestRandomGamesThroughSwitches (the issue's full run: 200)")
+var (
+	roundTripGames    = flag.Int("roundtrip.games", 20, "random games per variant and noise level in TestRandomGamesThroughSwitches (the issue's full run: 200)")
+	roundTripMaxNoise = flag.Int("roundtrip.maxnoise", noiseHeavy, "highest noise level TestRandomGamesThroughSwitches plays (0 none, 1 light, 2 heavy)")
+)
 
 // The referee's acceptance test, second part: random legal games of every
 // variant (default promotions, no resignations: switches cannot show those)
@@ -358,7 +361,7 @@ func TestRandomGamesThroughSwitches(t *testing.T) {
 	}
 	for _, d := range cat {
 		v, _ := d.Variant("")
-		for noise := noiseNone; noise <= noiseHeavy; noise++ {
+		for noise := noiseNone; noise <= min(noiseHeavy, *roundTripMaxNoise); noise++ {
 			wrong, moves, phantoms := 0, 0, 0
 			for i := 0; i < *roundTripGames; i++ {
 				seed := int64(1000*noise + i)

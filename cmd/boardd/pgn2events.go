@@ -68,7 +68,10 @@ const (
 // it (no switch shows them).
 func handScript(g *rules.Game, seed int64, noise int) (string, error) {
 	rng := rand.New(rand.NewSource(seed))
-	p, err := rules.ParseFEN4(g.Variant(), g.StartFEN4())
+	// The game as the hands follow it: besides moving pieces they take
+	// off what the rules removed (an army whose king was captured), as
+	// the board's lights ask.
+	played, err := rules.NewGame(g.Variant(), g.StartFEN4())
 	if err != nil {
 		return "", err
 	}
@@ -85,6 +88,7 @@ func handScript(g *rules.Game, seed int64, noise int) (string, error) {
 			break
 		}
 		m := r.Move
+		p := played.Position()
 		if noise == noiseHeavy && rng.Intn(5) == 0 {
 			// A neighbouring piece nudged and set back first.
 			occ := p.Occupancy().Squares()
@@ -145,7 +149,18 @@ func handScript(g *rules.Game, seed int64, noise int) (string, error) {
 			b.WriteString("wait 600ms\n")
 			quick = false
 		}
-		p.Make(m)
+		p.Make(m) // where the hands left the pieces
+		if _, err := played.Play(m); err != nil {
+			return "", fmt.Errorf("move %s: %v", r.Text, err)
+		}
+		if gone := p.Occupancy().AndNot(played.Position().Occupancy()); gone.Len() > 0 {
+			// The rules took pieces off: the lights show them one at a
+			// time and the hands follow.
+			for _, q := range gone.Squares() {
+				fmt.Fprintf(&b, "lift %s\nwait 300ms\n", q)
+			}
+			b.WriteString("wait 600ms\n")
+		}
 	}
 	return b.String(), nil
 }
