@@ -293,7 +293,7 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 		}
 		for i, u := range m.Embedded.Users {
 			if u.Name == "" || u.Password == "" {
-				return bad(fmt.Sprintf("mqtt.embedded.users"), "user %d: needs a name and a password", i+1)
+				return bad("mqtt.embedded.users", "user %d: needs a name and a password", i+1)
 			}
 		}
 	}

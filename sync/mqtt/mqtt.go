@@ -497,7 +497,10 @@ func (m *Mirror) Stats() Stats {
 func (m *Mirror) Close() error {
 	m.closeOnce.Do(func() {
 		m.cancel()
-		m.lifeMu.Lock() // a running onConnect gives up: it sees the cancel
+		// A barrier, not a critical section: wait for a running onConnect
+		// to finish; later ones see the cancel and give up.
+		//lint:ignore SA2001 the empty section is the point
+		m.lifeMu.Lock()
 		m.lifeMu.Unlock()
 		m.wg.Wait()
 		if m.client != nil {
