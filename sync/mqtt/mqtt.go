@@ -499,9 +499,8 @@ func (m *Mirror) Close() error {
 		m.cancel()
 		// A barrier, not a critical section: wait for a running onConnect
 		// to finish; later ones see the cancel and give up.
-		//lint:ignore SA2001 the empty section is the point
 		m.lifeMu.Lock()
-		m.lifeMu.Unlock()
+		m.lifeMu.Unlock() //lint:ignore SA2001 the empty section is the point
 		m.wg.Wait()
 		if m.client != nil {
 			if m.client.IsConnectionOpen() {
