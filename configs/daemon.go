@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -95,6 +96,8 @@ type LEDs struct {
 	Gamma      float64 `yaml:"gamma"`
 	Brightness int     `yaml:"brightness"`
 	MaxAmps    float64 `yaml:"max_amps"`
+	// Colours override the LED language's colours by name ("#rrggbb").
+	Colours map[string]string `yaml:"colours"`
 }
 
 // MQTT is where the board mirrors its games.
@@ -272,6 +275,14 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	if l.Brightness < 0 || l.Brightness > 255 {
 		return bad("leds.brightness", "%d: want 0 to 255", l.Brightness)
 	}
+	for name, hex := range l.Colours {
+		if !slices.Contains(ColourNames, name) {
+			return bad("leds.colours."+name, "not a colour of the LED language: want one of %s", strings.Join(ColourNames, ", "))
+		}
+		if _, err := ParseColor(hex); err != nil {
+			return bad("leds.colours."+name, "%v", err)
+		}
+	}
 	if l.MaxAmps < 0 {
 		return bad("leds.max_amps", "%v: want 0 (no limit) or the supply's amps", l.MaxAmps)
 	}
@@ -316,4 +327,24 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 		return err
 	}
 	return oneOf("log.format", d.Log.Format, "text", "json")
+}
+
+// ColourNames are the LED language's colours a config may set
+// (referee.Palette.SetColor takes the same names).
+var ColourNames = []string{"lifted", "destination", "last_move", "check", "wrong", "missing", "promotion", "out", "fault", "red", "blue", "yellow", "green"}
+
+// ParseColor reads "#rrggbb".
+func ParseColor(s string) ([3]uint8, error) {
+	var c [3]uint8
+	if len(s) != 7 || s[0] != '#' {
+		return c, fmt.Errorf("%q: want a colour as #rrggbb", s)
+	}
+	for i := range c {
+		v, err := strconv.ParseUint(s[1+2*i:3+2*i], 16, 8)
+		if err != nil {
+			return c, fmt.Errorf("%q: want a colour as #rrggbb", s)
+		}
+		c[i] = uint8(v)
+	}
+	return c, nil
 }

@@ -15,6 +15,7 @@ func TestExampleIsTheDefaults(t *testing.T) {
 	}
 	want := Defaults()
 	want.Game.Tags = map[string]string{}
+	want.LEDs.Colours = map[string]string{}
 	want.Sensors.GPIOMatrix.Rows, want.Sensors.GPIOMatrix.Cols, want.MQTT.Embedded.Users = []string{}, []string{}, []User{}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("configs/boardd.yaml differs from Defaults():\n got %+v\nwant %+v", got, want)
@@ -44,6 +45,8 @@ func TestParseErrors(t *testing.T) {
 		{"matrix without pins", "sensors:\n  driver: gpiomatrix\n", `sensors.gpiomatrix: needs cols and rows`},
 		{"listen on hardware", "sensors:\n  driver: hc165\n  listen: \":7165\"\n", `sensors.listen: only the sim driver`},
 		{"bad level", "log:\n  level: loud\n", `log.level: "loud": want debug`},
+		{"bad colour", "leds:\n  colours: {check: red}\n", `line 2: leds.colours.check: "red": want a colour as #rrggbb`},
+		{"unknown colour", "leds:\n  colours:\n    glow: \"#ffffff\"\n", `line 3: leds.colours.glow: not a colour of the LED language`},
 		{"not yaml", "board: [\n", `f.yaml: `},
 	}
 	for _, tc := range tests {

@@ -53,6 +53,8 @@ type LiveConfig struct {
 	Clock *clock.Control
 	// Takeback is the club's takeback setting.
 	Takeback TakebackMode
+	// Palette is the LED language's colours (nil: DefaultPalette).
+	Palette *Palette
 	// Now is the time source (default time.Now).
 	Now func() time.Time
 	// Log keeps the stream durably (nil: in memory only).
@@ -143,6 +145,9 @@ func NewLive(cfg LiveConfig) (*Live, error) {
 	if cfg.Game != nil {
 		l.ref = New(cfg.Game)
 		l.ref.Takeback = cfg.Takeback
+		if cfg.Palette != nil {
+			l.ref.Palette = *cfg.Palette
+		}
 		l.game, l.tags = cfg.GameID, copyTags(cfg.Tags)
 		if err := l.setClocks(cfg.Clocks); err != nil {
 			return nil, err
@@ -556,6 +561,9 @@ func (l *Live) newGame(c Command, occ square.Set) Reply {
 	}
 	l.ref = New(g)
 	l.ref.Takeback = l.cfg.Takeback
+	if l.cfg.Palette != nil {
+		l.ref.Palette = *l.cfg.Palette
+	}
 	l.game = l.newID()
 	l.tags = copyTags(c.Tags)
 	l.pending, l.remote = 0, [rules.NumSeats]bool{}

@@ -118,6 +118,21 @@ var DefaultPalette = Palette{
 	Turn:        [rules.NumSeats]leds.Color{{R: 200}, {B: 200}, {R: 200, G: 200}, {G: 200}},
 }
 
+// SetColor sets one colour of the palette by its config name: lifted,
+// destination, last_move, check, wrong, missing, promotion, out, fault, or
+// a seat's turn colour (red, blue, yellow, green).
+func (p *Palette) SetColor(name string, c leds.Color) error {
+	slots := map[string]*leds.Color{"lifted": &p.Lifted, "destination": &p.Destination, "last_move": &p.LastMove, "check": &p.Check,
+		"wrong": &p.Wrong, "missing": &p.Missing, "promotion": &p.Promotion, "out": &p.Out, "fault": &p.Fault,
+		"red": &p.Turn[rules.Red], "blue": &p.Turn[rules.Blue], "yellow": &p.Turn[rules.Yellow], "green": &p.Turn[rules.Green]}
+	slot, ok := slots[name]
+	if !ok {
+		return fmt.Errorf("%q is not a colour of the LED language (lifted, destination, last_move, check, wrong, missing, promotion, out, fault, red, blue, yellow, green)", name)
+	}
+	*slot = c
+	return nil
+}
+
 // New starts refereeing g with the board in step with its position.
 func New(g *rules.Game) *Referee {
 	return &Referee{g: g, occ: g.Position().Occupancy(), lifted: square.None, Palette: DefaultPalette}

@@ -3,6 +3,7 @@ package referee
 import (
 	"testing"
 
+	"boardd/configs"
 	"boardd/leds"
 	"boardd/rules"
 	"boardd/rules/square"
@@ -288,5 +289,19 @@ func TestRefereeWaitsForAPieceInTheHand(t *testing.T) {
 	}
 	if evs := feed(r, "+h4"); len(evs) != 1 || evs[0].Kind != EvMove || evs[0].Record.Text != "h2-h4" {
 		t.Fatalf("placed after the pause: %v", kinds(evs))
+	}
+}
+
+// Every colour name the config takes is one the palette has.
+func TestPaletteSetColor(t *testing.T) {
+	for _, name := range configs.ColourNames {
+		p := DefaultPalette
+		if err := p.SetColor(name, leds.Color{R: 1, G: 2, B: 3}); err != nil || p == DefaultPalette {
+			t.Errorf("%s: %v (changed %v)", name, err, p != DefaultPalette)
+		}
+	}
+	p := DefaultPalette
+	if err := p.SetColor("glow", leds.Color{}); err == nil {
+		t.Error("an unknown colour name was accepted")
 	}
 }

@@ -178,6 +178,16 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 		Sinks: []func(referee.Message) error{d.rec.Record, d.metrics.message}, Frame: d.ledsOut.show,
 		Suspect: d.scanner.ReportSuspect, Unsuspect: d.scanner.ClearFault}
 	lc.Takeback = map[string]referee.TakebackMode{"off": referee.TakebackOff, "on": referee.TakebackOn, "ask": referee.TakebackAsk}[cfg.Game.Takeback]
+	if len(cfg.LEDs.Colours) > 0 {
+		pal := referee.DefaultPalette
+		for name, hex := range cfg.LEDs.Colours {
+			c, _ := configs.ParseColor(hex) // checked with the config
+			if err := pal.SetColor(name, leds.Color{R: c[0], G: c[1], B: c[2]}); err != nil {
+				return nil, fmt.Errorf("leds.colours: %v", err)
+			}
+		}
+		lc.Palette = &pal
+	}
 	if c := cfg.Game.Clock; c != nil {
 		lc.Clock = &clock.Control{Base: c.Base, Increment: c.Increment, Delay: c.Delay}
 	}
