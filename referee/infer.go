@@ -29,6 +29,12 @@ type Observation struct {
 	Trace []Touch
 	// Final is the debounced occupancy now, after a quiet period.
 	Final square.Set
+	// After, when set, gives the position after move m and the legal
+	// moves of whoever moves next, as the game's rules say (a seat with
+	// no move passes, a mated one may be eliminated). Without it the
+	// seat after m's mover in turn order moves next. It is used to read
+	// two quick moves made before the board was quiet.
+	After func(m rules.Move) (*rules.Position, []rules.Move)
 }
 
 // VerdictKind says what Infer concluded.
@@ -156,9 +162,17 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) [][
 		if i1 < 0 || j1 < 0 || !defaultPromo(moves, m1) {
 			continue
 		}
-		q := p.Clone()
-		q.Make(m1)
-		second := q.LegalMoves(buf[:0])
+		var q *rules.Position
+		var second []rules.Move
+		if obs.After != nil {
+			if q, second = obs.After(m1); q == nil {
+				continue // the game ended with m1
+			}
+		} else {
+			q = p.Clone()
+			q.Make(m1)
+			second = q.LegalMoves(buf[:0])
+		}
 		for _, m2 := range second {
 			// m2's piece was lifted after m1 came down, and put down on its
 			// destination after that lift.

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"slices"
 
 	"boardd/leds"
 	"boardd/rules"
@@ -215,7 +216,7 @@ func (r *Referee) Quiet() []Event {
 		// piece's destinations stay lit.
 		return out
 	}
-	v := Infer(p, r.g.LegalMoves(), Observation{Trace: r.trace, Final: r.occ})
+	v := Infer(p, r.g.LegalMoves(), Observation{Trace: r.trace, Final: r.occ, After: r.after})
 	switch v.Kind {
 	case NoChange:
 		r.trace, r.lifted = r.trace[:0], square.None
@@ -227,8 +228,8 @@ func (r *Referee) Quiet() []Event {
 		}
 		r.play(v.Move, emit)
 		for _, m := range v.Then { // quick replies before the board was quiet
-			if _, over := r.g.Result(); over {
-				break
+			if _, over := r.g.Result(); over || !slices.Contains(r.g.LegalMoves(), m) {
+				break // checkBoard below shows what is left to put right
 			}
 			r.play(m, emit)
 		}
@@ -252,6 +253,19 @@ func (r *Referee) Quiet() []Event {
 		emit(Event{Kind: EvIllegal})
 	}
 	return out
+}
+
+// after plays m on the game to see who moves next and how, and takes it
+// back (Observation.After).
+func (r *Referee) after(m rules.Move) (*rules.Position, []rules.Move) {
+	if _, err := r.g.Play(m); err != nil {
+		return nil, nil
+	}
+	defer r.g.Takeback()
+	if _, over := r.g.Result(); over {
+		return nil, nil
+	}
+	return r.g.Position(), r.g.LegalMoves()
 }
 
 // ConfirmTakeback carries out a takeback the board asked about.
