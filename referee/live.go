@@ -640,28 +640,36 @@ func (l *Live) checkSwitches() {
 	if l.cfg.Suspect == nil {
 		return
 	}
-	occ, want := l.ref.Occupancy(), l.ref.Game().Position().Occupancy()
-	off := occ.AndNot(want).Or(want.AndNot(occ))
+	var off square.Set
+	if !l.ref.InStep() { // a piece held in the hand is not a fault
+		occ, want := l.ref.Occupancy(), l.ref.Game().Position().Occupancy()
+		off = occ.AndNot(want).Or(want.AndNot(occ))
+	}
+	changed := false
 	for _, q := range l.suspects.AndNot(off).Squares() {
 		l.suspects.Remove(q)
+		changed = true
 		if l.cfg.Unsuspect != nil {
 			l.cfg.Unsuspect(q)
 		}
 	}
-	if off.Len() == 0 || l.dirty || l.cfg.Now().Sub(l.lastTouch) < l.cfg.SuspectAfter {
-		return
-	}
-	for _, q := range off.AndNot(l.suspects).Squares() {
-		l.suspects.Add(q)
-		l.cfg.Suspect(q)
-		what := "reads a piece where the game has none"
-		if want.Has(q) {
-			what = "reads empty under a piece"
+	if off.Len() > 0 && !l.dirty && l.cfg.Now().Sub(l.lastTouch) >= l.cfg.SuspectAfter {
+		want := l.ref.Game().Position().Occupancy()
+		for _, q := range off.AndNot(l.suspects).Squares() {
+			l.suspects.Add(q)
+			changed = true
+			l.cfg.Suspect(q)
+			what := "reads a piece where the game has none"
+			if want.Has(q) {
+				what = "reads empty under a piece"
+			}
+			l.emit(Message{Kind: MsgSensorFault, Square: q.String(),
+				Text: fmt.Sprintf("the switch under %s %s and nobody has touched the board for %v: fix the board as the lights show, or check that switch", q, what, l.cfg.SuspectAfter)})
 		}
-		l.emit(Message{Kind: MsgSensorFault, Square: q.String(),
-			Text: fmt.Sprintf("the switch under %s %s and nobody has touched the board for %v: fix the board as the lights show, or check that switch", q, what, l.cfg.SuspectAfter)})
 	}
-	l.publishState()
+	if changed {
+		l.publishState()
+	}
 }
 
 // checkFlag times out the running seat if its time is up.

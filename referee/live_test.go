@@ -308,6 +308,28 @@ func TestLiveSetUpFromAnEmptyBoard(t *testing.T) {
 	}
 }
 
+// A player thinking with a piece in the hand for minutes is not a fault.
+func TestLiveHeldPieceIsNoFault(t *testing.T) {
+	var mu gosync.Mutex
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	clk := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	suspected := make(chan square.Square, 1)
+	b := startLive(t, LiveConfig{Now: clk, Suspect: func(q square.Square) { suspected <- q }})
+	b.hand("-h2")
+	time.Sleep(50 * time.Millisecond) // judged: a move in progress
+	mu.Lock()
+	now = now.Add(5 * time.Minute)
+	mu.Unlock()
+	select {
+	case q := <-suspected:
+		t.Fatalf("the held piece's square %v was reported as a fault", q)
+	case <-time.After(300 * time.Millisecond): // three ticks
+	}
+	if st := b.State(); st.Lifted != "h2" || st.Status != "playing" {
+		t.Errorf("state %s, lifted %q", st.Status, st.Lifted)
+	}
+}
+
 func TestLiveSuspectsAStuckSwitch(t *testing.T) {
 	var mu gosync.Mutex
 	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
