@@ -100,13 +100,14 @@ type Live struct {
 	idBase      string     // game ids: the start time, numbered within a second
 	idN         int
 
-	mu     gosync.Mutex // guards what other goroutines read
-	seq    uint64
-	recent []Message
-	subs   map[*sub]struct{}
-	notify map[chan struct{}]struct{}
-	state  State
-	lights Lights
+	mu        gosync.Mutex // guards what other goroutines read
+	seq       uint64
+	delivered uint64 // the last Seq handed to the subscribers
+	recent    []Message
+	subs      map[*sub]struct{}
+	notify    map[chan struct{}]struct{}
+	state     State
+	lights    Lights
 }
 
 type request struct {
@@ -114,7 +115,10 @@ type request struct {
 	reply chan Reply
 }
 
-type sub struct{ ch chan Message }
+type sub struct {
+	ch   chan Message
+	from uint64 // the first Seq it wants
+}
 
 // NewLive sets up a live board; Run starts it.
 func NewLive(cfg LiveConfig) (*Live, error) {
@@ -141,6 +145,7 @@ func NewLive(cfg LiveConfig) (*Live, error) {
 	l.log = cfg.Logger
 	if cfg.Log != nil {
 		l.seq = cfg.Log.Last()
+		l.delivered = l.seq // all of them in the log, for Subscribe
 	}
 	if cfg.Game != nil {
 		l.ref = New(cfg.Game)
@@ -737,7 +742,11 @@ func (l *Live) emit(m Message) {
 // Callers hold l.mu.
 func (l *Live) deliver() {
 	for _, m := range l.undelivered {
+		l.delivered = m.Seq
 		for s := range l.subs {
+			if m.Seq < s.from {
+				continue
+			}
 			select {
 			case s.ch <- m:
 			default: // too far behind: it resubscribes from its last Seq
@@ -755,42 +764,30 @@ func (l *Live) lastSeq() uint64 {
 	return l.seq
 }
 
-// Subscribe implements Board.
+// Subscribe implements Board. The board's log file is read, when the
+// messages asked for are older than those in memory, without holding up
+// the board.
 func (l *Live) Subscribe(from uint64) ([]Message, <-chan Message, func(), error) {
+	s := &sub{ch: make(chan Message, 1024), from: from}
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	var backlog []Message
-	if from != 0 && from <= l.seq {
-		if len(l.recent) > 0 && l.recent[0].Seq <= from {
-			i := sort.Search(len(l.recent), func(i int) bool { return l.recent[i].Seq >= from })
-			backlog = append(backlog, l.recent[i:]...)
-		} else if l.cfg.Log != nil {
-			old, err := l.cfg.Log.Since(from)
-			if err != nil {
-				return nil, nil, nil, err
+	// Messages up to upto went out to subscribers already: they come from
+	// memory or the log; later ones come on the channel.
+	upto := l.delivered
+	var mem []Message
+	if from != 0 {
+		i := sort.Search(len(l.recent), func(i int) bool { return l.recent[i].Seq >= from })
+		for _, m := range l.recent[i:] {
+			if m.Seq <= upto {
+				mem = append(mem, m)
 			}
-			if len(old) == 0 || old[0].Seq != from {
-				return nil, nil, nil, fmt.Errorf("messages from %d are no longer kept", from)
-			}
-			backlog = old
-			if len(l.recent) > 0 { // the log may lag the memory by nothing: trust memory for the tail
-				last := backlog[len(backlog)-1].Seq
-				for _, m := range l.recent {
-					if m.Seq > last {
-						backlog = append(backlog, m)
-					}
-				}
-			}
-		} else {
-			oldest := uint64(0)
-			if len(l.recent) > 0 {
-				oldest = l.recent[0].Seq
-			}
-			return nil, nil, nil, fmt.Errorf("messages from %d are no longer kept (the oldest is %d)", from, oldest)
 		}
 	}
-	s := &sub{ch: make(chan Message, 1024)}
+	oldest := upto + 1
+	if len(l.recent) > 0 {
+		oldest = l.recent[0].Seq
+	}
 	l.subs[s] = struct{}{}
+	l.mu.Unlock()
 	cancel := func() {
 		l.mu.Lock()
 		defer l.mu.Unlock()
@@ -799,7 +796,29 @@ func (l *Live) Subscribe(from uint64) ([]Message, <-chan Message, func(), error)
 			close(s.ch)
 		}
 	}
-	return backlog, s.ch, cancel, nil
+	if from == 0 || from > upto || from >= oldest {
+		return mem, s.ch, cancel, nil
+	}
+	// Older than memory: from the log.
+	var old []Message
+	if l.cfg.Log != nil {
+		var err error
+		if old, err = l.cfg.Log.Since(from); err != nil {
+			cancel()
+			return nil, nil, nil, err
+		}
+	}
+	if len(old) == 0 || old[0].Seq != from {
+		cancel()
+		return nil, nil, nil, fmt.Errorf("messages from %d are no longer kept (the oldest is %d)", from, oldest)
+	}
+	backlog := old[:0:0]
+	for _, m := range old {
+		if m.Seq <= upto && (len(mem) == 0 || m.Seq < mem[0].Seq) {
+			backlog = append(backlog, m)
+		}
+	}
+	return append(backlog, mem...), s.ch, cancel, nil
 }
 
 // Changed implements Board.

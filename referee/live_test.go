@@ -379,3 +379,69 @@ func TestLiveSuspectsAStuckSwitch(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// memLog is a StreamLog in memory.
+type memLog struct {
+	mu   gosync.Mutex
+	msgs []Message
+}
+
+func (m *memLog) Append(msg Message) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.msgs = append(m.msgs, msg)
+	return nil
+}
+
+func (m *memLog) Since(from uint64) ([]Message, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, msg := range m.msgs {
+		if msg.Seq >= from {
+			return append([]Message(nil), m.msgs[i:]...), nil
+		}
+	}
+	return nil, nil
+}
+
+func (m *memLog) Last() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.msgs) == 0 {
+		return 0
+	}
+	return m.msgs[len(m.msgs)-1].Seq
+}
+
+// Messages older than memory come from the log, across a restart, each
+// once and in order.
+func TestLiveSubscribeFromTheLog(t *testing.T) {
+	log := &memLog{}
+	b := startLive(t, LiveConfig{Keep: 8, Log: log})
+	for i := 0; i < 30; i++ {
+		b.do("tags", `{"tags":{"Round":"x"}}`)
+	}
+	check := func(l *Live, want uint64) {
+		t.Helper()
+		backlog, _, cancel, err := l.Subscribe(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cancel()
+		if uint64(len(backlog)) != want {
+			t.Fatalf("backlog of %d messages, want %d", len(backlog), want)
+		}
+		for i, m := range backlog {
+			if m.Seq != uint64(i+1) {
+				t.Fatalf("backlog[%d] is message %d", i, m.Seq)
+			}
+		}
+	}
+	check(b.Live, 31)
+	// A new board on the same log (a restart) numbers on and serves the past.
+	l2, err := NewLive(LiveConfig{Variant: "teams", Log: log, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(l2, 32) // the 31 before and its own game_start
+}
