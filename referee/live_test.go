@@ -445,3 +445,25 @@ func TestLiveSubscribeFromTheLog(t *testing.T) {
 	}
 	check(l2, 32) // the 31 before and its own game_start
 }
+
+// One switch event on a live board: the referee's bookkeeping, the new
+// snapshot (FEN4, pieces, destinations) and the LED frame that displays
+// and LEDs get after every lift and place.
+func BenchmarkLiveTouch(b *testing.B) {
+	v, _ := rules.NewVariant("teams", "")
+	g, _ := rules.NewGame(v, "")
+	l, err := NewLive(LiveConfig{Variant: "teams", Occupancy: g.Position().Occupancy(), Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	lift := sensors.Event{Kind: sensors.Lift, Square: sq("h2")}
+	place := sensors.Event{Kind: sensors.Place, Square: sq("h2")}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if i%2 == 0 {
+			l.touch(lift)
+		} else {
+			l.touch(place)
+		}
+	}
+}
