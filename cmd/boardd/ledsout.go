@@ -72,7 +72,7 @@ func openLEDs(c configs.LEDs, stdout io.Writer) (*ledOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &ledOut{out: out, px: make([]leds.Color, out.Len()), bright: uint8(c.Brightness)}
+	o := &ledOut{out: out, strip: strip, px: make([]leds.Color, out.Len()), bright: uint8(c.Brightness)}
 	o.writer = leds.NewWriter(strip, func(err error) { fmt.Fprintln(os.Stderr, "boardd: LEDs:", err) })
 	return o, nil
 }

@@ -452,8 +452,8 @@ func (d *boardDaemon) Close() error {
 	if d.broker != nil {
 		d.broker.Close()
 	}
-	if d.ledsOut != nil {
-		d.ledsOut.close()
+	if err := d.ledsOut.close(); err != nil {
+		d.log.Error("turning the LEDs off", "err", err)
 	}
 	if d.rec != nil {
 		d.rec.Close()
@@ -500,6 +500,7 @@ func sensorFlagsFrom(s configs.Sensors) *sensorFlags {
 // them in the terminal (driver term).
 type ledOut struct {
 	out    *leds.Output
+	strip  leds.Strip
 	writer *leds.Writer
 	px     []leds.Color
 	bright uint8
@@ -526,13 +527,15 @@ func (o *ledOut) show(f *leds.Frame) {
 	o.writer.Show(o.px)
 }
 
-func (o *ledOut) close() {
+// close turns the LEDs off: the writer stops first (a frame it was still
+// retrying is dropped), then the dark frame goes to the strip directly.
+func (o *ledOut) close() error {
 	if o == nil || o.writer == nil {
-		return
+		return nil
 	}
+	o.writer.Close()
 	for i := range o.px {
 		o.px[i] = leds.Off
 	}
-	o.writer.Show(o.px)
-	o.writer.Close()
+	return o.strip.Show(o.px)
 }

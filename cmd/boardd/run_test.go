@@ -13,11 +13,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"boardd/configs"
+	"boardd/leds"
 	"boardd/referee"
 	"boardd/rules"
 	"boardd/rules/pgn4"
@@ -268,4 +270,45 @@ func sqr(t *testing.T, name string) square.Square {
 		t.Fatal(err)
 	}
 	return q
+}
+
+// recStrip remembers every frame shown.
+type recStrip struct {
+	mu    sync.Mutex
+	shows [][]leds.Color
+}
+
+func (r *recStrip) Len() int { return 160 }
+func (r *recStrip) Show(px []leds.Color) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.shows = append(r.shows, append([]leds.Color(nil), px...))
+	return nil
+}
+
+// Stopping the daemon turns the LEDs off, whatever the writer was doing.
+func TestLEDsOffOnClose(t *testing.T) {
+	for i := 0; i < 20; i++ { // the race this guards against was timing-dependent
+		m := leds.Serpentine(square.Cross())
+		out, err := leds.NewOutput(m, 2.2, leds.DefaultPower)
+		if err != nil {
+			t.Fatal(err)
+		}
+		strip := &recStrip{}
+		o := &ledOut{out: out, strip: strip, writer: leds.NewWriter(strip, nil), px: make([]leds.Color, out.Len()), bright: 255}
+		f := leds.NewFrame()
+		f.Set(sqr(t, "h1"), leds.Color{R: 255})
+		o.show(f)
+		if err := o.close(); err != nil {
+			t.Fatal(err)
+		}
+		strip.mu.Lock()
+		last := strip.shows[len(strip.shows)-1]
+		strip.mu.Unlock()
+		for j, c := range last {
+			if c != leds.Off {
+				t.Fatalf("run %d: LED %d is %v after close", i, j, c)
+			}
+		}
+	}
 }
