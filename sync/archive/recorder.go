@@ -105,8 +105,8 @@ func (r *Recorder) Record(m referee.Message) error {
 	defer r.mu.Unlock()
 	switch m.Kind {
 	case referee.MsgGameStart:
-		if r.j != nil { // a stale journal: the game before was never finished
-			if _, err := r.finish(); err != nil {
+		if r.j != nil { // the game before was never finished
+			if err := r.finishOrDrop(); err != nil {
 				return err
 			}
 		}
@@ -149,6 +149,34 @@ func (r *Recorder) Record(m referee.Message) error {
 		return err
 	}
 	return nil
+}
+
+// finishOrDrop files the journal's game, or drops the journal when no
+// turn was played (a new game chosen before the first move is no game to
+// keep). Callers hold r.mu.
+func (r *Recorder) finishOrDrop() error {
+	if r.j.Seq() <= 1 || r.turnless() {
+		if err := r.j.Close(); err != nil {
+			return err
+		}
+		r.j = nil
+		return os.Remove(r.current())
+	}
+	_, err := r.finish()
+	return err
+}
+
+// turnless reports whether the current journal holds no turn.
+func (r *Recorder) turnless() bool {
+	data, err := os.ReadFile(r.current())
+	if err != nil {
+		return false
+	}
+	entries, _, _, err := parse(r.current(), data)
+	if err != nil {
+		return false
+	}
+	return len(turnClocks(entries)) == 0
 }
 
 // finish files the journal's game in the store and moves the journal to

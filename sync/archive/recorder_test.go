@@ -291,3 +291,33 @@ func TestRecorderWritesClocks(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A new game chosen before the first move leaves nothing in the archive;
+// one abandoned after a move is filed as unfinished.
+func TestRecorderDropsGamesWithoutATurn(t *testing.T) {
+	dir := t.TempDir()
+	rec := &Recorder{Dir: dir, Board: "3", Lookup: builtin}
+	msgs := []referee.Message{
+		{Game: "g1", Kind: referee.MsgGameStart, Variant: "teams", Start: "modern"},
+		{Game: "g1", Kind: referee.MsgTags, Tags: map[string]string{"Red": "Ann"}},
+		{Game: "g2", Kind: referee.MsgGameStart, Variant: "ffa", Start: "modern"},
+		{Game: "g2", Kind: referee.MsgMove, Seat: "Red", Coord: "h2-h4"},
+		{Game: "g3", Kind: referee.MsgGameStart, Variant: "teams", Start: "modern"},
+	}
+	for i, m := range msgs {
+		m.Seq = uint64(i + 1)
+		if err := rec.Record(m); err != nil {
+			t.Fatalf("message %d: %v", i+1, err)
+		}
+	}
+	items, _, err := rec.Store().List(Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 1 || items[0].Result != "*" || items[0].Variant != "FFA" {
+		t.Fatalf("archive %+v, want only g2, unfinished", items)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "current.journal")); err != nil {
+		t.Errorf("g3's journal: %v", err)
+	}
+}
