@@ -286,6 +286,52 @@ func noisyScript(t *testing.T, g *rules.Game, seed int64, noise int) string {
 	return s
 }
 
+// realGame replays testdata/games/<name> and returns the game and its
+// moves' PGN4 tokens up to the first turn that is not a move.
+func realGame(t *testing.T, name string) (*rules.Game, []string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "games", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg, _, err := pgn4.ParseString(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := pgn4.Replay(pg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []string
+	for _, r := range g.Records() {
+		if r.Action != rules.ActMove {
+			break
+		}
+		moves = append(moves, r.Text)
+	}
+	return g, moves
+}
+
+// simMoves reads the moves of the PGN4 'boardd sim' prints at the end.
+func simMoves(t *testing.T, out string) []string {
+	t.Helper()
+	i := strings.Index(out, "[Event")
+	if i < 0 {
+		t.Fatalf("no PGN4 in the output:\n%s", out)
+	}
+	pg, _, err := pgn4.ParseString(out[i:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []string
+	for _, r := range pg.Rounds {
+		for _, sl := range r.Slots {
+			moves = append(moves, sl.Text)
+		}
+	}
+	return moves
+}
+
 // The referee's acceptance test, first part: real games turned into noisy
 // switch scripts (capture order, castling order and bounce drawn at random)
 // and played through the simulated reed switches, their debounce, the
@@ -294,22 +340,7 @@ func noisyScript(t *testing.T, g *rules.Game, seed int64, noise int) string {
 func TestSwitchScriptsReproduceRealGames(t *testing.T) {
 	games := []string{"teams/4pchess-26780486.pgn4", "teams/4pchess-test-castling.pgn4", "teams/4pchess-test-castling-other-sides.pgn4", "teams/4pchess-test-en-passant.pgn4"}
 	for _, name := range games {
-		data, _ := os.ReadFile("../../testdata/games/" + name)
-		pg, _, err := pgn4.ParseString(string(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, _, err := pgn4.Replay(pg, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var want []string
-		for _, r := range g.Records() {
-			if r.Action != rules.ActMove {
-				break
-			}
-			want = append(want, r.Text)
-		}
+		g, want := realGame(t, name)
 		for seed := int64(1); seed <= 10; seed++ {
 			path := filepath.Join(t.TempDir(), "s.txt")
 			os.WriteFile(path, []byte(switchScript(t, g, seed)), 0o644)
@@ -320,16 +351,7 @@ func TestSwitchScriptsReproduceRealGames(t *testing.T) {
 			if strings.Contains(out, "!!") {
 				t.Errorf("%s seed %d: the referee complained:\n%s", name, seed, out)
 			}
-			pgOut, _, err := pgn4.ParseString(out[strings.Index(out, "[Event"):])
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, r := range pgOut.Rounds {
-				for _, sl := range r.Slots {
-					got = append(got, sl.Text)
-				}
-			}
+			got := simMoves(t, out)
 			if strings.Join(got, " ") != strings.Join(want, " ") {
 				t.Errorf("%s seed %d: %d moves recognised, want %d\ngot  %v\nwant %v", name, seed, len(got), len(want), got, want)
 			}
@@ -377,16 +399,7 @@ func TestRandomGamesThroughSwitches(t *testing.T) {
 				if code != 0 {
 					t.Fatalf("%s noise %d seed %d: exit %d: %s", d.Name, noise, seed, code, errOut)
 				}
-				pg, _, err := pgn4.ParseString(out[strings.Index(out, "[Event"):])
-				if err != nil {
-					t.Fatal(err)
-				}
-				var got []string
-				for _, r := range pg.Rounds {
-					for _, sl := range r.Slots {
-						got = append(got, sl.Text)
-					}
-				}
+				got := simMoves(t, out)
 				for k := range got {
 					if k >= len(want) || got[k] != want[k] {
 						phantoms++ // a move recorded that was not played: never acceptable

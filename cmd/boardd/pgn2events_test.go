@@ -5,31 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"boardd/rules"
-	"boardd/rules/pgn4"
 )
 
 // pgn2events turns a real game into a switch script that the simulated
 // board plays back into the same moves, at every noise level.
 func TestPGN2EventsRoundTrip(t *testing.T) {
 	game := filepath.Join("..", "..", "testdata", "games", "teams", "4pchess-test-en-passant.pgn4")
-	data, _ := os.ReadFile(game)
-	pg, _, err := pgn4.ParseString(string(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _, err := pgn4.Replay(pg, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []string
-	for _, r := range g.Records() {
-		if r.Action != rules.ActMove {
-			break
-		}
-		want = append(want, r.Text)
-	}
+	_, want := realGame(t, "teams/4pchess-test-en-passant.pgn4")
 	if len(want) < 8 {
 		t.Fatalf("the test game has %d moves", len(want))
 	}
@@ -50,16 +32,7 @@ func TestPGN2EventsRoundTrip(t *testing.T) {
 		if code != 0 || strings.Contains(out, "!!") {
 			t.Fatalf("%s: exit %d, %s\n%s", noise, code, errs, out)
 		}
-		pgOut, _, err := pgn4.ParseString(out[strings.Index(out, "[Event"):])
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, r := range pgOut.Rounds {
-			for _, sl := range r.Slots {
-				got = append(got, sl.Text)
-			}
-		}
+		got := simMoves(t, out)
 		if strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("%s: the board made\n%v\nof the game's\n%v", noise, got, want)
 		}
