@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sort"
 	"strings"
 	gosync "sync"
@@ -92,12 +93,13 @@ type Live struct {
 	tags        map[string]string
 	clocks      *clock.Clocks
 	remote      [rules.NumSeats]bool
-	pending     rules.Move // a remote seat's move waiting for the board
-	dirty       bool       // touched since the board was last judged
-	lastTouch   time.Time  // the last switch change
-	suspects    square.Set // squares reported to Suspect
-	undelivered []Message  // emitted, waiting for the state that includes them
-	idBase      string     // game ids: the start time, numbered within a second
+	pending     rules.Move   // a remote seat's move waiting for the board
+	draws       []rules.Seat // seats that offered or accepted a draw since the last turn
+	dirty       bool         // touched since the board was last judged
+	lastTouch   time.Time    // the last switch change
+	suspects    square.Set   // squares reported to Suspect
+	undelivered []Message    // emitted, waiting for the state that includes them
+	idBase      string       // game ids: the start time, numbered within a second
 	idN         int
 
 	mu        gosync.Mutex // guards what other goroutines read
@@ -290,6 +292,7 @@ func (l *Live) report(evs []Event) {
 		case EvCorrected:
 			m = Message{Kind: MsgCorrected, Text: "the board matches the game again"}
 		case EvTakeback:
+			l.draws = nil
 			l.restartClock()
 			m = Message{Kind: MsgTakeback, Clocks: l.clockMS(), Text: fmt.Sprintf("takeback: %s to move", g.Turn())}
 		case EvTakebackAsked:
@@ -328,6 +331,8 @@ func (l *Live) moved(rec rules.Record) {
 	if l.pending != 0 && rec.Move == l.pending {
 		l.pending = 0
 	}
+	lapsed := l.draws != nil
+	l.draws = nil
 	text := fmt.Sprintf("%s: %s", rec.Seat, rec.Text)
 	for _, s := range rec.Out {
 		text += fmt.Sprintf("; %s is out (%s)", s, g.Status(s))
@@ -351,6 +356,9 @@ func (l *Live) moved(rec rules.Record) {
 		msg.Out = append(msg.Out, s.String())
 	}
 	l.emit(msg)
+	if lapsed {
+		l.emit(Message{Kind: MsgDrawDeclined, Seat: rec.Seat.String(), Text: fmt.Sprintf("the draw offer lapsed with %s's turn", rec.Seat)})
+	}
 	if flagged {
 		l.checkFlag()
 	}
@@ -484,6 +492,8 @@ func (l *Live) command(c Command) Reply {
 		return Reply{}
 	case CmdMove:
 		return l.remoteMove(c)
+	case CmdDrawOffer, CmdDrawDecline:
+		return l.drawCommand(c)
 	case CmdClock:
 		if l.clocks == nil {
 			return fail("clock: this game has no clocks (set a time control in the config)")
@@ -501,6 +511,63 @@ func (l *Live) command(c Command) Reply {
 		return Reply{}
 	}
 	return fail("unknown command %q", c.Name)
+}
+
+// drawCommand offers, accepts or declines a draw by agreement. A draw is
+// agreed once every seat still playing has offered or accepted it since
+// the last turn; a turn, a takeback or one refusal ends the offer.
+func (l *Live) drawCommand(c Command) Reply {
+	g := l.ref.Game()
+	s, err := seatNamed(c.Seat)
+	if err != nil {
+		return fail("%s: %v", c.Name, err)
+	}
+	if _, over := g.Result(); over {
+		return fail("%s: the game is over", c.Name)
+	}
+	voters := g.DrawVoters()
+	if len(voters) == 0 {
+		return fail("%s: %s has no draw by agreement", c.Name, g.Variant().Name)
+	}
+	if !slices.Contains(voters, s) {
+		return fail("%s: %s is no longer playing", c.Name, s)
+	}
+	if c.Name == CmdDrawDecline {
+		if l.draws == nil {
+			return fail("draw_decline: no draw is on offer")
+		}
+		l.draws = nil
+		l.emit(Message{Kind: MsgDrawDeclined, Seat: s.String(), Text: fmt.Sprintf("%s declines the draw", s)})
+		return Reply{}
+	}
+	if slices.Contains(l.draws, s) {
+		return fail("draw_offer: %s has already agreed to a draw", s)
+	}
+	l.draws = append(l.draws, s)
+	var waiting []string
+	for _, v := range voters {
+		if !slices.Contains(l.draws, v) {
+			waiting = append(waiting, v.String())
+		}
+	}
+	text := fmt.Sprintf("%s offers a draw; waiting for %s", s, strings.Join(waiting, ", "))
+	if len(l.draws) > 1 {
+		text = fmt.Sprintf("%s accepts the draw", s)
+		if len(waiting) > 0 {
+			text += "; waiting for " + strings.Join(waiting, ", ")
+		}
+	}
+	l.emit(Message{Kind: MsgDrawOffer, Seat: s.String(), Candidates: waiting, Text: text})
+	if len(waiting) > 0 {
+		return Reply{}
+	}
+	if err := g.AgreeDraw(l.draws); err != nil {
+		return fail("draw_offer: %v", err)
+	}
+	l.draws = nil
+	res, _ := g.Result()
+	l.over(res)
+	return Reply{}
 }
 
 // remoteMove takes a remote seat's move: the board lights it and waits for
@@ -571,7 +638,7 @@ func (l *Live) newGame(c Command, occ square.Set) Reply {
 	}
 	l.game = l.newID()
 	l.tags = copyTags(c.Tags)
-	l.pending, l.remote = 0, [rules.NumSeats]bool{}
+	l.pending, l.remote, l.draws = 0, [rules.NumSeats]bool{}, nil
 	if err := l.setClocks(nil); err != nil {
 		return fail("new_game: %v", err)
 	}
@@ -943,6 +1010,9 @@ func (l *Live) snapshot() State {
 	}
 	if l.pending != 0 {
 		st.Remote = &MoveInfo{Seat: g.Turn().String(), Move: p.MoveText(l.pending)}
+	}
+	for _, s := range l.draws {
+		st.DrawOffers = append(st.DrawOffers, s.String())
 	}
 	return st
 }

@@ -467,3 +467,87 @@ func BenchmarkLiveTouch(b *testing.B) {
 		}
 	}
 }
+
+// drawTeams looks variants up as rules.NewVariant does, with draws by
+// agreement switched on for teams.
+func drawTeams(name, start string) (*rules.Variant, error) {
+	v, err := rules.NewVariant(name, start)
+	if err != nil || name != "teams" {
+		return v, err
+	}
+	v.Options.DrawByAgreement = true
+	return v, v.Compile()
+}
+
+// A draw by agreement: one seat offers, the others accept; one refusal or
+// the next turn ends the offer; a variant without the rule refuses it.
+func TestLiveDrawByAgreement(t *testing.T) {
+	b := startLive(t, LiveConfig{Lookup: drawTeams})
+	if r := b.do(CmdDrawOffer, `{"seat":"Red"}`); !r.OK {
+		t.Fatalf("offer: %+v", r)
+	}
+	m := b.next()
+	if m.Kind != MsgDrawOffer || m.Seat != "Red" || strings.Join(m.Candidates, ",") != "Blue,Yellow,Green" {
+		t.Fatalf("offer message %+v", m)
+	}
+	if got := b.State().DrawOffers; strings.Join(got, ",") != "Red" {
+		t.Errorf("state draw_offers %v, want [Red]", got)
+	}
+	if r := b.do(CmdDrawOffer, `{"seat":"Red"}`); r.OK || !strings.Contains(r.Error, "already agreed") {
+		t.Errorf("a second offer by Red: %+v", r)
+	}
+	if r := b.do(CmdDrawDecline, `{"seat":"Blue"}`); !r.OK {
+		t.Fatalf("decline: %+v", r)
+	}
+	if m := b.next(); m.Kind != MsgDrawDeclined || m.Seat != "Blue" {
+		t.Fatalf("decline message %+v", m)
+	}
+	if r := b.do(CmdDrawDecline, `{"seat":"Blue"}`); r.OK || !strings.Contains(r.Error, "no draw is on offer") {
+		t.Errorf("declining nothing: %+v", r)
+	}
+
+	// An offer lapses with the next turn.
+	b.do(CmdDrawOffer, `{"seat":"Yellow"}`)
+	b.next()
+	b.hand("-h2 +h4")
+	if m := b.next(); m.Kind != MsgMove {
+		t.Fatalf("want the move, got %+v", m)
+	}
+	if m := b.next(); m.Kind != MsgDrawDeclined || !strings.Contains(m.Text, "lapsed") {
+		t.Fatalf("want the offer to lapse, got %+v", m)
+	}
+	if got := b.State().DrawOffers; len(got) != 0 {
+		t.Errorf("offers after a move: %v", got)
+	}
+
+	// All four agree: the game is over, drawn.
+	for i, s := range []string{"Blue", "Green", "Red", "Yellow"} {
+		if r := b.do(CmdDrawOffer, `{"seat":"`+s+`"}`); !r.OK {
+			t.Fatalf("%s: %+v", s, r)
+		}
+		if m := b.next(); m.Kind != MsgDrawOffer || len(m.Candidates) != 3-i {
+			t.Fatalf("%s's agreement: %+v", s, m)
+		}
+	}
+	m = b.next()
+	if m.Kind != MsgGameOver || m.Result == nil || m.Result.Reason != rules.ReasonAgreement || m.Result.PGN4 != "1/2-1/2" {
+		t.Fatalf("game over message %+v", m)
+	}
+	if st := b.State(); st.Status != "over" {
+		t.Errorf("status %s after the draw", st.Status)
+	}
+	if r := b.do(CmdDrawOffer, `{"seat":"Red"}`); r.OK || !strings.Contains(r.Error, "over") {
+		t.Errorf("offer after the end: %+v", r)
+	}
+}
+
+func TestLiveDrawRefusedWhereTheVariantHasNone(t *testing.T) {
+	b := startLive(t, LiveConfig{})
+	r := b.do(CmdDrawOffer, `{"seat":"Red"}`)
+	if r.OK || !strings.Contains(r.Error, "teams has no draw by agreement") {
+		t.Fatalf("reply %+v", r)
+	}
+	if r := b.do(CmdDrawOffer, `{"seat":"Purple"}`); r.OK || !strings.Contains(r.Error, "Purple") {
+		t.Fatalf("unknown seat: %+v", r)
+	}
+}

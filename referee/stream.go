@@ -35,6 +35,8 @@ const (
 	MsgRemoteMove       = "remote_move"       // a remote seat's move waits to be executed on the board (Seat, Move)
 	MsgClock            = "clock"             // the clocks were started or paused (Clocks)
 	MsgSensorFault      = "sensor_fault"      // a switch misbehaves (Square, Text)
+	MsgDrawOffer        = "draw_offer"        // a seat offers or accepts a draw (Seat; Candidates: the seats still to agree)
+	MsgDrawDeclined     = "draw_declined"     // a seat declined the draw on offer, or a move let it lapse (Seat)
 )
 
 // Message is one entry of the board's ordered event stream. Seq rises by
@@ -124,6 +126,9 @@ type State struct {
 	Result       *ResultInfo       `json:"result,omitempty"`
 	// Remote is a remote seat's move waiting to be executed on the board.
 	Remote *MoveInfo `json:"remote,omitempty"`
+	// DrawOffers are the seats that have offered or accepted a draw since
+	// the last move (the variant must have draws by agreement).
+	DrawOffers []string `json:"draw_offers,omitempty"`
 }
 
 // SeatState is one seat of the snapshot.
@@ -165,6 +170,8 @@ const (
 	CmdClock           = "clock"            // Action: start or pause
 	CmdReplay          = "replay"           // From: resend messages from this sequence number
 	CmdState           = "state"            // republish the retained state
+	CmdDrawOffer       = "draw_offer"       // Seat: offer a draw, or accept the one on offer
+	CmdDrawDecline     = "draw_decline"     // Seat: decline the draw on offer
 )
 
 var commandFields = map[string][]string{
@@ -178,11 +185,13 @@ var commandFields = map[string][]string{
 	CmdClock:           {"action"},
 	CmdReplay:          {"from"},
 	CmdState:           nil,
+	CmdDrawOffer:       {"seat"},
+	CmdDrawDecline:     {"seat"},
 }
 
 // Commands lists the command names, sorted.
 func Commands() []string {
-	return []string{CmdClock, CmdMove, CmdNewGame, CmdPromote, CmdRemote, CmdReplay, CmdResign, CmdState, CmdTags, CmdTakebackConfirm}
+	return []string{CmdClock, CmdDrawDecline, CmdDrawOffer, CmdMove, CmdNewGame, CmdPromote, CmdRemote, CmdReplay, CmdResign, CmdState, CmdTags, CmdTakebackConfirm}
 }
 
 // Command is a request to change or resend the game. Its payload is a
@@ -278,7 +287,7 @@ func ParseCommand(name string, payload []byte) (Command, error) {
 	switch name {
 	case CmdTags:
 		err = need(len(c.Tags) > 0, `"tags", for example {"tags":{"Red":"Ann"}}`)
-	case CmdResign:
+	case CmdResign, CmdDrawOffer, CmdDrawDecline:
 		err = need(c.Seat != "", `"seat" (Red, Blue, Yellow or Green)`)
 	case CmdPromote:
 		err = need(c.Piece != "", `"piece" (Q, R, B or N)`)

@@ -118,6 +118,7 @@ type Game struct {
 	snaps  []snapshot
 	reps   map[uint64]int
 	result *Result
+	agreed bool // the game ended by AgreeDraw (a takeback reopens it)
 }
 
 type snapshot struct {
@@ -867,6 +868,10 @@ func (g *Game) PreviousPosition() (*Position, bool) {
 
 // Takeback undoes the last turn. It fails at the start of the game.
 func (g *Game) Takeback() error {
+	if g.agreed {
+		g.agreed, g.result = false, nil // the agreement itself is what is taken back
+		return nil
+	}
 	if len(g.records) == 0 {
 		return errors.New("no move to take back")
 	}

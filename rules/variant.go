@@ -159,6 +159,11 @@ type Options struct {
 	// +5 and +20 (chess.com practice; the final scores of real games
 	// follow it). Off: the rules text's +5 and +20 whatever gives check.
 	CheapQueenChecks bool
+	// DrawByAgreement: the players still in the game may agree a draw
+	// (Game.AgreeDraw). Off where the rules text lists no such draw
+	// (chess.com's "The game is a draw in case of stalemate, insufficient
+	// material, three-fold repetition or the 50-move rule").
+	DrawByAgreement bool
 }
 
 // Start arrays in FEN4. Modern is chess.com's default since 2022 ("4PC"):

@@ -95,6 +95,7 @@ type optionsDef struct {
 	MateAtOnce          bool `yaml:"mate_at_once"`
 	StalemateScoresSelf bool `yaml:"stalemate_scores_self"`
 	CheapQueenChecks    bool `yaml:"cheap_queen_checks"`
+	DrawByAgreement     bool `yaml:"draw_by_agreement"`
 }
 
 // Error is a problem in a variant file, with its position.
@@ -318,7 +319,7 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 	v.KingCaptureRemovesArmy = r.KingCaptureRemove
 	o := r.Options
 	v.Options = rules.Options{DeadKingWalking: o.DeadKingWalking, ClaimWin: o.ClaimWin, MateAtOnce: o.MateAtOnce,
-		StalemateScoresSelf: o.StalemateScoresSelf, CheapQueenChecks: o.CheapQueenChecks}
+		StalemateScoresSelf: o.StalemateScoresSelf, CheapQueenChecks: o.CheapQueenChecks, DrawByAgreement: o.DrawByAgreement}
 	if err := v.Compile(); err != nil {
 		return nil, &Error{File: d.file, Msg: err.Error()}
 	}

@@ -31,7 +31,7 @@ import (
 // Entry is one journal line.
 type Entry struct {
 	Seq  uint64 `json:"seq"`
-	Kind string `json:"kind"` // start, move, resign, timeout, takeback, tags, clock
+	Kind string `json:"kind"` // start, move, resign, timeout, draw, takeback, tags, clock
 	// start
 	Game    string            `json:"game,omitempty"` // the game's id
 	Variant string            `json:"variant,omitempty"`
@@ -119,7 +119,7 @@ func Open(path string) (*Journal, []Entry, string, error) {
 	return j, entries, warn, nil
 }
 
-var knownKind = map[string]bool{"start": true, "move": true, "resign": true, "timeout": true, "takeback": true, "tags": true, "clock": true}
+var knownKind = map[string]bool{"start": true, "move": true, "resign": true, "timeout": true, "draw": true, "takeback": true, "tags": true, "clock": true}
 
 // parse reads complete entries; good is the length of the prefix that
 // holds them. A bad line followed by more data is corruption, not a torn
@@ -204,6 +204,8 @@ func apply(g *rules.Game, e Entry) error {
 			_, err = g.Timeout(seat)
 		}
 		return err
+	case "draw": // agreed by every seat still playing
+		return g.AgreeDraw(g.DrawVoters())
 	case "takeback":
 		return g.Takeback()
 	case "tags", "clock":

@@ -142,3 +142,31 @@ func TestJournalDamageInTheMiddle(t *testing.T) {
 		t.Error("Create overwrote an existing journal")
 	}
 }
+
+// A draw agreed at the board is journaled as a "draw" entry and restores
+// as the same result; a variant without the rule refuses the entry.
+func TestJournalRestoresAnAgreedDraw(t *testing.T) {
+	withDraws := func(name, start string) (*rules.Variant, error) {
+		v, err := rules.NewVariant(name, start)
+		if err != nil {
+			return nil, err
+		}
+		v.Options.DrawByAgreement = true
+		return v, v.Compile()
+	}
+	entries := []Entry{
+		{Seq: 1, Kind: "start", Game: "g1", Variant: "teams"},
+		{Seq: 2, Kind: "move", Seat: "Red", Move: "h2-h4"},
+		{Seq: 3, Kind: "draw"},
+	}
+	g, err := Restore(entries, withDraws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, over := g.Result(); !over || res.Reason != rules.ReasonAgreement || len(g.Records()) != 1 {
+		t.Fatalf("restored %+v (over %v, %d records), want a draw by agreement after one move", res, over, len(g.Records()))
+	}
+	if _, err := Restore(entries, builtin); err == nil || !strings.Contains(err.Error(), "no draw by agreement") {
+		t.Fatalf("restoring a draw in a variant without it: %v", err)
+	}
+}

@@ -145,6 +145,11 @@ func (r *Recorder) Record(m referee.Message) error {
 	case referee.MsgClock:
 		return r.j.Append(Entry{Kind: "clock", Clocks: m.Clocks})
 	case referee.MsgGameOver:
+		if m.Result != nil && m.Result.Reason == rules.ReasonAgreement {
+			if err := r.j.Append(Entry{Kind: "draw", Clocks: m.Clocks}); err != nil {
+				return err
+			}
+		}
 		_, err := r.finish()
 		return err
 	}

@@ -237,6 +237,7 @@
     const checked = (st.checks || []).map((sq) => SEATS.find((s) => seatClass(s) === seatClass((st.pieces || {})[sq]))).filter(Boolean);
     if (checked.length && st.status !== 'over') b.append(el('div', 'note check', 'Check: ' + checked.join(' & ')));
     if (st.remote) b.append(el('div', 'note', st.remote.seat + ' plays ' + st.remote.move + ' from afar: make the move on the board.'));
+    if (st.draw_offers && st.draw_offers.length) b.append(el('div', 'note', 'Draw offered by ' + st.draw_offers.join(', ') + ': the others accept or decline.'));
     if (app.promo && st.status !== 'over') b.append(el('div', 'note', 'Promotion: the default piece was played; it can still be changed.'));
     b.append(el('div', 'sub', [st.variant, st.game && 'game ' + st.game].filter(Boolean).join(' · ')));
   }
@@ -478,6 +479,7 @@
     };
     seatOptions($('move-seat'));
     seatOptions($('resign-seat'));
+    seatOptions($('draw-seat'));
     for (const s of SEATS) {
       const label = el('label', 'chk ' + seatClass(s));
       const cb = el('input');
@@ -567,6 +569,8 @@
     $('move-text').addEventListener('keydown', (e) => { if (e.key === 'Enter') sendMove(); });
     $('takeback').addEventListener('click', () => command('takeback_confirm', {}));
     armed($('resign'), () => command('resign', { seat: $('resign-seat').value }));
+    $('draw-offer').addEventListener('click', () => command('draw_offer', { seat: $('draw-seat').value }));
+    $('draw-decline').addEventListener('click', () => command('draw_decline', { seat: $('draw-seat').value }));
     $('set-names').addEventListener('click', () => command('tags', { tags: names() }));
     armed($('new-game'), () => {
       const tags = {};
