@@ -283,6 +283,9 @@ func (l *Live) report(evs []Event) {
 				Text: "promotion: the default piece was played; choose another with the promote command before the next move"}
 		case EvIllegal:
 			m = Message{Kind: MsgIllegal, Text: "no legal move explains the board: follow the lights back (red: empty it, amber: fill it)"}
+			if want := g.Position().Occupancy(); l.ref.Occupancy().AndNot(want).Len()+want.AndNot(l.ref.Occupancy()).Len() >= farOff {
+				m.Text += "; if it cannot be put right, take every piece off the board and the lights guide a fresh set-up of the position"
+			}
 		case EvOutOfTurn:
 			m = Message{Kind: MsgOutOfTurn, Seat: e.Seat.String(),
 				Text: fmt.Sprintf("that was %s's move, but it is %s's turn: put it back", e.Seat, g.Turn())}
@@ -303,6 +306,8 @@ func (l *Live) report(evs []Event) {
 		case EvPromotionChanged:
 			l.promotionChanged(e.Record)
 			continue
+		case EvSetup:
+			m = Message{Kind: MsgSetup, Text: setupText}
 		}
 		m.FEN4 = g.Position().FEN4()
 		l.emit(m)
@@ -494,6 +499,14 @@ func (l *Live) command(c Command) Reply {
 		return l.remoteMove(c)
 	case CmdDrawOffer, CmdDrawDecline:
 		return l.drawCommand(c)
+	case CmdSetup:
+		if over {
+			return fail("setup: the game is over")
+		}
+		l.pending, l.ref.Expect = 0, 0
+		l.ref.StartSetup()
+		l.emit(Message{Kind: MsgSetup, FEN4: g.Position().FEN4(), Text: setupText})
+		return Reply{}
 	case CmdClock:
 		if l.clocks == nil {
 			return fail("clock: this game has no clocks (set a time control in the config)")
@@ -962,11 +975,7 @@ func (l *Live) snapshot() State {
 	for _, q := range v.Geometry.Playable.Squares() {
 		st.Squares = append(st.Squares, q.String())
 		if pc := p.At(q); pc.IsPiece() {
-			seat := "rbyg"[pc.Seat()]
-			if pc.Dead() {
-				seat = 'x'
-			}
-			st.Pieces[q.String()] = string(seat) + string(pc.Kind().Letter())
+			st.Pieces[q.String()] = pieceCode(pc)
 		}
 	}
 	st.Occupancy = names(l.ref.Occupancy())
@@ -988,7 +997,14 @@ func (l *Live) snapshot() State {
 	if m := l.ref.LastMove(); m != 0 {
 		st.LastMove = []string{m.From().String(), m.To().String()}
 	}
+	step, setup := l.ref.Setup()
 	switch {
+	case setup:
+		st.Status = "setup"
+		st.Setup = &SetupInfo{Clearing: step.Clearing, Done: step.Done, Total: step.Total}
+		if step.Square != square.None {
+			st.Setup.Square, st.Setup.Piece = step.Square.String(), pieceCode(step.Piece)
+		}
 	case l.ref.TakebackAsked():
 		st.Status = "takeback_asked"
 	case !l.ref.InStep():
@@ -1015,6 +1031,23 @@ func (l *Live) snapshot() State {
 		st.DrawOffers = append(st.DrawOffers, s.String())
 	}
 	return st
+}
+
+// farOff is how many squares must differ from the game before a
+// correction message suggests the guided set-up.
+const farOff = 4
+
+// setupText is the guided set-up's instruction.
+const setupText = "set-up of the current position: take every piece off the board, then put each piece on the square that lights up, in its owner's colour (the display names the piece)"
+
+// pieceCode is a piece as State.Pieces writes it: "rK", "gP"; "xR" for a
+// dead (grey) piece.
+func pieceCode(pc rules.Piece) string {
+	seat := "rbyg"[pc.Seat()]
+	if pc.Dead() {
+		seat = 'x'
+	}
+	return string(seat) + string(pc.Kind().Letter())
 }
 
 func names(s square.Set) []string {

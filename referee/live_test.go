@@ -551,3 +551,49 @@ func TestLiveDrawRefusedWhereTheVariantHasNone(t *testing.T) {
 		t.Fatalf("unknown seat: %+v", r)
 	}
 }
+
+// The setup command starts a guided set-up of the position: the state says
+// what to do next, and displays can name each piece.
+func TestLiveSetupCommand(t *testing.T) {
+	b := startLive(t, LiveConfig{})
+	b.hand("-h2 +h4")
+	b.next()
+	if r := b.do(CmdSetup, `{}`); !r.OK {
+		t.Fatalf("setup: %+v", r)
+	}
+	if m := b.next(); m.Kind != MsgSetup || !strings.Contains(m.Text, "take every piece off") {
+		t.Fatalf("message %+v", m)
+	}
+	st := b.State()
+	if st.Status != "setup" || st.Setup == nil || !st.Setup.Clearing || st.Setup.Total != 64 || st.Setup.Done != 0 {
+		t.Fatalf("state %s %+v, want setup, clearing, 0 of 64", st.Status, st.Setup)
+	}
+	// Every piece off: the first square to fill is one of Red's pieces.
+	var lifts []string
+	for _, q := range st.Occupancy {
+		lifts = append(lifts, "-"+q)
+	}
+	b.hand(strings.Join(lifts, " "))
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		st = b.State()
+		if st.Setup != nil && !st.Setup.Clearing {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the set-up never left clearing: %+v", st.Setup)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if st.Setup.Square == "" || st.Setup.Piece != st.Pieces[st.Setup.Square] || !strings.HasPrefix(st.Setup.Piece, "r") {
+		t.Fatalf("first step %+v (the game has %q there), want one of Red's pieces", st.Setup, st.Pieces[st.Setup.Square])
+	}
+	if lt := b.Lights(); lt.Squares[st.Setup.Square] == "" {
+		t.Errorf("the square to fill, %s, is dark", st.Setup.Square)
+	}
+	// A new game ends the set-up.
+	b.do(CmdNewGame, `{}`)
+	if st := b.State(); st.Setup != nil || st.Status == "setup" {
+		t.Errorf("after a new game: status %s setup %+v", st.Status, st.Setup)
+	}
+}

@@ -40,9 +40,12 @@ const (
 	// gesture that moves the last promotion to the next piece on offer
 	// (Record is the move as it now stands).
 	EvPromotionChanged
+	// EvSetup: the board was emptied during a correction: a guided set-up
+	// of the current position begins (see StartSetup).
+	EvSetup
 )
 
-var eventNames = [...]string{"move", "illegal", "out of turn", "ambiguous", "promotion choice", "corrected", "game over", "takeback", "takeback asked", "promotion changed"}
+var eventNames = [...]string{"move", "illegal", "out of turn", "ambiguous", "promotion choice", "corrected", "game over", "takeback", "takeback asked", "promotion changed", "set-up"}
 
 // TakebackMode is the club's setting for undoing a move by putting the
 // pieces back.
@@ -78,7 +81,8 @@ type Referee struct {
 	trace    []Touch    // since the board was last in step
 	lifted   square.Square
 	last     rules.Move
-	fix      *Verdict // set while the board disagrees with the game
+	fix      *Verdict     // set while the board disagrees with the game
+	setup    *guidedSetup // a set-up of the current position from scratch
 	seq      uint64
 	Palette  Palette
 	pendProm []rules.Move
@@ -173,14 +177,27 @@ func (r *Referee) Quiet() []Event {
 		return nil
 	}
 	p := r.g.Position()
+	if r.setup != nil {
+		if r.advanceSetup() {
+			r.setup, r.fix, r.trace, r.lifted = nil, nil, r.trace[:0], square.None
+			emit(Event{Kind: EvCorrected})
+		}
+		return out
+	}
 	if r.fix != nil {
 		if r.asked && r.occ != p.Occupancy() {
 			return out // still waiting for the takeback to be confirmed
 		}
 		r.asked = false
-		if r.occ == p.Occupancy() {
+		switch {
+		case r.occ == p.Occupancy():
 			r.fix, r.trace, r.lifted = nil, r.trace[:0], square.None
 			emit(Event{Kind: EvCorrected})
+		case r.occ.Len() == 0 && len(r.trace) > 0:
+			// Every piece taken off in the middle of a correction: the
+			// gesture for "set the position up again from scratch".
+			r.StartSetup()
+			emit(Event{Kind: EvSetup})
 		}
 		return out
 	}
@@ -357,6 +374,10 @@ func (r *Referee) Frame(f *leds.Frame) {
 	f.Clear()
 	p := r.g.Position()
 	pal := r.Palette
+	if r.setup != nil {
+		r.setupFrame(f)
+		return
+	}
 	if r.fix != nil {
 		// Correction: the way back, one fix at a time so a person can
 		// follow: the nearest piece to take away and square to fill (a
@@ -408,7 +429,7 @@ func (r *Referee) Frame(f *leds.Frame) {
 // if the board differs, it waits in correction and the LEDs show the way
 // (this is also how a new game's set-up is guided).
 func (r *Referee) Resync(occ square.Set) {
-	r.occ, r.trace, r.lifted, r.fix, r.asked = occ, r.trace[:0], square.None, nil, false
+	r.occ, r.trace, r.lifted, r.fix, r.asked, r.setup = occ, r.trace[:0], square.None, nil, false, nil
 	r.checkBoard()
 }
 

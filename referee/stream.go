@@ -37,6 +37,7 @@ const (
 	MsgSensorFault      = "sensor_fault"      // a switch misbehaves (Square, Text)
 	MsgDrawOffer        = "draw_offer"        // a seat offers or accepts a draw (Seat; Candidates: the seats still to agree)
 	MsgDrawDeclined     = "draw_declined"     // a seat declined the draw on offer, or a move let it lapse (Seat)
+	MsgSetup            = "setup"             // a guided set-up of the current position from an empty board began
 )
 
 // Message is one entry of the board's ordered event stream. Seq rises by
@@ -102,7 +103,9 @@ type State struct {
 	Seq     uint64 `json:"seq"`
 	Variant string `json:"variant"`
 	// Status is "playing", "correction" (the board differs from the game:
-	// Wrong and Missing say how), "takeback_asked", or "over".
+	// Wrong and Missing say how), "setup" (a guided set-up of the current
+	// position: Setup says which piece goes where), "takeback_asked", or
+	// "over".
 	Status string `json:"status"`
 	FEN4   string `json:"fen4"`
 	Turn   string `json:"turn"`
@@ -129,6 +132,19 @@ type State struct {
 	// DrawOffers are the seats that have offered or accepted a draw since
 	// the last move (the variant must have draws by agreement).
 	DrawOffers []string `json:"draw_offers,omitempty"`
+	// Setup is the guided set-up's next step while Status is "setup".
+	Setup *SetupInfo `json:"setup,omitempty"`
+}
+
+// SetupInfo is the next step of a guided set-up: clear the board, then
+// put Piece ("rN": seat letter and kind) on Square. Done of Total pieces
+// stand.
+type SetupInfo struct {
+	Clearing bool   `json:"clearing"`
+	Square   string `json:"square,omitempty"`
+	Piece    string `json:"piece,omitempty"`
+	Done     int    `json:"done"`
+	Total    int    `json:"total"`
 }
 
 // SeatState is one seat of the snapshot.
@@ -172,6 +188,7 @@ const (
 	CmdState           = "state"            // republish the retained state
 	CmdDrawOffer       = "draw_offer"       // Seat: offer a draw, or accept the one on offer
 	CmdDrawDecline     = "draw_decline"     // Seat: decline the draw on offer
+	CmdSetup           = "setup"            // set the current position up again from an empty board
 )
 
 var commandFields = map[string][]string{
@@ -187,11 +204,12 @@ var commandFields = map[string][]string{
 	CmdState:           nil,
 	CmdDrawOffer:       {"seat"},
 	CmdDrawDecline:     {"seat"},
+	CmdSetup:           nil,
 }
 
 // Commands lists the command names, sorted.
 func Commands() []string {
-	return []string{CmdClock, CmdDrawDecline, CmdDrawOffer, CmdMove, CmdNewGame, CmdPromote, CmdRemote, CmdReplay, CmdResign, CmdState, CmdTags, CmdTakebackConfirm}
+	return []string{CmdClock, CmdDrawDecline, CmdDrawOffer, CmdMove, CmdNewGame, CmdPromote, CmdRemote, CmdReplay, CmdResign, CmdSetup, CmdState, CmdTags, CmdTakebackConfirm}
 }
 
 // Command is a request to change or resend the game. Its payload is a

@@ -31,6 +31,8 @@ func TestParseCommand(t *testing.T) {
 		{"tags", `{"tags":{}} {}`, `invalid character`},
 		{"fly", `{}`, `unknown command "fly": want one of clock, draw_decline, draw_offer, move, new_game`},
 		{"draw_offer", `{"seat":"Red"}`, ""},
+		{"setup", ``, ""},
+		{"setup", `{"seat":"Red"}`, `setup: unknown field "seat" (it takes no fields, and id)`},
 		{"draw_offer", `{}`, `draw_offer: needs "seat"`},
 		{"draw_decline", `{"seat":"Green","id":"d1"}`, ""},
 		{"draw_decline", `{"seat":"Green","piece":"Q"}`, `draw_decline: unknown field "piece" (it takes fields seat, and id)`},

@@ -213,8 +213,9 @@ type simBoard struct {
 	out     io.Writer
 	color   bool
 	draw    bool
-	journal *archive.Journal // nil: not recording
-	err     error            // a failed journal write stops the session
+	journal *archive.Journal  // nil: not recording
+	err     error             // a failed journal write stops the session
+	step    referee.SetupStep // the guided set-up's last step printed
 }
 
 // record journals a turn; a takeback first when a promotion was changed.
@@ -322,9 +323,19 @@ func (s *simBoard) judge() {
 			fmt.Fprintf(s.out, "promotion: %v (default first; 'promote K' to change)\n", e.Candidates)
 		case referee.EvCorrected:
 			fmt.Fprintln(s.out, "board matches the game again")
+		case referee.EvSetup:
+			fmt.Fprintln(s.out, "set-up of the current position: every piece is off; put each piece where the lights show")
 		case referee.EvGameOver:
 			fmt.Fprintf(s.out, "game over: %s, winners %v\n", e.Result.Reason, e.Result.Winners)
 		}
+	}
+	if step, ok := s.ref.Setup(); ok && step != s.step {
+		s.step = step
+		if step.Square != square.None {
+			fmt.Fprintf(s.out, "set-up: put %v on %s (%d of %d stand)\n", step.Piece, step.Square, step.Done, step.Total)
+		}
+		s.show()
+		return
 	}
 	if len(evs) > 0 {
 		s.show()

@@ -234,12 +234,22 @@
       takeback_asked: 'The board was put back: confirm the takeback or replay the move.',
     };
     if (notes[st.status]) b.append(el('div', 'note', notes[st.status]));
+    if (st.status === 'setup' && st.setup) b.append(el('div', 'note', setupNote(st.setup)));
     const checked = (st.checks || []).map((sq) => SEATS.find((s) => seatClass(s) === seatClass((st.pieces || {})[sq]))).filter(Boolean);
     if (checked.length && st.status !== 'over') b.append(el('div', 'note check', 'Check: ' + checked.join(' & ')));
     if (st.remote) b.append(el('div', 'note', st.remote.seat + ' plays ' + st.remote.move + ' from afar: make the move on the board.'));
     if (st.draw_offers && st.draw_offers.length) b.append(el('div', 'note', 'Draw offered by ' + st.draw_offers.join(', ') + ': the others accept or decline.'));
     if (app.promo && st.status !== 'over') b.append(el('div', 'note', 'Promotion: the default piece was played; it can still be changed.'));
     b.append(el('div', 'sub', [st.variant, st.game && 'game ' + st.game].filter(Boolean).join(' · ')));
+  }
+
+  // setupNote says the guided set-up's next step in words.
+  function setupNote(s) {
+    if (s.clearing) return 'Setting the position up again: take every piece off the board.';
+    if (!s.square) return 'Setting the position up again: take off the pieces marked red.';
+    const seat = { r: 'Red', b: 'Blue', y: 'Yellow', g: 'Green', x: 'grey' }[s.piece[0]] || '';
+    const kind = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn' }[s.piece[1]] || s.piece[1];
+    return 'Put the ' + seat + ' ' + kind + ' on ' + s.square + ' (' + s.done + ' of ' + s.total + ' stand).';
   }
 
   // renderMoves lays the move list out in rows of four, one column per seat;
