@@ -67,14 +67,27 @@ const (
 // board was quiet). The same seed gives the same script. Resignations end
 // it (no switch shows them).
 func handScript(g *rules.Game, seed int64, noise int) (string, error) {
+	chunks, err := handChunks(g, seed, noise)
+	return strings.Join(chunks, ""), err
+}
+
+// quickReply ends a turn's chunk when the next player moves before the
+// board was quiet.
+const quickReply = "wait 60ms\n"
+
+// handChunks is handScript cut into one script per turn: chunk i makes
+// move i (and ends with the wait before the next; a short wait is a quick
+// reply, judged with the next move).
+func handChunks(g *rules.Game, seed int64, noise int) ([]string, error) {
 	rng := rand.New(rand.NewSource(seed))
 	// The game as the hands follow it: besides moving pieces they take
 	// off what the rules removed (an army whose king was captured), as
 	// the board's lights ask.
 	played, err := rules.NewGame(g.Variant(), g.StartFEN4())
 	if err != nil {
-		return "", err
+		return nil, err
 	}
+	var chunks []string
 	var b strings.Builder
 	quick := false
 	hand := func(from, to string) { // one piece carried from one square to another
@@ -143,7 +156,7 @@ func handScript(g *rules.Game, seed int64, noise int) (string, error) {
 		// (never twice in a row: the referee reads at most two moves from
 		// one quiet period).
 		if noise == noiseHeavy && !quick && rng.Intn(4) == 0 {
-			b.WriteString("wait 60ms\n")
+			b.WriteString(quickReply)
 			quick = true
 		} else {
 			b.WriteString("wait 600ms\n")
@@ -151,7 +164,7 @@ func handScript(g *rules.Game, seed int64, noise int) (string, error) {
 		}
 		p.Make(m) // where the hands left the pieces
 		if _, err := played.Play(m); err != nil {
-			return "", fmt.Errorf("move %s: %v", r.Text, err)
+			return nil, fmt.Errorf("move %s: %v", r.Text, err)
 		}
 		if gone := p.Occupancy().AndNot(played.Position().Occupancy()); gone.Len() > 0 {
 			// The rules took pieces off: the lights show them one at a
@@ -161,8 +174,10 @@ func handScript(g *rules.Game, seed int64, noise int) (string, error) {
 			}
 			b.WriteString("wait 600ms\n")
 		}
+		chunks = append(chunks, b.String())
+		b.Reset()
 	}
-	return b.String(), nil
+	return chunks, nil
 }
 
 func emptyBetween(p *rules.Position, m rules.Move) (square.Square, bool) {

@@ -163,47 +163,74 @@ func (s *simBoard) playSwitches(in io.Reader, name string, quiet time.Duration) 
 	if err != nil {
 		return err
 	}
+	rig, err := s.newRig(quiet)
+	if err != nil {
+		return err
+	}
+	if err := script.Play(rig.board, rig.wait); err != nil {
+		return err
+	}
+	return rig.settle()
+}
+
+// switchRig is simulated reed switches under the simulated board's
+// referee, scanned and debounced in simulated time.
+type switchRig struct {
+	board   *sim.Board
+	sc      *sensors.Scanner
+	clk     *sim.Clock
+	period  time.Duration
+	quiet   time.Duration
+	owed    time.Duration
+	last    time.Time
+	pending bool
+	judge   func()
+}
+
+// newRig sets simulated switches up under s's board, in step with its
+// game.
+func (s *simBoard) newRig(quiet time.Duration) (*switchRig, error) {
 	clk := sim.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	board := sim.New(s.ref.Game().Position().Occupancy(), clk.Now)
-	var last time.Time
-	pending := false
-	sc, err := sensors.NewScanner(board, board.Map(), sensors.Config{Now: clk.Now, OnEvent: func(e sensors.Event) {
+	r := &switchRig{board: sim.New(s.ref.Game().Position().Occupancy(), clk.Now), clk: clk, quiet: quiet, judge: s.judge}
+	sc, err := sensors.NewScanner(r.board, r.board.Map(), sensors.Config{Now: clk.Now, OnEvent: func(e sensors.Event) {
 		switch e.Kind {
 		case sensors.Lift, sensors.Place:
 			s.ref.Touch(referee.Touch{Square: e.Square, Lift: e.Kind == sensors.Lift})
-			last, pending = e.Time, true
+			r.last, r.pending = e.Time, true
 		case sensors.Fault:
 			fmt.Fprintf(s.out, "!! sensor fault on %s\n", e.Square)
 		}
 	}})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	period := sc.Config().Period
+	r.sc, r.period = sc, sc.Config().Period
 	if err := sc.Step(clk.Now()); err != nil { // the first scan sets the state
-		return err
+		return nil, err
 	}
-	var owed time.Duration
-	wait := func(d time.Duration) error {
-		owed += d
-		for owed >= period {
-			owed -= period
-			now := clk.Advance(period)
-			if err := sc.Step(now); err != nil {
-				return err
-			}
-			if pending && now.Sub(last) >= quiet {
-				pending = false
-				s.judge()
-			}
-		}
-		return nil
-	}
-	if err := script.Play(board, wait); err != nil {
-		return err
-	}
-	return wait(quiet + 10*period) // let the last move settle and be judged
+	return r, nil
 }
+
+// wait lets d of simulated time pass: the scanner scans every period and
+// the referee judges once the board has been still for the quiet period.
+func (r *switchRig) wait(d time.Duration) error {
+	r.owed += d
+	for r.owed >= r.period {
+		r.owed -= r.period
+		now := r.clk.Advance(r.period)
+		if err := r.sc.Step(now); err != nil {
+			return err
+		}
+		if r.pending && now.Sub(r.last) >= r.quiet {
+			r.pending = false
+			r.judge()
+		}
+	}
+	return nil
+}
+
+// settle waits until the last touches have been judged.
+func (r *switchRig) settle() error { return r.wait(r.quiet + 10*r.period) }
 
 // simBoard is the simulated board: the referee, and the switches as the
 // typed lifts and places leave them.

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"boardd/configs"
+	"boardd/referee"
+	"boardd/rules"
+	"boardd/rules/square"
+	"boardd/rules/variants"
+	"boardd/sensors/sim"
+)
+
+var (
+	roundTripGames    = flag.Int("roundtrip.games", 20, "random games per variant and noise level in TestRandomGamesThroughSwitches (the issue's full run: 200)")
+	roundTripMaxNoise = flag.Int("roundtrip.maxnoise", noiseHeavy, "highest noise level TestRandomGamesThroughSwitches plays (0 none, 1 light, 2 heavy)")
+)
+
+// The referee's acceptance test, second part: random legal games of every
+// variant (default promotions, no resignations: switches cannot show those)
+// played by simulated hands at every noise level through the simulated
+// reed switches, their debounce and the referee must come out move for
+// move, with no phantom move ever recorded. The players answer the board
+// as club players do: where the referee stops to ask (two moves fit what
+// the switches saw) or to correct, they follow its lights back and make
+// the move again. The stops are counted and reported.
+func TestRandomGamesThroughSwitches(t *testing.T) {
+	cat, err := variants.Catalog(configs.Variants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range cat {
+		v, err := d.Variant("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, why := variants.Fits(v, v.Geometry.Playable); !ok {
+			t.Fatalf("%s: %s", d.Name, why)
+		}
+		for noise := noiseNone; noise <= min(noiseHeavy, *roundTripMaxNoise); noise++ {
+			wrong, moves, stops := 0, 0, 0
+			for i := 0; i < *roundTripGames; i++ {
+				seed := int64(1000*noise + i)
+				g := randomPlayout(t, v, seed, 160)
+				want := moveTexts(g)
+				moves += len(want)
+				rt := roundTrip(t, g, seed, noise)
+				stops += rt.stops
+				for _, w := range rt.why {
+					t.Logf("%s noise %d seed %d: stop %s", d.Name, noise, seed, w)
+				}
+				if rt.phantom != "" {
+					t.Errorf("%s noise %d seed %d: PHANTOM MOVE %s", d.Name, noise, seed, rt.phantom)
+				}
+				if strings.Join(rt.got, " ") != strings.Join(want, " ") || rt.err != "" {
+					wrong++
+					t.Errorf("%s noise %d seed %d: %d of %d moves recorded; %s", d.Name, noise, seed, len(rt.got), len(want), rt.err)
+				}
+			}
+			t.Logf("%s noise %d: %d games, %d moves: %d not reproduced, %d stops answered by following the lights", d.Name, noise, *roundTripGames, moves, wrong, stops)
+		}
+	}
+}
+
+// moveTexts lists a game's moves as PGN4 tokens, up to the first turn
+// that is not a move.
+func moveTexts(g *rules.Game) []string {
+	var out []string
+	for _, r := range g.Records() {
+		if r.Action != rules.ActMove {
+			break
+		}
+		out = append(out, r.Text)
+	}
+	return out
+}
+
+// roundTripResult is what came of one game played through the switches.
+type roundTripResult struct {
+	got     []string // the moves the referee recorded
+	stops   int      // times the referee stopped to ask or correct
+	why     []string // what the referee said at each stop
+	phantom string   // the first move recorded that was not played
+	err     string   // why the game could not be completed
+}
+
+// roundTrip plays g through simulated hands (handChunks at the noise
+// level), reed switches, debounce and a fresh referee, in simulated time.
+// When the referee stops (ambiguous, illegal, out of turn) the players do
+// what its lights say — one piece at a time from an extra square to the
+// nearest missing one (NextFix) until the board matches the game — and
+// then make the moves it did not record again, without noise.
+func roundTrip(t *testing.T, g *rules.Game, seed int64, noise int) roundTripResult {
+	t.Helper()
+	want := moveTexts(g)
+	noisy, err := handChunks(g, seed, noise)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean, err := handChunks(g, seed, noiseNone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := rules.NewGame(g.Variant(), g.StartFEN4())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	s := &simBoard{ref: referee.New(fresh), board: fresh.Variant().Geometry.Playable, out: &out}
+	rig, err := s.newRig(400 * time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res roundTripResult
+	play := func(chunk string) {
+		sc, err := sim.ParseScript("hands", strings.NewReader(chunk))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sc.Play(rig.board, rig.wait); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// recorded reads the referee's moves and reports a phantom.
+	recorded := func() int {
+		res.got = moveTexts(s.ref.Game())
+		for k, m := range res.got {
+			if k >= len(want) || m != want[k] {
+				res.phantom = fmt.Sprintf("%d: %s (played: %s)", k+1, m, want[min(k, len(want)-1)])
+				return -1
+			}
+		}
+		return len(res.got)
+	}
+	followLights := func() {
+		for k := 0; !s.ref.InStep(); k++ {
+			if k > 200 {
+				res.err = "the lights never brought the board back"
+				return
+			}
+			extra, missing := s.ref.NextFix()
+			switch {
+			case extra != square.None && missing != square.None:
+				play(fmt.Sprintf("lift %s\nwait 80ms\nplace %s\n", extra, missing))
+			case extra != square.None:
+				play(fmt.Sprintf("lift %s\n", extra))
+			case missing != square.None:
+				play(fmt.Sprintf("place %s\n", missing))
+			}
+			if err := rig.settle(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for i := 0; i < len(want); {
+		play(noisy[i])
+		i++
+		if strings.HasSuffix(noisy[i-1], quickReply) && i < len(want) {
+			continue // the next player is already moving: judged together
+		}
+		if err := rig.settle(); err != nil {
+			t.Fatal(err)
+		}
+		n := recorded()
+		if n < 0 {
+			return res
+		}
+		if s.ref.InStep() && n == i {
+			continue
+		}
+		res.stops++
+		said := strings.Split(strings.TrimSpace(out.String()), "\n")
+		for k := len(said) - 1; k >= 0; k-- {
+			if strings.HasPrefix(said[k], "!!") {
+				res.why = append(res.why, fmt.Sprintf("after move %d (%s): %s", n, strings.Join(want[n:min(n+2, len(want))], " "), said[k]))
+				break
+			}
+		}
+		followLights()
+		if n = recorded(); n < 0 || res.err != "" {
+			return res
+		}
+		// Made again, without noise, one at a time.
+		for i = n; i < len(want) && i <= n; i++ {
+			play(clean[i])
+			if err := rig.settle(); err != nil {
+				t.Fatal(err)
+			}
+			if n2 := recorded(); n2 != i+1 || !s.ref.InStep() {
+				res.err = fmt.Sprintf("move %d (%s) made again without noise was not recognised", i+1, want[i])
+				return res
+			}
+		}
+	}
+	if strings.Contains(out.String(), "sensor fault") {
+		res.err = "a sensor fault: " + out.String()
+	}
+	recorded()
+	return res
+}
