@@ -707,3 +707,38 @@ func TestVerneyPGN4RoundTrip(t *testing.T) {
 		t.Errorf("replayed %s, want %s", r.Position().FEN4(), g.Position().FEN4())
 	}
 }
+
+// Edges of the rules as boardd reads them: kings are never captured ("in
+// every way similar to those of the ordinary game"); a check the partner
+// already stands in does not forbid other moves, only opening a new one
+// does ("which move would open his partner's King to a check"); only
+// pawns carry the reversal mark.
+func TestVerneyEdges(t *testing.T) {
+	v := verney(t)
+	// Blue's king a8 in check from the Red seat's rook (a Yellow move
+	// discovered it, say); Blue can still move, so it is no mate, and Red
+	// may not take the king.
+	g := crossGame(t, v, "R", "0,0,0,0", "rK:h1 rR:a11 bK:a8 bP:b4 yK:g14 gK:n7")
+	if g.Status(rules.Blue) != rules.Playing || !g.Position().InCheck(rules.Blue) {
+		t.Fatalf("Blue %s", g.Status(rules.Blue))
+	}
+	if legal(t, g, "a11", "a8") {
+		t.Error("Ra11xKa8 captures a king")
+	}
+	// The partner's king e8 stands in check from Green's rook a8: the Red
+	// seat's other moves stay legal; Re6-d6 would open the e-file to Blue's
+	// rook e3 as well and stays illegal.
+	g = crossGame(t, v, "R", "0,0,0,0", "rK:h1 rR:e6 yK:e8 bR:e3 gR:a8 bK:a4 gK:n4")
+	if !g.Position().InCheck(rules.Yellow) {
+		t.Fatal("the partner's king is not in check")
+	}
+	if !legal(t, g, "h1", "h2") || !legal(t, g, "e6", "e5") {
+		t.Error("moves that open nothing refused while the partner is in check")
+	}
+	if legal(t, g, "e6", "d6") {
+		t.Error("Re6-d6 opens a second check on the partner's king")
+	}
+	if _, err := rules.ParseFEN4(v, strings.Replace(v.Start, "yQ", "vyQ", 1)); err == nil {
+		t.Error("FEN4 with a reversed queen (vyQ) accepted")
+	}
+}
