@@ -336,13 +336,14 @@ func (p *Position) parseBoard(b string) error {
 }
 
 func parsePiece(tok string) (Piece, error) {
-	dead := false
+	dead, reversed := false, false
 	t := tok
-	if len(t) == 3 && t[0] == 'd' {
-		dead, t = true, t[1:]
+	for len(t) > 2 && (t[0] == 'd' || t[0] == 'v') {
+		dead, reversed = dead || t[0] == 'd', reversed || t[0] == 'v'
+		t = t[1:]
 	}
 	if len(t) != 2 {
-		return 0, fmt.Errorf("%q is not a piece (like rK, bQ, dyP), a count or x", tok)
+		return 0, fmt.Errorf("%q is not a piece (like rK, bQ, dyP, vrP), a count or x", tok)
 	}
 	var s Seat
 	switch t[0] {
@@ -362,6 +363,12 @@ func parsePiece(tok string) (Piece, error) {
 		return 0, fmt.Errorf("%q: piece letter %q is not K, Q, R, B, N or P", tok, t[1])
 	}
 	pc := MakePiece(s, k)
+	if reversed {
+		if k != Pawn {
+			return 0, fmt.Errorf("%q: only a pawn can be reversed (the 'v' prefix)", tok)
+		}
+		pc = pc.WithReversed()
+	}
 	if dead {
 		pc = pc.WithDead()
 	}

@@ -482,6 +482,9 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 	if g.result != nil {
 		return false
 	}
+	if g.v.InertMates {
+		return g.settleVerney(mover, rec)
+	}
 	if g.v.Mode == CaptureAll {
 		g.settleCaptureAll(rec)
 		return false

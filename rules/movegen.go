@@ -301,6 +301,9 @@ func (p *Position) pawnMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 	capTab := &v.capTab[s]
 	t := c + fwd
 	if v.pawnHooks {
+		if v.PawnReversal || v.PawnLeap {
+			return p.verneyPawnMoves(moves, c, s)
+		}
 		if q := p.board[t]; v.HeadToHeadStuck && q.Kind() == Pawn && !q.Dead() && v.Partners(s, q.Seat()) && opposite[fwdDir] == int(v.Seats[q.Seat()].Forward) {
 			return moves // head to head with a partner's pawn: stuck
 		}
@@ -551,7 +554,7 @@ func (p *Position) pieceAttacks(c, t int) bool {
 	d := t - c
 	switch pc.Kind() {
 	case Pawn:
-		for _, di := range pawnDiag[p.v.Seats[pc.Seat()].Forward] {
+		for _, di := range pawnDiag[p.v.pawnDir(pc)] {
 			if dirDelta[di] == d && !(walls && blocked[c]&(1<<di) != 0) {
 				return true
 			}
@@ -672,6 +675,9 @@ func (p *Position) LegalMoves(moves []Move) []Move {
 			moves[n] = m
 			n++
 		}
+	}
+	if p.v.verney {
+		n = start + p.verneyFilter(moves[start:n])
 	}
 	return moves[:n]
 }

@@ -121,12 +121,16 @@ func (p Piece) WithPromoted() Piece { return p | promotedFlag }
 // IsPiece reports whether p is a piece (not empty, not a wall).
 func (p Piece) IsPiece() bool { return p != NoPiece && p&Wall == 0 }
 
-// String returns the FEN4 token: "rK", "dgP" for a dead piece, "" for empty.
+// String returns the FEN4 token: "rK", "dgP" for a dead piece, "vrP" for a
+// reversed pawn (Verney), "" for empty.
 func (p Piece) String() string {
 	if !p.IsPiece() {
 		return ""
 	}
 	s := string([]byte{p.Seat().Letter(), p.Kind().Letter()})
+	if p.Reversed() {
+		s = "v" + s // Verney: a pawn moving back towards its own side
+	}
 	if p.Dead() {
 		s = "d" + s
 	}

@@ -54,6 +54,13 @@ type SeatRules struct {
 	// takes the rook that stands on one of them: kingside is the one three
 	// squares from the king, queenside the one four squares away.
 	RookHomes [2]square.Square
+
+	// Verney: Reverse holds the squares where a pawn turns round and moves
+	// back towards its own side (the partner's back line); Resume the
+	// squares where a reversed pawn moves forward again (its own pawn
+	// line, and the back line beyond it a leap can reach). Used with
+	// Variant.PawnReversal.
+	Reverse, Resume square.Set
 }
 
 // Dir is one of the four orthogonal directions.
@@ -112,6 +119,31 @@ type Variant struct {
 	// KingCaptureRemovesArmy takes every piece of a seat whose king is
 	// captured off the board (the essay), instead of greying it.
 	KingCaptureRemovesArmy bool
+
+	// Verney (Capt. Verney's four-handed chess, 1881; rules/verney.go).
+	//
+	// PawnReversal: "When a Pawn has attained either one of the ultimate
+	// squares of the board, belonging to a partner, such Pawn remains there
+	// as a Pawn, and moves back again as a Pawn … Should such Pawn return
+	// to the line from which it originally started, it moves forward
+	// again" (SeatRules.Reverse and Resume); a reversed pawn captures in
+	// its reversed direction.
+	PawnReversal bool
+	// PawnLeap: a pawn whose next square holds a partner's pawn may "leap
+	// over the friendly Pawn, and place themselves in their move on the
+	// square beyond".
+	PawnLeap bool
+	// GuardPartnerKing: "No player is allowed to move a Piece or Pawn,
+	// which move would open his partner's King to a check from either of
+	// his adversaries".
+	GuardPartnerKing bool
+	// InertMates: a checkmate is judged as soon as it stands; the mated
+	// army stays on the board "inert and useless, both for attack and
+	// defence … not liable to capture by the adversaries", the seat misses
+	// its turns until a move leaves its king out of check, which releases
+	// it; kings are never captured; the game is won when both partners
+	// are mated (game layer: settleVerney).
+	InertMates bool
 	// Start is the start position in FEN4.
 	Start string
 	// Options holds the documented choices where the rules texts and
@@ -125,13 +157,18 @@ type Variant struct {
 	cornerSeat [numCells]Seat                     // seat+1 whose rook corner the cell is, or 0
 	corners    [NumSeats][2]int                   // the rook corners' cells
 	along      [NumSeats]int                      // the cell step along each seat's back line
-	pawnAtk    [NumSeats][2 * NumSeats]pawnAttack // where enemy pawns attack a king from
+	pawnAtk    [NumSeats][4 * NumSeats]pawnAttack // where enemy pawns attack a king from
 	pawnAtkN   [NumSeats]int
 	army       [NumSeats][King + 1]int // the start array's pieces per seat and kind
 	pawnHooks  bool                    // HeadToHeadStuck or PromoteToCaptured: one test in the hot loop
 	plainCount bool                    // CountLegal may count without generating (no hook changes movement)
 	promoCell  [NumSeats][numCells]bool
 	dblCell    [NumSeats][numCells]bool
+	// Verney
+	verney  bool // GuardPartnerKing or InertMates: LegalMoves filters
+	partner [NumSeats]Seat
+	revCell [NumSeats][numCells]bool
+	resCell [NumSeats][numCells]bool
 }
 
 // Options are the documented rule choices of a variant (see README).
@@ -379,8 +416,11 @@ func (v *Variant) Compile() error {
 			v.atkTab[s][p] = v.Checks[pc.Seat()][s] && !v.OrdinaryKings
 		}
 	}
-	v.pawnHooks = v.HeadToHeadStuck || v.PromoteToCaptured
-	v.plainCount = !(g.hasWalls || v.OrdinaryKings || v.PromoteToCaptured || v.HeadToHeadStuck || v.KingMovesAsQueen)
+	if err := v.compileVerney(); err != nil {
+		return err
+	}
+	v.pawnHooks = v.HeadToHeadStuck || v.PromoteToCaptured || v.PawnReversal || v.PawnLeap
+	v.plainCount = !(g.hasWalls || v.OrdinaryKings || v.PromoteToCaptured || v.HeadToHeadStuck || v.KingMovesAsQueen || v.PawnReversal || v.PawnLeap || v.verney)
 	v.army = [NumSeats][King + 1]int{}
 	if v.PromoteToCaptured {
 		p, err := ParseFEN4(v, v.Start)

@@ -72,6 +72,12 @@ type def struct {
 	KingCaptureRemove bool               `yaml:"king_capture_removes_army"`
 	Starts            yaml.Node          `yaml:"starts"`
 	Options           optionsDef         `yaml:"options"`
+
+	// Verney
+	PawnReversal     bool `yaml:"pawn_reversal"`
+	PawnLeap         bool `yaml:"pawn_leap"`
+	GuardPartnerKing bool `yaml:"guard_partner_king"`
+	InertMates       bool `yaml:"inert_mates"`
 }
 
 type seatDef struct {
@@ -79,6 +85,8 @@ type seatDef struct {
 	DoubleStep  []string `yaml:"double_step"`
 	Promotion   []string `yaml:"promotion"`
 	RookCorners []string `yaml:"rook_corners"`
+	Reverse     []string `yaml:"reverse"` // Verney: where a pawn turns back
+	Resume      []string `yaml:"resume"`  // Verney: where a reversed pawn goes forward again
 }
 
 type boardDef struct {
@@ -287,6 +295,12 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 		if sr.Promotion, err = d.squares(g, key+".promotion", sd.Promotion); err != nil {
 			return nil, err
 		}
+		if sr.Reverse, err = d.squares(g, key+".reverse", sd.Reverse); err != nil {
+			return nil, err
+		}
+		if sr.Resume, err = d.squares(g, key+".resume", sd.Resume); err != nil {
+			return nil, err
+		}
 		if len(sd.RookCorners) > 2 {
 			return nil, d.errAt(key+".rook_corners", "at most two rook corners")
 		}
@@ -317,6 +331,7 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 	v.OrdinaryKings, v.KingMovesAsQueen = r.OrdinaryKings, r.KingMovesAsQueen
 	v.PromoteToCaptured, v.HeadToHeadStuck = r.PromoteToCaptured, r.HeadToHeadStuck
 	v.KingCaptureRemovesArmy = r.KingCaptureRemove
+	v.PawnReversal, v.PawnLeap, v.GuardPartnerKing, v.InertMates = r.PawnReversal, r.PawnLeap, r.GuardPartnerKing, r.InertMates
 	o := r.Options
 	v.Options = rules.Options{DeadKingWalking: o.DeadKingWalking, ClaimWin: o.ClaimWin, MateAtOnce: o.MateAtOnce,
 		StalemateScoresSelf: o.StalemateScoresSelf, CheapQueenChecks: o.CheapQueenChecks, DrawByAgreement: o.DrawByAgreement}

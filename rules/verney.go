@@ -1,0 +1,300 @@
+package rules
+
+import "fmt"
+
+// Capt. Verney's four-handed chess (1881): the hooks its rules need that
+// data cannot say. The variant's data is configs/variants/verney.yaml; the
+// flags that switch these hooks on are the Variant fields under "Verney".
+//
+// Movement hooks:
+//   - pawn reversal (Variant.PawnReversal): "When a Pawn has attained
+//     either one of the ultimate squares of the board, belonging to a
+//     partner, such Pawn remains there as a Pawn, and moves back again as a
+//     Pawn … Should such Pawn return to the line from which it originally
+//     started, it moves forward again". A reversed pawn carries
+//     reversedFlag; FEN4 writes it with a 'v' prefix ("vrP").
+//   - the leap over a partner's pawn (Variant.PawnLeap).
+//   - the partner's king (Variant.GuardPartnerKing): a move may not open
+//     the partner's king to a check.
+//   - inert mates (Variant.InertMates): a mated army stays on the board,
+//     inert and not capturable; it is released when its king is no longer
+//     in check. Kings are never captured.
+
+// reversedFlag marks a pawn that has reached its partner's back line and
+// now moves back towards its own side. It shares its bit with
+// promotedFlag: a pawn is never a promoted piece, so the bit is free on
+// pawns.
+const reversedFlag = promotedFlag
+
+// Reversed reports whether p is a pawn moving back towards its own side
+// (Verney's pawn reversal).
+func (p Piece) Reversed() bool { return p&(kindMask|reversedFlag) == Piece(Pawn)|reversedFlag }
+
+// WithReversed returns the pawn p marked as reversed.
+func (p Piece) WithReversed() Piece { return p | reversedFlag }
+
+// pawnDir returns the direction pawn pc moves in: its seat's forward
+// direction, or the opposite one when it is reversed.
+func (v *Variant) pawnDir(pc Piece) int {
+	d := int(v.Seats[pc.Seat()].Forward)
+	if pc.Reversed() {
+		d = opposite[d]
+	}
+	return d
+}
+
+// turnPawn returns the pawn pc of seat s as it stands after landing on
+// cell to: reversed on its Reverse squares, forward again on its Resume
+// squares.
+func (v *Variant) turnPawn(pc Piece, s Seat, to int) Piece {
+	if pc.Reversed() {
+		if v.resCell[s][to] {
+			return pc &^ reversedFlag
+		}
+	} else if v.revCell[s][to] {
+		return pc | reversedFlag
+	}
+	return pc
+}
+
+// compileVerney checks the Verney flags and builds their tables.
+func (v *Variant) compileVerney() error {
+	on := v.PawnReversal || v.PawnLeap || v.GuardPartnerKing || v.InertMates
+	v.verney = v.GuardPartnerKing || v.InertMates
+	for s := Seat(0); s < NumSeats; s++ {
+		v.partner[s] = NoSeat
+		for t := Seat(0); t < NumSeats; t++ {
+			if v.Partners(s, t) && v.partner[s] == NoSeat {
+				v.partner[s] = t
+			}
+		}
+		v.revCell[s] = [numCells]bool{}
+		v.resCell[s] = [numCells]bool{}
+		for _, q := range v.Seats[s].Reverse.Squares() {
+			v.revCell[s][cell(q)] = true
+		}
+		for _, q := range v.Seats[s].Resume.Squares() {
+			v.resCell[s][cell(q)] = true
+		}
+	}
+	if !on {
+		return nil
+	}
+	if v.Geometry.hasWalls {
+		return fmt.Errorf("variant %s: pawn reversal, leaps, the partner's-king rule and inert mates are not supported on a board with barriers", v.Name)
+	}
+	if v.OrdinaryKings || v.KingCaptureGreys {
+		return fmt.Errorf("variant %s: inert mates and the partner's-king rule need royal kings that are never captured", v.Name)
+	}
+	if v.PawnReversal {
+		// A reversed pawn attacks diagonally in its reversed direction.
+		for s := Seat(0); s < NumSeats; s++ {
+			for e := Seat(0); e < NumSeats; e++ {
+				if !v.Checks[e][s] {
+					continue
+				}
+				for _, di := range pawnDiag[opposite[v.Seats[e].Forward]] {
+					v.pawnAtk[s][v.pawnAtkN[s]] = pawnAttack{d: -dirDelta[di], pc: MakePiece(e, Pawn).WithReversed()}
+					v.pawnAtkN[s]++
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// verneyPawnMoves appends the moves of the pawn on cell c: one step in
+// its direction (forward, or back when reversed), the leap over a
+// partner's pawn, and diagonal captures in its direction.
+//
+// "In every such case, they are allowed to leap over the friendly Pawn,
+// and place themselves in their move on the square beyond; always
+// preserving their forward or backward progression, as the case may be;
+// but never leaving their file, save to take a Piece or another Pawn."
+func (p *Position) verneyPawnMoves(moves []Move, c int, s Seat) []Move {
+	v := p.v
+	dir := v.pawnDir(p.board[c])
+	fwd := dirDelta[dir]
+	capTab := &v.capTab[s]
+	t := c + fwd
+	switch q := p.board[t]; {
+	case q == NoPiece:
+		moves = p.addPawnMove(moves, c, t, s)
+	case v.PawnLeap && q&Wall == 0 && q.Kind() == Pawn && v.Partners(s, q.Seat()) && p.board[t+fwd] == NoPiece:
+		moves = p.addPawnMove(moves, c, t+fwd, s)
+	}
+	for _, di := range pawnDiag[dir] {
+		t := c + dirDelta[di]
+		if q := p.board[t]; q != NoPiece && capTab[q] {
+			moves = p.addPawnMove(moves, c, t, s)
+		}
+	}
+	return moves
+}
+
+// verneyFilter keeps the moves of the side to move that Verney's rules
+// allow, compacting them in place, and returns how many remain:
+//
+//   - no king is captured, and no piece of a mated (inert) army: "they are
+//     not liable to capture by the adversaries";
+//   - "No player is allowed to move a Piece or Pawn, which move would open
+//     his partner's King to a check from either of his adversaries";
+//   - a move that releases a mated army leaves neither the mover's king nor
+//     (newly) the partner's king attacked by the pieces that regain life.
+func (p *Position) verneyFilter(moves []Move) int {
+	v := p.v
+	s := p.turn
+	pt := v.partner[s]
+	guard := v.GuardPartnerKing && pt != NoSeat && !p.out[pt] && p.king[pt] != 0
+	anyOut := v.InertMates && p.out != [NumSeats]bool{}
+	n := 0
+	for _, m := range moves {
+		to := m.to()
+		if q := p.board[to]; v.InertMates && q != NoPiece && (q.Kind() == King || p.out[q.Seat()]) {
+			continue
+		}
+		if guard && p.opensLine(m.from(), to, int(p.king[pt]), pt) {
+			continue
+		}
+		if anyOut && !p.releaseSafe(m) {
+			continue
+		}
+		moves[n] = m
+		n++
+	}
+	return n
+}
+
+// opensLine reports whether moving a piece from cell from to cell to
+// uncovers an attack on the king of seat ks on cell k: from lies on a
+// queen line out of k with nothing between them, and beyond from (before
+// to, where the mover now stands) the first piece is a live slider that
+// checks ks along that line.
+func (p *Position) opensLine(from, to, k int, ks Seat) bool {
+	df, dr := from%stride-k%stride, from/stride-k/stride
+	if !(df == 0 || dr == 0 || df == dr || df == -dr) || (df == 0 && dr == 0) {
+		return false
+	}
+	step := sign(dr)*stride + sign(df)
+	for t := k + step; t != from; t += step {
+		if t == to || p.board[t] != NoPiece {
+			return false
+		}
+	}
+	diag := df != 0 && dr != 0
+	atk := &p.v.atkTab[ks]
+	for t := from + step; ; t += step {
+		if t == to {
+			return false
+		}
+		q := p.board[t]
+		if q == NoPiece {
+			continue
+		}
+		if !atk[q] || p.out[q.Seat()] {
+			return false
+		}
+		kd := q.Kind()
+		return kd == Queen || (kd == Rook && !diag) || (kd == Bishop && diag)
+	}
+}
+
+// releaseSafe makes m and reports whether, with the mated armies it
+// releases brought back to life, the mover's king is safe and the
+// partner's king is not newly in check.
+func (p *Position) releaseSafe(m Move) bool {
+	s := p.turn
+	pt := p.v.partner[s]
+	watch := pt != NoSeat && !p.out[pt] && p.king[pt] != 0
+	partnerBefore := watch && p.InCheck(pt)
+	u := p.Make(m)
+	saved := p.out
+	for e := Seat(0); e < NumSeats; e++ {
+		if saved[e] && p.king[e] != 0 && !p.attacked(int(p.king[e]), e) {
+			p.out[e] = false
+		}
+	}
+	ok := true
+	if p.out != saved {
+		ok = !p.InCheck(s) && !(watch && !partnerBefore && p.InCheck(pt))
+	}
+	p.out = saved
+	p.Unmake(m, u)
+	return ok
+}
+
+// settleVerney applies Verney's rules after a turn by seat mover:
+//
+//   - a mated army whose king is no longer in check is released ("The
+//     Pieces of the partner thus released regain life, resume their
+//     functions, and he moves again in his regular turn");
+//   - a seat still playing whose king is in check and that has no legal
+//     move is checkmated at once, whoever's turn it is: its army turns
+//     inert and it misses its turns;
+//   - "The game is only won when two of the partners are checkmated";
+//   - a seat with no legal move on its turn (not in check) passes while
+//     its partner can still move; when the partner is checkmated or cannot
+//     move either, the game is drawn: "Should one be checkmated, and the
+//     other be stalemated, the game is drawn, as if both were stalemated."
+//
+// It reports whether a seat was checkmated (the move's text gets '#').
+func (g *Game) settleVerney(mover Seat, rec *Record) bool {
+	p := g.pos
+	mated := false
+	for round := 0; round < 2*NumSeats; round++ {
+		changed := false
+		for s := Seat(0); s < NumSeats; s++ {
+			if g.status[s] == Mated && p.king[s] != 0 && !p.InCheck(s) {
+				g.status[s] = Playing
+				p.out[s] = false
+				changed = true
+			}
+		}
+		for _, s := range g.v.Order {
+			if g.status[s] == Playing && p.InCheck(s) && !g.hasMoves(s) {
+				g.status[s] = Mated
+				p.out[s] = true
+				p.ep[s] = epEntry{}
+				if rec != nil {
+					rec.Out = append(rec.Out, s)
+				}
+				mated, changed = true, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	// The next seat in rotation that is not mated moves: a seat released
+	// by this move takes its regular turn.
+	if rec != nil && rec.Action == ActMove {
+		p.turn = p.nextSeat(mover)
+	} else if p.out[p.turn] {
+		p.turn = p.nextSeat(p.turn)
+	}
+	for s := Seat(0); s < NumSeats; s++ {
+		all := true
+		for _, t := range g.sideOf(s) {
+			all = all && g.status[t] == Mated
+		}
+		if all {
+			g.end("checkmate", g.sideOf(g.opponentOf(s)))
+			return mated
+		}
+	}
+	for i := 0; i < NumSeats; i++ {
+		s := p.turn
+		if g.hasMoves(s) {
+			break
+		}
+		pt := g.v.partner[s]
+		if pt == NoSeat || g.status[pt] != Playing || !g.hasMoves(pt) {
+			g.status[s] = Stalemated
+			g.end("stalemate", nil)
+			return mated
+		}
+		p.turn = p.nextSeat(s) // stalemated while the partner can move: pass
+	}
+	g.checkDraws(rec != nil && rec.Action == ActMove)
+	return mated
+}
