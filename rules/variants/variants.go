@@ -72,6 +72,11 @@ type def struct {
 	KingCaptureRemove bool               `yaml:"king_capture_removes_army"`
 	Starts            yaml.Node          `yaml:"starts"`
 	Options           optionsDef         `yaml:"options"`
+
+	// Chess4 (rules/chess4.go).
+	NoKingCapture  bool `yaml:"no_king_capture"`
+	ArmyControl    bool `yaml:"army_control"`
+	ChainEnPassant bool `yaml:"chain_en_passant"`
 }
 
 type seatDef struct {
@@ -230,8 +235,10 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 		v.Mode = rules.CaptureAll
 	case "last_standing":
 		v.Mode = rules.LastStanding
+	case "chess4":
+		v.Mode = rules.Chess4
 	default:
-		return nil, d.errAt("mode", "%q is not teams, ffa, capture_all or last_standing", r.Mode)
+		return nil, d.errAt("mode", "%q is not teams, ffa, capture_all, last_standing or chess4", r.Mode)
 	}
 	g, err := d.geometry()
 	if err != nil {
@@ -316,6 +323,7 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 	v.OrdinaryKings, v.KingMovesAsQueen = r.OrdinaryKings, r.KingMovesAsQueen
 	v.PromoteToCaptured, v.HeadToHeadStuck = r.PromoteToCaptured, r.HeadToHeadStuck
 	v.KingCaptureRemovesArmy = r.KingCaptureRemove
+	v.NoKingCapture, v.ArmyControl, v.ChainEnPassant = r.NoKingCapture, r.ArmyControl, r.ChainEnPassant
 	o := r.Options
 	v.Options = rules.Options{DeadKingWalking: o.DeadKingWalking, ClaimWin: o.ClaimWin, MateAtOnce: o.MateAtOnce,
 		StalemateScoresSelf: o.StalemateScoresSelf, CheapQueenChecks: o.CheapQueenChecks}
