@@ -353,3 +353,147 @@ func TestChess4End(t *testing.T) {
 }
 
 var _ = square.None
+
+// playLine plays moves written "from-to" from g's current position.
+func playLine(t *testing.T, g *rules.Game, line string) {
+	t.Helper()
+	for _, mv := range strings.Fields(line) {
+		from, to, _ := strings.Cut(mv, "-")
+		playCross(t, g, from, to)
+	}
+}
+
+func epMoves(g *rules.Game) []string {
+	var out []string
+	for _, m := range g.LegalMoves() {
+		if m.IsEnPassant() {
+			out = append(out, m.String())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Rule 7 (en passant).
+func TestChess4EnPassant(t *testing.T) {
+	v := essay(t, "chess4")
+	start := func() *rules.Game {
+		g, err := rules.NewGame(v, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	t.Run("7.1 perpendicular", func(t *testing.T) {
+		// "consider the following: '1. L11 … … K11' … White should be
+		// able to capture with '2. K12' (but not '2. K10'; you must always
+		// capture 'behind' the captured pawn)." L11 = k3, K11 = k4,
+		// K12 = l4, K10 = j4.
+		g := start()
+		playLine(t, g, "k2-k3 b10-c10 d13-d12 m4-k4")
+		if got := epMoves(g); strings.Join(got, " ") != "k3-l4" {
+			t.Fatalf("en passant moves %v, want k3-l4", got)
+		}
+		if hasMove(g, "k3", "j4") {
+			t.Errorf("k3-j4 (the text's K10) is playable")
+		}
+		playLine(t, g, "k3-l4")
+		if g.Position().At(sqr(t, "k4")) != rules.NoPiece {
+			t.Errorf("Gold's pawn on k4 was not taken")
+		}
+	})
+	t.Run("7.2.1 other opponents move in between", func(t *testing.T) {
+		// "if Silver passes a Pawn on White, White does not lose the
+		// opportunity to en passant simply because Black and Gold play
+		// their moves before White's next move."
+		g := start()
+		playLine(t, g, "d2-d3 b4-d4 d13-d12 m11-l11")
+		if got := epMoves(g); strings.Join(got, " ") != "d3-c4" {
+			t.Fatalf("en passant moves %v, want d3-c4", got)
+		}
+		// "he must do so on his first opportunity"
+		playLine(t, g, "e2-e3 b10-c10 e13-e12 m10-l10")
+		if got := epMoves(g); len(got) != 0 {
+			t.Errorf("en passant still offered after the first opportunity: %v", got)
+		}
+	})
+	t.Run("7.2.2 double en passant", func(t *testing.T) {
+		// "both Silver and Gold pass a pawn on White in the same round of
+		// turns, White may play en passant on both as long as he plays
+		// both moves on his next two turns. White chooses which passing
+		// pawn to capture first. The other passing pawn may not capture
+		// on this subsequent turn, but it may move; if it does, White may
+		// still capture (White's pawn's destination square remains
+		// unchanged)."
+		g := start()
+		playLine(t, g, "d2-d3 b10-c10 d13-d12 m11-l11 j2-j3 b11-c11 e13-e12 m10-l10 k2-k3 b4-d4 f13-f12 m4-k4")
+		if got := epMoves(g); strings.Join(got, " ") != "d3-c4 k3-l4" {
+			t.Fatalf("en passant moves %v, want d3-c4 and k3-l4", got)
+		}
+		playLine(t, g, "d3-c4 b9-c9 i13-i12")
+		// Gold's passed pawn on k4 may not take White's pawn on j3, but may
+		// step to j4.
+		if got := c4dests(g, "k4"); strings.Join(got, " ") != "j4" {
+			t.Errorf("Gold's passed pawn k4 may go to %v, want only j4", got)
+		}
+		playLine(t, g, "k4-j4")
+		if got := epMoves(g); strings.Join(got, " ") != "k3-l4" {
+			t.Fatalf("second en passant %v, want k3-l4 (destination unchanged)", got)
+		}
+		// If White does not take now, the right lapses.
+		playLine(t, g, "e2-e3 b5-c5 g13-g12 m9-l9")
+		if got := epMoves(g); len(got) != 0 {
+			t.Errorf("deferred en passant survives a turn without en passant: %v", got)
+		}
+		g.Takeback()
+		g.Takeback()
+		g.Takeback()
+		g.Takeback()
+		playLine(t, g, "k3-l4")
+		p := g.Position()
+		if p.At(sqr(t, "j4")) != rules.NoPiece || p.At(sqr(t, "l4")) != rules.MakePiece(rules.Red, rules.Pawn) {
+			t.Errorf("after k3xl4 e.p.: j4 %v, l4 %v; want Gold's pawn gone, White's on l4", p.At(sqr(t, "j4")), p.At(sqr(t, "l4")))
+		}
+	})
+	t.Run("teams and ffa unchanged", func(t *testing.T) {
+		// The same line under chess.com's FFA: the second right lapses
+		// when Gold moves again.
+		ffa := essay(t, "ffa")
+		g, _ := rules.NewGame(ffa, "")
+		playLine(t, g, "d2-d3 b10-c10 d13-d12 m11-l11 j2-j3 b11-c11 e13-e12 m10-l10 k2-k3 b4-d4 f13-f12 m4-k4 d3-c4 b9-c9 i13-i12")
+		if !hasMove(g, "k4", "j3") {
+			t.Errorf("FFA: Gold's pawn k4 cannot take j3")
+		}
+		playLine(t, g, "k4-j4")
+		if got := epMoves(g); len(got) != 0 {
+			t.Errorf("FFA offers a deferred en passant: %v", got)
+		}
+	})
+}
+
+// perft from the start. Depth 1, by hand: White's eight pawns step or
+// double-step (16) and its knights e1 and j1 reach d3, f3, i3 and k3 (4):
+// 20. Depth 2: Silver has the same 20 answers in general, but d2-d4 blocks
+// Silver's b4-d4 double step (19), and g2-g3 or g2-g4 opens the diagonal
+// h1-a8 from White's queen on h1 to Silver's king on a8, pinning the pawn
+// b7 (its two moves go: 18 each): 17 × 20 + 19 + 18 + 18 = 395.
+// Depth 3 (7880) is the engine's, pinned here; depth 4 is 155210 (docs).
+func TestChess4Perft(t *testing.T) {
+	for _, name := range []string{"chess4", "chess4-m2"} {
+		v := essay(t, name)
+		p, err := rules.ParseFEN4(v, v.Start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for depth, want := range []uint64{1: 20, 2: 395, 3: 7880} {
+			if depth == 0 {
+				continue
+			}
+			for _, bulk := range []bool{true, false} {
+				if got := p.Perft(depth, bulk); got != want {
+					t.Errorf("%s perft(%d, bulk %v) = %d, want %d", name, depth, bulk, got, want)
+				}
+			}
+		}
+	}
+}
