@@ -497,3 +497,67 @@ func TestChess4Perft(t *testing.T) {
 		}
 	}
 }
+
+// Method 2: "Once a King has been checkmated, the player who checkmated
+// the King is now able to use the remaining Chess pieces of the captured
+// King against the remaining opponents." "a player who has captured
+// another player's King can only play those pieces on the turn of the
+// player who has been checkmated". "an eliminated player's King is never
+// considered to be in check", "nor will he incur any penalty if it's
+// captured". "A player only retains control of one set of opponent's
+// pieces. If a player eliminates a second player … that player must
+// immediately make a permanent decision as to which eliminated opponent's
+// pieces he will control. The other opponent's pieces remain on the
+// board, but are static as with Method 1."
+func TestChess4Method2(t *testing.T) {
+	v := essay(t, "chess4-m2")
+	g := crossGame(t, v, "G", "0,0,0,0", c4MatePieces+" rB:k12 bN:f12 bR:i4 gP:m6 gP:m7 gP:m8 gR:n11")
+	playLine(t, g, "e6-e14 d13-e14 f13-e14") // Gold mates, White and then Silver re-mate
+	if g.Status(rules.Yellow) != rules.Mated || g.Controller(rules.Yellow) != rules.Blue {
+		t.Fatalf("Black %v controlled by %v, want mated and played by Silver", g.Status(rules.Yellow), g.Controller(rules.Yellow))
+	}
+	if g.Turn() != rules.Yellow {
+		t.Fatalf("turn %v: Silver plays Black's army on Black's turn, this one included", g.Turn())
+	}
+	// The acquired king may step where White's bishop attacks it.
+	if got := c4dests(g, "h14"); strings.Join(got, " ") != "g14 i14" {
+		t.Errorf("acquired king h14 reaches %v, want g14 i14 (never in check)", got)
+	}
+	// The acquired army and Silver's own pieces do not capture each other.
+	if got := c4dests(g, "g13"); strings.Join(got, " ") != "g11 g12" {
+		t.Errorf("Black's pawn g13 reaches %v, want g11 g12 (not Silver's knight on f12)", got)
+	}
+	playLine(t, g, "h14-i14 n11-m11")
+	// White may take the acquired king; nobody is eliminated by it.
+	rec := playCross(t, g, "k12", "i14")
+	if len(rec.Out) != 0 {
+		t.Errorf("capturing the acquired king eliminated %v", rec.Out)
+	}
+	if hasMove(g, "f12", "h13") {
+		t.Errorf("Silver's knight may take a pawn of its own acquired army")
+	}
+	// Silver mates Gold too: rook i4-n4 (the m-file pawns box the king in).
+	playLine(t, g, "i4-n4 g13-g12")
+	if g.Status(rules.Green) != rules.Mated || g.Controller(rules.Green) != rules.Blue {
+		t.Fatalf("Gold %v controlled by %v, want mated and played by Silver", g.Status(rules.Green), g.Controller(rules.Green))
+	}
+	// Default: the army with more material (Gold's rook and pawns) is kept,
+	// Black's goes static.
+	if g.Controller(rules.Yellow) != rules.NoSeat || !g.Position().At(sqr(t, "h13")).Dead() || g.Turn() != rules.Green {
+		t.Errorf("after the default choice: Black controlled by %v, h13 %v, turn %v", g.Controller(rules.Yellow), g.Position().At(sqr(t, "h13")), g.Turn())
+	}
+	if err := g.KeepArmy(rules.Red); err == nil {
+		t.Errorf("Silver may keep White's army")
+	}
+	if err := g.KeepArmy(rules.Yellow); err != nil {
+		t.Fatal(err)
+	}
+	p := g.Position()
+	if g.Controller(rules.Yellow) != rules.Blue || g.Controller(rules.Green) != rules.NoSeat || p.At(sqr(t, "h13")).Dead() || !p.At(sqr(t, "m11")).Dead() || g.Turn() != rules.Red {
+		t.Errorf("after keeping Black: controllers %v/%v, h13 %v, m11 %v, turn %v", g.Controller(rules.Yellow), g.Controller(rules.Green), p.At(sqr(t, "h13")), p.At(sqr(t, "m11")), g.Turn())
+	}
+	playCross(t, g, "h1", "i1")
+	if err := g.KeepArmy(rules.Green); err == nil {
+		t.Errorf("the choice is still open after the next move: it must be permanent")
+	}
+}
