@@ -561,3 +561,36 @@ func TestChess4Method2(t *testing.T) {
 		t.Errorf("the choice is still open after the next move: it must be permanent")
 	}
 }
+
+// Method 2, rule 1: "A player may castle a King acquired from an
+// eliminated player if the eliminated player's King and castling Rook
+// have not moved away from their starting positions since that player
+// was eliminated. … Once either piece is on its starting location, it may
+// not move again (except to perform the castle) or castling is again
+// illegal." (The game starts from this position, so h14 and k14 are the
+// king's and rook's starting squares.)
+func TestChess4Method2Castling(t *testing.T) {
+	v := essay(t, "chess4-m2")
+	castles := func(g *rules.Game) int {
+		n := 0
+		for _, m := range g.LegalMoves() {
+			if c, _ := m.IsCastle(); c {
+				n++
+			}
+		}
+		return n
+	}
+	g := crossGame(t, v, "G", "0,0,0,0", c4MatePieces+" yR:k14")
+	playLine(t, g, "e6-e14 h1-i1 a8-b8") // Black's turn: out, Gold plays it
+	if g.Controller(rules.Yellow) != rules.Green || g.Turn() != rules.Yellow {
+		t.Fatalf("Black controlled by %v, turn %v", g.Controller(rules.Yellow), g.Turn())
+	}
+	if castles(g) != 1 {
+		t.Errorf("the acquired king and rook are home: want one castling move, got %d", castles(g))
+	}
+	// The rook moves off its square and back: castling is gone for good.
+	playLine(t, g, "k14-k13 n7-n6 i1-h1 b8-a8 k13-k14 n6-n7 h1-i1 a8-b8")
+	if castles(g) != 0 {
+		t.Errorf("castling after the rook left its starting square and came back")
+	}
+}
