@@ -48,9 +48,12 @@ func (g *Game) AgreeDraw(agreed []Seat) error {
 	if len(missing) > 0 {
 		return fmt.Errorf("a draw needs the agreement of %s too", strings.Join(missing, " and "))
 	}
-	if g.v.Mode == FFA {
+	switch g.v.Mode {
+	case FFA:
 		g.endFFA(ReasonAgreement, 0)
-	} else {
+	case Chess4:
+		g.c4Draw(ReasonAgreement) // shared by the players still in
+	default:
 		g.end(ReasonAgreement, nil)
 	}
 	g.agreed = true

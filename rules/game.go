@@ -57,6 +57,9 @@ type Record struct {
 	// Out lists the seats eliminated by this turn (checkmate, captured
 	// king, resignation) in order.
 	Out []Seat
+	// By lists, for each seat in Out, the player credited with its
+	// elimination (Chess4; NoSeat for nobody).
+	By []Seat
 	// TurnAfter is the seat to move after this turn.
 	TurnAfter Seat
 }
@@ -73,6 +76,8 @@ type Result struct {
 	Winners []Seat
 	// Points are the final scores (FFA).
 	Points [NumSeats]int
+	// Sharing are the players who share a drawn game (Chess4).
+	Sharing []Seat
 }
 
 // Draw reports whether the game was drawn (no winner).
@@ -82,6 +87,9 @@ func (r Result) Draw() bool { return len(r.Winners) == 0 }
 // "0-1" (Blue and Green win), "1/2-1/2" in Teams; in FFA the scores as
 // chess.com writes them with the given player names ("A: 72 - B: 14 - …").
 func (r Result) Tag(mode Mode, names [NumSeats]string) string {
+	if mode == Chess4 {
+		return r.chess4Tag()
+	}
 	if mode == Teams {
 		switch {
 		case r.Draw():
@@ -118,12 +126,14 @@ type Game struct {
 	snaps  []snapshot
 	reps   map[uint64]int
 	result *Result
-	agreed bool // the game ended by AgreeDraw (a takeback reopens it)
+	agreed bool        // the game ended by AgreeDraw (a takeback reopens it)
+	c4     chess4State // Chess4's credits and army control (rules/chess4.go)
 }
 
 type snapshot struct {
 	pos    *Position
 	status [NumSeats]Status
+	c4     chess4State
 }
 
 // ErrGameOver is returned for a move or action after the game has ended.
@@ -369,6 +379,9 @@ func (g *Game) leave(s Seat, a Action) (Record, error) {
 	if s >= NumSeats || (g.status[s] != Playing && g.status[s] != Walking) {
 		return Record{}, fmt.Errorf("%s is not playing", s)
 	}
+	if g.v.Mode == Chess4 {
+		return g.leaveChess4(s, a)
+	}
 	rec := Record{Seat: s, Action: a, Text: "R"}
 	st := Resigned
 	if a == ActTimeout {
@@ -491,6 +504,9 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 	}
 	if g.v.Mode == LastStanding {
 		return g.settleLastStanding(mover, rec)
+	}
+	if g.v.Mode == Chess4 {
+		return g.settleChess4(mover, rec)
 	}
 	mated := false
 	p := g.pos
@@ -791,6 +807,10 @@ func (g *Game) checkDraws(moved bool) {
 	default:
 		return
 	}
+	if g.v.Mode == Chess4 {
+		g.c4Draw(reason)
+		return
+	}
 	if g.v.Mode == Teams {
 		g.end(reason, nil)
 	} else {
@@ -858,7 +878,7 @@ func (g *Game) finishTurn(rec *Record) {
 	if rec.Action == ActMove {
 		g.reps[g.pos.Hash()]++ // only moves repeat positions
 	}
-	g.snaps = append(g.snaps, snapshot{pos: g.pos.Clone(), status: g.status})
+	g.snaps = append(g.snaps, snapshot{pos: g.pos.Clone(), status: g.status, c4: g.c4})
 }
 
 // PreviousPosition returns a copy of the position before the last turn.
@@ -886,6 +906,7 @@ func (g *Game) Takeback() error {
 	last := g.snaps[len(g.snaps)-1]
 	g.pos = last.pos.Clone()
 	g.status = last.status
+	g.c4 = last.c4
 	g.result = nil
 	return nil
 }
@@ -908,5 +929,8 @@ func (p *Position) Hash() uint64 {
 		buf[5+s*5] = byte(p.ep[s].pawn >> 8)
 	}
 	h.Write(buf[:])
+	if p.v.ChainEnPassant {
+		p.hashDeferredEP(h)
+	}
 	return h.Sum64()
 }

@@ -88,7 +88,7 @@ var pawnDiag = [4][2]int{
 // own king attacked. Castling is only generated when fully legal.
 func (p *Position) PseudoLegal(moves []Move) []Move {
 	s := p.turn
-	anyEP := p.v.EnPassant && p.ep != [NumSeats]epEntry{}
+	anyEP := p.v.EnPassant && (p.ep != [NumSeats]epEntry{} || p.v.ChainEnPassant && p.epx[s] != [NumSeats]epEntry{})
 	for _, c16 := range p.plist[s][:p.pcount[s]] {
 		if pc := p.board[c16]; pc&deadFlag == 0 {
 			moves = p.pieceMoves(moves, int(c16), pc, s, anyEP)
@@ -310,6 +310,9 @@ func (p *Position) pawnMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 		if v.PromoteToCaptured && v.promoCell[s][c] {
 			return moves // reached the last square unpromoted: stuck
 		}
+		if v.ChainEnPassant && p.passedPawn(c, s) {
+			return p.pawnPushes(moves, c, s) // "may not capture … but it may move"
+		}
 	}
 	if p.board[t] == NoPiece && !(walls && blocked[c]&(1<<fwdDir) != 0) {
 		moves = p.addPawnMove(moves, c, t, s)
@@ -351,7 +354,7 @@ func (p *Position) epCapturable(t int, s Seat) bool {
 			}
 		}
 	}
-	return false
+	return p.v.ChainEnPassant && p.deferredEP(t, s)
 }
 
 func (p *Position) addPawnMove(moves []Move, c, t int, s Seat) []Move {

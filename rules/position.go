@@ -39,6 +39,12 @@ type Position struct {
 	pcount [NumSeats]uint8
 	pidx   [numCells]uint8
 
+	// Chess4's deferred en-passant rights (Variant.ChainEnPassant;
+	// rules/chess4_ep.go): epx[y][x] is y's right to take x's pawn en
+	// passant on y's next turn; epxHist saves them for Unmake.
+	epx     [NumSeats][NumSeats]epEntry
+	epxHist [][NumSeats][NumSeats]epEntry
+
 	// Notation details kept for an exact FEN4 round trip.
 	extras  []extra
 	counted bool // corners written as counted empty squares, not x
@@ -86,6 +92,7 @@ func (p *Position) Variant() *Variant { return p.v }
 func (p *Position) Clone() *Position {
 	c := *p
 	c.extras = append([]extra(nil), p.extras...)
+	c.epxHist = nil
 	return &c
 }
 
@@ -205,6 +212,9 @@ func (p *Position) Make(m Move) Undo {
 				break
 			}
 		}
+		if p.v.ChainEnPassant {
+			u.capCell = int16(p.epVictim(to, s))
+		}
 	case flagCastleShort, flagCastleLong:
 		dir := (to - from) / 2
 		rf := from + 3*dir
@@ -256,6 +266,9 @@ func (p *Position) Make(m Move) Undo {
 	}
 	if m.flag() == flagDouble {
 		p.ep[s] = epEntry{target: int16((from + to) / 2), pawn: int16(to)}
+	}
+	if p.v.ChainEnPassant {
+		p.chainEP(m, s, pc, int(u.capCell))
 	}
 	p.turn = p.nextSeat(s)
 	return u
@@ -314,5 +327,8 @@ func (p *Position) Unmake(m Move, u Undo) {
 	}
 	p.castle = u.castle
 	p.ep[s] = u.ep
+	if p.v.ChainEnPassant {
+		p.unchainEP()
+	}
 	p.halfmove = u.halfmove
 }

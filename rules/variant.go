@@ -25,6 +25,11 @@ const (
 	// its king is captured; once reduced, normal checkmate puts it out and
 	// stalemate draws (the four-player chess essay).
 	LastStanding
+	// Chess4: everyone for himself (Chess4, shared/seeds/chess4-rules.txt).
+	// A checkmate counts only at the beginning of the mated player's own
+	// turn, and is credited to the player whose move made it; the last
+	// player left wins. See rules/chess4.go.
+	Chess4
 )
 
 // String names the mode as PGN4's Variant tag does.
@@ -36,6 +41,8 @@ func (m Mode) String() string {
 		return "CaptureAll"
 	case LastStanding:
 		return "LastStanding"
+	case Chess4:
+		return "Chess4"
 	}
 	return "Teams"
 }
@@ -144,6 +151,25 @@ type Variant struct {
 	// it; kings are never captured; the game is won when both partners
 	// are mated (game layer: settleVerney).
 	InertMates bool
+	// Chess4 (shared/seeds/chess4-rules.txt; rules/chess4.go).
+	//
+	// NoKingCapture: "It is an illegal move to capture an active player's
+	// King." A live king of a seat that another seat gives check to may
+	// not be captured; a dead king may ("they can be captured … including
+	// the King"), and so may a king nobody checks (an acquired king under
+	// Method 2: it "is never considered to be in check").
+	NoKingCapture bool
+	// ArmyControl (Method 2): "the player who checkmated the King is now
+	// able to use the remaining Chess pieces of the captured King against
+	// the remaining opponents", on the eliminated player's turn.
+	ArmyControl bool
+	// ChainEnPassant (rule 7.2): a player who takes en passant keeps his
+	// other en-passant rights for his next turn ("double en passant …
+	// as long as he plays both moves on his next two turns"), the
+	// destination square unchanged even if the passed pawn moved; the
+	// passed pawn may not capture meanwhile.
+	ChainEnPassant bool
+
 	// Start is the start position in FEN4.
 	Start string
 	// Options holds the documented choices where the rules texts and
@@ -419,8 +445,11 @@ func (v *Variant) Compile() error {
 	if err := v.compileVerney(); err != nil {
 		return err
 	}
-	v.pawnHooks = v.HeadToHeadStuck || v.PromoteToCaptured || v.PawnReversal || v.PawnLeap
-	v.plainCount = !(g.hasWalls || v.OrdinaryKings || v.PromoteToCaptured || v.HeadToHeadStuck || v.KingMovesAsQueen || v.PawnReversal || v.PawnLeap || v.verney)
+	if v.NoKingCapture {
+		v.compileNoKingCapture()
+	}
+	v.pawnHooks = v.HeadToHeadStuck || v.PromoteToCaptured || v.PawnReversal || v.PawnLeap || v.ChainEnPassant
+	v.plainCount = !(g.hasWalls || v.OrdinaryKings || v.PromoteToCaptured || v.HeadToHeadStuck || v.KingMovesAsQueen || v.PawnReversal || v.PawnLeap || v.verney || v.ChainEnPassant)
 	v.army = [NumSeats][King + 1]int{}
 	if v.PromoteToCaptured {
 		p, err := ParseFEN4(v, v.Start)

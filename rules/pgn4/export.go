@@ -102,8 +102,8 @@ func FromGameWith(g *rules.Game, tags []Tag, comment func(i int, rec rules.Recor
 		}
 		onTurn = r.TurnAfter
 	}
-	if res, over := g.Result(); over && v.Mode == rules.Teams {
-		out.Set("Result", res.Tag(rules.Teams, [rules.NumSeats]string{}))
+	if res, over := g.Result(); over && (v.Mode == rules.Teams || v.Mode == rules.Chess4) {
+		out.Set("Result", res.Tag(v.Mode, [rules.NumSeats]string{}))
 	}
 	return out, bad
 }

@@ -78,6 +78,10 @@ type def struct {
 	PawnLeap         bool `yaml:"pawn_leap"`
 	GuardPartnerKing bool `yaml:"guard_partner_king"`
 	InertMates       bool `yaml:"inert_mates"`
+	// Chess4 (rules/chess4.go).
+	NoKingCapture  bool `yaml:"no_king_capture"`
+	ArmyControl    bool `yaml:"army_control"`
+	ChainEnPassant bool `yaml:"chain_en_passant"`
 }
 
 type seatDef struct {
@@ -239,8 +243,10 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 		v.Mode = rules.CaptureAll
 	case "last_standing":
 		v.Mode = rules.LastStanding
+	case "chess4":
+		v.Mode = rules.Chess4
 	default:
-		return nil, d.errAt("mode", "%q is not teams, ffa, capture_all or last_standing", r.Mode)
+		return nil, d.errAt("mode", "%q is not teams, ffa, capture_all, last_standing or chess4", r.Mode)
 	}
 	g, err := d.geometry()
 	if err != nil {
@@ -332,6 +338,7 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 	v.PromoteToCaptured, v.HeadToHeadStuck = r.PromoteToCaptured, r.HeadToHeadStuck
 	v.KingCaptureRemovesArmy = r.KingCaptureRemove
 	v.PawnReversal, v.PawnLeap, v.GuardPartnerKing, v.InertMates = r.PawnReversal, r.PawnLeap, r.GuardPartnerKing, r.InertMates
+	v.NoKingCapture, v.ArmyControl, v.ChainEnPassant = r.NoKingCapture, r.ArmyControl, r.ChainEnPassant
 	o := r.Options
 	v.Options = rules.Options{DeadKingWalking: o.DeadKingWalking, ClaimWin: o.ClaimWin, MateAtOnce: o.MateAtOnce,
 		StalemateScoresSelf: o.StalemateScoresSelf, CheapQueenChecks: o.CheapQueenChecks, DrawByAgreement: o.DrawByAgreement}

@@ -1,0 +1,568 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Chess4 (shared/seeds/chess4-rules.txt): the game layer of Mode Chess4.
+//
+// "A player is only eliminated by checkmate if he is checkmated at the
+// beginning of the checkmating player's next turn" and "Checkmate occurs
+// at the beginning of the eliminated player's turn" (rules 1 and 6.1): a
+// seat is out when, at the start of its own turn, it is in check and has
+// no legal move. Between the mating move and that turn the other players
+// move, and may lift the mate. The credit for a mate (rule 6) goes to the
+// player whose move made it; it is reset when the mate is lifted, even for
+// a moment in the middle of a move, and re-established by whoever mates
+// again.
+//
+// Method 1 greys the eliminated army: static pieces that block, can be
+// captured (the king too) and give no check. Method 2 (Variant.ArmyControl)
+// hands the army to the credited player, who plays it on the eliminated
+// seat's turns; its king is never in check and may be captured; a player
+// keeps one such army.
+
+// chess4State is the game state Chess4 adds, kept in every snapshot. Seats
+// are stored plus one, so that the zero value means "nobody".
+type chess4State struct {
+	// mateBy[s]: who gets the credit for the checkmate standing on the
+	// board against s (rule 6).
+	mateBy [NumSeats]Seat
+	// by[s]: who eliminated s.
+	by [NumSeats]Seat
+	// ctrl[s]: Method 2, the player who plays s's army.
+	ctrl [NumSeats]Seat
+	// choice: Method 2, a choice between two armies still open (until the
+	// next turn): the controller, the army kept by default and the other.
+	choice [3]Seat
+	// castle: Method 2, the acquired armies' castling state (rule 1 of
+	// "Rules Specific to Method 2").
+	castle [NumSeats]c4Castle
+}
+
+// c4Castle tracks an acquired king and its two castling rooks: where each
+// stands (a cell, 0 when captured or disqualified) and where it started.
+type c4Castle struct {
+	cur, home [3]int16 // 0: the king; 1, 2: the rooks of the seat's two corners
+}
+
+// player returns the seat that decides seat s's moves: s itself, or its
+// controller under Method 2.
+func (g *Game) c4Player(s Seat) Seat {
+	if c := g.c4.ctrl[s]; c != 0 {
+		return c - 1
+	}
+	return s
+}
+
+// EliminatedBy returns the player credited with eliminating seat s by
+// checkmate (Chess4, rule 6), if any.
+func (g *Game) EliminatedBy(s Seat) (Seat, bool) {
+	if b := g.c4.by[s]; b != 0 {
+		return b - 1, true
+	}
+	return NoSeat, false
+}
+
+// MateCredit returns the player who would be credited if seat s, now
+// checkmated, stays so until its turn (Chess4, rule 6).
+func (g *Game) MateCredit(s Seat) (Seat, bool) {
+	if b := g.c4.mateBy[s]; b != 0 {
+		return b - 1, true
+	}
+	return NoSeat, false
+}
+
+// Controller returns who plays seat s's pieces: s while it plays, the
+// player who took its army over (Method 2), or NoSeat once its army is
+// static.
+func (g *Game) Controller(s Seat) Seat {
+	if c := g.c4.ctrl[s]; c != 0 {
+		return c - 1
+	}
+	if g.status[s] == Playing || g.status[s] == Walking {
+		return s
+	}
+	return NoSeat
+}
+
+// players counts the seats still playing for themselves.
+func (g *Game) c4Players() []Seat {
+	var out []Seat
+	for s := Seat(0); s < NumSeats; s++ {
+		if g.status[s] == Playing {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// mated reports whether seat s is checkmated in p: in check with no legal
+// move were it its turn.
+func mated(p *Position, s Seat) bool {
+	if p.out[s] || p.king[s] == 0 || !p.InCheck(s) {
+		return false
+	}
+	saved := p.turn
+	p.turn = s
+	var buf [256]Move
+	n := len(p.LegalMoves(buf[:0]))
+	p.turn = saved
+	return n == 0
+}
+
+// settleChess4 applies the consequences of a turn: the credit for mates on
+// the board, then, at the start of the next seat's turn, its checkmate
+// (out) or stalemate (a draw), and the end of the game.
+func (g *Game) settleChess4(mover Seat, rec *Record) bool {
+	p := g.pos
+	if rec != nil && rec.Action == ActMove && len(g.snaps) > 0 {
+		g.c4Credit(g.c4Player(mover), g.snaps[len(g.snaps)-1].pos, rec.Move)
+	}
+	if g.v.ArmyControl && rec != nil && rec.Action == ActMove {
+		g.c4TrackCastling(mover, rec.Move)
+	}
+	g.c4.choice = [3]Seat{} // a choice is open only until the next turn
+	out := false
+	for i := 0; i < 4*NumSeats && g.result == nil; i++ {
+		players := g.c4Players()
+		if len(players) <= 1 {
+			g.c4End("last player standing", players, nil)
+			break
+		}
+		s := p.turn
+		if g.status[s] != Playing { // an acquired army (Method 2)
+			if g.hasMoves(s) {
+				break
+			}
+			p.turn = p.nextSeat(s) // it cannot move: its turn passes
+			continue
+		}
+		if g.hasMoves(s) {
+			break
+		}
+		if !p.InCheck(s) {
+			g.status[s] = Stalemated
+			g.c4End("stalemate", nil, players)
+			break
+		}
+		g.c4Eliminate(rec, s, Mated, g.c4.mateBy[s])
+		out = true
+	}
+	if g.result == nil {
+		g.checkDraws(rec != nil && rec.Action == ActMove)
+	}
+	return out
+}
+
+// c4Credit updates the mate credits after player's move m (rule 6): a seat
+// newly checkmated is credited to player; a standing mate keeps its credit
+// unless m lifted it for a moment (its piece in the hand, the captured
+// piece off the board), in which case player re-established it.
+func (g *Game) c4Credit(player Seat, prev *Position, m Move) {
+	p := g.pos
+	for e := Seat(0); e < NumSeats; e++ {
+		if g.status[e] != Playing || e == player {
+			continue
+		}
+		switch {
+		case !mated(p, e):
+			g.c4.mateBy[e] = 0
+		case g.c4.mateBy[e] == 0 || !mated(liftedPosition(prev, m), e):
+			g.c4.mateBy[e] = player + 1
+		}
+	}
+}
+
+// c4Recheck resets the credit of mates that an elimination lifted, and
+// credits new ones to player (plus one; 0 for nobody).
+func (g *Game) c4Recheck(player Seat) {
+	for e := Seat(0); e < NumSeats; e++ {
+		if g.status[e] != Playing {
+			continue
+		}
+		if !mated(g.pos, e) {
+			g.c4.mateBy[e] = 0
+		} else if g.c4.mateBy[e] == 0 {
+			g.c4.mateBy[e] = player
+		}
+	}
+}
+
+// liftedPosition returns prev in the middle of move m: the moving piece
+// in the hand and the captured piece taken off.
+func liftedPosition(prev *Position, m Move) *Position {
+	q := prev.Clone()
+	lift := func(c int) {
+		pc := q.board[c]
+		if !pc.IsPiece() {
+			return
+		}
+		q.removePiece(pc.Seat(), c)
+		q.board[c] = NoPiece
+		if pc.Kind() == King && int(q.king[pc.Seat()]) == c {
+			q.king[pc.Seat()] = 0
+		}
+	}
+	cap := m.to()
+	if m.IsEnPassant() {
+		cap = q.epVictim(m.to(), q.turn)
+	}
+	lift(m.from())
+	lift(cap)
+	return q
+}
+
+// epVictim returns the cell of the pawn that seat s's en-passant capture
+// onto cell t removes.
+func (p *Position) epVictim(t int, s Seat) int {
+	for e := Seat(0); e < NumSeats; e++ {
+		if int(p.ep[e].target) == t && e != s {
+			return int(p.ep[e].pawn)
+		}
+	}
+	if p.v.ChainEnPassant {
+		for e := Seat(0); e < NumSeats; e++ {
+			if int(p.epx[s][e].target) == t {
+				return int(p.epx[s][e].pawn)
+			}
+		}
+	}
+	return t
+}
+
+// c4Eliminate puts seat s out with status st, credited to by (plus one; 0
+// for nobody). Under Method 2 the credited player takes the army over;
+// otherwise it turns static. An army s controlled turns static.
+func (g *Game) c4Eliminate(rec *Record, s Seat, st Status, by Seat) {
+	if by == s+1 {
+		by = 0 // a player who mated himself (with an acquired army) gets no credit
+	}
+	g.c4.by[s] = by
+	g.c4.mateBy[s] = 0
+	if rec != nil {
+		rec.Out = append(rec.Out, s)
+		rec.By = append(rec.By, by-1)
+	}
+	for e := Seat(0); e < NumSeats; e++ {
+		if g.c4.ctrl[e] == s+1 {
+			g.c4Static(e) // "may only choose to control the piece of an opponent he directly eliminated"
+		}
+	}
+	if !g.v.ArmyControl || by == 0 {
+		g.eliminate(s, st)
+		g.c4SetVariant()
+		g.c4Recheck(by)
+		return
+	}
+	g.status[s] = st
+	g.c4.ctrl[s] = by
+	g.c4StartCastling(s)
+	for f := Seat(0); f < NumSeats; f++ {
+		if f != s && g.c4.ctrl[f] == by {
+			// "A player only retains control of one set of opponent's
+			// pieces": by default the army with more material (the new
+			// one on a tie); Game.KeepArmy can change it before the next
+			// turn.
+			keep, drop := s, f
+			if g.c4Material(f) > g.c4Material(s) {
+				keep, drop = f, s
+			}
+			g.c4.choice = [3]Seat{by, keep + 1, drop + 1}
+			g.c4Static(drop)
+		}
+	}
+	g.c4SetVariant()
+	g.c4Recheck(by)
+}
+
+// c4Static turns seat s's army static, as in Method 1.
+func (g *Game) c4Static(s Seat) {
+	g.c4.ctrl[s] = 0
+	g.c4.castle[s] = c4Castle{}
+	st := g.status[s]
+	if st == Playing {
+		st = Mated
+	}
+	g.eliminate(s, st)
+}
+
+// c4Material is the standard value of seat s's live pieces (P1 N3 B3 R5 Q9).
+func (g *Game) c4Material(s Seat) int {
+	p := g.pos
+	n := 0
+	for _, c := range p.plist[s][:p.pcount[s]] {
+		pc := p.board[c]
+		if pc.Dead() {
+			continue
+		}
+		n += [...]int{0, 1, 3, 3, 5, 9, 0}[pc.Kind()]
+	}
+	return n
+}
+
+// KeepArmy settles the choice a Method 2 player must make when he
+// eliminates a second opponent: keep army s (one of the two) and let the
+// other turn static. The choice is open until the next turn is played; it
+// is then permanent.
+func (g *Game) KeepArmy(s Seat) error {
+	ch := g.c4.choice
+	if ch[0] == 0 {
+		return fmt.Errorf("no choice of armies is open")
+	}
+	keep, drop := ch[1]-1, ch[2]-1
+	if s == keep {
+		return nil
+	}
+	if s != drop {
+		return fmt.Errorf("%s may keep %s's or %s's army, not %s's", ch[0]-1, keep, drop, s)
+	}
+	p := g.pos
+	// Bring the dropped army back: it was live an instant ago.
+	for _, c := range p.plist[drop][:p.pcount[drop]] {
+		p.board[c] &^= deadFlag
+	}
+	p.out[drop] = false
+	g.c4.ctrl[drop] = ch[0]
+	wasTurn := p.turn
+	g.c4Static(keep)
+	g.c4.choice = [3]Seat{ch[0], drop + 1, keep + 1}
+	// The army eliminated on this turn plays on from it (if kept); the turn
+	// order otherwise is unchanged.
+	if last := g.records[len(g.records)-1]; len(last.Out) > 0 {
+		newest := last.Out[len(last.Out)-1]
+		if newest == drop {
+			p.turn = drop
+		} else if wasTurn == keep {
+			p.turn = p.nextSeat(keep)
+		}
+	}
+	g.c4SetVariant()
+	g.c4Recheck(ch[0])
+	g.records[len(g.records)-1].TurnAfter = p.turn
+	g.snaps[len(g.snaps)-1] = snapshot{pos: p.Clone(), status: g.status, c4: g.c4}
+	return nil
+}
+
+// c4SetVariant gives the position the rules of the current control:
+// a player's own pieces and his acquired army neither capture nor check
+// each other, and an acquired king is never in check (so it may be
+// captured).
+func (g *Game) c4SetVariant() {
+	if !g.v.ArmyControl {
+		return
+	}
+	any := false
+	nv := *g.v
+	for e := Seat(0); e < NumSeats; e++ {
+		c := g.c4.ctrl[e]
+		if c == 0 {
+			continue
+		}
+		any = true
+		nv.CanCapture[c-1][e], nv.CanCapture[e][c-1] = false, false
+		nv.Checks[e][c-1] = false
+		for x := Seat(0); x < NumSeats; x++ {
+			nv.Checks[x][e] = false
+		}
+	}
+	if !any {
+		g.pos.v = g.v
+		return
+	}
+	nv.cells = nil
+	if err := nv.Compile(); err != nil {
+		panic(err) // the variant compiled before; control changes no data Compile checks
+	}
+	g.pos.v = &nv
+}
+
+// c4StartCastling records, at the moment seat s's army is acquired, where
+// its king and the rooks that started on its corners now stand (rule 1 of
+// "Rules Specific to Method 2"): they may castle again if they come back
+// to their starting squares without ever moving away from them.
+func (g *Game) c4StartCastling(s Seat) {
+	st := c4Castle{}
+	first := g.snaps[0].pos
+	if k := first.king[s]; k != 0 {
+		st.home[0] = k
+	}
+	for i, c := range g.v.corners[s] {
+		if c != 0 && first.board[c] == MakePiece(s, Rook) {
+			st.home[i+1] = int16(c)
+		}
+	}
+	st.cur = st.home
+	// Follow each piece through the game so far.
+	for i, r := range g.records {
+		if r.Action != ActMove {
+			continue
+		}
+		before := g.snaps[i].pos
+		st.follow(before, r.Move, false)
+	}
+	st.cur[0] = g.pos.king[s] // the king, whatever happened
+	if st.home[0] == 0 {
+		st.cur[0] = 0
+	}
+	g.c4.castle[s] = st
+	g.c4CastleRights(s)
+}
+
+// follow moves the tracked pieces along move m played in position before;
+// with strict set, a tracked piece of the mover that moves away from its
+// home (or off it) loses its castling.
+func (st *c4Castle) follow(before *Position, m Move, strict bool) {
+	from, to := m.from(), m.to()
+	cap := to
+	if m.IsEnPassant() {
+		cap = before.epVictim(to, before.turn)
+	}
+	moves := [][2]int{{from, to}}
+	if c, _ := m.IsCastle(); c {
+		rf, rt := m.RookSquares()
+		moves = append(moves, [2]int{cell(rf), cell(rt)})
+	}
+	for i := range st.cur {
+		if st.cur[i] != 0 && int(st.cur[i]) == cap && cap != from {
+			st.cur[i] = 0 // captured
+		}
+	}
+	for _, mv := range moves {
+		for i := range st.cur {
+			if st.cur[i] == 0 || int(st.cur[i]) != mv[0] {
+				continue
+			}
+			if strict && !approaches(mv[0], mv[1], int(st.home[i])) {
+				st.cur[i] = 0
+				continue
+			}
+			st.cur[i] = int16(mv[1])
+		}
+	}
+}
+
+// approaches reports whether a move from a to b brings a piece closer to
+// home: "each move of that piece must bring it at least one rank or file
+// closer to, and no ranks or files further from, its starting position.
+// Once either piece is on its starting location, it may not move again".
+func approaches(a, b, home int) bool {
+	if a == home {
+		return false
+	}
+	df0, dr0 := abs(a%stride-home%stride), abs(a/stride-home/stride)
+	df1, dr1 := abs(b%stride-home%stride), abs(b/stride-home/stride)
+	return df1 <= df0 && dr1 <= dr0 && (df1 < df0 || dr1 < dr0)
+}
+
+// c4TrackCastling follows an acquired army's king and rooks after a move.
+func (g *Game) c4TrackCastling(mover Seat, m Move) {
+	before := g.snaps[len(g.snaps)-1].pos
+	for s := Seat(0); s < NumSeats; s++ {
+		if g.c4.ctrl[s] == 0 {
+			continue
+		}
+		st := &g.c4.castle[s]
+		if c, _ := m.IsCastle(); c && mover == s {
+			*st = c4Castle{} // castled: done
+		} else {
+			st.follow(before, m, mover == s)
+		}
+		g.c4CastleRights(s)
+	}
+}
+
+// c4CastleRights gives acquired seat s the castling rights its king and
+// rooks have earned: both on their starting squares, neither having moved
+// away since the army was acquired.
+func (g *Game) c4CastleRights(s Seat) {
+	st := g.c4.castle[s]
+	p := g.pos
+	p.castle[s] = 0
+	if st.cur[0] == 0 || st.cur[0] != st.home[0] || p.king[s] != st.home[0] {
+		return
+	}
+	for i := 1; i < 3; i++ {
+		h := st.home[i]
+		if h == 0 || st.cur[i] != h {
+			continue
+		}
+		d := abs(int(h) - int(st.home[0]))
+		if d == 3 || d == 3*stride {
+			p.castle[s] |= castleShort
+		} else if d == 4 || d == 4*stride {
+			p.castle[s] |= castleLong
+		}
+	}
+}
+
+// leaveChess4 handles a resignation or time-out: the seat is out with no
+// credit, its army (and any army it controlled) static, and play goes on.
+func (g *Game) leaveChess4(s Seat, a Action) (Record, error) {
+	rec := Record{Seat: s, Action: a, Text: "R"}
+	st := Resigned
+	if a == ActTimeout {
+		rec.Text, st = "T", TimedOut
+	}
+	if g.pos.turn == s {
+		g.pos.ep[s] = epEntry{}
+	}
+	g.c4Eliminate(&rec, s, st, 0)
+	g.settleChess4(s, &rec)
+	g.finishTurn(&rec)
+	return rec, nil
+}
+
+// c4End ends the game: winners (the last player standing), or a draw
+// shared by the players still in.
+func (g *Game) c4End(reason string, winners, sharing []Seat) {
+	if len(winners) > 0 {
+		sharing = nil
+	}
+	g.result = &Result{Reason: reason, Winners: winners, Points: g.pos.points, Sharing: sharing}
+}
+
+// c4Draw ends the game drawn (repetition, the 50-move rule, insufficient
+// material) among the players still in.
+func (g *Game) c4Draw(reason string) { g.c4End(reason, nil, g.c4Players()) }
+
+// chess4Tag writes a Chess4 result in the text's format ("1/4-1/4-1/4-1/4"):
+// each seat's share of the point in seat order (White, Silver, Black,
+// Gold = Red, Blue, Yellow, Green): 1 for the winner, 1/n for each of n
+// players sharing a draw, 0 for the others.
+func (r Result) chess4Tag() string {
+	parts := []string{"0", "0", "0", "0"}
+	for _, s := range r.Winners {
+		parts[s] = "1"
+	}
+	if len(r.Winners) == 0 && len(r.Sharing) > 0 {
+		share := "1"
+		if len(r.Sharing) > 1 {
+			share = "1/" + strconv.Itoa(len(r.Sharing))
+		}
+		for _, s := range r.Sharing {
+			parts[s] = share
+		}
+	}
+	return strings.Join(parts, "-")
+}
+
+// compileNoKingCapture forbids capturing a live king that some seat gives
+// check to (Variant.NoKingCapture).
+func (v *Variant) compileNoKingCapture() {
+	for t := Seat(0); t < NumSeats; t++ {
+		royal := false
+		for x := Seat(0); x < NumSeats; x++ {
+			royal = royal || v.Checks[x][t]
+		}
+		if !royal {
+			continue
+		}
+		k := MakePiece(t, King)
+		for s := Seat(0); s < NumSeats; s++ {
+			v.capTab[s][k], v.capTab[s][k.WithPromoted()] = false, false
+		}
+	}
+}
