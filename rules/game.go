@@ -24,9 +24,12 @@ const (
 	KingCaptured
 	// Wiped: every piece of the seat has been captured (CaptureAll).
 	Wiped
+	// Finished: the seat's individual game is over and its army has left
+	// the board, whatever the result (Double).
+	Finished
 )
 
-var statusNames = [...]string{"playing", "walking", "checkmated", "stalemated", "resigned", "timed out", "king captured", "all pieces captured"}
+var statusNames = [...]string{"playing", "walking", "checkmated", "stalemated", "resigned", "timed out", "king captured", "all pieces captured", "game finished"}
 
 // String names the status.
 func (s Status) String() string {
@@ -82,6 +85,9 @@ func (r Result) Draw() bool { return len(r.Winners) == 0 }
 // "0-1" (Blue and Green win), "1/2-1/2" in Teams; in FFA the scores as
 // chess.com writes them with the given player names ("A: 72 - B: 14 - …").
 func (r Result) Tag(mode Mode, names [NumSeats]string) string {
+	if mode == Double {
+		return r.doubleTag()
+	}
 	if mode == Teams {
 		switch {
 		case r.Draw():
@@ -118,11 +124,13 @@ type Game struct {
 	snaps  []snapshot
 	reps   map[uint64]int
 	result *Result
+	dbl    doubleState // Double: the announce protocol and the individual games
 }
 
 type snapshot struct {
 	pos    *Position
 	status [NumSeats]Status
+	dbl    doubleState
 }
 
 // ErrGameOver is returned for a move or action after the game has ended.
@@ -185,6 +193,9 @@ func (g *Game) LegalMoves() []Move {
 	if g.result != nil {
 		return nil
 	}
+	if g.v.Mode == Double {
+		return g.doubleMoves()
+	}
 	moves := g.pos.LegalMoves(nil)
 	if len(moves) == 0 && g.mustMove(g.pos.turn) {
 		// "that team must still make a move on its turn, even though
@@ -225,7 +236,11 @@ func (g *Game) Play(m Move) (Record, error) {
 	if g.result != nil {
 		return Record{}, ErrGameOver
 	}
-	if !g.pos.IsLegal(m) && !(g.mustMove(g.pos.turn) && g.canOnlyMoveIntoCheck(m)) {
+	if g.v.Mode == Double {
+		if err := g.doubleCheckMove(m); err != nil {
+			return Record{}, err
+		}
+	} else if !g.pos.IsLegal(m) && !(g.mustMove(g.pos.turn) && g.canOnlyMoveIntoCheck(m)) {
 		return Record{}, g.pos.Explain(m)
 	}
 	s := g.pos.turn
@@ -383,6 +398,11 @@ func (g *Game) leave(s Seat, a Action) (Record, error) {
 		g.finishTurn(&rec)
 		return rec, nil
 	}
+	if g.v.Mode == Double {
+		g.doubleLeave(&rec, s, st)
+		g.finishTurn(&rec)
+		return rec, nil
+	}
 	if g.v.Mode != FFA {
 		g.eliminate(s, st)
 		rec.Out = append(rec.Out, s)
@@ -487,6 +507,9 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 	}
 	if g.v.Mode == LastStanding {
 		return g.settleLastStanding(mover, rec)
+	}
+	if g.v.Mode == Double {
+		return g.settleDouble(mover, rec)
 	}
 	mated := false
 	p := g.pos
@@ -854,7 +877,7 @@ func (g *Game) finishTurn(rec *Record) {
 	if rec.Action == ActMove {
 		g.reps[g.pos.Hash()]++ // only moves repeat positions
 	}
-	g.snaps = append(g.snaps, snapshot{pos: g.pos.Clone(), status: g.status})
+	g.snaps = append(g.snaps, snapshot{pos: g.pos.Clone(), status: g.status, dbl: g.dbl})
 }
 
 // PreviousPosition returns a copy of the position before the last turn.
@@ -878,6 +901,7 @@ func (g *Game) Takeback() error {
 	last := g.snaps[len(g.snaps)-1]
 	g.pos = last.pos.Clone()
 	g.status = last.status
+	g.dbl = last.dbl.takeback(len(g.records))
 	g.result = nil
 	return nil
 }

@@ -25,6 +25,12 @@ const (
 	// its king is captured; once reduced, normal checkmate puts it out and
 	// stalemate draws (the four-player chess essay).
 	LastStanding
+	// Double: two individual games of chess on one board between the
+	// pairs of seats that may capture each other; the other seats' pieces
+	// are blocks. A finished game's two armies leave the board; the
+	// partnerships (Variant.Side) score the two results (the essay's
+	// blocking double chess, rules/blocking.go).
+	Double
 )
 
 // String names the mode as PGN4's Variant tag does.
@@ -36,6 +42,8 @@ func (m Mode) String() string {
 		return "CaptureAll"
 	case LastStanding:
 		return "LastStanding"
+	case Double:
+		return "Double"
 	}
 	return "Teams"
 }
@@ -112,6 +120,18 @@ type Variant struct {
 	// KingCaptureRemovesArmy takes every piece of a seat whose king is
 	// captured off the board (the essay), instead of greying it.
 	KingCaptureRemovesArmy bool
+
+	// Blocking double chess (the essay; rules/blocking.go).
+	//
+	// Side[s] numbers seat s's partnership (1, 2; 0 none) where the
+	// partnerships are not the seats that may not capture each other: "the
+	// White men may only capture Black pieces … Despite this, White and
+	// Yellow play as partners against Red and Black."
+	Side [NumSeats]uint8
+	// MoveIntoCheck[s]: seat s "ha[s] the privilege of moving [its King]
+	// into check" after announcing the move and hearing its partner's
+	// reply (Game.Announce, Game.Reply), when its partner moves next.
+	MoveIntoCheck [NumSeats]bool
 	// Start is the start position in FEN4.
 	Start string
 	// Options holds the documented choices where the rules texts and
