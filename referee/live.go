@@ -526,9 +526,10 @@ func (l *Live) command(c Command) Reply {
 	return fail("unknown command %q", c.Name)
 }
 
-// drawCommand offers, accepts or declines a draw by agreement. A draw is
-// agreed once every seat still playing has offered or accepted it since
-// the last turn; a turn, a takeback or one refusal ends the offer.
+// drawCommand offers, accepts or declines a draw by agreement. The rules
+// say whose agreement a draw needs (rules.Game.DrawNeeds: every seat still
+// playing, or in a double game the offering seat's opponent); a turn, a
+// takeback or one refusal ends the offer.
 func (l *Live) drawCommand(c Command) Reply {
 	g := l.ref.Game()
 	s, err := seatNamed(c.Seat)
@@ -538,16 +539,18 @@ func (l *Live) drawCommand(c Command) Reply {
 	if _, over := g.Result(); over {
 		return fail("%s: the game is over", c.Name)
 	}
-	voters := g.DrawVoters()
-	if len(voters) == 0 {
-		return fail("%s: %s has no draw by agreement", c.Name, g.Variant().Name)
-	}
-	if !slices.Contains(voters, s) {
-		return fail("%s: %s is no longer playing", c.Name, s)
+	var asked []rules.Seat // the seats the offer on the table waits for
+	if l.draws != nil {
+		if asked, err = g.DrawNeeds(l.draws); err != nil {
+			return fail("%s: %v", c.Name, err)
+		}
 	}
 	if c.Name == CmdDrawDecline {
 		if l.draws == nil {
 			return fail("draw_decline: no draw is on offer")
+		}
+		if !slices.Contains(asked, s) {
+			return fail("draw_decline: the draw on offer does not wait for %s", s)
 		}
 		l.draws = nil
 		l.emit(Message{Kind: MsgDrawDeclined, Seat: s.String(), Text: fmt.Sprintf("%s declines the draw", s)})
@@ -556,31 +559,58 @@ func (l *Live) drawCommand(c Command) Reply {
 	if slices.Contains(l.draws, s) {
 		return fail("draw_offer: %s has already agreed to a draw", s)
 	}
-	l.draws = append(l.draws, s)
-	var waiting []string
-	for _, v := range voters {
-		if !slices.Contains(l.draws, v) {
-			waiting = append(waiting, v.String())
-		}
+	if l.draws != nil && !slices.Contains(asked, s) {
+		return fail("draw_offer: the draw on offer waits for %s, not %s", seatList(asked), s)
 	}
-	text := fmt.Sprintf("%s offers a draw; waiting for %s", s, strings.Join(waiting, ", "))
-	if len(l.draws) > 1 {
+	agreed := append(slices.Clone(l.draws), s)
+	missing, err := g.DrawNeeds(agreed)
+	if err != nil {
+		return fail("draw_offer: %v", err)
+	}
+	l.draws = agreed
+	var waiting []string
+	for _, w := range missing {
+		waiting = append(waiting, w.String())
+	}
+	text := fmt.Sprintf("%s offers a draw", s)
+	if len(agreed) > 1 {
 		text = fmt.Sprintf("%s accepts the draw", s)
-		if len(waiting) > 0 {
-			text += "; waiting for " + strings.Join(waiting, ", ")
-		}
+	}
+	if len(missing) > 0 {
+		text += "; waiting for " + seatList(missing)
 	}
 	l.emit(Message{Kind: MsgDrawOffer, Seat: s.String(), Candidates: waiting, Text: text})
-	if len(waiting) > 0 {
+	if len(missing) > 0 {
 		return Reply{}
 	}
-	if err := g.AgreeDraw(l.draws); err != nil {
+	if err := g.AgreeDraw(agreed); err != nil {
+		l.draws = nil
 		return fail("draw_offer: %v", err)
 	}
 	l.draws = nil
-	res, _ := g.Result()
-	l.over(res)
+	names := make([]string, len(agreed))
+	for i, a := range agreed {
+		names[i] = a.String()
+	}
+	l.emit(Message{Kind: MsgDrawAgreed, Seats: names, FEN4: g.Position().FEN4(), Text: "draw agreed by " + seatList(agreed)})
+	if res, over := g.Result(); over {
+		l.over(res)
+	} else {
+		l.ref.Resync(l.ref.Occupancy()) // one game of a double game ended: its armies leave the board
+	}
 	return Reply{}
+}
+
+// seatList names seats for people: "Blue, Yellow and Green".
+func seatList(seats []rules.Seat) string {
+	names := make([]string, len(seats))
+	for i, s := range seats {
+		names[i] = s.String()
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // remoteMove takes a remote seat's move: the board lights it and waits for

@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"boardd/configs"
 	"boardd/referee/clock"
 	"boardd/rules"
 	"boardd/rules/square"
+	"boardd/rules/variants"
 	"boardd/sensors"
 )
 
@@ -529,6 +531,9 @@ func TestLiveDrawByAgreement(t *testing.T) {
 			t.Fatalf("%s's agreement: %+v", s, m)
 		}
 	}
+	if m := b.next(); m.Kind != MsgDrawAgreed || strings.Join(m.Seats, ",") != "Blue,Green,Red,Yellow" {
+		t.Fatalf("draw agreed message %+v", m)
+	}
 	m = b.next()
 	if m.Kind != MsgGameOver || m.Result == nil || m.Result.Reason != rules.ReasonAgreement || m.Result.PGN4 != "1/2-1/2" {
 		t.Fatalf("game over message %+v", m)
@@ -595,5 +600,56 @@ func TestLiveSetupCommand(t *testing.T) {
 	b.do(CmdNewGame, `{}`)
 	if st := b.State(); st.Setup != nil || st.Status == "setup" {
 		t.Errorf("after a new game: status %s setup %+v", st.Status, st.Setup)
+	}
+}
+
+// In blocking double chess a draw by agreement ends one of the two games:
+// only the offering seat's opponent is asked, and the two armies of that
+// game must then leave the board ("the pieces of both teams involved in
+// that game are removed from the board").
+func TestLiveDrawEndsOneGameOfADoubleGame(t *testing.T) {
+	cat, err := variants.Catalog(configs.Variants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lookup := func(name, start string) (*rules.Variant, error) {
+		d, err := variants.Find(cat, name)
+		if err != nil {
+			return nil, err
+		}
+		return d.Variant(start)
+	}
+	v, err := lookup("blocking-double", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := rules.NewGame(v, "")
+	b := startLive(t, LiveConfig{Lookup: lookup, Variant: "blocking-double", Occupancy: g.Position().Occupancy()})
+	b.hand("-h2 +h4") // White (the Red seat) opens
+	if m := b.next(); m.Kind != MsgMove {
+		t.Fatalf("want White's move, got %+v", m)
+	}
+	if r := b.do(CmdDrawOffer, `{"seat":"Red"}`); !r.OK {
+		t.Fatalf("offer: %+v", r)
+	}
+	if m := b.next(); m.Kind != MsgDrawOffer || strings.Join(m.Candidates, ",") != "Yellow" {
+		t.Fatalf("White's offer should wait for Black (the Yellow seat) only: %+v", m)
+	}
+	if r := b.do(CmdDrawOffer, `{"seat":"Blue"}`); r.OK || !strings.Contains(r.Error, "waits for Yellow, not Blue") {
+		t.Fatalf("a seat of the other game accepting: %+v", r)
+	}
+	if r := b.do(CmdDrawOffer, `{"seat":"Yellow"}`); !r.OK {
+		t.Fatalf("accept: %+v", r)
+	}
+	b.next() // Yellow's acceptance
+	if m := b.next(); m.Kind != MsgDrawAgreed || strings.Join(m.Seats, ",") != "Red,Yellow" {
+		t.Fatalf("draw agreed %+v", m)
+	}
+	st := b.State()
+	if st.Status != "correction" || len(st.Wrong) != 32 {
+		t.Fatalf("after one game's draw: status %s, %d squares to empty; want correction with both armies (32 pieces) to take off", st.Status, len(st.Wrong))
+	}
+	if st.Seats[rules.Blue].Status != "playing" || st.Seats[rules.Red].Status == "playing" {
+		t.Errorf("seat statuses %+v", st.Seats)
 	}
 }

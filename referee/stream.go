@@ -37,6 +37,7 @@ const (
 	MsgSensorFault      = "sensor_fault"      // a switch misbehaves (Square, Text)
 	MsgDrawOffer        = "draw_offer"        // a seat offers or accepts a draw (Seat; Candidates: the seats still to agree)
 	MsgDrawDeclined     = "draw_declined"     // a seat declined the draw on offer, or a move let it lapse (Seat)
+	MsgDrawAgreed       = "draw_agreed"       // a draw was agreed (Seats); game_over follows unless only one game of a double game ended
 	MsgSetup            = "setup"             // a guided set-up of the current position from an empty board began
 )
 
@@ -58,8 +59,11 @@ type Message struct {
 	// Coord is the same move in coordinates, unambiguous for machines:
 	// "h2-h4", "e10-e11=N"; castling as the king's squares.
 	Coord string `json:"coord,omitempty"`
-	// Candidates are the moves that fit the board (ambiguous, promotion).
+	// Candidates are the moves that fit the board (ambiguous, promotion),
+	// or the seats a draw offer still waits for (draw_offer).
 	Candidates []string `json:"candidates,omitempty"`
+	// Seats are the seats that agreed a draw (draw_agreed).
+	Seats []string `json:"seats,omitempty"`
 	// Square is the square a sensor fault is on.
 	Square string `json:"square,omitempty"`
 	// Variant and Start (a start array's name or a FEN4) of a new game.

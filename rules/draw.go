@@ -1,54 +1,80 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // ReasonAgreement is the Result.Reason of a game drawn by agreement.
 const ReasonAgreement = "draw by agreement"
 
-// DrawVoters returns the seats whose agreement a draw needs: every seat
-// still playing. It is empty when the variant has no draw by agreement or
-// the game is over.
-func (g *Game) DrawVoters() []Seat {
-	if g.result != nil || !g.v.Options.DrawByAgreement {
-		return nil
+// DrawNeeds says whose agreement a draw offered by the seats in agreed
+// still needs: every seat still playing, or in a Double game the offering
+// seat's individual opponent (agreed[0] names the offering seat). It is
+// an error when the variant has no draw by agreement, the game is over,
+// or a seat in agreed is not playing.
+func (g *Game) DrawNeeds(agreed []Seat) ([]Seat, error) {
+	if g.result != nil {
+		return nil, ErrGameOver
+	}
+	if !g.v.Options.DrawByAgreement {
+		return nil, fmt.Errorf("%s has no draw by agreement", g.v.Name)
+	}
+	if len(agreed) == 0 {
+		return nil, errors.New("no seat offers a draw")
+	}
+	for _, s := range agreed {
+		if s >= NumSeats || g.status[s] != Playing {
+			return nil, fmt.Errorf("%s is not playing", s)
+		}
+	}
+	voters := g.drawVoters(agreed[0])
+	var missing []Seat
+	for _, s := range voters {
+		if !slices.Contains(agreed, s) {
+			missing = append(missing, s)
+		}
+	}
+	return missing, nil
+}
+
+// drawVoters are the seats a draw offered by s concerns.
+func (g *Game) drawVoters(s Seat) []Seat {
+	if g.v.Mode == Double {
+		// "draw by agreement" ends one of the two individual games.
+		return []Seat{s, g.doubleOpponent(s)}
 	}
 	var out []Seat
-	for s := Seat(0); s < NumSeats; s++ {
-		if g.status[s] == Playing {
-			out = append(out, s)
+	for t := Seat(0); t < NumSeats; t++ {
+		if g.status[t] == Playing {
+			out = append(out, t)
 		}
 	}
 	return out
 }
 
-// AgreeDraw ends the game drawn by agreement when every seat still
-// playing is among agreed (see DrawVoters). It changes nothing and says
-// who is missing otherwise, or why the game cannot be drawn this way.
-// A Takeback right after it reopens the game without undoing a turn.
+// AgreeDraw draws by agreement what the seats in agreed may draw (see
+// DrawNeeds): the whole game, or in a Double game the individual game of
+// agreed[0] and its opponent. It changes nothing and names who is missing
+// otherwise. A Takeback right after a whole game's draw reopens the game
+// without undoing a turn.
 func (g *Game) AgreeDraw(agreed []Seat) error {
-	if g.result != nil {
-		return ErrGameOver
-	}
-	if !g.v.Options.DrawByAgreement {
-		return fmt.Errorf("%s has no draw by agreement", g.v.Name)
-	}
-	var missing []string
-	for _, s := range g.DrawVoters() {
-		found := false
-		for _, a := range agreed {
-			found = found || a == s
-		}
-		if !found {
-			missing = append(missing, s.String())
-		}
+	missing, err := g.DrawNeeds(agreed)
+	if err != nil {
+		return err
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("a draw needs the agreement of %s too", strings.Join(missing, " and "))
+		names := make([]string, len(missing))
+		for i, s := range missing {
+			names[i] = s.String()
+		}
+		return fmt.Errorf("a draw needs the agreement of %s too", strings.Join(names, " and "))
 	}
 	switch g.v.Mode {
+	case Double:
+		return g.agreeGameDraw(agreed[0], g.doubleOpponent(agreed[0]))
 	case FFA:
 		g.endFFA(ReasonAgreement, 0)
 	case Chess4:

@@ -66,8 +66,8 @@ func TestAgreeDraw(t *testing.T) {
 			if g.Variant().Mode == Teams && res.Tag(Teams, [NumSeats]string{}) != "1/2-1/2" {
 				t.Errorf("Teams tag %q, want 1/2-1/2", res.Tag(Teams, [NumSeats]string{}))
 			}
-			if len(g.DrawVoters()) != 0 {
-				t.Errorf("DrawVoters after the game ended: %v", g.DrawVoters())
+			if _, err := g.DrawNeeds(tt.agreed); err != ErrGameOver {
+				t.Errorf("DrawNeeds after the game ended: %v", err)
 			}
 			if err := g.AgreeDraw(tt.agreed); err != ErrGameOver {
 				t.Errorf("a second agreement: %v, want ErrGameOver", err)

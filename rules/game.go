@@ -24,9 +24,12 @@ const (
 	KingCaptured
 	// Wiped: every piece of the seat has been captured (CaptureAll).
 	Wiped
+	// Finished: the seat's individual game is over and its army has left
+	// the board, whatever the result (Double).
+	Finished
 )
 
-var statusNames = [...]string{"playing", "walking", "checkmated", "stalemated", "resigned", "timed out", "king captured", "all pieces captured"}
+var statusNames = [...]string{"playing", "walking", "checkmated", "stalemated", "resigned", "timed out", "king captured", "all pieces captured", "game finished"}
 
 // String names the status.
 func (s Status) String() string {
@@ -90,6 +93,9 @@ func (r Result) Tag(mode Mode, names [NumSeats]string) string {
 	if mode == Chess4 {
 		return r.chess4Tag()
 	}
+	if mode == Double {
+		return r.doubleTag()
+	}
 	if mode == Teams {
 		switch {
 		case r.Draw():
@@ -128,12 +134,14 @@ type Game struct {
 	result *Result
 	agreed bool        // the game ended by AgreeDraw (a takeback reopens it)
 	c4     chess4State // Chess4's credits and army control (rules/chess4.go)
+	dbl    doubleState // Double: the announce protocol and the individual games
 }
 
 type snapshot struct {
 	pos    *Position
 	status [NumSeats]Status
 	c4     chess4State
+	dbl    doubleState
 }
 
 // ErrGameOver is returned for a move or action after the game has ended.
@@ -196,6 +204,9 @@ func (g *Game) LegalMoves() []Move {
 	if g.result != nil {
 		return nil
 	}
+	if g.v.Mode == Double {
+		return g.doubleMoves()
+	}
 	moves := g.pos.LegalMoves(nil)
 	if len(moves) == 0 && g.mustMove(g.pos.turn) {
 		// "that team must still make a move on its turn, even though
@@ -236,7 +247,11 @@ func (g *Game) Play(m Move) (Record, error) {
 	if g.result != nil {
 		return Record{}, ErrGameOver
 	}
-	if !g.pos.IsLegal(m) && !(g.mustMove(g.pos.turn) && g.canOnlyMoveIntoCheck(m)) {
+	if g.v.Mode == Double {
+		if err := g.doubleCheckMove(m); err != nil {
+			return Record{}, err
+		}
+	} else if !g.pos.IsLegal(m) && !(g.mustMove(g.pos.turn) && g.canOnlyMoveIntoCheck(m)) {
 		return Record{}, g.pos.Explain(m)
 	}
 	s := g.pos.turn
@@ -397,6 +412,11 @@ func (g *Game) leave(s Seat, a Action) (Record, error) {
 		g.finishTurn(&rec)
 		return rec, nil
 	}
+	if g.v.Mode == Double {
+		g.doubleLeave(&rec, s, st)
+		g.finishTurn(&rec)
+		return rec, nil
+	}
 	if g.v.Mode != FFA {
 		g.eliminate(s, st)
 		rec.Out = append(rec.Out, s)
@@ -507,6 +527,9 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 	}
 	if g.v.Mode == Chess4 {
 		return g.settleChess4(mover, rec)
+	}
+	if g.v.Mode == Double {
+		return g.settleDouble(mover, rec)
 	}
 	mated := false
 	p := g.pos
@@ -878,7 +901,7 @@ func (g *Game) finishTurn(rec *Record) {
 	if rec.Action == ActMove {
 		g.reps[g.pos.Hash()]++ // only moves repeat positions
 	}
-	g.snaps = append(g.snaps, snapshot{pos: g.pos.Clone(), status: g.status, c4: g.c4})
+	g.snaps = append(g.snaps, snapshot{pos: g.pos.Clone(), status: g.status, c4: g.c4, dbl: g.dbl})
 }
 
 // PreviousPosition returns a copy of the position before the last turn.
@@ -907,6 +930,7 @@ func (g *Game) Takeback() error {
 	g.pos = last.pos.Clone()
 	g.status = last.status
 	g.c4 = last.c4
+	g.dbl = last.dbl.takeback(len(g.records))
 	g.result = nil
 	return nil
 }

@@ -30,6 +30,12 @@ const (
 	// turn, and is credited to the player whose move made it; the last
 	// player left wins. See rules/chess4.go.
 	Chess4
+	// Double: two individual games of chess on one board between the
+	// pairs of seats that may capture each other; the other seats' pieces
+	// are blocks. A finished game's two armies leave the board; the
+	// partnerships (Variant.Side) score the two results (the essay's
+	// blocking double chess, rules/blocking.go).
+	Double
 )
 
 // String names the mode as PGN4's Variant tag does.
@@ -43,6 +49,8 @@ func (m Mode) String() string {
 		return "LastStanding"
 	case Chess4:
 		return "Chess4"
+	case Double:
+		return "Double"
 	}
 	return "Teams"
 }
@@ -170,6 +178,17 @@ type Variant struct {
 	// passed pawn may not capture meanwhile.
 	ChainEnPassant bool
 
+	// Blocking double chess (the essay; rules/blocking.go).
+	//
+	// Side[s] numbers seat s's partnership (1, 2; 0 none) where the
+	// partnerships are not the seats that may not capture each other: "the
+	// White men may only capture Black pieces … Despite this, White and
+	// Yellow play as partners against Red and Black."
+	Side [NumSeats]uint8
+	// MoveIntoCheck[s]: seat s "ha[s] the privilege of moving [its King]
+	// into check" after announcing the move and hearing its partner's
+	// reply (Game.Announce, Game.Reply), when its partner moves next.
+	MoveIntoCheck [NumSeats]bool
 	// Start is the start position in FEN4.
 	Start string
 	// Options holds the documented choices where the rules texts and

@@ -72,6 +72,7 @@ func FromGameWith(g *rules.Game, tags []Tag, comment func(i int, rec rules.Recor
 		lastSeat = order[seat]
 	}
 	onTurn := g.StartTurn()
+	notes := g.Notes() // blocking double chess: announcements, replies, claims, agreed draws
 	for i, r := range recs {
 		switch {
 		case r.Action == rules.ActMove:
@@ -101,6 +102,13 @@ func FromGameWith(g *rules.Game, tags []Tag, comment func(i int, rec rules.Recor
 			}
 		}
 		onTurn = r.TurnAfter
+		for ; len(notes) > 0 && notes[0].After <= i+1 && last != nil; notes = notes[1:] {
+			last.Comments = append(last.Comments, notes[0].Text)
+		}
+	}
+	if res, over := g.Result(); over && v.Mode == rules.Double {
+		out.Set("Result", res.Tag(rules.Double, [rules.NumSeats]string{}))
+		out.Set("Termination", res.Reason)
 	}
 	if res, over := g.Result(); over && (v.Mode == rules.Teams || v.Mode == rules.Chess4) {
 		out.Set("Result", res.Tag(v.Mode, [rules.NumSeats]string{}))
@@ -129,6 +137,12 @@ func outOfTurn(c string) (rules.Seat, rules.Action, bool) {
 // comments record.
 func applyComments(g *rules.Game, sl Slot) error {
 	for _, c := range sl.Comments {
+		if ok, err := g.ApplyNote(c); ok {
+			if err != nil {
+				return fmt.Errorf("comment {%s}: %v", c, err)
+			}
+			continue
+		}
 		s, a, ok := outOfTurn(c)
 		if !ok {
 			continue

@@ -24,6 +24,7 @@ func TestDrawByAgreementPerVariant(t *testing.T) {
 		{"verney", true, "1/2-1/2"},
 		{"chess4", true, "1/4-1/4-1/4-1/4"},
 		{"chess4-m2", true, "1/4-1/4-1/4-1/4"},
+		{"blocking-double", true, ""}, // one game at a time: see TestBlockingDraw*
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -37,6 +38,9 @@ func TestDrawByAgreementPerVariant(t *testing.T) {
 					t.Fatalf("%s: a draw by agreement was accepted", tt.name)
 				}
 				return
+			}
+			if tt.tag == "" {
+				return // the Double mode's own tests check its draws
 			}
 			if err != nil {
 				t.Fatal(err)

@@ -82,6 +82,10 @@ type def struct {
 	NoKingCapture  bool `yaml:"no_king_capture"`
 	ArmyControl    bool `yaml:"army_control"`
 	ChainEnPassant bool `yaml:"chain_en_passant"`
+	// Blocking double chess: who captures and checks whom, who may move
+	// into check.
+	Opponents     [][]string `yaml:"opponents"`
+	MoveIntoCheck []string   `yaml:"move_into_check"`
 }
 
 type seatDef struct {
@@ -245,8 +249,10 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 		v.Mode = rules.LastStanding
 	case "chess4":
 		v.Mode = rules.Chess4
+	case "double":
+		v.Mode = rules.Double
 	default:
-		return nil, d.errAt("mode", "%q is not teams, ffa, capture_all, last_standing or chess4", r.Mode)
+		return nil, d.errAt("mode", "%q is not teams, ffa, capture_all, last_standing, chess4 or double", r.Mode)
 	}
 	g, err := d.geometry()
 	if err != nil {
@@ -282,6 +288,12 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 			v.CanCapture[a][b] = a != b && (!partner || r.CapturePartners)
 			v.Checks[a][b] = a != b && (!partner || r.PartnersGiveCheck)
 		}
+		if v.Mode == rules.Double {
+			v.Side[a] = uint8(team[a])
+		}
+	}
+	if err := d.opponents(v); err != nil {
+		return nil, err
 	}
 	for _, name := range []string{"red", "blue", "yellow", "green"} {
 		s := seatByName[name]
@@ -468,4 +480,50 @@ func Fits(v *rules.Variant, board square.Set) (bool, string) {
 		return true, ""
 	}
 	return false, fmt.Sprintf("needs %d squares this board does not have (a %d×%d board)", missing.Len(), v.Geometry.Files, v.Geometry.Ranks)
+}
+
+// opponents reads opponents: [[a, b], …] and move_into_check: [seats].
+// With opponents, the listed pairs, and only they, capture and give check
+// to each other; every other seat's pieces are blocks to them (blocking
+// double chess: "the White men may only capture Black pieces, and
+// vice-versa … As well, only White may give check to Black").
+func (d *Definition) opponents(v *rules.Variant) error {
+	r := &d.raw
+	if len(r.Opponents) > 0 {
+		v.CanCapture = [rules.NumSeats][rules.NumSeats]bool{}
+		v.Checks = [rules.NumSeats][rules.NumSeats]bool{}
+	}
+	for _, pair := range r.Opponents {
+		if len(pair) != 2 {
+			return d.errAt("opponents", "%v: want pairs of seats, like [red, yellow]", pair)
+		}
+		a, ok1 := seatByName[pair[0]]
+		b, ok2 := seatByName[pair[1]]
+		if !ok1 || !ok2 || a == b {
+			return d.errAt("opponents", "%v: want two different seats of red, blue, yellow, green", pair)
+		}
+		v.CanCapture[a][b], v.CanCapture[b][a] = true, true
+		v.Checks[a][b], v.Checks[b][a] = true, true
+	}
+	for _, name := range r.MoveIntoCheck {
+		s, ok := seatByName[name]
+		if !ok {
+			return d.errAt("move_into_check", "%q is not red, blue, yellow or green", name)
+		}
+		v.MoveIntoCheck[s] = true
+	}
+	if v.Mode == rules.Double {
+		for s := rules.Seat(0); s < rules.NumSeats; s++ {
+			n := 0
+			for t := rules.Seat(0); t < rules.NumSeats; t++ {
+				if v.CanCapture[s][t] {
+					n++
+				}
+			}
+			if n != 1 || v.Side[s] == 0 {
+				return d.errAt("opponents", "mode double: every seat needs exactly one opponent (opponents) and a partnership (partners)")
+			}
+		}
+	}
+	return nil
 }

@@ -40,6 +40,8 @@ type Entry struct {
 	// move, resign, timeout
 	Seat string `json:"seat,omitempty"`
 	Move string `json:"move,omitempty"` // "h2-h4", "h10-h11=N", castling as the king's squares
+	// draw: the seats that agreed it.
+	Seats []string `json:"seats,omitempty"`
 	// Clocks are the remaining milliseconds per seat after the entry.
 	Clocks []int64 `json:"clocks,omitempty"`
 }
@@ -204,8 +206,16 @@ func apply(g *rules.Game, e Entry) error {
 			_, err = g.Timeout(seat)
 		}
 		return err
-	case "draw": // agreed by every seat still playing
-		return g.AgreeDraw(g.DrawVoters())
+	case "draw":
+		var agreed []rules.Seat
+		for _, name := range e.Seats {
+			s, ok := seatByName(name)
+			if !ok {
+				return fmt.Errorf("unknown seat %q", name)
+			}
+			agreed = append(agreed, s)
+		}
+		return g.AgreeDraw(agreed)
 	case "takeback":
 		return g.Takeback()
 	case "tags", "clock":

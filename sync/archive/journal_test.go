@@ -157,7 +157,7 @@ func TestJournalRestoresAnAgreedDraw(t *testing.T) {
 	entries := []Entry{
 		{Seq: 1, Kind: "start", Game: "g1", Variant: "teams"},
 		{Seq: 2, Kind: "move", Seat: "Red", Move: "h2-h4"},
-		{Seq: 3, Kind: "draw"},
+		{Seq: 3, Kind: "draw", Seats: []string{"Blue", "Green", "Red", "Yellow"}},
 	}
 	g, err := Restore(entries, withDraws)
 	if err != nil {

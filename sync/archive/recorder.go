@@ -144,12 +144,9 @@ func (r *Recorder) Record(m referee.Message) error {
 		return r.j.Append(Entry{Kind: "tags", Tags: m.Tags})
 	case referee.MsgClock:
 		return r.j.Append(Entry{Kind: "clock", Clocks: m.Clocks})
+	case referee.MsgDrawAgreed:
+		return r.j.Append(Entry{Kind: "draw", Seats: m.Seats, Clocks: m.Clocks})
 	case referee.MsgGameOver:
-		if m.Result != nil && m.Result.Reason == rules.ReasonAgreement {
-			if err := r.j.Append(Entry{Kind: "draw", Clocks: m.Clocks}); err != nil {
-				return err
-			}
-		}
 		_, err := r.finish()
 		return err
 	}

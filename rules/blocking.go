@@ -1,0 +1,751 @@
+package rules
+
+// Blocking double chess (the four-player chess essay, "Blocking Double
+// Chess"): two individual games of chess on one board. Mode Double.
+//
+// "the White men may only capture Black pieces, and vice-versa, and the
+// Red men may only capture Yellow pieces, and vice versa. As well, only
+// White may give check to Black, and so on." — the variant's CanCapture
+// and Checks matrices say that (YAML key opponents); every seat's
+// individual opponent is the one seat it may capture.
+//
+// "When one of the two games of Chess being played reaches a conclusion
+// … the pieces of both teams involved in that game are removed from the
+// board, the winner as well as the loser." The match ends when both games
+// have ended; "a team wins when it scores either two wins or a win and a
+// draw. Two draws, or a win and a loss, make a draw for the team."
+//
+// "The Red and Yellow players only, because their move is followed by a
+// move on the part of their partners, have the privilege of moving their
+// Kings into check": Game.Announce, Game.Reply (the four replies Unwise,
+// I Accept, Another, Impossible), the partner's duty to relieve the
+// check, and the capture of a king that was left in check.
+//
+// The protocol and the agreed draws and claimed stalemates are not turns
+// (Records): they are Notes, kept with the game (takeback restores them
+// with the turns) and written to PGN4 as comments that Replay carries out
+// again (Game.ApplyNote).
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"boardd/rules/square"
+)
+
+// Reply is a partner's answer to an announced move into check.
+type Reply uint8
+
+// The four replies of the essay.
+const (
+	// ReplyUnwise: "his partner does not wish to relieve the check …, and
+	// the player about to move must now make a move that will not expose
+	// his king to check".
+	ReplyUnwise Reply = iota + 1
+	// ReplyAccept: "his partner will relieve the check, and the first
+	// player must then make the proposed move, and his partner must make a
+	// move that relieves the check".
+	ReplyAccept
+	// ReplyAnother: "the first player may not make the proposed move, but
+	// may, if he wishes, optionally propose a different move which would
+	// expose his King to check, or simply make a move which does not do
+	// so".
+	ReplyAnother
+	// ReplyImpossible: "the previous player erred, and the player replying
+	// would not, in fact, be able to make a legal move which would relieve
+	// the check". The engine checks the claim.
+	ReplyImpossible
+)
+
+var replyNames = [...]string{"", "Unwise", "I Accept", "Another", "Impossible"}
+
+// String is the reply as the essay words it ("I Accept").
+func (r Reply) String() string {
+	if int(r) < len(replyNames) && r != 0 {
+		return replyNames[r]
+	}
+	return "?"
+}
+
+// ParseReply reads a reply: "unwise", "accept" or "I Accept", "another",
+// "impossible" (any case).
+func ParseReply(s string) (Reply, error) {
+	switch strings.ToLower(strings.Join(strings.Fields(s), " ")) {
+	case "unwise":
+		return ReplyUnwise, nil
+	case "accept", "i accept", "i_accept", "iaccept":
+		return ReplyAccept, nil
+	case "another":
+		return ReplyAnother, nil
+	case "impossible":
+		return ReplyImpossible, nil
+	}
+	return 0, fmt.Errorf("reply %q: want unwise, accept, another or impossible", s)
+}
+
+// Note is something that happened between two turns and is not a turn
+// itself: an announcement, a reply, a claimed stalemate, an agreed draw.
+type Note struct {
+	// After is the number of records (turns) played before it.
+	After int
+	// Text is the note as PGN4 comments write it ("Green announces
+	// n7-m7", "Blue replies I Accept", "Green claims stalemate", "Red and
+	// Yellow agree a draw").
+	Text string
+}
+
+// GameResult is the end of one individual game of a Double match.
+type GameResult struct {
+	// Seats are the two opponents.
+	Seats [2]Seat
+	// Winner is the winner, or NoSeat for a draw.
+	Winner Seat
+	// Reason says how it ended: "checkmate", "stalemate", "resignation",
+	// "timeout", "king captured", "threefold repetition", "50-move rule",
+	// "insufficient material", "agreement".
+	Reason string
+}
+
+// String writes the result as "Red–Yellow: Yellow wins by checkmate" or
+// "Red–Yellow: drawn by stalemate" with the given seat names.
+func (r GameResult) String() string { return r.text([NumSeats]string{}) }
+
+func (r GameResult) text(names [NumSeats]string) string {
+	n := func(s Seat) string {
+		if names[s] != "" {
+			return names[s]
+		}
+		return s.String()
+	}
+	head := n(r.Seats[0]) + "–" + n(r.Seats[1]) + ": "
+	if r.Winner == NoSeat {
+		return head + "drawn by " + r.Reason
+	}
+	return head + n(r.Winner) + " wins by " + r.Reason
+}
+
+// doubleState is the game state of mode Double that the position does not
+// hold. It is copied into every snapshot; its slices are never appended to
+// in place, so snapshots never share a changed element.
+type doubleState struct {
+	ann      Move // the announced move (0: none)
+	annBy    Seat
+	accepted bool   // the partner replied "I Accept": ann is the only move
+	unwise   bool   // the partner replied "Unwise": no more announcing this turn
+	refused  []Move // announced and refused this turn (Another, Impossible)
+	relieve  Seat   // 1 + the seat whose king its partner must now relieve (0: none)
+	games    []GameResult
+	notes    []Note
+}
+
+func grow[T any](s []T, x T) []T { return append(s[:len(s):len(s)], x) }
+
+// Announced returns the move announced into check and the announcing seat,
+// and whether the partner has accepted it; ok is false when nothing is
+// announced.
+func (g *Game) Announced() (m Move, by Seat, accepted, ok bool) {
+	d := &g.dbl
+	return d.ann, d.annBy, d.accepted, d.ann != 0
+}
+
+// AwaitingReply returns the seat that must reply to a pending
+// announcement (the announcer's partner).
+func (g *Game) AwaitingReply() (Seat, bool) {
+	d := &g.dbl
+	if d.ann == 0 || d.accepted {
+		return NoSeat, false
+	}
+	return g.pos.nextSeat(d.annBy), true
+}
+
+// MustRelieve returns the seat whose king the seat to move must relieve
+// from check (its partner, who moved into check with "I Accept").
+func (g *Game) MustRelieve() (Seat, bool) {
+	if g.dbl.relieve == 0 {
+		return NoSeat, false
+	}
+	return g.dbl.relieve - 1, true
+}
+
+// Notes returns the announcements, replies, claimed stalemates and agreed
+// draws so far, in order.
+func (g *Game) Notes() []Note { return append([]Note(nil), g.dbl.notes...) }
+
+// GameResults returns the individual games that have ended, in the order
+// they ended (Double).
+func (g *Game) GameResults() []GameResult { return append([]GameResult(nil), g.dbl.games...) }
+
+// takeback returns the state to go back to when the turn after n records
+// is taken back: that turn's announcement and replies go with it.
+func (d doubleState) takeback(n int) doubleState {
+	d.ann, d.accepted, d.unwise, d.refused = 0, false, false, nil
+	keep := d.notes[:0:0]
+	for _, x := range d.notes {
+		if x.After < n || !(strings.Contains(x.Text, " announces ") || strings.Contains(x.Text, " replies ")) {
+			keep = append(keep, x)
+		}
+	}
+	d.notes = keep
+	return d
+}
+
+// doubleOpponent returns the seat s plays its individual game against.
+func (g *Game) doubleOpponent(s Seat) Seat {
+	for t := Seat(0); t < NumSeats; t++ {
+		if t != s && g.v.CanCapture[s][t] {
+			return t
+		}
+	}
+	return NoSeat
+}
+
+// privileged reports whether seat s may announce a move into check now:
+// the variant grants it and its partner, still playing, moves next.
+func (g *Game) privileged(s Seat) bool {
+	v := g.v
+	if !v.MoveIntoCheck[s] || g.status[s] != Playing || v.Side[s] == 0 {
+		return false
+	}
+	n := g.pos.nextSeat(s)
+	return n != s && v.Side[n] == v.Side[s] && g.status[n] == Playing
+}
+
+// doubleMoves lists the moves the seat to move may play: its legal moves
+// plus captures of its opponent's king (which end the game, whatever they
+// leave behind); only the accepted move after "I Accept"; only moves that
+// relieve the partner's king when the partner moved into check with "I
+// Accept" (if there are any: otherwise the partner fails to relieve it);
+// none while an announcement waits for its reply.
+func (g *Game) doubleMoves() []Move {
+	p, d := g.pos, &g.dbl
+	s := p.turn
+	if d.ann != 0 {
+		if d.accepted && d.annBy == s {
+			return []Move{d.ann}
+		}
+		return nil
+	}
+	if g.status[s] != Playing {
+		return nil
+	}
+	moves := p.LegalMoves(nil)
+	for _, m := range p.PseudoLegal(nil) {
+		if q := p.board[m.to()]; q.Kind() == King && !q.Dead() && !containsMove(moves, m) {
+			moves = append(moves, m)
+		}
+	}
+	if d.relieve != 0 {
+		var ok []Move
+		for _, m := range moves {
+			if g.relieves(m, d.relieve-1) {
+				ok = append(ok, m)
+			}
+		}
+		if len(ok) > 0 {
+			return ok
+		}
+	}
+	return moves
+}
+
+func containsMove(moves []Move, m Move) bool {
+	for _, x := range moves {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// relieves reports whether m, played by the seat to move, leaves seat a's
+// king out of check.
+func (g *Game) relieves(m Move, a Seat) bool {
+	p := g.pos
+	u := p.Make(m)
+	ok := !p.InCheck(a)
+	p.Unmake(m, u)
+	return ok
+}
+
+// doubleCheckMove refuses a move the seat to move may not play, saying why.
+func (g *Game) doubleCheckMove(m Move) error {
+	if containsMove(g.doubleMoves(), m) {
+		return nil
+	}
+	d, p := &g.dbl, g.pos
+	switch {
+	case d.ann != 0 && !d.accepted:
+		return fmt.Errorf("%s announced %s into check: %s must reply first (unwise, accept, another or impossible)", d.annBy, d.ann, p.nextSeat(d.annBy))
+	case d.accepted:
+		return fmt.Errorf("%s's partner accepted %s: %s must play it", d.annBy, d.ann, d.annBy)
+	case d.relieve != 0 && p.IsLegal(m):
+		return fmt.Errorf("%s: %s accepted %s's move into check and must relieve that check", p.MoveText(m), p.turn, d.relieve-1)
+	}
+	err := p.Explain(m)
+	if g.privileged(p.turn) && containsMove(p.PseudoLegal(nil), m) {
+		err = fmt.Errorf("%v (%s may announce a move into check first: its partner replies)", err, p.turn)
+	}
+	return err
+}
+
+// Announce is seat s announcing that it intends to play m, which exposes
+// its own king to check. s must be the seat to move and have the privilege
+// (its partner moves next); m must be one of its moves that the rules
+// would otherwise forbid because its king would stand in check. The
+// partner answers with Reply.
+func (g *Game) Announce(s Seat, m Move) error {
+	if g.result != nil {
+		return ErrGameOver
+	}
+	d, p := &g.dbl, g.pos
+	switch {
+	case g.v.Mode != Double:
+		return fmt.Errorf("%s has no announcing of moves into check", g.v.Name)
+	case s != p.turn:
+		return fmt.Errorf("it is %s's turn, not %s's", p.turn, s)
+	case !g.privileged(s):
+		return fmt.Errorf("%s may not move into check: only a seat whose partner moves next has that privilege", s)
+	case d.ann != 0 && d.accepted:
+		return fmt.Errorf("%s's partner accepted %s: %s must play it", s, d.ann, s)
+	case d.ann != 0:
+		return fmt.Errorf("%s already announced %s: waiting for %s's reply", s, d.ann, p.nextSeat(s))
+	case d.unwise:
+		return fmt.Errorf("%s's partner answered Unwise: %s must make a move that does not expose the king to check", s, s)
+	case containsMove(d.refused, m):
+		return fmt.Errorf("%s was refused already: propose another move or make one that does not move into check", m)
+	case !containsMove(p.PseudoLegal(nil), m):
+		return p.Explain(m)
+	case containsMove(g.doubleMoves(), m):
+		return fmt.Errorf("%s does not move into check: just play it", p.MoveText(m))
+	}
+	d.ann, d.annBy, d.accepted = m, s, false
+	g.note(fmt.Sprintf("%s announces %s", s, m))
+	return nil
+}
+
+// Reply is seat s, the partner of a seat that announced a move into check,
+// answering it. "Impossible" is refused when s could in fact relieve the
+// check.
+func (g *Game) Reply(s Seat, r Reply) error {
+	if g.result != nil {
+		return ErrGameOver
+	}
+	d, p := &g.dbl, g.pos
+	switch {
+	case d.ann == 0:
+		return fmt.Errorf("no move into check has been announced")
+	case d.accepted:
+		return fmt.Errorf("%s already accepted %s", s, d.ann)
+	case s != p.nextSeat(d.annBy):
+		return fmt.Errorf("%s announced %s: %s replies, not %s", d.annBy, d.ann, p.nextSeat(d.annBy), s)
+	case r < ReplyUnwise || r > ReplyImpossible:
+		return fmt.Errorf("reply %d: want unwise, accept, another or impossible", r)
+	}
+	if r == ReplyImpossible {
+		if m, ok := g.reliefAfter(d.ann, d.annBy); ok {
+			return fmt.Errorf("not impossible: after %s, %s can relieve the check (for one, %s); reply unwise, accept or another", d.ann, s, m)
+		}
+	}
+	g.note(fmt.Sprintf("%s replies %s", s, r))
+	switch r {
+	case ReplyAccept:
+		d.accepted = true
+	case ReplyUnwise:
+		d.ann, d.unwise = 0, true
+	default:
+		d.refused = grow(d.refused, d.ann)
+		d.ann = 0
+	}
+	g.settleDouble(NoSeat, nil)
+	g.resnap()
+	return nil
+}
+
+// reliefAfter reports whether, after seat a plays m, the next seat (a's
+// partner) has a legal move that takes a's king out of check, and one.
+func (g *Game) reliefAfter(m Move, a Seat) (string, bool) {
+	p := g.pos
+	u := p.Make(m)
+	defer p.Unmake(m, u)
+	for _, r := range p.LegalMoves(nil) {
+		if g.relieves(r, a) {
+			return p.MoveText(r), true
+		}
+	}
+	return "", false
+}
+
+// ClaimStalemate is seat s, to move and stalemated, declining the
+// privilege of moving into check ("Using the privilege of moving into
+// check to escape from stalemate is permitted, but is optional and not
+// compulsory"): its game is drawn.
+func (g *Game) ClaimStalemate(s Seat) error {
+	if g.result != nil {
+		return ErrGameOver
+	}
+	p := g.pos
+	switch {
+	case g.v.Mode != Double:
+		return fmt.Errorf("%s: stalemate is decided by the rules, not claimed", g.v.Name)
+	case s != p.turn || g.status[s] != Playing:
+		return fmt.Errorf("%s is not to move", s)
+	case g.dbl.ann != 0:
+		return fmt.Errorf("%s announced %s: wait for the reply", s, g.dbl.ann)
+	case len(g.doubleMoves()) > 0:
+		return fmt.Errorf("%s has legal moves: no stalemate", s)
+	case p.InCheck(s):
+		return fmt.Errorf("%s is in check: that is checkmate, not stalemate", s)
+	}
+	g.note(fmt.Sprintf("%s claims stalemate", s))
+	g.endGame(nil, s, g.doubleOpponent(s), 2, "stalemate", Stalemated, Finished)
+	g.settleDouble(NoSeat, nil)
+	g.resnap()
+	return nil
+}
+
+// agreeGameDraw ends the individual game of a and b, opponents still
+// playing, as a draw by agreement (AgreeDraw in this mode).
+func (g *Game) agreeGameDraw(a, b Seat) error {
+	if g.result != nil {
+		return ErrGameOver
+	}
+	switch {
+	case g.v.Mode != Double:
+		return fmt.Errorf("%s has no draw by agreement of one game", g.v.Name)
+	case a >= NumSeats || b >= NumSeats || g.doubleOpponent(a) != b:
+		return fmt.Errorf("%s and %s do not play a game against each other", a, b)
+	case g.status[a] != Playing || g.status[b] != Playing:
+		return fmt.Errorf("the game %s–%s is over", a, b)
+	case len(g.records) == 0:
+		return fmt.Errorf("a draw can be agreed once the first move is made")
+	}
+	g.note(fmt.Sprintf("%s and %s agree a draw", a, b))
+	g.endGame(nil, a, b, 2, "agreement", Finished, Finished)
+	g.settleDouble(NoSeat, nil)
+	g.resnap()
+	return nil
+}
+
+// ApplyNote carries out a note as Notes writes it (a PGN4 comment). It
+// reports false for text that is no such note.
+func (g *Game) ApplyNote(text string) (bool, error) {
+	if g.v.Mode != Double {
+		return false, nil
+	}
+	f := strings.Fields(text)
+	seat := func(name string) (Seat, bool) {
+		for s := Seat(0); s < NumSeats; s++ {
+			if s.String() == name {
+				return s, true
+			}
+		}
+		return NoSeat, false
+	}
+	switch {
+	case len(f) == 3 && f[1] == "announces":
+		s, ok := seat(f[0])
+		if !ok {
+			return false, nil
+		}
+		m, err := g.findPseudo(f[2])
+		if err != nil {
+			return true, err
+		}
+		return true, g.Announce(s, m)
+	case len(f) >= 3 && f[1] == "replies":
+		s, ok := seat(f[0])
+		if !ok {
+			return false, nil
+		}
+		r, err := ParseReply(strings.Join(f[2:], " "))
+		if err != nil {
+			return true, err
+		}
+		return true, g.Reply(s, r)
+	case len(f) == 3 && f[1] == "claims" && f[2] == "stalemate":
+		s, ok := seat(f[0])
+		if !ok {
+			return false, nil
+		}
+		return true, g.ClaimStalemate(s)
+	case len(f) == 6 && f[1] == "and" && f[3] == "agree" && f[4] == "a" && f[5] == "draw":
+		a, ok1 := seat(f[0])
+		b, ok2 := seat(f[2])
+		if !ok1 || !ok2 {
+			return false, nil
+		}
+		return true, g.agreeGameDraw(a, b)
+	}
+	return false, nil
+}
+
+// findPseudo finds the seat to move's pseudo-legal move written "n7-m7"
+// or "h13-h14=Q".
+func (g *Game) findPseudo(text string) (Move, error) {
+	promo := NoKind
+	if i := strings.IndexByte(text, '='); i >= 0 && i+1 < len(text) {
+		k, ok := KindFromLetter(text[i+1])
+		if !ok {
+			return 0, fmt.Errorf("move %q: %q is not a piece", text, text[i+1:])
+		}
+		promo, text = k, text[:i]
+	}
+	a, b, _ := strings.Cut(text, "-")
+	from, err1 := square.Parse(a)
+	to, err2 := square.Parse(b)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("move %q is not from-to squares", text)
+	}
+	for _, m := range g.pos.PseudoLegal(nil) {
+		if m.From() == from && m.To() == to && m.Promotion() == promo {
+			return m, nil
+		}
+	}
+	return g.pos.FindMove(from, to, promo)
+}
+
+// note records a note and keeps the current snapshot current.
+func (g *Game) note(text string) {
+	g.dbl.notes = grow(g.dbl.notes, Note{After: len(g.records), Text: text})
+	g.resnap()
+}
+
+// resnap brings the snapshot of the current state (the last one) up to
+// date after a change that is not a turn.
+func (g *Game) resnap() {
+	g.snaps[len(g.snaps)-1] = snapshot{pos: g.pos.Clone(), status: g.status, dbl: g.dbl}
+}
+
+// doubleLeave is a resignation or time-out: the seat loses its game.
+func (g *Game) doubleLeave(rec *Record, s Seat, st Status) {
+	reason := "resignation"
+	if st == TimedOut {
+		reason = "timeout"
+	}
+	g.endGame(rec, s, g.doubleOpponent(s), 3, reason, st, Finished)
+	g.settleDouble(NoSeat, rec)
+}
+
+// endGame ends the individual game of a and b: res is a's result (1 win,
+// 2 draw, 3 loss); the two seats take the statuses sa and sb (a seat whose
+// king was captured keeps KingCaptured) and both armies leave the board.
+func (g *Game) endGame(rec *Record, a, b Seat, res int, reason string, sa, sb Status) {
+	for _, x := range [2]Seat{a, b} {
+		st := sa
+		if x == b {
+			st = sb
+		}
+		if g.pos.out[x] {
+			if g.status[x] == Playing {
+				g.status[x] = st
+			}
+		} else {
+			g.knockOut(rec, x, st)
+		}
+		g.removeArmy(x)
+	}
+	gr := GameResult{Seats: [2]Seat{a, b}, Winner: NoSeat, Reason: reason}
+	if a > b {
+		gr.Seats = [2]Seat{b, a}
+	}
+	switch res {
+	case 1:
+		gr.Winner = a
+	case 3:
+		gr.Winner = b
+	}
+	g.dbl.games = grow(g.dbl.games, gr)
+	d := &g.dbl
+	if d.ann != 0 && g.pos.out[d.annBy] {
+		d.ann, d.accepted = 0, false
+	}
+	if d.relieve != 0 && g.pos.out[d.relieve-1] {
+		d.relieve = 0
+	}
+}
+
+// settleDouble applies the consequences of a turn (mover NoSeat and rec
+// nil for a reply, claim or agreement): the protocol's bookkeeping, a
+// captured king, mate and stalemate of the seat to move, the draws, and
+// the end of the match. It reports whether a seat was checkmated.
+func (g *Game) settleDouble(mover Seat, rec *Record) bool {
+	p, d := g.pos, &g.dbl
+	moved := rec != nil && rec.Action == ActMove
+	if moved {
+		if d.relieve != 0 && mover != d.relieve-1 {
+			d.relieve = 0 // the partner has had his move
+		}
+		if d.accepted && d.annBy == mover {
+			d.relieve = mover + 1
+		}
+		d.ann, d.accepted, d.unwise, d.refused = 0, false, false, nil
+	}
+	for s := Seat(0); s < NumSeats; s++ {
+		if o := g.doubleOpponent(s); g.status[s] == KingCaptured && o != NoSeat && g.status[o] == Playing {
+			g.endGame(rec, s, o, 3, "king captured", KingCaptured, Finished)
+		}
+	}
+	if moved && g.status[mover] == Playing {
+		if g.reps[p.Hash()] >= 2 { // this occurrence will be the third
+			g.endGame(rec, mover, g.doubleOpponent(mover), 2, "threefold repetition", Finished, Finished)
+		}
+	}
+	for s := Seat(0); s < NumSeats; s++ {
+		o := g.doubleOpponent(s)
+		if o == NoSeat || s > o || g.status[s] != Playing || g.status[o] != Playing {
+			continue
+		}
+		switch {
+		case g.fiftyMoves(s, o, rec):
+			g.endGame(rec, s, o, 2, "50-move rule", Finished, Finished)
+		case g.insufficientPair(s, o):
+			g.endGame(rec, s, o, 2, "insufficient material", Finished, Finished)
+		}
+	}
+	mated := false
+	for g.result == nil {
+		t := p.turn
+		if g.status[t] != Playing || d.ann != 0 || len(g.doubleMoves()) > 0 {
+			break
+		}
+		o := g.doubleOpponent(t)
+		if p.InCheck(t) {
+			g.endGame(rec, t, o, 3, "checkmate", Mated, Finished)
+			mated = true
+			continue
+		}
+		if g.mayAnnounce(t) {
+			break // stalemated: may move into check, or ClaimStalemate
+		}
+		g.endGame(rec, t, o, 2, "stalemate", Stalemated, Finished)
+	}
+	if g.result == nil {
+		g.matchOver()
+	}
+	return mated
+}
+
+// mayAnnounce reports whether seat t, to move, still has a move it may
+// announce into check.
+func (g *Game) mayAnnounce(t Seat) bool {
+	d := &g.dbl
+	if !g.privileged(t) || d.unwise {
+		return false
+	}
+	legal := g.doubleMoves()
+	for _, m := range g.pos.PseudoLegal(nil) {
+		if !containsMove(legal, m) && !containsMove(d.refused, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// fiftyMoves applies the essay's 50-move rule to the game of a and b:
+// "for the 50 moves involved, there must not be a Pawn move or capture by
+// all four players, not merely the two involved in the draw". The
+// position's half-move clock counts the moves since any seat's last pawn
+// move or capture; a and b must each have made 50 of them.
+func (g *Game) fiftyMoves(a, b Seat, rec *Record) bool {
+	n := g.pos.halfmove
+	if n < 100 {
+		return false
+	}
+	var count [NumSeats]int
+	if rec != nil && rec.Action == ActMove {
+		count[rec.Seat]++
+		n--
+	}
+	for i := len(g.records) - 1; i >= 0 && n > 0; i-- {
+		if r := g.records[i]; r.Action == ActMove {
+			count[r.Seat]++
+			n--
+		}
+	}
+	// A start position's clock counts moves made before it: one by each
+	// seat in turn, going back from the seat that moved first.
+	o := g.v.Order
+	for i := g.v.orderIdx[g.StartTurn()]; n > 0; n-- {
+		i = (i + len(o) - 1) % len(o)
+		count[o[i]]++
+	}
+	return count[a] >= 50 && count[b] >= 50
+}
+
+// insufficientPair reports that neither a nor b can mate: both are down
+// to the king and at most one knight or bishop between them (K v K, K+N v
+// K, K+B v K), as in ordinary chess.
+func (g *Game) insufficientPair(a, b Seat) bool {
+	p := g.pos
+	minors := 0
+	for _, s := range [2]Seat{a, b} {
+		for _, c := range p.plist[s][:p.pcount[s]] {
+			switch pc := p.board[c]; {
+			case pc.Dead() || pc.Kind() == King:
+			case pc.Kind() == Knight || pc.Kind() == Bishop:
+				minors++
+			default:
+				return false
+			}
+		}
+	}
+	return minors <= 1
+}
+
+// matchOver ends the match once no seat plays: the team scores its two
+// individual results, and "a team wins when it scores either two wins or
+// a win and a draw. Two draws, or a win and a loss, make a draw for the
+// team."
+func (g *Game) matchOver() {
+	for s := Seat(0); s < NumSeats; s++ {
+		if g.status[s] == Playing || g.status[s] == Walking {
+			return
+		}
+	}
+	var score [3]int // half-points per Side
+	var parts []string
+	for _, gr := range g.dbl.games {
+		parts = append(parts, gr.String())
+		for _, s := range gr.Seats {
+			switch gr.Winner {
+			case s:
+				score[g.v.Side[s]] += 2
+			case NoSeat:
+				score[g.v.Side[s]]++
+			}
+		}
+	}
+	var winners []Seat
+	for side := uint8(1); side <= 2; side++ {
+		if score[side] > 2 {
+			for s := Seat(0); s < NumSeats; s++ {
+				if g.v.Side[s] == side {
+					winners = append(winners, s)
+				}
+			}
+		}
+	}
+	sort.Slice(winners, func(i, j int) bool { return winners[i] < winners[j] })
+	team := "the teams draw"
+	if len(winners) >= 2 {
+		team = winners[0].String() + " and " + winners[1].String() + " win"
+	}
+	// The last seat to have had the turn stays unmarked in the position,
+	// so that the final position is still a FEN4 with a seat to move.
+	g.pos.out[g.pos.turn] = false
+	g.end(strings.Join(parts, "; ")+"; "+team, winners)
+}
+
+// doubleTag is the PGN4 Result tag of a Double match: "1-0" when the
+// team of boardd's Red seat wins, "0-1" when the other team wins,
+// "1/2-1/2" for a drawn match.
+func (r Result) doubleTag() string {
+	switch {
+	case r.Draw():
+		return "1/2-1/2"
+	case r.Winners[0] == Red:
+		return "1-0"
+	}
+	return "0-1"
+}
