@@ -72,6 +72,11 @@ type def struct {
 	KingCaptureRemove bool               `yaml:"king_capture_removes_army"`
 	Starts            yaml.Node          `yaml:"starts"`
 	Options           optionsDef         `yaml:"options"`
+
+	// Russian Fortress Chess (russian-fortress.yaml).
+	QueenMovesAsKnight bool `yaml:"queen_moves_as_knight"`
+	InitialPawnTruce   bool `yaml:"initial_pawn_truce"`
+	MateRemovesArmy    bool `yaml:"mate_removes_army"`
 }
 
 type seatDef struct {
@@ -79,6 +84,9 @@ type seatDef struct {
 	DoubleStep  []string `yaml:"double_step"`
 	Promotion   []string `yaml:"promotion"`
 	RookCorners []string `yaml:"rook_corners"`
+	// Fortress: the squares of the seat's fortress (Russian Fortress
+	// Chess), for rules.CheckFortressStart.
+	Fortress []string `yaml:"fortress"`
 }
 
 type boardDef struct {
@@ -297,6 +305,9 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 			sr.RookHomes[i] = q
 		}
 		v.Seats[s] = sr
+		if v.Fortresses[s], err = d.squares(g, key+".fortress", sd.Fortress); err != nil {
+			return nil, err
+		}
 	}
 	for name := range r.Seats {
 		if _, ok := seatByName[name]; !ok {
@@ -316,6 +327,7 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 	v.OrdinaryKings, v.KingMovesAsQueen = r.OrdinaryKings, r.KingMovesAsQueen
 	v.PromoteToCaptured, v.HeadToHeadStuck = r.PromoteToCaptured, r.HeadToHeadStuck
 	v.KingCaptureRemovesArmy = r.KingCaptureRemove
+	v.QueenMovesAsKnight, v.InitialPawnTruce, v.MateRemovesArmy = r.QueenMovesAsKnight, r.InitialPawnTruce, r.MateRemovesArmy
 	o := r.Options
 	v.Options = rules.Options{DeadKingWalking: o.DeadKingWalking, ClaimWin: o.ClaimWin, MateAtOnce: o.MateAtOnce,
 		StalemateScoresSelf: o.StalemateScoresSelf, CheapQueenChecks: o.CheapQueenChecks}
@@ -422,6 +434,20 @@ func (d *Definition) squares(g *rules.Geometry, key string, specs []string) (squ
 			for y := 0; y < g.Ranks; y++ {
 				if q := square.At(x, y); g.Has(q) {
 					out.Add(q)
+				}
+			}
+		case len(f) == 1 && strings.Contains(f[0], "-"):
+			a, b, _ := strings.Cut(f[0], "-")
+			qa, err1 := square.Parse(a)
+			qb, err2 := square.Parse(b)
+			if err1 != nil || err2 != nil || qa.File() > qb.File() || qa.Rank() > qb.Rank() {
+				return out, d.errAt(key, "%q: want a rectangle from its lower-left to its upper-right square, like \"m1-p4\"", spec)
+			}
+			for x := qa.File(); x <= qb.File(); x++ {
+				for y := qa.Rank(); y <= qb.Rank(); y++ {
+					if q := square.At(x, y); g.Has(q) {
+						out.Add(q)
+					}
 				}
 			}
 		case len(f) == 1:
