@@ -173,20 +173,23 @@ func CheckFortressStart(v *Variant, fen string) error {
 		}
 	}
 	for s := Seat(0); s < NumSeats; s++ {
+		for _, q := range v.Fortresses[s].Squares() {
+			pc := p.board[cell(q)]
+			if pc != NoPiece && (pc.Seat() != s || pc.Dead() || pc.Promoted() || (pc.Kind() != Rook && pc.Kind() != Bishop && pc.Kind() != Knight)) {
+				return fmt.Errorf("%s's fortress holds %s on %s: only %s's third rook, bishop and knight belong there", s, pieceName(pc), q, s)
+			}
+		}
+	}
+	for s := Seat(0); s < NumSeats; s++ {
 		f := v.Fortresses[s]
 		if f.Len() == 0 {
 			continue
 		}
 		var have [King + 1]int
 		for _, q := range f.Squares() {
-			pc := p.board[cell(q)]
-			if pc == NoPiece {
-				continue
+			if pc := p.board[cell(q)]; pc != NoPiece {
+				have[pc.Kind()]++
 			}
-			if pc.Seat() != s || pc.Dead() || pc.Promoted() || (pc.Kind() != Rook && pc.Kind() != Bishop && pc.Kind() != Knight) {
-				return fmt.Errorf("%s's fortress holds %s on %s: only %s's third rook, bishop and knight belong there", s, pieceName(pc), q, s)
-			}
-			have[pc.Kind()]++
 		}
 		if have[Rook] != 1 || have[Bishop] != 1 || have[Knight] != 1 {
 			return fmt.Errorf("%s's fortress (%s) holds %d rooks, %d bishops and %d knights of %s: want exactly one of each", s, setText(f), have[Rook], have[Bishop], have[Knight], s)
