@@ -793,7 +793,7 @@ func (g *Game) checkDraws(moved bool) {
 	default:
 		return
 	}
-	if g.v.Mode == Teams {
+	if g.v.Mode != FFA { // only FFA scores draws; elsewhere nobody wins
 		g.end(reason, nil)
 	} else {
 		g.endFFA(reason, 10)
