@@ -159,12 +159,15 @@ func (s *simBoard) finish(g *rules.Game, event, round, archiveDir string) error 
 // events go to the referee, and once the board has been still for quiet
 // the referee judges.
 func (s *simBoard) playSwitches(in io.Reader, name string, quiet time.Duration) error {
-	script, err := sim.ParseScript(name, in)
+	script, err := sim.ParseScriptOn(name, in, s.board)
 	if err != nil {
 		return err
 	}
 	clk := sim.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	board := sim.New(s.ref.Game().Position().Occupancy(), clk.Now)
+	board, err := sim.NewOn(s.ref.Game().Variant().Geometry.Playable, s.ref.Game().Position().Occupancy(), clk.Now)
+	if err != nil {
+		return err
+	}
 	var last time.Time
 	pending := false
 	sc, err := sensors.NewScanner(board, board.Map(), sensors.Config{Now: clk.Now, OnEvent: func(e sensors.Event) {

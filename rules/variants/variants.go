@@ -470,5 +470,5 @@ func Fits(v *rules.Variant, board square.Set) (bool, string) {
 	if missing.Len() == 0 {
 		return true, ""
 	}
-	return false, fmt.Sprintf("needs %d squares this board does not have (a %d×%d board)", missing.Len(), v.Geometry.Files, v.Geometry.Ranks)
+	return false, fmt.Sprintf("needs a %d×%d board (%d squares this board does not have)", v.Geometry.Files, v.Geometry.Ranks, missing.Len())
 }
