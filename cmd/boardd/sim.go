@@ -37,7 +37,7 @@ At the end of the input the game is printed as PGN4.`
 func runSim(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("sim", stderr)
 	variant := fs.String("variant", "teams", "rules: a name from 'boardd variants'")
-	start := fs.String("start", "", "start array (default: the variant's first)")
+	start := fs.String("start", "", "start array (default: the variant's first), or a start position in FEN4 (russian-fortress: any fortress placement)")
 	script := fs.String("script", "", "read commands from this file instead of standard input")
 	color := fs.Bool("color", false, "draw the LEDs with ANSI colours")
 	quiet := fs.Bool("q", false, "do not draw the board after each judgement")
@@ -50,13 +50,22 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	v, err := loadVariant(*variant, *start)
+	array, fen := *start, ""
+	if strings.Contains(*start, "/") {
+		array, fen = "", *start // a FEN4 rather than a start array's name
+	}
+	v, err := loadVariant(*variant, array)
 	if err != nil {
 		return err
 	}
-	g, err := rules.NewGame(v, "")
+	g, err := rules.NewGame(v, fen)
 	if err != nil {
 		return err
+	}
+	if fen != "" && v.Fortresses != [rules.NumSeats]square.Set{} {
+		if err := rules.CheckFortressStart(v, fen); err != nil {
+			fmt.Fprintln(stderr, "warning: not a fortress start position:", err)
+		}
 	}
 	var jl *archive.Journal
 	if *journal != "" {
