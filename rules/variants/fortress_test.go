@@ -598,3 +598,25 @@ func TestFortressDrawHasNoWinners(t *testing.T) {
 		t.Errorf("result %+v over %v; want a draw by insufficient material", res, over)
 	}
 }
+
+// A move refused because of a barrier says so.
+func TestFortressBarrierExplained(t *testing.T) {
+	v := fortressVariant(t)
+	g := fGame(t, v, "R", "0,0,0,0", farKings+" rR:e2 rN:k2 rQ:k5")
+	p := g.Position()
+	for _, c := range []struct{ from, to, want string }{
+		{"e2", "d2", "a barrier between e2 and d2"},
+		{"e2", "a2", "a barrier between e2 and d2"},
+		{"k2", "m3", "a barrier stands in the way (a knight's jump is one orthogonal step, then one diagonal step"},
+		{"k5", "m4", "a barrier stands in the way (a queen's jump"},
+		{"k5", "m3", ""},
+	} {
+		_, err := p.FindMove(sqr(t, c.from), sqr(t, c.to), rules.NoKind)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s-%s: %v", c.from, c.to, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s-%s: %v, want %q", c.from, c.to, err, c.want)
+		}
+	}
+}
