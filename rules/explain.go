@@ -133,6 +133,9 @@ func (p *Position) explain(from, to square.Square, promo Kind) error {
 			return bad("castling is not possible here: the king or rook has moved, a square between them is occupied, or the king would cross an attacked square")
 		}
 	}
+	if why := p.fortressWhy(pc, from, to); why != "" {
+		return bad("%s", why)
+	}
 	if path := p.blockedAt(pc, from, to); path != square.None {
 		return bad("the %s's path is blocked at %s", name, path)
 	}

@@ -225,6 +225,9 @@ func (g *Game) mustMove(s Seat) bool {
 // reduced reports whether seat s plays by the normal rules of mate and
 // stalemate: its partners are all out, or (singles) two seats remain.
 func (g *Game) reduced(s Seat) bool {
+	if g.v.MateRemovesArmy {
+		return true // Russian Fortress: normal mate rules throughout
+	}
 	partners, in := 0, 0
 	for t := Seat(0); t < NumSeats; t++ {
 		if g.status[t] != Playing {
@@ -693,6 +696,9 @@ func (g *Game) settleLastStanding(mover Seat, rec *Record) bool {
 			return mated
 		}
 		g.knockOut(rec, s, Mated)
+		if g.v.MateRemovesArmy {
+			g.removeArmy(s) // "the pieces of a checkmated side are removed from the board"
+		}
 		mated = true
 		changed = true
 	}
@@ -834,7 +840,7 @@ func (g *Game) checkDraws(moved bool) {
 		g.c4Draw(reason)
 		return
 	}
-	if g.v.Mode == Teams {
+	if g.v.Mode != FFA { // only FFA scores draws; elsewhere nobody wins
 		g.end(reason, nil)
 	} else {
 		g.endFFA(reason, 10)

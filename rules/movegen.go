@@ -124,6 +124,9 @@ func (p *Position) pieceMoves(moves []Move, c int, pc Piece, s Seat, anyEP bool)
 		moves = p.slide(moves, c, dirN, dirW+1, capTab, walls)
 	case Queen:
 		moves = p.slide(moves, c, dirN, dirNW+1, capTab, walls)
+		if v.QueenMovesAsKnight {
+			moves = p.queenJumps(moves, c, capTab)
+		}
 	case King:
 		if v.KingMovesAsQueen {
 			return p.slide(moves, c, dirN, dirNW+1, capTab, walls)
@@ -330,7 +333,7 @@ func (p *Position) pawnMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 		}
 		q := p.board[t]
 		if q != NoPiece {
-			if capTab[q] {
+			if capTab[q] && !(v.pawnHooks && v.InitialPawnTruce && p.truceHolds(c, t)) {
 				moves = p.addPawnMove(moves, c, t, s)
 			}
 			continue
@@ -451,7 +454,7 @@ func (p *Position) attacked(t int, s Seat) bool {
 	atk := &v.atkTab[s]
 	walls := v.Geometry.hasWalls
 	blocked := &v.Geometry.blocked
-	if !walls {
+	if !walls && !v.QueenMovesAsKnight {
 		if p.leaperAttack(t, s) {
 			return true
 		}
@@ -473,7 +476,7 @@ func (p *Position) attacked(t int, s Seat) bool {
 	for i := 8; i < 16; i++ {
 		f := t + dirDelta[i]
 		q := p.board[f]
-		if q&kindMask == Piece(Knight) && atk[q] && !p.out[q.Seat()] {
+		if (q&kindMask == Piece(Knight) || v.QueenMovesAsKnight && q&kindMask == Piece(Queen)) && atk[q] && !p.out[q.Seat()] {
 			if walls && blocked[f]&(1<<opposite[i]) != 0 {
 				continue // the knight's own path from f to t is walled
 			}
@@ -575,6 +578,9 @@ func (p *Position) pieceAttacks(c, t int) bool {
 			}
 		}
 	case Bishop, Rook, Queen:
+		if pc.Kind() == Queen && p.v.QueenMovesAsKnight && p.queenJumpHits(c, t) {
+			return true
+		}
 		df, dr := t%stride-c%stride, t/stride-c/stride
 		diag := df != 0 && dr != 0
 		if (diag && abs(df) != abs(dr)) || (df == 0 && dr == 0) {
@@ -636,7 +642,7 @@ func (p *Position) LegalMoves(moves []Move) []Move {
 	var pins [numKingDirs]int16
 	var inCheck bool
 	np := -1 // no fast path across barriers: test every aligned move
-	if p.v.Geometry.hasWalls {
+	if p.v.Geometry.hasWalls || p.v.QueenMovesAsKnight {
 		inCheck = p.attacked(k, s)
 	} else {
 		inCheck, np = p.checkAndPins(k, s, &pins)

@@ -189,6 +189,33 @@ type Variant struct {
 	// into check" after announcing the move and hearing its partner's
 	// reply (Game.Announce, Game.Reply), when its partner moves next.
 	MoveIntoCheck [NumSeats]bool
+	// Russian Four-Player Fortress Chess (configs/variants/russian-fortress.yaml,
+	// rules/fortress.go).
+	//
+	// QueenMovesAsKnight: "The Queen also moves as the Knight, this being
+	// the Queen move in normal Chess in Russia at the time of this game's
+	// invention." The queen adds the knight's jump to her own moves;
+	// barriers stop the jump as they stop a knight's.
+	QueenMovesAsKnight bool
+	// InitialPawnTruce: "Pawns cannot capture the Pawns that appear en
+	// prise to them in the initial layout." Compile finds, in Start, each
+	// pawn that attacks another seat's pawn; a pawn of that seat on that
+	// square may not capture a pawn of the other seat on the attacked
+	// square. Pawns only move forward, so a pawn on its seat's start
+	// square is the original one and the board alone says whether the
+	// truce still holds (no extra FEN4 state).
+	InitialPawnTruce bool
+	// MateRemovesArmy (LastStanding): every seat plays by chess's normal
+	// mate rules (a checkmated seat is out; no seat is forced to move into
+	// check), and "the pieces of a checkmated side are removed from the
+	// board"; the game goes on until one partnership is left.
+	MateRemovesArmy bool
+	// Fortresses are, per seat, the squares where the seat places its
+	// extra pieces at the start ("each player places a third Rook, a third
+	// Bishop, and a third Knight anywhere within the fortress to the right
+	// of his initial array"); CheckFortressStart checks a start position
+	// against them. Empty for other variants.
+	Fortresses [NumSeats]square.Set
 	// Start is the start position in FEN4.
 	Start string
 	// Options holds the documented choices where the rules texts and
@@ -214,6 +241,7 @@ type Variant struct {
 	partner [NumSeats]Seat
 	revCell [NumSeats][numCells]bool
 	resCell [NumSeats][numCells]bool
+	truces  []truce // InitialPawnTruce: the start's pawn pairs (rules/fortress.go)
 }
 
 // Options are the documented rule choices of a variant (see README).
@@ -467,8 +495,8 @@ func (v *Variant) Compile() error {
 	if v.NoKingCapture {
 		v.compileNoKingCapture()
 	}
-	v.pawnHooks = v.HeadToHeadStuck || v.PromoteToCaptured || v.PawnReversal || v.PawnLeap || v.ChainEnPassant
-	v.plainCount = !(g.hasWalls || v.OrdinaryKings || v.PromoteToCaptured || v.HeadToHeadStuck || v.KingMovesAsQueen || v.PawnReversal || v.PawnLeap || v.verney || v.ChainEnPassant)
+	v.pawnHooks = v.HeadToHeadStuck || v.PromoteToCaptured || v.PawnReversal || v.PawnLeap || v.ChainEnPassant || v.InitialPawnTruce
+	v.plainCount = !(g.hasWalls || v.OrdinaryKings || v.PromoteToCaptured || v.HeadToHeadStuck || v.KingMovesAsQueen || v.PawnReversal || v.PawnLeap || v.verney || v.ChainEnPassant || v.QueenMovesAsKnight || v.InitialPawnTruce)
 	v.army = [NumSeats][King + 1]int{}
 	if v.PromoteToCaptured {
 		p, err := ParseFEN4(v, v.Start)
@@ -481,7 +509,7 @@ func (v *Variant) Compile() error {
 			}
 		}
 	}
-	return nil
+	return v.compileTruces()
 }
 
 // Partners reports whether a and b are different seats of one side: they

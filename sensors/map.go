@@ -18,15 +18,22 @@ type Map struct {
 	sq    [MaxBits]square.Square // square of each bit, or square.None
 	bitOf [MaxBits]int16         // bit of each square, or -1
 	set   square.Set
+	board square.Set // the squares that need a switch: the cross, or NewMapOn's board
 }
 
 // NewMap maps bit i to squares[i]; square.None marks an unused bit. It
 // checks the result covers the 160 squares of the cross board exactly once.
-func NewMap(squares []square.Square) (*Map, error) {
+func NewMap(squares []square.Square) (*Map, error) { return NewMapOn(square.Cross(), squares) }
+
+// NewMapOn is NewMap for a board with other squares than the cross (a
+// simulated 16×16 board for Russian Fortress Chess): the map must cover
+// board's squares exactly once.
+func NewMapOn(board square.Set, squares []square.Square) (*Map, error) {
 	if len(squares) > MaxBits {
 		return nil, fmt.Errorf("wiring map: %d bits, at most %d", len(squares), MaxBits)
 	}
 	m := newMap(len(squares))
+	m.board = board
 	for b, s := range squares {
 		if s == square.None {
 			continue
@@ -42,7 +49,7 @@ func NewMap(squares []square.Square) (*Map, error) {
 }
 
 func newMap(n int) *Map {
-	m := &Map{bits: n}
+	m := &Map{bits: n, board: square.Cross()}
 	for i := range m.sq {
 		m.sq[i] = square.None
 		m.bitOf[i] = -1
@@ -51,12 +58,13 @@ func newMap(n int) *Map {
 }
 
 func (m *Map) add(b int, s square.Square) error {
-	cross := square.Cross()
 	switch {
 	case b < 0 || b >= m.bits:
 		return fmt.Errorf("bit %d out of range: the driver reads bits 0-%d", b, m.bits-1)
-	case !cross.Has(s):
+	case !m.board.Has(s) && m.board == square.Cross():
 		return fmt.Errorf("square %s is not on the cross board (a corner or beyond n14)", s)
+	case !m.board.Has(s):
+		return fmt.Errorf("square %s is not on this board", s)
 	case m.sq[b] != square.None:
 		return fmt.Errorf("bit %d is mapped twice (%s and %s)", b, m.sq[b], s)
 	case m.bitOf[s] >= 0:
@@ -69,7 +77,7 @@ func (m *Map) add(b int, s square.Square) error {
 }
 
 func (m *Map) complete() error {
-	missing := square.Cross().AndNot(m.set)
+	missing := m.board.AndNot(m.set)
 	if n := missing.Len(); n > 0 {
 		list := missing.Squares()
 		names := make([]string, 0, 8)

@@ -117,7 +117,7 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise int) roundTripResu
 	}
 	var res roundTripResult
 	play := func(chunk string) {
-		sc, err := sim.ParseScript("hands", strings.NewReader(chunk))
+		sc, err := sim.ParseScriptOn("hands", strings.NewReader(chunk), s.board)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,7 +191,8 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise int) roundTripResu
 				t.Fatal(err)
 			}
 			if n2 := recorded(); n2 != i+1 || !s.ref.InStep() {
-				res.err = fmt.Sprintf("move %d (%s) made again without noise was not recognised", i+1, want[i])
+				said := out.String()
+				res.err = fmt.Sprintf("move %d (%s) made again without noise was not recognised; the referee said:\n%s", i+1, want[i], said[max(0, len(said)-600):])
 				return res
 			}
 		}

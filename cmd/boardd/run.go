@@ -173,7 +173,7 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 	}
 
 	// The referee.
-	lc := referee.LiveConfig{Board: cfg.Board, Lookup: loadVariant, Variant: cfg.Game.Variant, Start: cfg.Game.Start,
+	lc := referee.LiveConfig{Board: cfg.Board, Lookup: loadFitting(m.Squares()), Variant: cfg.Game.Variant, Start: cfg.Game.Start,
 		Tags: cfg.Game.Tags, Occupancy: occ, Quiet: cfg.Sensors.Quiet, Log: d.stream, Logger: d.log,
 		Sinks: []func(referee.Message) error{d.rec.Record, d.metrics.message}, Frame: d.ledsOut.show,
 		Suspect: d.scanner.ReportSuspect, Unsuspect: d.scanner.ClearFault}

@@ -37,7 +37,7 @@ At the end of the input the game is printed as PGN4.`
 func runSim(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("sim", stderr)
 	variant := fs.String("variant", "teams", "rules: a name from 'boardd variants'")
-	start := fs.String("start", "", "start array (default: the variant's first)")
+	start := fs.String("start", "", "start array (default: the variant's first), or a start position in FEN4 (russian-fortress: any fortress placement)")
 	script := fs.String("script", "", "read commands from this file instead of standard input")
 	color := fs.Bool("color", false, "draw the LEDs with ANSI colours")
 	quiet := fs.Bool("q", false, "do not draw the board after each judgement")
@@ -50,13 +50,22 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	v, err := loadVariant(*variant, *start)
+	array, fen := *start, ""
+	if strings.Contains(*start, "/") {
+		array, fen = "", *start // a FEN4 rather than a start array's name
+	}
+	v, err := loadVariant(*variant, array)
 	if err != nil {
 		return err
 	}
-	g, err := rules.NewGame(v, "")
+	g, err := rules.NewGame(v, fen)
 	if err != nil {
 		return err
+	}
+	if fen != "" && v.Fortresses != [rules.NumSeats]square.Set{} {
+		if err := rules.CheckFortressStart(v, fen); err != nil {
+			fmt.Fprintln(stderr, "warning: not a fortress start position:", err)
+		}
 	}
 	var jl *archive.Journal
 	if *journal != "" {
@@ -159,7 +168,7 @@ func (s *simBoard) finish(g *rules.Game, event, round, archiveDir string) error 
 // events go to the referee, and once the board has been still for quiet
 // the referee judges.
 func (s *simBoard) playSwitches(in io.Reader, name string, quiet time.Duration) error {
-	script, err := sim.ParseScript(name, in)
+	script, err := sim.ParseScriptOn(name, in, s.board)
 	if err != nil {
 		return err
 	}
@@ -191,7 +200,11 @@ type switchRig struct {
 // game.
 func (s *simBoard) newRig(quiet time.Duration) (*switchRig, error) {
 	clk := sim.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	r := &switchRig{board: sim.New(s.ref.Game().Position().Occupancy(), clk.Now), clk: clk, quiet: quiet, judge: s.judge}
+	board, err := sim.NewOn(s.ref.Game().Variant().Geometry.Playable, s.ref.Game().Position().Occupancy(), clk.Now)
+	if err != nil {
+		return nil, err
+	}
+	r := &switchRig{board: board, clk: clk, quiet: quiet, judge: s.judge}
 	sc, err := sensors.NewScanner(r.board, r.board.Map(), sensors.Config{Now: clk.Now, OnEvent: func(e sensors.Event) {
 		switch e.Kind {
 		case sensors.Lift, sensors.Place:

@@ -33,6 +33,22 @@ func loadVariant(name, start string) (*rules.Variant, error) {
 	return v, nil
 }
 
+// loadFitting is loadVariant for a board with the given squares (the
+// switches' wiring map): a variant whose board does not fit is refused,
+// saying what to do instead.
+func loadFitting(board square.Set) func(name, start string) (*rules.Variant, error) {
+	return func(name, start string) (*rules.Variant, error) {
+		v, err := loadVariant(name, start)
+		if err != nil {
+			return nil, err
+		}
+		if ok, why := variants.Fits(v, board); !ok {
+			return nil, fmt.Errorf("%s does not fit this board: %s; play it with boardd sim --variant %s", v.Name, why, v.Name)
+		}
+		return v, nil
+	}
+}
+
 func runVariants(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("variants", stderr)
 	if err := fs.Parse(args); err != nil {
@@ -50,7 +66,7 @@ func runVariants(args []string, stdout, stderr io.Writer) error {
 		}
 		fit := "fits this board"
 		if ok, why := variants.Fits(v, board); !ok {
-			fit = "does not fit this board: " + why
+			fit = "does not fit this board: " + why + "; play it with boardd sim"
 		}
 		fmt.Fprintf(stdout, "%-8s %s\n         starts: %s; rules: %s; %s\n", d.Name, d.Description, strings.Join(d.Starts, ", "), d.Source, fit)
 	}

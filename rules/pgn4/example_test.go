@@ -44,7 +44,7 @@ func ExampleParseMove() {
 	fmt.Println(err)
 	// Output:
 	// true k13 l14 true Q D 1 true <nil>
-	// "Qz1-h5": "z1" is not a square (files a-n, ranks 1-14)
+	// "Qz1-h5": "z1" is not a square (files a-p, ranks 1-16)
 }
 
 func ExampleGame_WriteTo() {

@@ -336,7 +336,7 @@ func TestGamesReadmeListsEveryFile(t *testing.T) {
 // Errors carry the exact line and column of the offending token.
 func TestErrorPosition(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"[A \"b\"]\n\n1. h2-h3 .. Qz1-h5", `line 3 col 13: "Qz1-h5": "z1" is not a square (files a-n, ranks 1-14)`},
+		{"[A \"b\"]\n\n1. h2-h3 .. Qz1-h5", `line 3 col 13: "Qz1-h5": "z1" is not a square (files a-p, ranks 1-16)`},
 		{"1. h2-h3\n2.   Q", `line 2 col 6: "Q": a square is missing`},
 		{"1. h2-h3 .. b7-c7\n  h3-h4", `line 2 col 3: "h3-h4": want '..' between two moves of a round`},
 		{"[A \"b\"]\n[Bad]", `line 2 col 5: tag Bad: want a quoted value`},

@@ -82,7 +82,7 @@ type Move struct {
 // or "T#" (see the package documentation for the grammar). The token must
 // be exactly one move: no spaces, round numbers or trailing text. The
 // error names the token and says what was expected, e.g.
-// "\"Qz1-h5\": \"z1\" is not a square (files a-n, ranks 1-14)".
+// "\"Qz1-h5\": \"z1\" is not a square (files a-p, ranks 1-16)".
 func ParseMove(tok string) (Move, error) {
 	m := Move{From: square.None, To: square.None}
 	if tok == "" {
@@ -180,21 +180,22 @@ func ParseMove(tok string) (Move, error) {
 	return m, nil
 }
 
-// readSquare reads a square name ("h2", "n14") from the front of s.
+// readSquare reads a square name ("h2", "n14"; up to "p16" for 16×16
+// boards) from the front of s.
 func readSquare(s string) (square.Square, string, error) {
 	if s == "" {
-		return square.None, s, fmt.Errorf("a square is missing (files a-n, ranks 1-14)")
+		return square.None, s, fmt.Errorf("a square is missing (files a-p, ranks 1-16)")
 	}
 	i := 1
 	for i < len(s) && i < 3 && s[i] >= '0' && s[i] <= '9' {
 		i++
 	}
-	if s[0] < 'a' || s[0] > 'n' {
-		return square.None, s, fmt.Errorf("%q is not a square (files a-n, ranks 1-14)", s[:i])
+	if s[0] < 'a' || s[0] > 'p' {
+		return square.None, s, fmt.Errorf("%q is not a square (files a-p, ranks 1-16)", s[:i])
 	}
 	sq, err := square.Parse(s[:i])
-	if err != nil || sq.Rank() >= 14 {
-		return square.None, s, fmt.Errorf("%q is not a square (files a-n, ranks 1-14)", s[:i])
+	if err != nil || sq.Rank() >= 16 {
+		return square.None, s, fmt.Errorf("%q is not a square (files a-p, ranks 1-16)", s[:i])
 	}
 	return sq, s[i:], nil
 }

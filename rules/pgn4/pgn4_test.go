@@ -75,7 +75,7 @@ func TestParseMove(t *testing.T) {
 func TestParseMoveRejects(t *testing.T) {
 	for _, tok := range []string{
 		"", "Q", "h2-", "h2-h3=X", "Kz9-a1", "h2-h3x", "h2h3", "Qh2-h3++++", "h2-h3#+", "a0-a1", "Xa1-a2",
-		"h2-h3junk", "h2-h3 ", " h2-h3", "h2-h3=", "h2-h3=DD", "Ph2-h3", "h2xPh3", "o1-a1", "a1-p1", "a15-a14", "a14-a16",
+		"h2-h3junk", "h2-h3 ", " h2-h3", "h2-h3=", "h2-h3=DD", "Ph2-h3", "h2xPh3", "q1-a1", "a1-q1", "a17-a14", "a14-a17",
 		"h2-h3###", "##", "+", "R##", "RR", "h2-h3RR", "O-O-O-O", "O-", "Qa01-a2", "Qa1-a2.", "1.", "..", "h2--h3", "h2-xh3",
 	} {
 		if m, err := ParseMove(tok); err == nil {
@@ -87,8 +87,8 @@ func TestParseMoveRejects(t *testing.T) {
 // Errors say which token is wrong and why.
 func TestParseMoveMessages(t *testing.T) {
 	tests := []struct{ tok, want string }{
-		{"Qz1-h5", `"Qz1-h5": "z1" is not a square (files a-n, ranks 1-14)`},
-		{"Qa15-a14", `"a15" is not a square`},
+		{"Qz1-h5", `"Qz1-h5": "z1" is not a square (files a-p, ranks 1-16)`},
+		{"Qa17-a14", `"a17" is not a square`},
 		{"h2-", `"h2-": a square is missing`},
 		{"h2-h3=X", "promotion must name Q, R, B, N, D or K"},
 		{"h2-h3junk", `unexpected "junk" after the move`},

@@ -86,6 +86,10 @@ type def struct {
 	// into check.
 	Opponents     [][]string `yaml:"opponents"`
 	MoveIntoCheck []string   `yaml:"move_into_check"`
+	// Russian Fortress Chess (russian-fortress.yaml).
+	QueenMovesAsKnight bool `yaml:"queen_moves_as_knight"`
+	InitialPawnTruce   bool `yaml:"initial_pawn_truce"`
+	MateRemovesArmy    bool `yaml:"mate_removes_army"`
 }
 
 type seatDef struct {
@@ -95,6 +99,9 @@ type seatDef struct {
 	RookCorners []string `yaml:"rook_corners"`
 	Reverse     []string `yaml:"reverse"` // Verney: where a pawn turns back
 	Resume      []string `yaml:"resume"`  // Verney: where a reversed pawn goes forward again
+	// Fortress: the squares of the seat's fortress (Russian Fortress
+	// Chess), for rules.CheckFortressStart.
+	Fortress []string `yaml:"fortress"`
 }
 
 type boardDef struct {
@@ -330,6 +337,9 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 			sr.RookHomes[i] = q
 		}
 		v.Seats[s] = sr
+		if v.Fortresses[s], err = d.squares(g, key+".fortress", sd.Fortress); err != nil {
+			return nil, err
+		}
 	}
 	for name := range r.Seats {
 		if _, ok := seatByName[name]; !ok {
@@ -351,6 +361,7 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 	v.KingCaptureRemovesArmy = r.KingCaptureRemove
 	v.PawnReversal, v.PawnLeap, v.GuardPartnerKing, v.InertMates = r.PawnReversal, r.PawnLeap, r.GuardPartnerKing, r.InertMates
 	v.NoKingCapture, v.ArmyControl, v.ChainEnPassant = r.NoKingCapture, r.ArmyControl, r.ChainEnPassant
+	v.QueenMovesAsKnight, v.InitialPawnTruce, v.MateRemovesArmy = r.QueenMovesAsKnight, r.InitialPawnTruce, r.MateRemovesArmy
 	o := r.Options
 	v.Options = rules.Options{DeadKingWalking: o.DeadKingWalking, ClaimWin: o.ClaimWin, MateAtOnce: o.MateAtOnce,
 		StalemateScoresSelf: o.StalemateScoresSelf, CheapQueenChecks: o.CheapQueenChecks, DrawByAgreement: o.DrawByAgreement}
@@ -459,6 +470,20 @@ func (d *Definition) squares(g *rules.Geometry, key string, specs []string) (squ
 					out.Add(q)
 				}
 			}
+		case len(f) == 1 && strings.Contains(f[0], "-"):
+			a, b, _ := strings.Cut(f[0], "-")
+			qa, err1 := square.Parse(a)
+			qb, err2 := square.Parse(b)
+			if err1 != nil || err2 != nil || qa.File() > qb.File() || qa.Rank() > qb.Rank() {
+				return out, d.errAt(key, "%q: want a rectangle from its lower-left to its upper-right square, like \"m1-p4\"", spec)
+			}
+			for x := qa.File(); x <= qb.File(); x++ {
+				for y := qa.Rank(); y <= qb.Rank(); y++ {
+					if q := square.At(x, y); g.Has(q) {
+						out.Add(q)
+					}
+				}
+			}
 		case len(f) == 1:
 			q, err := square.Parse(f[0])
 			if err != nil || !g.Has(q) {
@@ -479,7 +504,7 @@ func Fits(v *rules.Variant, board square.Set) (bool, string) {
 	if missing.Len() == 0 {
 		return true, ""
 	}
-	return false, fmt.Sprintf("needs %d squares this board does not have (a %d×%d board)", missing.Len(), v.Geometry.Files, v.Geometry.Ranks)
+	return false, fmt.Sprintf("needs a %d×%d board (%d squares this board does not have)", v.Geometry.Files, v.Geometry.Ranks, missing.Len())
 }
 
 // opponents reads opponents: [[a, b], …] and move_into_check: [seats].

@@ -63,7 +63,10 @@ const MaxWait = time.Hour
 
 // ParseLine parses one script or control-channel line. ok is false for a
 // blank or comment-only line.
-func ParseLine(text string) (st Step, ok bool, err error) {
+func ParseLine(text string) (st Step, ok bool, err error) { return parseLine(text, cross) }
+
+// parseLine parses a line for a board with the given squares.
+func parseLine(text string, board square.Set) (st Step, ok bool, err error) {
 	if i := strings.IndexByte(text, '#'); i >= 0 {
 		text = text[:i]
 	}
@@ -82,8 +85,11 @@ func ParseLine(text string) (st Step, ok bool, err error) {
 		if err != nil {
 			return square.None, err
 		}
-		if !cross.Has(q) {
+		if !board.Has(q) && board == cross {
 			return square.None, fmt.Errorf("square %s is not on the four-player board (a corner)", q)
+		}
+		if !board.Has(q) {
+			return square.None, fmt.Errorf("square %s is not on this board", q)
 		}
 		return q, nil
 	}
@@ -132,13 +138,17 @@ func ParseLine(text string) (st Step, ok bool, err error) {
 
 // ParseScript reads a whole script. Errors name the script and line, like
 // "game.txt:3: unknown command …".
-func ParseScript(name string, r io.Reader) (Script, error) {
+func ParseScript(name string, r io.Reader) (Script, error) { return ParseScriptOn(name, r, cross) }
+
+// ParseScriptOn reads a script for a board with the given squares (a
+// variant's own board, such as Russian Fortress Chess's 16×16; see NewOn).
+func ParseScriptOn(name string, r io.Reader, board square.Set) (Script, error) {
 	var out Script
 	sc := bufio.NewScanner(r)
 	n := 0
 	for sc.Scan() {
 		n++
-		st, ok, err := ParseLine(sc.Text())
+		st, ok, err := parseLine(sc.Text(), board)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", name, n, err)
 		}

@@ -40,11 +40,13 @@ func StartPosition() square.Set {
 	return s
 }
 
-// Board is a simulated set of 160 reed switches wired in the standard
-// layout (sensors.StandardMap). It is safe for concurrent use.
+// Board is a simulated set of reed switches: the 160 of the cross board
+// wired in the standard layout (sensors.StandardMap, New), or one under
+// each square of another board (NewOn). It is safe for concurrent use.
 type Board struct {
-	m   *sensors.Map
-	now func() time.Time
+	m       *sensors.Map
+	now     func() time.Time
+	squares square.Set // the squares with a switch
 
 	mu       sync.Mutex
 	occ      square.Set
@@ -59,13 +61,26 @@ func New(initial square.Set, now func() time.Time) *Board {
 	if now == nil {
 		now = time.Now
 	}
-	return &Board{m: sensors.StandardMap(), now: now, occ: initial.And(square.Cross()), rng: rand.NewPCG(1, 2)}
+	return &Board{m: sensors.StandardMap(), now: now, squares: cross, occ: initial.And(cross), rng: rand.NewPCG(1, 2)}
+}
+
+// NewOn returns a board with a switch under each of squares, wired in
+// square order (a1 first), for variants played on another board than the
+// cross (Russian Fortress Chess's 16×16).
+func NewOn(squares, initial square.Set, now func() time.Time) (*Board, error) {
+	m, err := sensors.NewMapOn(squares, squares.Squares())
+	if err != nil {
+		return nil, err
+	}
+	b := New(initial, now)
+	b.m, b.squares, b.occ = m, squares, initial.And(squares)
+	return b, nil
 }
 
 // Map returns the wiring map to scan the board with (the standard one).
 func (b *Board) Map() *sensors.Map { return b.m }
 
-// Bits implements sensors.Source: 160.
+// Bits implements sensors.Source: 160 on the cross board.
 func (b *Board) Bits() int { return b.m.Bits() }
 
 // Read implements sensors.Source. Bouncing squares read random values.
@@ -103,7 +118,7 @@ func (b *Board) Lift(q square.Square) {
 // Place occupies q.
 func (b *Board) Place(q square.Square) {
 	b.mu.Lock()
-	if cross.Has(q) {
+	if b.squares.Has(q) {
 		b.occ.Add(q)
 	}
 	b.mu.Unlock()
@@ -112,7 +127,7 @@ func (b *Board) Place(q square.Square) {
 // Bounce makes q's contact read random values for d (on the board's
 // clock), after which it reads its lifted/placed state again.
 func (b *Board) Bounce(q square.Square, d time.Duration) {
-	if !cross.Has(q) {
+	if !b.squares.Has(q) {
 		return
 	}
 	b.mu.Lock()
@@ -124,7 +139,7 @@ func (b *Board) Bounce(q square.Square, d time.Duration) {
 // SetOccupied replaces the whole occupancy.
 func (b *Board) SetOccupied(s square.Set) {
 	b.mu.Lock()
-	b.occ = s.And(square.Cross())
+	b.occ = s.And(b.squares)
 	b.mu.Unlock()
 }
 
