@@ -75,7 +75,7 @@ func FromGame(g *rules.Game, info Info) (*Game, error) {
 				return nil, fmt.Errorf("record %d: %v", i, err)
 			}
 			for order[cursor] != r.Seat {
-				add(Turn{Token: "0", Skip: true, From: square.None, To: square.None})
+				add(Turn{Token: "0", Skip: true, From: square.None, To: square.None, ColourNote: rules.NoSeat})
 			}
 			add(Turn{Token: text + marks(ng, r.Seat, rec, before), From: r.Move.From(), To: r.Move.To(), ColourNote: rules.NoSeat})
 		case rules.ActResign, rules.ActTimeout:

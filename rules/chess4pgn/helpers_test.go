@@ -37,7 +37,7 @@ const chess4Start = "R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-" +
 // chess.com FFA's movement and capture rules (everyone against everyone;
 // a mated player is out and its pieces stay on the board, grey, as in
 // Chess4's Method 1) on Chess4's array, with promotion to any of Q, R, B, N
-// so that every promotion letter is exercised. Its promotion zone is
+// so that every promotion letter is exercised, and no walking kings. Its promotion zone is
 // FFA's 8th rank, not Chess4's: that does not matter for the notation.
 func chess4Variant(t testing.TB) *rules.Variant {
 	t.Helper()
@@ -49,6 +49,9 @@ func chess4Variant(t testing.TB) *rules.Variant {
 	v.Start = chess4Start
 	v.Promotions = []rules.Kind{rules.Queen, rules.Rook, rules.Bishop, rules.Knight}
 	v.PromotedWorthOne = false
+	// A player who resigns is out, as a mated one is (Method 1), rather
+	// than leaving a walking king.
+	v.Options.DeadKingWalking = false
 	if err := v.Compile(); err != nil {
 		t.Fatal(err)
 	}

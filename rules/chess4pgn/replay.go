@@ -80,7 +80,11 @@ func playTurn(g *rules.Game, t Turn) error {
 		return nil
 	}
 	if g.Turn() != t.Colour {
-		if st := g.Status(t.Colour); st != rules.Playing && st != rules.Walking {
+		switch st := g.Status(t.Colour); st {
+		case rules.Playing:
+		case rules.Walking:
+			return fmt.Errorf("%s resigned and its king walks on, but this turn passed: write 0 for it", name)
+		default:
 			return fmt.Errorf("%s is out (%s): write 0 for its turn", name, st)
 		}
 		return fmt.Errorf("it is %s's turn, not %s's (a 0 missing or too many?)", Colours[g.Turn()], name)
