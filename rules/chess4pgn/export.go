@@ -198,7 +198,7 @@ func resultTag(g *rules.Game) string {
 func (g *Game) String() string {
 	var b strings.Builder
 	for _, h := range g.Headers {
-		v := strings.NewReplacer("\n", " ", "\r", " ").Replace(h.Value)
+		v := strings.ReplaceAll(h.Value, "\n", " ") // a value is one line
 		v = strings.ReplaceAll(v, `\`, `\\`)
 		v = `"` + strings.ReplaceAll(v, `"`, `\"`) + `"`
 		fmt.Fprintf(&b, "[ %-20s %-54s ]\n", h.Key, v)

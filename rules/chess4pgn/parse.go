@@ -136,6 +136,9 @@ func (p *parser) run() (*Game, error) {
 				if n != round+1 {
 					return nil, p.errf("round %q: expected round %d", tok, round+1)
 				}
+				if round > 0 && slot == 0 {
+					return nil, p.errf("round %d has no moves", round)
+				}
 				round, slot = n, 0
 				continue
 			}
