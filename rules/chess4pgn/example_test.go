@@ -1,7 +1,9 @@
 package chess4pgn
 
 import (
+	"flag"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -117,4 +119,60 @@ func mustSquare(t *testing.T, name string) square.Square {
 		t.Fatal(err)
 	}
 	return q
+}
+
+// Detect tells the text's example from a chess.com PGN4 game.
+func TestDetect(t *testing.T) {
+	if !Detect(wikiExample(t)) || !Detect("1. k7 { M7 > K7 }") {
+		t.Error("the Chess4 example not detected")
+	}
+	files, _ := filepath.Glob("../../testdata/games/*/*.pgn4")
+	if len(files) < 40 {
+		t.Fatalf("%d PGN4 files", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if Detect(string(data)) {
+			t.Errorf("%s: a PGN4 game taken for Chess4 notation", f)
+		}
+	}
+}
+
+var writeExample = flag.Bool("write-example", false, "rewrite testdata/games/chess4/wiki-example.chess4")
+
+// testdata/games/chess4/wiki-example.chess4 (which cmd/boardd's tests
+// replay) is the text's example replayed on chess.com FFA's rules from
+// Chess4's array and exported: its Variant header says ffa and its FEN4
+// header holds the array, so it replays before a chess4 variant exists.
+func TestCmdExampleFile(t *testing.T) {
+	ffa, err := rules.NewFFA("modern")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg, err := Parse(wikiExample(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg.Headers = append(pg.Headers, Header{"FEN4", chess4Start})
+	g, err := Replay(pg, ffa)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := Export(g, Info{Names: pg.Names(), Date: pg.Get("Date")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "../../testdata/games/chess4/wiki-example.chess4"
+	if *writeExample {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || string(data) != text {
+		t.Errorf("%s differs from the export (%v); rewrite with -write-example after checking", path, err)
+	}
 }

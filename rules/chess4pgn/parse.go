@@ -292,3 +292,10 @@ func (p *parser) blank() {
 		p.i++
 	}
 }
+
+var detectRe = regexp.MustCompile(`(?m)^\[\s*(White|Silver|Black|Gold|Date-Started)\s+"|\{\s*[A-Na-n][0-9]{1,2}\s*>\s*[A-Na-n][0-9]{1,2}\s*\}`)
+
+// Detect reports whether text looks like Chess4 notation rather than
+// PGN4: a White, Silver, Black, Gold or Date-Started header, or a
+// "{ M7 > K7 }" comment.
+func Detect(text string) bool { return detectRe.MatchString(text) }
