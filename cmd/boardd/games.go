@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
+	"boardd/rules/chess4pgn"
+	"boardd/rules/pgn4"
 	"boardd/sync/archive"
 )
 
@@ -23,6 +26,7 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	event := fs.String("event", "", "only games of this event")
 	player := fs.String("player", "", "only games with a player whose name contains this")
 	date := fs.String("date", "", "only games whose date starts with this (2026-11)")
+	notation := fs.String("notation", "pgn4", "export: pgn4 (the archive's files as they are) or chess4 (Chess4's notation)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -52,12 +56,20 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		_, err = stdout.Write(data)
 		return err
 	case "export":
+		if *notation != "pgn4" && *notation != "chess4" {
+			return fmt.Errorf("%w: --notation %q: want pgn4 or chess4", errUsage, *notation)
+		}
 		// One file with every selected game, blank lines between: what a
 		// tournament director sends on.
 		for i, it := range items {
 			data, err := os.ReadFile(filepath.Join(*dir, it.File))
 			if err != nil {
 				return err
+			}
+			if *notation == "chess4" {
+				if data, err = toChess4(data); err != nil {
+					return fmt.Errorf("%s: %w", it.File, err)
+				}
 			}
 			if i > 0 {
 				fmt.Fprintln(stdout)
@@ -67,4 +79,31 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	return fmt.Errorf("%w: unknown games command %q: want list, show or export", errUsage, sub)
+}
+
+// toChess4 replays an archived PGN4 game and writes it in Chess4's
+// notation: Red, Blue, Yellow and Green's names become White, Silver,
+// Black and Gold's.
+func toChess4(data []byte) ([]byte, error) {
+	games, _, err := pgn4.Parse(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	if len(games) == 0 {
+		return nil, fmt.Errorf("no game found")
+	}
+	pg := games[0]
+	g, _, err := pgn4.ReplayWith(pg, "", loadVariant)
+	if err != nil {
+		return nil, err
+	}
+	info := chess4pgn.Info{Date: pg.Get("Date")}
+	for s, tag := range []string{"Red", "Blue", "Yellow", "Green"} {
+		info.Names[s] = pg.Get(tag)
+	}
+	if _, over := g.Result(); over {
+		info.DateEnded = info.Date
+	}
+	text, err := chess4pgn.Export(g, info)
+	return []byte(text), err
 }
