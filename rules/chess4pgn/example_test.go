@@ -8,8 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"boardd/configs"
 	"boardd/rules"
 	"boardd/rules/square"
+	"boardd/rules/variants"
 )
 
 // wikiExample is the text's own example game (shared/seeds/chess4-rules.txt,
@@ -148,7 +150,15 @@ var writeExample = flag.Bool("write-example", false, "rewrite testdata/games/che
 // Chess4's array and exported: its Variant header says ffa and its FEN4
 // header holds the array, so it replays before a chess4 variant exists.
 func TestCmdExampleFile(t *testing.T) {
-	ffa, err := rules.NewFFA("modern")
+	cat, err := variants.Catalog(configs.Variants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := variants.Find(cat, "chess4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c4, err := d.Variant("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,8 +166,7 @@ func TestCmdExampleFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pg.Headers = append(pg.Headers, Header{"FEN4", chess4Start})
-	g, err := Replay(pg, ffa)
+	g, err := Replay(pg, c4)
 	if err != nil {
 		t.Fatal(err)
 	}
