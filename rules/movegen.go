@@ -201,7 +201,7 @@ func (p *Position) CountLegal(buf []Move) int {
 		}
 		if pinned || kind == King {
 			for _, m := range p.pieceMoves(buf[:0], c, pc, s, anyEP) {
-				if m.flag() >= flagCastleShort || p.legalAfter(m) {
+				if m.flag() == flagCastleShort || m.flag() == flagCastleLong || p.legalAfter(m) {
 					n++
 				}
 			}
@@ -660,7 +660,7 @@ func (p *Position) LegalMoves(moves []Move) []Move {
 		from, to := m.from(), m.to()
 		fast := false
 		switch {
-		case m.flag() >= flagCastleShort:
+		case m.flag() == flagCastleShort || m.flag() == flagCastleLong:
 			fast = true // castling is generated only when legal
 		case p.board[to].Kind() == King || m.flag() == flagEnPassant:
 			// king captures (FFA greying) and e.p. take the full test
