@@ -305,3 +305,36 @@ func TestPaletteSetColor(t *testing.T) {
 		t.Error("an unknown colour name was accepted")
 	}
 }
+
+// A swap made by hand on the live referee: with one hand the first pawn
+// waits on the partner's square while the other is fetched (longer than the
+// quiet period: the referee must wait, not read a capture or an illegal
+// move), then the swap is played and written h5~i6. Afterwards a piece
+// lifted and put back is not a takeback, although the board also matches
+// the position before the swap.
+func TestRefereePawnSwapByHand(t *testing.T) {
+	v, _ := rules.NewTeams("modern")
+	v.Options.PartnerPawnSwap = true
+	if err := v.Compile(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.ParsePlacement(v, rules.Red, "rK:h1 rP:h5 yP:i6 bP:g6 bK:a7 yK:g14 gK:n8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRef(t, v, p.FEN4())
+	r.Takeback = TakebackOn
+	if evs := feed(r, "-i6 -h5 +i6"); len(evs) != 0 {
+		t.Fatalf("half-made swap judged: %v", kinds(evs))
+	}
+	evs := feed(r, "+h5")
+	if len(evs) != 1 || evs[0].Kind != EvMove || evs[0].Record.Text != "h5~i6" {
+		t.Fatalf("events %+v", evs)
+	}
+	if evs := feed(r, "-a7 +a7"); len(evs) != 0 {
+		t.Errorf("lift and put back after a swap: %v", kinds(evs))
+	}
+	if len(r.Game().Records()) != 1 {
+		t.Errorf("records %v", r.Game().Records())
+	}
+}
