@@ -91,7 +91,11 @@ func Infer(p *rules.Position, moves []rules.Move, obs Observation) Verdict {
 	}
 	cands := explaining(p, moves, obs)
 	if len(cands) > 0 {
-		return decide(v, cands)
+		v = decide(v, cands)
+		if v.Kind == Moved && p.Variant().Options.PartnerPawnSwap {
+			v.Then = swapAfter(p, v.Move, obs) // a quick swap reply changes no switch
+		}
+		return v
 	}
 	// Two quick moves by consecutive seats before the board was quiet?
 	if pairs := explainingPairs(p, moves, obs); len(pairs) == 1 {
@@ -313,4 +317,33 @@ func SwapUnderway(p *rules.Position, moves []rules.Move, tr []Touch, final squar
 		}
 	}
 	return false
+}
+
+// swapAfter looks for a swap by the next seat made before the board was
+// quiet after m: occupancy cannot show it (the exchange leaves it as it
+// was), so without this the board would hold the swapped pawns while the
+// game does not. It returns the swap, or nil.
+func swapAfter(p *rules.Position, m rules.Move, obs Observation) []rules.Move {
+	tr := obs.Trace
+	j := index(tr, index(tr, 0, m.From(), true)+1, m.To(), false)
+	if j < 0 || j+1 >= len(tr) {
+		return nil
+	}
+	var q *rules.Position
+	var second []rules.Move
+	if obs.After != nil {
+		if q, second = obs.After(m); q == nil {
+			return nil
+		}
+	} else {
+		q = p.Clone()
+		q.Make(m)
+		second = q.LegalMoves(nil)
+	}
+	for _, s := range swapsMade(q, second, tr[j+1:]) {
+		if defaultPromo(second, s) {
+			return []rules.Move{s}
+		}
+	}
+	return nil
 }

@@ -229,3 +229,27 @@ func TestInferPawnSwap(t *testing.T) {
 		})
 	}
 }
+
+// A swap made as a quick reply, before the board was quiet after the
+// previous move, changes no switch: the trace after the first move shows
+// it, and Infer returns it as the move that followed.
+func TestInferPawnSwapQuickReply(t *testing.T) {
+	v, _ := rules.NewTeams("modern")
+	v.Options.PartnerPawnSwap = true
+	if err := v.Compile(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.ParsePlacement(v, rules.Red, "rK:h1 rP:e2 bP:e7 gP:f8 bK:a7 yK:g14 gK:n8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := trace("-e2 +e3 -f8 -e7 +f8 +e7") // Red e2-e3, then Blue e7~f8 at once
+	obs := Observation{Trace: tr, Final: replay(p.Occupancy(), tr)}
+	got := Infer(p, p.LegalMoves(nil), obs)
+	if got.Kind != Moved || got.Move.String() != "e2-e3" || len(got.Then) != 1 || got.Then[0].String() != "e7-f8" {
+		t.Fatalf("verdict %+v, want e2-e3 then the swap e7~f8", got)
+	}
+	if sw, _ := got.Then[0].IsSwap(); !sw {
+		t.Errorf("then %v is not the swap", got.Then[0])
+	}
+}
