@@ -146,7 +146,8 @@ func (r *Referee) Game() *rules.Game { return r.g }
 func (r *Referee) Touch(t Touch) {
 	if t.Lift {
 		if r.lifted == square.None && r.fix == nil {
-			if pc := r.g.Position().At(t.Square); pc.IsPiece() && !pc.Dead() && pc.Seat() == r.g.Turn() {
+			p := r.g.Position()
+			if pc := p.At(t.Square); pc.IsPiece() && !pc.Dead() && (pc.Seat() == r.g.Turn() || movedBy(p, pc.Seat()) == r.g.Turn()) {
 				r.lifted = t.Square // the mover's piece: show where it may go
 			}
 		}
@@ -477,4 +478,11 @@ func (r *Referee) lastWasSwap() bool {
 	}
 	sw, ep := recs[len(recs)-1].Move.IsSwap()
 	return sw && !ep
+}
+
+// movedBy returns the seat that moves seat s's army now that s's king is
+// gone (the essay's alternate rule), or NoSeat.
+func movedBy(p *rules.Position, s rules.Seat) rules.Seat {
+	h, _ := p.Heir(s)
+	return h
 }

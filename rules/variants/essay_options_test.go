@@ -386,3 +386,35 @@ func TestEssayOptionsNeedPartners(t *testing.T) {
 		}
 	}
 }
+
+// perft from the start is the partnership game's (20, 399, 7,960; 158,402
+// at depth 4, docs/variants/essay.md), verified by hand for depths 1-2:
+// the options add no move near the start. A swap needs a partner's pawn
+// diagonally ahead of one's own: White's and Yellow's pawns start eleven
+// ranks apart (ranks 2 and 13), Black's and Red's eleven files apart
+// (files b and m), and four plies move each seat at most once, two squares
+// at most. The alternate rule acts only when a king is captured, which
+// four plies from the start cannot bring about.
+func TestEssayOptionsPerftStart(t *testing.T) {
+	for _, name := range []string{"essay-partners-swap", "essay-partners-alternate"} {
+		v := essay(t, name)
+		p, _ := rules.ParseFEN4(v, v.Start)
+		for d, want := range []uint64{20, 399, 7960} {
+			if got := p.Perft(d+1, true); got != want {
+				t.Errorf("%s perft(%d) = %d, want %d", name, d+1, got, want)
+			}
+		}
+	}
+}
+
+// perft(1) by hand where a swap is possible: White's king on e1 has five
+// steps (d1, f1, d2, e2, f2), the pawn on h5 one push (h6) and, with the
+// rule, the swap with Yellow's pawn on i6: 7; without it 6.
+func TestEssayPawnSwapPerftOne(t *testing.T) {
+	for name, want := range map[string]uint64{"essay-partners-swap": 7, "essay-partners": 6} {
+		g := crossGame(t, essay(t, name), "R", "0,0,0,0", "rK:e1 rP:h5 yP:i6 bK:a8 yK:j14 gK:n7")
+		if got := g.Position().Perft(1, true); got != want {
+			t.Errorf("%s perft(1) = %d, want %d", name, got, want)
+		}
+	}
+}
