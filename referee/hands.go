@@ -53,7 +53,8 @@ func ResolveMove(p *rules.Position, legal []rules.Move, text string) (rules.Move
 
 // Hands is how a human makes move m of position p on the board: a
 // captured piece (or an en-passant pawn) taken off first, the piece moved,
-// the rook for castling. The simulators and tests play moves with it.
+// the rook for castling, the partner's pawn set down for a swap (the
+// essay). The simulators and tests play moves with it.
 func Hands(p *rules.Position, m rules.Move) []Touch {
 	var out []Touch
 	if m.IsEnPassant() {
@@ -70,6 +71,9 @@ func Hands(p *rules.Position, m rules.Move) []Touch {
 	if c, _ := m.IsCastle(); c {
 		rf, rt := m.RookSquares()
 		out = append(out, Touch{Square: rf, Lift: true}, Touch{Square: rt})
+	}
+	if sw, ep := m.IsSwap(); sw && !ep {
+		out = append(out, Touch{Square: m.From()}) // the partner's pawn takes the mover's square
 	}
 	return out
 }

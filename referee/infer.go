@@ -83,12 +83,19 @@ func Infer(p *rules.Position, moves []rules.Move, obs Observation) Verdict {
 	cur := p.Occupancy()
 	v := Verdict{Extra: obs.Final.AndNot(cur), Missing: cur.AndNot(obs.Final)}
 	if obs.Final == cur {
+		if c := swapsMade(p, moves, obs.Trace); len(c) > 0 {
+			return decide(v, c) // the essay's partner pawn swap leaves the occupancy as it was
+		}
 		v.Kind = NoChange
 		return v
 	}
 	cands := explaining(p, moves, obs)
 	if len(cands) > 0 {
-		return decide(v, cands)
+		v = decide(v, cands)
+		if v.Kind == Moved && p.Variant().Options.PartnerPawnSwap {
+			v.Then = swapAfter(p, v.Move, obs) // a quick swap reply changes no switch
+		}
+		return v
 	}
 	// Two quick moves by consecutive seats before the board was quiet?
 	if pairs := explainingPairs(p, moves, obs); len(pairs) == 1 {
@@ -240,4 +247,103 @@ func decide(v Verdict, cands []rules.Move) Verdict {
 	}
 	v.Kind, v.Candidates = Ambiguous, cands
 	return v
+}
+
+// The four-player chess essay's partner pawn swap (rules.Move.IsSwap): a
+// pawn and its partner's pawn exchange squares. Both squares are occupied
+// before and after, so the switches' final occupancy is unchanged and only
+// the trace shows the move. Two pawns cannot pass through each other: at
+// some moment both squares were empty (one pawn in the hand or set aside,
+// the other lifted), then both were filled again. That is what a swap
+// looks like, and a lift-and-put-back of one piece never does. (Lifting
+// both pawns and putting each back on its own square looks the same as a
+// swap; the board reads it as the swap when the swap is legal, and a
+// takeback command undoes it: putting the pawns back cannot, since the
+// occupancy never changed.) The en passant form moves the pawn to an empty
+// square and is read like any move.
+
+// swapsMade returns the exchanging swaps among moves whose two squares
+// were both empty at one moment of the trace and are both filled at its end.
+func swapsMade(p *rules.Position, moves []rules.Move, tr []Touch) []rules.Move {
+	var out []rules.Move
+	for _, m := range moves {
+		if sw, ep := m.IsSwap(); sw && !ep && bothEmptied(p.Occupancy(), tr, m.From(), m.To()) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// bothEmptied reports whether squares a and b, occupied in occ, were empty
+// at the same moment while the trace was applied.
+func bothEmptied(occ square.Set, tr []Touch, a, b square.Square) bool {
+	if !occ.Has(a) || !occ.Has(b) {
+		return false
+	}
+	for _, t := range tr {
+		if t.Lift {
+			occ.Remove(t.Square)
+		} else {
+			occ.Add(t.Square)
+		}
+		if !occ.Has(a) && !occ.Has(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// SwapUnderway reports whether the board shows a partner pawn swap half
+// made: both of a legal swap's squares have been empty at once, and the
+// only squares now empty that the position fills are among those two (one
+// pawn is in the hand). The referee waits for the second pawn instead of
+// judging the board, where the first pawn alone on the partner's square
+// could pass for a capture by occupancy.
+func SwapUnderway(p *rules.Position, moves []rules.Move, tr []Touch, final square.Set) bool {
+	cur := p.Occupancy()
+	if final == cur || final.AndNot(cur).Len() > 0 {
+		return false
+	}
+	missing := cur.AndNot(final)
+	for _, m := range moves {
+		if sw, ep := m.IsSwap(); !sw || ep {
+			continue
+		}
+		var pair square.Set
+		pair.Add(m.From())
+		pair.Add(m.To())
+		if missing.AndNot(pair).Len() == 0 && bothEmptied(cur, tr, m.From(), m.To()) {
+			return true
+		}
+	}
+	return false
+}
+
+// swapAfter looks for a swap by the next seat made before the board was
+// quiet after m: occupancy cannot show it (the exchange leaves it as it
+// was), so without this the board would hold the swapped pawns while the
+// game does not. It returns the swap, or nil.
+func swapAfter(p *rules.Position, m rules.Move, obs Observation) []rules.Move {
+	tr := obs.Trace
+	j := index(tr, index(tr, 0, m.From(), true)+1, m.To(), false)
+	if j < 0 || j+1 >= len(tr) {
+		return nil
+	}
+	var q *rules.Position
+	var second []rules.Move
+	if obs.After != nil {
+		if q, second = obs.After(m); q == nil {
+			return nil
+		}
+	} else {
+		q = p.Clone()
+		q.Make(m)
+		second = q.LegalMoves(nil)
+	}
+	for _, s := range swapsMade(q, second, tr[j+1:]) {
+		if defaultPromo(second, s) {
+			return []rules.Move{s}
+		}
+	}
+	return nil
 }

@@ -177,3 +177,79 @@ func BenchmarkInferCastle(b *testing.B) {
 		Infer(p, moves, obs)
 	}
 }
+
+// The four-player chess essay's partner pawn swap: "a Pawn may move in the
+// manner it would normally move in to capture a Pawn belonging to its
+// partner's team, but instead of being captured, that Pawn will either
+// exchange places with the "capturing" Pawn, being placed on the square
+// from which it started its move, or, in the case of en passant capture,
+// simply remain undisturbed without moving." The exchange leaves both
+// squares occupied: the reed switches end as they began, and only the
+// trace (both squares empty at one moment) shows the move.
+func TestInferPawnSwap(t *testing.T) {
+	swap, _ := rules.NewTeams("modern") // partners Red+Yellow, as in the essay's partnership game
+	swap.Options.PartnerPawnSwap = true
+	if err := swap.Compile(); err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := rules.NewTeams("modern")
+	const pieces = "rK:h1 rP:h5 yP:i6 bK:a7 yK:g14 gK:n8"
+	tests := []struct {
+		name  string
+		v     *rules.Variant
+		trace string
+		kind  VerdictKind
+	}{
+		{"two hands: both lifted, each set on the other's square", swap, "-h5 -i6 +i6 +h5", Moved},
+		{"one hand: the partner's pawn set aside first", swap, "-i6 -h5 +i6 +h5", Moved},
+		{"the mover's pawn lifted first, the partner's put down first", swap, "-h5 -i6 +h5 +i6", Moved},
+		{"each lifted and put back in turn: nothing happened", swap, "-h5 +h5 -i6 +i6", NoChange},
+		{"without the rule the same trace is nothing", plain, "-h5 -i6 +i6 +h5", NoChange},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := rules.ParsePlacement(tt.v, rules.Red, pieces)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := trace(tt.trace)
+			obs := Observation{Trace: tr, Final: replay(p.Occupancy(), tr)}
+			if obs.Final != p.Occupancy() {
+				t.Fatal("a swap's trace must end with the occupancy it began with")
+			}
+			v := Infer(p, p.LegalMoves(nil), obs)
+			if v.Kind != tt.kind {
+				t.Fatalf("verdict %v, want %v (%+v)", v.Kind, tt.kind, v)
+			}
+			if tt.kind == Moved {
+				if sw, _ := v.Move.IsSwap(); !sw || v.Move.String() != "h5-i6" {
+					t.Errorf("move %v (swap %v), want the swap h5~i6", v.Move, sw)
+				}
+			}
+		})
+	}
+}
+
+// A swap made as a quick reply, before the board was quiet after the
+// previous move, changes no switch: the trace after the first move shows
+// it, and Infer returns it as the move that followed.
+func TestInferPawnSwapQuickReply(t *testing.T) {
+	v, _ := rules.NewTeams("modern")
+	v.Options.PartnerPawnSwap = true
+	if err := v.Compile(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.ParsePlacement(v, rules.Red, "rK:h1 rP:e2 bP:e7 gP:f8 bK:a7 yK:g14 gK:n8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := trace("-e2 +e3 -f8 -e7 +f8 +e7") // Red e2-e3, then Blue e7~f8 at once
+	obs := Observation{Trace: tr, Final: replay(p.Occupancy(), tr)}
+	got := Infer(p, p.LegalMoves(nil), obs)
+	if got.Kind != Moved || got.Move.String() != "e2-e3" || len(got.Then) != 1 || got.Then[0].String() != "e7-f8" {
+		t.Fatalf("verdict %+v, want e2-e3 then the swap e7~f8", got)
+	}
+	if sw, _ := got.Then[0].IsSwap(); !sw {
+		t.Errorf("then %v is not the swap", got.Then[0])
+	}
+}

@@ -150,7 +150,8 @@ func (r *Referee) Game() *rules.Game { return r.g }
 func (r *Referee) Touch(t Touch) {
 	if t.Lift {
 		if r.lifted == square.None && r.fix == nil {
-			if pc := r.g.Position().At(t.Square); pc.IsPiece() && !pc.Dead() && pc.Seat() == r.g.Turn() {
+			p := r.g.Position()
+			if pc := p.At(t.Square); pc.IsPiece() && !pc.Dead() && (pc.Seat() == r.g.Turn() || movedBy(p, pc.Seat()) == r.g.Turn()) {
 				r.lifted = t.Square // the mover's piece: show where it may go
 			}
 		}
@@ -201,7 +202,7 @@ func (r *Referee) Quiet() []Event {
 		}
 		return out
 	}
-	if prev, ok := r.g.PreviousPosition(); ok && r.Takeback != TakebackOff && r.occ == prev.Occupancy() {
+	if prev, ok := r.g.PreviousPosition(); ok && r.Takeback != TakebackOff && r.occ == prev.Occupancy() && !r.lastWasSwap() {
 		if r.Takeback == TakebackAsk {
 			r.asked = true
 			r.fix = &Verdict{Kind: Illegal}
@@ -232,6 +233,9 @@ func (r *Referee) Quiet() []Event {
 		// aside). Nothing to judge until a piece is put down; the lifted
 		// piece's destinations stay lit.
 		return out
+	}
+	if r.g.Variant().Options.PartnerPawnSwap && SwapUnderway(p, r.g.LegalMoves(), r.trace, r.occ) {
+		return out // a partner pawn swap half made: wait for the second pawn
 	}
 	v := Infer(p, r.g.LegalMoves(), Observation{Trace: r.trace, Final: r.occ, After: r.after})
 	switch v.Kind {
@@ -483,3 +487,23 @@ func distance(a, b square.Square) int {
 
 // InStep reports whether the board matches the game.
 func (r *Referee) InStep() bool { return r.fix == nil }
+
+// lastWasSwap reports whether the last turn was an exchanging partner pawn
+// swap (the essay): it left the occupancy as it was, so the board cannot
+// show it taken back, and any piece lifted and put back would otherwise
+// look like the takeback.
+func (r *Referee) lastWasSwap() bool {
+	recs := r.g.Records()
+	if len(recs) == 0 || recs[len(recs)-1].Action != rules.ActMove {
+		return false
+	}
+	sw, ep := recs[len(recs)-1].Move.IsSwap()
+	return sw && !ep
+}
+
+// movedBy returns the seat that moves seat s's army now that s's king is
+// gone (the essay's alternate rule), or NoSeat.
+func movedBy(p *rules.Position, s rules.Seat) rules.Seat {
+	h, _ := p.Heir(s)
+	return h
+}

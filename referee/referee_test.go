@@ -1,12 +1,14 @@
 package referee
 
 import (
+	"strings"
 	"testing"
 
 	"boardd/configs"
 	"boardd/leds"
 	"boardd/rules"
 	"boardd/rules/square"
+	"boardd/rules/variants"
 )
 
 func newRef(t *testing.T, v *rules.Variant, fen string) *Referee {
@@ -303,5 +305,71 @@ func TestPaletteSetColor(t *testing.T) {
 	p := DefaultPalette
 	if err := p.SetColor("glow", leds.Color{}); err == nil {
 		t.Error("an unknown colour name was accepted")
+	}
+}
+
+// A swap made by hand on the live referee: with one hand the first pawn
+// waits on the partner's square while the other is fetched (longer than the
+// quiet period: the referee must wait, not read a capture or an illegal
+// move), then the swap is played and written h5~i6. Afterwards a piece
+// lifted and put back is not a takeback, although the board also matches
+// the position before the swap.
+func TestRefereePawnSwapByHand(t *testing.T) {
+	v, _ := rules.NewTeams("modern")
+	v.Options.PartnerPawnSwap = true
+	if err := v.Compile(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.ParsePlacement(v, rules.Red, "rK:h1 rP:h5 yP:i6 bP:g6 bK:a7 yK:g14 gK:n8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRef(t, v, p.FEN4())
+	r.Takeback = TakebackOn
+	if evs := feed(r, "-i6 -h5 +i6"); len(evs) != 0 {
+		t.Fatalf("half-made swap judged: %v", kinds(evs))
+	}
+	evs := feed(r, "+h5")
+	if len(evs) != 1 || evs[0].Kind != EvMove || evs[0].Record.Text != "h5~i6" {
+		t.Fatalf("events %+v", evs)
+	}
+	if evs := feed(r, "-a7 +a7"); len(evs) != 0 {
+		t.Errorf("lift and put back after a swap: %v", kinds(evs))
+	}
+	if len(r.Game().Records()) != 1 {
+		t.Errorf("records %v", r.Game().Records())
+	}
+}
+
+// The essay's alternate rule: on Yellow's turn, a piece of White's army
+// (boardd's red seat, its king captured) is Yellow's to move, so lifting
+// it lights its destinations.
+func TestRefereeInheritedArmyLifted(t *testing.T) {
+	cat, err := variants.Catalog(configs.Variants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := variants.Find(cat, "essay-partners-alternate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := d.Variant("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.ParsePlacement(v, rules.Yellow, "rN:d1 yK:f14 bK:a8 gK:n7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRef(t, v, strings.Replace(p.FEN4(), "Y-0,0,0,0-", "Y-1,0,0,0-", 1))
+	r.Touch(Touch{Square: sq("d1"), Lift: true})
+	var f leds.Frame
+	r.Frame(&f)
+	if f.At(sq("d1")) != r.Palette.Lifted || f.At(sq("e3")) != r.Palette.Destination || f.At(sq("f2")) != r.Palette.Destination {
+		t.Errorf("White's knight lifted on Yellow's turn: d1 %v e3 %v f2 %v", f.At(sq("d1")), f.At(sq("e3")), f.At(sq("f2")))
+	}
+	r.Touch(Touch{Square: sq("e3")})
+	if evs := r.Quiet(); len(evs) != 1 || evs[0].Kind != EvMove || evs[0].Record.Text != "Nd1-e3" || evs[0].Record.Seat != rules.Yellow {
+		t.Errorf("events %+v", evs)
 	}
 }

@@ -96,7 +96,7 @@ func (p *Position) explain(from, to square.Square, promo Kind) error {
 		return bad("there is no piece on %s", from)
 	case pc.Dead():
 		return bad("the %s on %s is dead (grey) and cannot move", kindNames[pc.Kind()], from)
-	case pc.Seat() != s:
+	case pc.Seat() != s && p.heir[pc.Seat()] != uint8(s)+1:
 		return bad("it is %s's turn, and the %s on %s is %s's", s, kindNames[pc.Kind()], from, pc.Seat())
 	}
 	name := kindNames[pc.Kind()]

@@ -129,6 +129,7 @@ func ParseFEN4(v *Variant, fen string) (*Position, error) {
 	if p.out[p.turn] {
 		return nil, fmt.Errorf("FEN4: %s is to move but marked eliminated", p.turn)
 	}
+	p.readHeirs()
 	return p, nil
 }
 
@@ -395,7 +396,7 @@ func (p *Position) FEN4() string {
 		}
 		return 0
 	}
-	writeFlags(func(s int) int { return b2i(p.out[s]) })
+	writeFlags(func(s int) int { return b2i(p.out[s] || p.heir[s] != 0) }) // an inherited army's seat has no turn
 	writeFlags(func(s int) int { return b2i(p.castle[s]&castleShort != 0) })
 	writeFlags(func(s int) int { return b2i(p.castle[s]&castleLong != 0) })
 	writeFlags(func(s int) int { return p.points[s] })

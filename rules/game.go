@@ -161,6 +161,8 @@ func NewGame(v *Variant, fen string) (*Game, error) {
 	for s := Seat(0); s < NumSeats; s++ {
 		if p.out[s] {
 			g.status[s] = Mated
+		} else if p.heir[s] != 0 {
+			g.status[s] = KingCaptured // an army inherited (the essay's alternate rule)
 		}
 	}
 	g.reps[p.Hash()]++
@@ -279,9 +281,11 @@ func (g *Game) Play(m Move) (Record, error) {
 			mark = "#" // a player is out: chess.com marks it like a mate
 		}
 		if g.status[e] == Playing || g.status[e] == Walking {
-			g.eliminate(e, KingCaptured)
-			if g.v.KingCaptureRemovesArmy {
-				g.removeArmy(e)
+			if !g.inherit(e) {
+				g.eliminate(e, KingCaptured)
+				if g.v.KingCaptureRemovesArmy {
+					g.removeArmy(e)
+				}
 			}
 			rec.Out = append(rec.Out, e)
 		}
@@ -496,6 +500,7 @@ func (g *Game) eliminate(s Seat, st Status) {
 	g.pos.castle[s] = 0
 	g.pos.ep[s] = epEntry{}
 	g.greyArmy(s, false)
+	g.releaseWards(s)
 	if g.pos.turn == s {
 		g.pos.turn = g.pos.nextSeat(s)
 	}

@@ -16,6 +16,8 @@ const (
 	flagEnPassant
 	flagCastleShort
 	flagCastleLong
+	flagSwap     // the essay's partner pawn swap: the two pawns exchange squares
+	flagSwapPass // its en passant form: the partner's pawn stays where it is
 )
 
 func newMove(from, to int, promo Kind, flag int) Move {
@@ -42,6 +44,14 @@ func (m Move) IsEnPassant() bool { return m.flag() == flagEnPassant }
 func (m Move) IsCastle() (castles, kingside bool) {
 	f := m.flag()
 	return f == flagCastleShort || f == flagCastleLong, f == flagCastleShort
+}
+
+// IsSwap reports whether m is the essay's partner pawn swap (a pawn
+// "captures" a partner's pawn, which takes its square instead), and whether
+// it is the en passant form, where the partner's pawn stays put.
+func (m Move) IsSwap() (swap, enPassant bool) {
+	f := m.flag()
+	return f == flagSwap || f == flagSwapPass, f == flagSwapPass
 }
 
 // IsDoubleStep reports whether m is a pawn's two-square first move.
@@ -93,6 +103,9 @@ func (p *Position) PseudoLegal(moves []Move) []Move {
 		if pc := p.board[c16]; pc&deadFlag == 0 {
 			moves = p.pieceMoves(moves, int(c16), pc, s, anyEP)
 		}
+	}
+	if p.v.Options.PartnerInheritsArmy {
+		moves = p.inheritedMoves(moves, s, anyEP)
 	}
 	return moves
 }
@@ -191,7 +204,7 @@ func (p *Position) CountLegal(buf []Move) int {
 		}
 		if pinned || kind == King {
 			for _, m := range p.pieceMoves(buf[:0], c, pc, s, anyEP) {
-				if m.flag() >= flagCastleShort || p.legalAfter(m) {
+				if m.flag() == flagCastleShort || m.flag() == flagCastleLong || p.legalAfter(m) {
 					n++
 				}
 			}
@@ -316,6 +329,9 @@ func (p *Position) pawnMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 		if v.ChainEnPassant && p.passedPawn(c, s) {
 			return p.pawnPushes(moves, c, s) // "may not capture … but it may move"
 		}
+		if v.Options.PartnerPawnSwap {
+			moves = p.swapMoves(moves, c, s, anyEP)
+		}
 	}
 	if p.board[t] == NoPiece && !(walls && blocked[c]&(1<<fwdDir) != 0) {
 		moves = p.addPawnMove(moves, c, t, s)
@@ -352,7 +368,7 @@ func (p *Position) epCapturable(t int, s Seat) bool {
 	for e := Seat(0); e < NumSeats; e++ {
 		en := p.ep[e]
 		if int(en.target) == t && e != s {
-			if vic := p.board[en.pawn]; vic == MakePiece(e, Pawn) && p.v.capTab[s][vic] {
+			if vic := p.board[en.pawn]; (vic == MakePiece(e, Pawn) || p.inheritedPawn(vic, e)) && p.v.capTab[s][vic] {
 				return true
 			}
 		}
@@ -647,13 +663,16 @@ func (p *Position) LegalMoves(moves []Move) []Move {
 	} else {
 		inCheck, np = p.checkAndPins(k, s, &pins)
 	}
+	if p.v.Options.PartnerInheritsArmy && p.commands(s) {
+		np = -1 // pins are found among s's own pieces only: test every aligned move
+	}
 	kf, kr := k%stride, k/stride
 	n := start
 	for _, m := range moves[start:] {
 		from, to := m.from(), m.to()
 		fast := false
 		switch {
-		case m.flag() >= flagCastleShort:
+		case m.flag() == flagCastleShort || m.flag() == flagCastleLong:
 			fast = true // castling is generated only when legal
 		case p.board[to].Kind() == King || m.flag() == flagEnPassant:
 			// king captures (FFA greying) and e.p. take the full test
@@ -759,7 +778,7 @@ func (p *Position) legalAfter(m Move) bool {
 	u := p.Make(m)
 	ok := true
 	if k := p.king[s]; k != 0 {
-		if u.kingCap && p.v.KingCaptureGreys {
+		if u.kingCap && p.v.KingCaptureGreys && !p.inherits(u.captured.Seat()) {
 			e := u.captured.Seat()
 			was := p.out[e]
 			p.out[e] = true

@@ -7,7 +7,10 @@ import "strings"
 // 'x' plus the captured piece's letter (none for pawns), to square,
 // promotion ("=Q", or "=D" for FFA's one-point queen), then one '+' per
 // king newly in check after the move. "O-O" and "O-O-O" for castling.
-// Mate marks ('#') belong to the game layer.
+// Mate marks ('#') belong to the game layer. The essay's partner pawn
+// swap writes '~' where a capture writes 'x' ("e5~f6": the pawn on e5
+// changes places with the partner's pawn on f6, or, in the en passant
+// form, passes it to the empty f6).
 func (p *Position) MoveText(m Move) string {
 	var b strings.Builder
 	if c, short := m.IsCastle(); c {
@@ -23,7 +26,9 @@ func (p *Position) MoveText(m Move) string {
 		}
 		b.WriteString(m.From().String())
 		victim := p.board[m.to()]
-		if m.IsEnPassant() {
+		if sw, _ := m.IsSwap(); sw {
+			b.WriteByte('~') // the essay's partner pawn swap: nothing is captured
+		} else if m.IsEnPassant() {
 			b.WriteByte('x')
 		} else if victim != NoPiece {
 			b.WriteByte('x')

@@ -29,6 +29,7 @@ type Position struct {
 	castle   [NumSeats]uint8
 	ep       [NumSeats]epEntry
 	king     [NumSeats]int16 // the king's cell, 0 when the seat has none
+	heir     [NumSeats]uint8 // the essay's alternate rule: the partner (+1) who moves this kingless seat's army, or 0
 	points   [NumSeats]int
 	halfmove int
 
@@ -137,7 +138,7 @@ func (p *Position) WithTurn(s Seat) *Position {
 }
 
 // Eliminated reports whether seat s is out of the game (no more turns).
-func (p *Position) Eliminated(s Seat) bool { return p.out[s] }
+func (p *Position) Eliminated(s Seat) bool { return p.out[s] || p.heir[s] != 0 }
 
 // Points returns seat s's score (FFA).
 func (p *Position) Points(s Seat) int { return p.points[s] }
@@ -176,7 +177,7 @@ func (p *Position) nextSeat(s Seat) Seat {
 	i := p.v.orderIdx[s]
 	for k := 1; k <= len(o); k++ {
 		n := o[(i+k)%len(o)]
-		if !p.out[n] {
+		if !p.out[n] && p.heir[n] == 0 {
 			return n
 		}
 	}
@@ -215,6 +216,8 @@ func (p *Position) Make(m Move) Undo {
 		if p.v.ChainEnPassant {
 			u.capCell = int16(p.epVictim(to, s))
 		}
+	case flagSwap:
+		return p.makeSwap(m, u)
 	case flagCastleShort, flagCastleLong:
 		dir := (to - from) / 2
 		rf := from + 3*dir
@@ -230,9 +233,9 @@ func (p *Position) Make(m Move) Undo {
 		p.removePiece(u.captured.Seat(), int(u.capCell))
 	}
 	p.board[u.capCell] = NoPiece
-	p.movePiece(s, from, to)
+	p.movePiece(pc.Seat(), from, to) // pc.Seat() is s but for an inherited army's piece (the essay)
 	if k := m.Promotion(); k != NoKind {
-		np := MakePiece(s, k)
+		np := MakePiece(pc.Seat(), k)
 		if p.v.PromotedWorthOne {
 			np = np.WithPromoted()
 		}
@@ -298,12 +301,16 @@ func (p *Position) dropCornerRights(c int) {
 
 // Unmake takes back m, which must be the last move made, using its Undo.
 func (p *Position) Unmake(m Move, u Undo) {
+	if m.flag() == flagSwap {
+		p.unmakeSwap(m, u)
+		return
+	}
 	from, to := m.from(), m.to()
 	s := u.turn
 	p.turn = s
 	p.board[from] = u.moved
 	p.board[to] = NoPiece
-	p.movePiece(s, to, from)
+	p.movePiece(u.moved.Seat(), to, from)
 	p.board[u.capCell] = u.captured
 	if u.captured != NoPiece {
 		p.addPiece(u.captured.Seat(), int(u.capCell))

@@ -232,7 +232,7 @@ type Variant struct {
 	pawnAtk    [NumSeats][4 * NumSeats]pawnAttack // where enemy pawns attack a king from
 	pawnAtkN   [NumSeats]int
 	army       [NumSeats][King + 1]int // the start array's pieces per seat and kind
-	pawnHooks  bool                    // HeadToHeadStuck or PromoteToCaptured: one test in the hot loop
+	pawnHooks  bool                    // HeadToHeadStuck, PromoteToCaptured or PartnerPawnSwap: one test in the hot loop
 	plainCount bool                    // CountLegal may count without generating (no hook changes movement)
 	promoCell  [NumSeats][numCells]bool
 	dblCell    [NumSeats][numCells]bool
@@ -274,6 +274,24 @@ type Options struct {
 	// (chess.com's "The game is a draw in case of stalemate, insufficient
 	// material, three-fold repetition or the 50-move rule").
 	DrawByAgreement bool
+
+	// The four-player chess essay's two optional rules (rules/essay.go).
+	// Both concern partners: a variant without partnerships rejects them.
+
+	// PartnerPawnSwap: "a Pawn may move in the manner it would normally
+	// move in to capture a Pawn belonging to its partner's team, but
+	// instead of being captured, that Pawn will either exchange places
+	// with the "capturing" Pawn, being placed on the square from which it
+	// started its move, or, in the case of en passant capture, simply
+	// remain undisturbed without moving." Off: partners' pawns block.
+	PartnerPawnSwap bool
+	// PartnerInheritsArmy, the essay's "alternate rule": "when the first
+	// player of a partnership is defeated by the capture of the King …,
+	// only the King is removed from the board, and the remaining pieces of
+	// that player are added to the forces of the other player of the
+	// partnership", who moves them on his turns; the defeated seat has no
+	// turn. Off: the army goes as KingCaptureRemovesArmy or greying says.
+	PartnerInheritsArmy bool
 }
 
 // Start arrays in FEN4. Modern is chess.com's default since 2022 ("4PC"):
@@ -495,8 +513,11 @@ func (v *Variant) Compile() error {
 	if v.NoKingCapture {
 		v.compileNoKingCapture()
 	}
-	v.pawnHooks = v.HeadToHeadStuck || v.PromoteToCaptured || v.PawnReversal || v.PawnLeap || v.ChainEnPassant || v.InitialPawnTruce
-	v.plainCount = !(g.hasWalls || v.OrdinaryKings || v.PromoteToCaptured || v.HeadToHeadStuck || v.KingMovesAsQueen || v.PawnReversal || v.PawnLeap || v.verney || v.ChainEnPassant || v.QueenMovesAsKnight || v.InitialPawnTruce)
+	v.pawnHooks = v.HeadToHeadStuck || v.PromoteToCaptured || v.PawnReversal || v.PawnLeap || v.ChainEnPassant || v.InitialPawnTruce ||
+		v.Options.PartnerPawnSwap
+	v.plainCount = !(g.hasWalls || v.OrdinaryKings || v.PromoteToCaptured || v.HeadToHeadStuck || v.KingMovesAsQueen ||
+		v.PawnReversal || v.PawnLeap || v.verney || v.ChainEnPassant || v.QueenMovesAsKnight || v.InitialPawnTruce ||
+		v.Options.PartnerPawnSwap || v.Options.PartnerInheritsArmy)
 	v.army = [NumSeats][King + 1]int{}
 	if v.PromoteToCaptured {
 		p, err := ParseFEN4(v, v.Start)

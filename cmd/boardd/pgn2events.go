@@ -152,9 +152,15 @@ func handChunks(g *rules.Game, seed int64, noise int) ([]string, error) {
 				hand(m.From().String(), m.To().String())
 			}
 		}
+		swap, swapEP := m.IsSwap()
+		if swap = swap && !swapEP; swap {
+			// The essay's partner pawn swap: the partner's pawn, lifted
+			// above, is set down on the square the mover left.
+			fmt.Fprintf(&b, "wait %dms\nplace %s\n", 40+rng.Intn(80), m.From())
+		}
 		// Now and then the next player replies before the board was quiet
 		// (never twice in a row: the referee reads at most two moves from
-		// one quiet period).
+		// one quiet period; never after a swap, which changes no switch).
 		if noise == noiseHeavy && !quick && rng.Intn(4) == 0 {
 			b.WriteString(quickReply)
 			quick = true

@@ -60,6 +60,10 @@ type Move struct {
 	// piece's letter when written (pawns are not), else 0.
 	Capture  bool
 	Captured byte
+	// Swap is set when the token has a '~' in place of '-' or 'x': the
+	// four-player chess essay's partner pawn swap ("e5~f6"), which
+	// captures nothing. boardd's own notation; chess.com has no such move.
+	Swap bool
 	// Promotion is the letter after '=' (Q, R, B, N or D), else 0.
 	Promotion byte
 	// Checks counts the '+' marks: kings newly in check after the move.
@@ -153,10 +157,10 @@ func ParseMove(tok string) (Move, error) {
 		return m, fmt.Errorf("%q: %v", tok, err)
 	}
 	m.From = from
-	if rest == "" || (rest[0] != '-' && rest[0] != 'x') {
-		return m, fmt.Errorf("%q: want '-' or 'x' after %s", tok, from)
+	if rest == "" || (rest[0] != '-' && rest[0] != 'x' && rest[0] != '~') {
+		return m, fmt.Errorf("%q: want '-' or 'x' after %s (or '~' for a partner pawn swap)", tok, from)
 	}
-	m.Capture = rest[0] == 'x'
+	m.Capture, m.Swap = rest[0] == 'x', rest[0] == '~'
 	rest = rest[1:]
 	if m.Capture && rest != "" && strings.IndexByte("KQRBND", rest[0]) >= 0 {
 		m.Captured, rest = rest[0], rest[1:]
@@ -224,7 +228,9 @@ func (m Move) String() string {
 			b.WriteByte(m.Piece)
 		}
 		b.WriteString(m.From.String())
-		if m.Capture {
+		if m.Swap {
+			b.WriteByte('~')
+		} else if m.Capture {
 			b.WriteByte('x')
 			if m.Captured != 0 {
 				b.WriteByte(m.Captured)

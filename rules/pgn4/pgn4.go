@@ -30,7 +30,7 @@
 //
 // A slot is a move in long algebraic form:
 //
-//	[piece] from ('-' | 'x' [captured piece]) to ['=' promotion] ['+'…] ['#'…] [R|T|S]
+//	[piece] from ('-' | 'x' [captured piece] | '~') to ['=' promotion] ['+'…] ['#'…] [R|T|S]
 //
 // The piece letter is K, Q, R, B, N (or D, a one-point queen); a pawn has
 // none. A capture may name the captured piece ("Qg1xQn8", "Bg14xKk10#");
@@ -38,6 +38,9 @@
 // names the promotion piece (D, the one-point queen of FFA, or Q, R, B,
 // N). Each '+' is a king newly in check (up to three), '#' a king
 // checkmated (up to two, "##"). Squares are files a–n and ranks 1–14.
+// '~' is boardd's mark for the four-player chess essay's partner pawn swap
+// ("e5~f6": the pawn changes places with its partner's pawn instead of
+// capturing it); chess.com has no such move.
 // Castling is "O-O" or "O-O-O" with the same marks. A trailing R or T
 // means the seat resigned or flagged right after the move ("Ke12-e13T":
 // under DeadKingWalking the king of a seat that is out still moves); a

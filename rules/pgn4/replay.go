@@ -211,6 +211,9 @@ func resolve(g *rules.Game, mv Move) (rules.Move, error) {
 	// The game's moves, not only the position's: some variants let a
 	// mated player move into check.
 	for _, m := range legal {
+		if sw, _ := m.IsSwap(); sw != mv.Swap {
+			continue // '~' names a partner pawn swap, '-' and 'x' anything else
+		}
 		if m.From() == mv.From && m.To() == mv.To && (m.Promotion() == promo || (promo == rules.NoKind && m.Promotion() == legalDefault(legal, m))) {
 			return m, nil
 		}

@@ -16,7 +16,7 @@ var writeSamples = flag.Bool("write-samples", false, "rewrite testdata/games/<va
 
 // sampleVariants are the seed variants whose sample games are random legal
 // playouts (no recorded human games exist for them).
-var sampleVariants = []string{"stevenson", "essay-partners", "essay-ffa", "verney", "chess4", "chess4-m2", "blocking-double", "russian-fortress"}
+var sampleVariants = []string{"stevenson", "essay-partners", "essay-ffa", "essay-partners-swap", "essay-partners-alternate", "verney", "chess4", "chess4-m2", "blocking-double", "russian-fortress"}
 
 // Sample game files: testdata/games/<variant>/random-<seed>.pgn4.
 

@@ -119,6 +119,9 @@ type optionsDef struct {
 	StalemateScoresSelf bool `yaml:"stalemate_scores_self"`
 	CheapQueenChecks    bool `yaml:"cheap_queen_checks"`
 	DrawByAgreement     bool `yaml:"draw_by_agreement"`
+	// The four-player chess essay's optional rules (rules/essay.go).
+	PartnerPawnSwap     bool `yaml:"partner_pawn_swap"`
+	PartnerInheritsArmy bool `yaml:"partner_inherits_army"`
 }
 
 // Error is a problem in a variant file, with its position.
@@ -364,7 +367,15 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 	v.QueenMovesAsKnight, v.InitialPawnTruce, v.MateRemovesArmy = r.QueenMovesAsKnight, r.InitialPawnTruce, r.MateRemovesArmy
 	o := r.Options
 	v.Options = rules.Options{DeadKingWalking: o.DeadKingWalking, ClaimWin: o.ClaimWin, MateAtOnce: o.MateAtOnce,
-		StalemateScoresSelf: o.StalemateScoresSelf, CheapQueenChecks: o.CheapQueenChecks, DrawByAgreement: o.DrawByAgreement}
+		StalemateScoresSelf: o.StalemateScoresSelf, CheapQueenChecks: o.CheapQueenChecks,
+		PartnerPawnSwap: o.PartnerPawnSwap, PartnerInheritsArmy: o.PartnerInheritsArmy, DrawByAgreement: o.DrawByAgreement}
+	if (o.PartnerPawnSwap || o.PartnerInheritsArmy) && len(team) == 0 {
+		key := "options.partner_pawn_swap"
+		if o.PartnerInheritsArmy {
+			key = "options.partner_inherits_army"
+		}
+		return nil, d.errAt(key, "the rule is about partners, and this variant has none (partners: [])")
+	}
 	if err := v.Compile(); err != nil {
 		return nil, &Error{File: d.file, Msg: err.Error()}
 	}
