@@ -35,6 +35,11 @@ type Observation struct {
 	// seat after m's mover in turn order moves next. It is used to read
 	// two quick moves made before the board was quiet.
 	After func(m rules.Move) (*rules.Position, []rules.Move)
+	// Leaves, when set, gives the occupancy the game's rules leave after
+	// move m, pieces they take off included (an army removed by a mate
+	// or a captured king): players who know the rules may take those off
+	// before the board is judged.
+	Leaves func(m rules.Move) square.Set
 }
 
 // VerdictKind says what Infer concluded.
@@ -130,7 +135,7 @@ func Infer(p *rules.Position, moves []rules.Move, obs Observation) Verdict {
 func explaining(p *rules.Position, moves []rules.Move, obs Observation) []rules.Move {
 	var byOcc []rules.Move
 	for _, m := range moves {
-		if p.OccupancyAfter(m) == obs.Final {
+		if occ := p.OccupancyAfter(m); occ == obs.Final || removedToo(m, occ, obs) {
 			byOcc = append(byOcc, m)
 		}
 	}
@@ -151,6 +156,33 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) []rules.
 		return byOcc
 	}
 	return byTrace
+}
+
+// removedToo reports whether the board shows move m (occupancy occ after
+// it) with the pieces the rules take off after it already taken off.
+func removedToo(m rules.Move, occ square.Set, obs Observation) bool {
+	if obs.Leaves == nil || obs.Final.AndNot(occ).Len() > 0 || occ.AndNot(obs.Final).Len() < 2 {
+		return false // cheap filter: pieces beyond the move gone, none come
+	}
+	return obs.Leaves(m) == obs.Final
+}
+
+// RulesCleared reports whether the board shows a legal move made (its
+// piece lifted from its origin and put down on its destination) together
+// with pieces the rules take off after it (obs.Leaves): the players took
+// them off before the board was judged. A piece held in the hand never
+// looks like this, as the pieces the rules would remove still stand.
+func RulesCleared(p *rules.Position, moves []rules.Move, obs Observation) bool {
+	for _, m := range moves {
+		i := index(obs.Trace, 0, m.From(), true)
+		if i < 0 || index(obs.Trace, i+1, m.To(), false) < 0 || !placedLast(obs.Trace, m.To()) {
+			continue
+		}
+		if occ := p.OccupancyAfter(m); occ != obs.Final && removedToo(m, occ, obs) {
+			return true
+		}
+	}
+	return false
 }
 
 // explainingPairs looks for a move by the seat to move followed by a move

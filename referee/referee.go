@@ -227,17 +227,19 @@ func (r *Referee) Quiet() []Event {
 		}
 		return out
 	}
-	if n := len(r.trace); n > 0 && r.trace[n-1].Lift && r.occ.AndNot(p.Occupancy()).Len() == 0 {
+	obs := Observation{Trace: r.trace, Final: r.occ, After: r.after, Leaves: r.leaves}
+	if n := len(r.trace); n > 0 && r.trace[n-1].Lift && r.occ.AndNot(p.Occupancy()).Len() == 0 && !RulesCleared(p, r.g.LegalMoves(), obs) {
 		// The last thing done was a lift, and pieces were only taken off:
 		// a move in progress (a piece in the hand, a captured piece set
 		// aside). Nothing to judge until a piece is put down; the lifted
-		// piece's destinations stay lit.
+		// piece's destinations stay lit. (Unless a move was made and the
+		// army the rules remove after it is being taken off.)
 		return out
 	}
 	if r.g.Variant().Options.PartnerPawnSwap && SwapUnderway(p, r.g.LegalMoves(), r.trace, r.occ) {
 		return out // a partner pawn swap half made: wait for the second pawn
 	}
-	v := Infer(p, r.g.LegalMoves(), Observation{Trace: r.trace, Final: r.occ, After: r.after})
+	v := Infer(p, r.g.LegalMoves(), obs)
 	switch v.Kind {
 	case NoChange:
 		r.trace, r.lifted = r.trace[:0], square.None
@@ -274,6 +276,17 @@ func (r *Referee) Quiet() []Event {
 		emit(Event{Kind: EvIllegal})
 	}
 	return out
+}
+
+// leaves plays m on the game to see what the rules leave on the board, and
+// takes it back (Observation.Leaves).
+func (r *Referee) leaves(m rules.Move) square.Set {
+	if _, err := r.g.Play(m); err != nil {
+		return square.Set{}
+	}
+	occ := r.g.Position().Occupancy()
+	r.g.Takeback()
+	return occ
 }
 
 // after plays m on the game to see who moves next and how, and takes it

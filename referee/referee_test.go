@@ -373,3 +373,61 @@ func TestRefereeInheritedArmyLifted(t *testing.T) {
 		t.Errorf("events %+v", evs)
 	}
 }
+
+// "When the first of the two Kings … is captured, then all the other
+// pieces belonging to that team are removed from the board" (the essay):
+// players who know it take the army off at once, before the board was
+// quiet. The move is still read — and a piece merely held in the hand is
+// still no move.
+func TestRefereeArmyTakenOffBeforeTheMoveWasJudged(t *testing.T) {
+	cat, err := variants.Catalog(configs.Variants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := variants.Find(cat, "essay-partners")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := d.Variant("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.ParsePlacement(v, rules.Red, "rK:h1 rQ:d4 yK:g14 bK:a7 bR:a8 bP:b9 gK:n7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		trace  string
+		moved  string // the move recorded, "" for none
+		inStep bool   // the board matches the game afterwards
+	}{
+		{"army off before the board was quiet", "-a7 -d4 +a7 -a8 -b9", "Qd4xKa7", true},
+		{"mover first, army off", "-d4 -a7 +a7 -b9 -a8", "Qd4xKa7", true},
+		{"army off after the lights asked", "-a7 -d4 +a7", "Qd4xKa7", false},
+		{"the queen held in the hand", "-d4", "", true},
+		{"victim off, queen in the hand", "-a7 -d4", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRef(t, v, p.FEN4())
+			evs := feed(r, tt.trace)
+			recs := r.Game().Records()
+			switch {
+			case tt.moved == "" && len(recs) != 0:
+				t.Fatalf("phantom move %s (events %v)", recs[0].Text, kinds(evs))
+			case tt.moved != "" && (len(recs) != 1 || !strings.HasPrefix(recs[0].Text, tt.moved)):
+				t.Fatalf("records %v, events %v; want %s", recs, kinds(evs), tt.moved)
+			}
+			if r.InStep() != tt.inStep {
+				t.Fatalf("in step %v, want %v", r.InStep(), tt.inStep)
+			}
+			if tt.moved != "" && !tt.inStep {
+				// The lights ask for the army; taking it off corrects.
+				if got := kinds(feed(r, "-a8 -b9")); len(got) != 1 || got[0] != EvCorrected {
+					t.Fatalf("army taken off after the move: %v", got)
+				}
+			}
+		})
+	}
+}
