@@ -59,6 +59,10 @@ func runVariants(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	board := square.Cross() // the configured board; 14×14 cross until boardd has a config
+	width := 0
+	for _, d := range cat {
+		width = max(width, len(d.Name))
+	}
 	for _, d := range cat {
 		v, err := d.Variant("")
 		if err != nil {
@@ -68,7 +72,7 @@ func runVariants(args []string, stdout, stderr io.Writer) error {
 		if ok, why := variants.Fits(v, board); !ok {
 			fit = "does not fit this board: " + why + "; play it with boardd sim"
 		}
-		fmt.Fprintf(stdout, "%-8s %s\n         starts: %s; rules: %s; %s\n", d.Name, d.Description, strings.Join(d.Starts, ", "), d.Source, fit)
+		fmt.Fprintf(stdout, "%-*s  %s\n%*s  starts: %s; rules: %s; %s\n", width, d.Name, d.Description, width, "", strings.Join(d.Starts, ", "), d.Source, fit)
 	}
 	return nil
 }
