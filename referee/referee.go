@@ -275,10 +275,21 @@ func (r *Referee) Quiet() []Event {
 // after plays m on the game to see who moves next and how, and takes it
 // back (Observation.After).
 func (r *Referee) after(m rules.Move) (*rules.Position, []rules.Move) {
+	notes := r.g.Notes()
 	if _, err := r.g.Play(m); err != nil {
 		return nil, nil
 	}
-	defer r.g.Takeback()
+	defer func() {
+		r.g.Takeback()
+		// A takeback also takes back the announcement and replies that
+		// led to the turn (blocking-double): this was only a look ahead,
+		// so they are carried out again.
+		if kept := r.g.Notes(); len(kept) < len(notes) && slices.Equal(kept, notes[:len(kept)]) {
+			for _, n := range notes[len(kept):] {
+				r.g.ApplyNote(n.Text)
+			}
+		}
+	}()
 	if _, over := r.g.Result(); over {
 		return nil, nil
 	}
@@ -411,6 +422,22 @@ func (r *Referee) Frame(f *leds.Frame) {
 		case r.g.Status(s) != rules.Playing && r.g.Status(s) != rules.Walking:
 			f.Set(k, pal.Out)
 		case p.InCheck(s):
+			f.Set(k, pal.Check)
+		}
+	}
+	// Blocking double chess: a move announced into check, waiting for the
+	// partner's reply or accepted and still to be made, is lit in the
+	// announcer's colour, its king in the check colour; once it is made,
+	// the king the partner must relieve is lit in the check colour.
+	if m, by, _, ok := r.g.Announced(); ok {
+		f.Set(m.From(), pal.Turn[by])
+		f.Set(m.To(), pal.Turn[by])
+		if k := p.KingSquare(by); k != square.None {
+			f.Set(k, pal.Check)
+		}
+	}
+	if s, ok := r.g.MustRelieve(); ok {
+		if k := p.KingSquare(s); k != square.None {
 			f.Set(k, pal.Check)
 		}
 	}
