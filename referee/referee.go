@@ -279,21 +279,29 @@ func (r *Referee) after(m rules.Move) (*rules.Position, []rules.Move) {
 	if _, err := r.g.Play(m); err != nil {
 		return nil, nil
 	}
-	defer func() {
-		r.g.Takeback()
-		// A takeback also takes back the announcement and replies that
-		// led to the turn (blocking-double): this was only a look ahead,
-		// so they are carried out again.
-		if kept := r.g.Notes(); len(kept) < len(notes) && slices.Equal(kept, notes[:len(kept)]) {
-			for _, n := range notes[len(kept):] {
-				r.g.ApplyNote(n.Text)
-			}
-		}
-	}()
+	defer r.takeBack(notes) // only a look ahead
 	if _, over := r.g.Result(); over {
 		return nil, nil
 	}
 	return r.g.Position(), r.g.LegalMoves()
+}
+
+// takeBack undoes the last turn and nothing else: a rules takeback also
+// takes back the announcement and replies that led to the turn
+// (blocking-double), so those of notes (the game's notes before the turn)
+// are carried out again.
+func (r *Referee) takeBack(notes []rules.Note) error {
+	if err := r.g.Takeback(); err != nil {
+		return err
+	}
+	if kept := r.g.Notes(); len(kept) < len(notes) && slices.Equal(kept, notes[:len(kept)]) {
+		for _, n := range notes[len(kept):] {
+			if _, err := r.g.ApplyNote(n.Text); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // ConfirmTakeback carries out a takeback the board asked about.
