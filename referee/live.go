@@ -499,6 +499,8 @@ func (l *Live) command(c Command) Reply {
 		return l.remoteMove(c)
 	case CmdDrawOffer, CmdDrawDecline:
 		return l.drawCommand(c)
+	case CmdAnnounce, CmdReply, CmdClaimStalemate:
+		return l.protocolCommand(c)
 	case CmdSetup:
 		if over {
 			return fail("setup: the game is over")
@@ -599,6 +601,106 @@ func (l *Live) drawCommand(c Command) Reply {
 		l.ref.Resync(l.ref.Occupancy()) // one game of a double game ended: its armies leave the board
 	}
 	return Reply{}
+}
+
+// protocolCommand carries out blocking double chess's moving into check
+// (rules.Game.Announce, Reply, ClaimStalemate): an announcement, the
+// partner's reply, or a stalemated seat's claim of the draw. Each is a
+// note of the game (Message.Note, journaled and replayed); a game that
+// ends by it (a claimed stalemate, a stalemate left after "Unwise") sends
+// its two armies off the board, and the LEDs guide the humans.
+func (l *Live) protocolCommand(c Command) Reply {
+	g := l.ref.Game()
+	s, err := seatNamed(c.Seat)
+	if err != nil {
+		return fail("%s: %v", c.Name, err)
+	}
+	if _, over := g.Result(); over {
+		return fail("%s: the game is over", c.Name)
+	}
+	if g.Variant().Mode != rules.Double {
+		return fail("%s: %s has no announcing of moves into check (only blocking-double has)", c.Name, g.Variant().Name)
+	}
+	if c.Name == CmdAnnounce && !l.ref.InStep() {
+		return fail("announce: the board is being corrected; wait until it matches the game")
+	}
+	notes := len(g.Notes())
+	results := len(g.GameResults())
+	occ := g.Position().Occupancy()
+	p := g.Position()
+	var msg Message
+	switch c.Name {
+	case CmdAnnounce:
+		if t := g.Turn(); s != t {
+			return fail("announce: it is %s's turn, not %s's", t, s)
+		}
+		m, err := announcedMove(g, c.Move)
+		if err != nil {
+			return fail("announce %s: %v", c.Move, err)
+		}
+		if err := g.Announce(s, m); err != nil {
+			return fail("announce %s: %v", c.Move, err)
+		}
+		partner, _ := g.AwaitingReply()
+		msg = Message{Kind: MsgAnnounce, Seat: s.String(), Move: p.MoveText(m), Coord: m.String(),
+			Text: fmt.Sprintf("%s announces %s into check: %s replies (unwise, accept, another or impossible)", s, p.MoveText(m), partner)}
+	case CmdReply:
+		r, err := rules.ParseReply(c.Reply)
+		if err != nil {
+			return fail("reply: %v", err)
+		}
+		m, by, _, ok := g.Announced()
+		if err := g.Reply(s, r); err != nil {
+			return fail("reply: %v", err)
+		}
+		text := fmt.Sprintf("%s replies %s", s, r)
+		switch r {
+		case rules.ReplyAccept:
+			text += fmt.Sprintf(": %s must play %s, then %s must relieve the check", by, p.MoveText(m), s)
+		case rules.ReplyUnwise:
+			text += fmt.Sprintf(": %s must make a move that does not expose the king", by)
+		default:
+			text += fmt.Sprintf(": %s may not play %s; it may announce another move or play a legal one", by, p.MoveText(m))
+		}
+		msg = Message{Kind: MsgReply, Seat: s.String(), Reply: replyName(r), Text: text}
+		if ok {
+			msg.Move, msg.Coord = p.MoveText(m), m.String()
+		}
+	case CmdClaimStalemate:
+		if err := g.ClaimStalemate(s); err != nil {
+			return fail("claim_stalemate: %v", err)
+		}
+		msg = Message{Kind: MsgStalemateClaimed, Seat: s.String(), Text: fmt.Sprintf("%s claims stalemate rather than move into check", s)}
+	}
+	if n := g.Notes(); len(n) > notes {
+		msg.Note = n[len(n)-1].Text
+	}
+	rs := g.GameResults()
+	for _, gr := range rs[results:] {
+		msg.Text += "; " + gr.String()
+	}
+	msg.FEN4 = g.Position().FEN4()
+	l.emit(msg)
+	if res, over := g.Result(); over {
+		l.over(res)
+	}
+	if g.Position().Occupancy() != occ {
+		l.ref.Resync(l.ref.Occupancy()) // a game ended: its two armies leave the board
+	}
+	return Reply{}
+}
+
+// announcedMove finds the move a seat announces: one of its moves that the
+// rules forbid only because its own king would stand in check, written as
+// PGN4 ("n7-n6", "Kn7-n6", "h13-h14=Q").
+func announcedMove(g *rules.Game, text string) (rules.Move, error) {
+	p := g.Position()
+	return ResolveMove(p, p.PseudoLegal(nil), text)
+}
+
+// replyName is a reply as the reply command and message write it.
+func replyName(r rules.Reply) string {
+	return map[rules.Reply]string{rules.ReplyUnwise: "unwise", rules.ReplyAccept: "accept", rules.ReplyAnother: "another", rules.ReplyImpossible: "impossible"}[r]
 }
 
 // seatList names seats for people: "Blue, Yellow and Green".
@@ -1059,6 +1161,15 @@ func (l *Live) snapshot() State {
 	}
 	for _, s := range l.draws {
 		st.DrawOffers = append(st.DrawOffers, s.String())
+	}
+	if m, by, accepted, ok := g.Announced(); ok {
+		st.Announcement = &AnnouncementInfo{Seat: by.String(), Move: p.MoveText(m), Coord: m.String(), Accepted: accepted}
+		if s, waiting := g.AwaitingReply(); waiting {
+			st.Announcement.ReplyBy = s.String()
+		}
+	}
+	if s, ok := g.MustRelieve(); ok {
+		st.Relieve = s.String()
 	}
 	return st
 }

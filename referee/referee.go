@@ -281,25 +281,45 @@ func (r *Referee) Quiet() []Event {
 // leaves plays m on the game to see what the rules leave on the board, and
 // takes it back (Observation.Leaves).
 func (r *Referee) leaves(m rules.Move) square.Set {
+	notes := r.g.Notes()
 	if _, err := r.g.Play(m); err != nil {
 		return square.Set{}
 	}
 	occ := r.g.Position().Occupancy()
-	r.g.Takeback()
+	r.takeBack(notes) // only a look ahead
 	return occ
 }
 
 // after plays m on the game to see who moves next and how, and takes it
 // back (Observation.After).
 func (r *Referee) after(m rules.Move) (*rules.Position, []rules.Move) {
+	notes := r.g.Notes()
 	if _, err := r.g.Play(m); err != nil {
 		return nil, nil
 	}
-	defer r.g.Takeback()
+	defer r.takeBack(notes) // only a look ahead
 	if _, over := r.g.Result(); over {
 		return nil, nil
 	}
 	return r.g.Position(), r.g.LegalMoves()
+}
+
+// takeBack undoes the last turn and nothing else: a rules takeback also
+// takes back the announcement and replies that led to the turn
+// (blocking-double), so those of notes (the game's notes before the turn)
+// are carried out again.
+func (r *Referee) takeBack(notes []rules.Note) error {
+	if err := r.g.Takeback(); err != nil {
+		return err
+	}
+	if kept := r.g.Notes(); len(kept) < len(notes) && slices.Equal(kept, notes[:len(kept)]) {
+		for _, n := range notes[len(kept):] {
+			if _, err := r.g.ApplyNote(n.Text); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // ConfirmTakeback carries out a takeback the board asked about.
@@ -428,6 +448,22 @@ func (r *Referee) Frame(f *leds.Frame) {
 		case r.g.Status(s) != rules.Playing && r.g.Status(s) != rules.Walking:
 			f.Set(k, pal.Out)
 		case p.InCheck(s):
+			f.Set(k, pal.Check)
+		}
+	}
+	// Blocking double chess: a move announced into check, waiting for the
+	// partner's reply or accepted and still to be made, is lit in the
+	// announcer's colour, its king in the check colour; once it is made,
+	// the king the partner must relieve is lit in the check colour.
+	if m, by, _, ok := r.g.Announced(); ok {
+		f.Set(m.From(), pal.Turn[by])
+		f.Set(m.To(), pal.Turn[by])
+		if k := p.KingSquare(by); k != square.None {
+			f.Set(k, pal.Check)
+		}
+	}
+	if s, ok := r.g.MustRelieve(); ok {
+		if k := p.KingSquare(s); k != square.None {
 			f.Set(k, pal.Check)
 		}
 	}

@@ -39,6 +39,10 @@ const (
 	MsgDrawDeclined     = "draw_declined"     // a seat declined the draw on offer, or a move let it lapse (Seat)
 	MsgDrawAgreed       = "draw_agreed"       // a draw was agreed (Seats); game_over follows unless only one game of a double game ended
 	MsgSetup            = "setup"             // a guided set-up of the current position from an empty board began
+	// Blocking double chess: moving into check by announcement.
+	MsgAnnounce         = "announce"          // a seat announced a move into check (Seat, Move, Coord, Note); its partner replies
+	MsgReply            = "reply"             // the partner replied to the announcement (Seat, Reply, Move: the announced move, Note)
+	MsgStalemateClaimed = "stalemate_claimed" // a stalemated seat declined to move into check: its game is drawn (Seat, Note)
 )
 
 // Message is one entry of the board's ordered event stream. Seq rises by
@@ -64,6 +68,14 @@ type Message struct {
 	Candidates []string `json:"candidates,omitempty"`
 	// Seats are the seats that agreed a draw (draw_agreed).
 	Seats []string `json:"seats,omitempty"`
+	// Reply is the partner's answer to an announced move into check
+	// (reply): unwise, accept, another or impossible.
+	Reply string `json:"reply,omitempty"`
+	// Note is the rules' record of an announcement, reply or claimed
+	// stalemate, as PGN4 comments write it ("Green announces n7-n6",
+	// "Yellow replies I Accept", "Green claims stalemate"); the game
+	// journal replays it (rules.Game.ApplyNote).
+	Note string `json:"note,omitempty"`
 	// Square is the square a sensor fault is on.
 	Square string `json:"square,omitempty"`
 	// Variant and Start (a start array's name or a FEN4) of a new game.
@@ -138,6 +150,25 @@ type State struct {
 	DrawOffers []string `json:"draw_offers,omitempty"`
 	// Setup is the guided set-up's next step while Status is "setup".
 	Setup *SetupInfo `json:"setup,omitempty"`
+	// Announcement is a move into check announced and not yet played
+	// (blocking-double): waiting for the partner's reply, or accepted
+	// and waiting to be made on the board.
+	Announcement *AnnouncementInfo `json:"announcement,omitempty"`
+	// Relieve is the seat whose king the seat to move must take out of
+	// check (its partner moved into check after "I Accept").
+	Relieve string `json:"relieve,omitempty"`
+}
+
+// AnnouncementInfo is a move into check announced by Seat (blocking
+// double chess). Until Accepted, ReplyBy must reply (the reply command);
+// once accepted, the move is the announcer's only move and is lit on the
+// board until it is made.
+type AnnouncementInfo struct {
+	Seat     string `json:"seat"`
+	Move     string `json:"move"`  // PGN4 token, "Kn7-n6"
+	Coord    string `json:"coord"` // "n7-n6"
+	Accepted bool   `json:"accepted"`
+	ReplyBy  string `json:"reply_by,omitempty"` // the partner who must reply (until Accepted)
 }
 
 // SetupInfo is the next step of a guided set-up: clear the board, then
@@ -193,6 +224,9 @@ const (
 	CmdDrawOffer       = "draw_offer"       // Seat: offer a draw, or accept the one on offer
 	CmdDrawDecline     = "draw_decline"     // Seat: decline the draw on offer
 	CmdSetup           = "setup"            // set the current position up again from an empty board
+	CmdAnnounce        = "announce"         // Seat, Move: announce a move into check (blocking-double)
+	CmdReply           = "reply"            // Seat, Reply: the partner answers the announcement (unwise, accept, another, impossible)
+	CmdClaimStalemate  = "claim_stalemate"  // Seat: a stalemated seat that could move into check takes the draw instead
 )
 
 var commandFields = map[string][]string{
@@ -209,11 +243,14 @@ var commandFields = map[string][]string{
 	CmdDrawOffer:       {"seat"},
 	CmdDrawDecline:     {"seat"},
 	CmdSetup:           nil,
+	CmdAnnounce:        {"seat", "move"},
+	CmdReply:           {"seat", "reply"},
+	CmdClaimStalemate:  {"seat"},
 }
 
 // Commands lists the command names, sorted.
 func Commands() []string {
-	return []string{CmdClock, CmdDrawDecline, CmdDrawOffer, CmdMove, CmdNewGame, CmdPromote, CmdRemote, CmdReplay, CmdResign, CmdSetup, CmdState, CmdTags, CmdTakebackConfirm}
+	return []string{CmdAnnounce, CmdClaimStalemate, CmdClock, CmdDrawDecline, CmdDrawOffer, CmdMove, CmdNewGame, CmdPromote, CmdRemote, CmdReplay, CmdReply, CmdResign, CmdSetup, CmdState, CmdTags, CmdTakebackConfirm}
 }
 
 // Command is a request to change or resend the game. Its payload is a
@@ -231,6 +268,7 @@ type Command struct {
 	On      *bool             `json:"on,omitempty"`
 	Action  string            `json:"action,omitempty"`
 	From    *uint64           `json:"from,omitempty"`
+	Reply   string            `json:"reply,omitempty"`
 }
 
 // Reply answers a command: OK, or an error that says what was wrong.
@@ -309,13 +347,17 @@ func ParseCommand(name string, payload []byte) (Command, error) {
 	switch name {
 	case CmdTags:
 		err = need(len(c.Tags) > 0, `"tags", for example {"tags":{"Red":"Ann"}}`)
-	case CmdResign, CmdDrawOffer, CmdDrawDecline:
+	case CmdResign, CmdDrawOffer, CmdDrawDecline, CmdClaimStalemate:
 		err = need(c.Seat != "", `"seat" (Red, Blue, Yellow or Green)`)
 	case CmdPromote:
 		err = need(c.Piece != "", `"piece" (Q, R, B or N)`)
-	case CmdMove:
+	case CmdMove, CmdAnnounce:
 		if err = need(c.Seat != "", `"seat"`); err == nil {
 			err = need(c.Move != "", `"move", a PGN4 move such as "h2-h4"`)
+		}
+	case CmdReply:
+		if err = need(c.Seat != "", `"seat"`); err == nil {
+			err = need(c.Reply != "", `"reply": "unwise", "accept", "another" or "impossible"`)
 		}
 	case CmdRemote:
 		if err = need(c.Seat != "", `"seat"`); err == nil {

@@ -10,6 +10,7 @@
 //	{"seq":1,"kind":"start","variant":"teams","start":"modern","tags":{"Event":"Club night"}}
 //	{"seq":2,"kind":"move","seat":"Red","move":"h2-h4"}
 //	{"seq":3,"kind":"resign","seat":"Blue"}
+//	{"seq":4,"kind":"note","note":"Green announces n7-n6"}
 //
 // An entry is complete when its line ends with a newline and parses.
 package archive
@@ -31,7 +32,7 @@ import (
 // Entry is one journal line.
 type Entry struct {
 	Seq  uint64 `json:"seq"`
-	Kind string `json:"kind"` // start, move, resign, timeout, draw, takeback, tags, clock
+	Kind string `json:"kind"` // start, move, resign, timeout, draw, takeback, tags, clock, note
 	// start
 	Game    string            `json:"game,omitempty"` // the game's id
 	Variant string            `json:"variant,omitempty"`
@@ -42,6 +43,11 @@ type Entry struct {
 	Move string `json:"move,omitempty"` // "h2-h4", "h10-h11=N", castling as the king's squares
 	// draw: the seats that agreed it.
 	Seats []string `json:"seats,omitempty"`
+	// note: something the rules record between turns, as they write it
+	// (rules.Game.Notes: "Green announces n7-n6", "Yellow replies I
+	// Accept", "Green claims stalemate"), carried out again by
+	// rules.Game.ApplyNote.
+	Note string `json:"note,omitempty"`
 	// Clocks are the remaining milliseconds per seat after the entry.
 	Clocks []int64 `json:"clocks,omitempty"`
 }
@@ -121,7 +127,7 @@ func Open(path string) (*Journal, []Entry, string, error) {
 	return j, entries, warn, nil
 }
 
-var knownKind = map[string]bool{"start": true, "move": true, "resign": true, "timeout": true, "draw": true, "takeback": true, "tags": true, "clock": true}
+var knownKind = map[string]bool{"start": true, "move": true, "resign": true, "timeout": true, "draw": true, "takeback": true, "tags": true, "clock": true, "note": true}
 
 // parse reads complete entries; good is the length of the prefix that
 // holds them. A bad line followed by more data is corruption, not a torn
@@ -176,7 +182,7 @@ func Restore(entries []Entry, lookup Lookup) (*rules.Game, error) {
 	}
 	for _, e := range entries[1:] {
 		if err := apply(g, e); err != nil {
-			return g, fmt.Errorf("journal entry %d (%s %s): %v", e.Seq, e.Kind, e.Move, err)
+			return g, fmt.Errorf("journal entry %d (%s %s%s): %v", e.Seq, e.Kind, e.Move, e.Note, err)
 		}
 	}
 	return g, nil
@@ -218,6 +224,12 @@ func apply(g *rules.Game, e Entry) error {
 		return g.AgreeDraw(agreed)
 	case "takeback":
 		return g.Takeback()
+	case "note":
+		ok, err := g.ApplyNote(e.Note)
+		if err == nil && !ok {
+			err = fmt.Errorf("%q is no note of %s", e.Note, g.Variant().Name)
+		}
+		return err
 	case "tags", "clock":
 		return nil // not moves: see Tags and Clocks
 	}

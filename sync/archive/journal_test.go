@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"boardd/configs"
 	"boardd/rules"
 	"boardd/rules/pgn4"
+	"boardd/rules/variants"
 )
 
 func builtin(name, start string) (*rules.Variant, error) { return rules.NewVariant(name, start) }
@@ -169,4 +171,97 @@ func TestJournalRestoresAnAgreedDraw(t *testing.T) {
 	if _, err := Restore(entries, builtin); err == nil || !strings.Contains(err.Error(), "no draw by agreement") {
 		t.Fatalf("restoring a draw in a variant without it: %v", err)
 	}
+}
+
+// catalog finds the variants of configs/variants (blocking-double is one).
+func catalog(t *testing.T) Lookup {
+	t.Helper()
+	cat, err := variants.Catalog(configs.Variants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(name, start string) (*rules.Variant, error) {
+		d, err := variants.Find(cat, name)
+		if err != nil {
+			return nil, err
+		}
+		return d.Variant(start)
+	}
+}
+
+// Blocking double chess, Green (the essay's Red) to move: Kn7-n6 and
+// Kn7-m6 move into the check of Blue's rook e6; Yellow can interpose
+// Rk10-k6. And a stalemated Green king n4 that may claim the draw.
+const (
+	bdPrivilegeFEN = "G-0,0,0,0-0,0,0,0-0,0,0,0-0,0,0,0-0-x,x,x,4,yK,3,x,x,x/x,x,x,8,x,x,x/x,x,x,8,x,x,x/14/10,yR,3/14/12,gP,1/bK,11,gP,gK/4,bR,9/14/14/x,x,x,rR,7,x,x,x/x,x,x,8,x,x,x/x,x,x,4,rK,3,x,x,x"
+	bdStalemateFEN = "G-0,0,0,0-0,0,0,0-0,0,0,0-0,0,0,0-0-x,x,x,4,yK,3,x,x,x/x,x,x,8,x,x,x/x,x,x,7,yR,x,x,x/14/12,bR,1/14/14/bK,13/14/4,bR,9/13,gK/x,x,x,rR,7,x,x,x/x,x,x,8,x,x,x/x,x,x,4,rK,3,x,x,x"
+)
+
+// Blocking double chess's announcements, replies and claimed stalemates
+// are journaled as "note" entries and restore the same state: a move
+// announced and accepted is still the announcer's only move, the
+// partner must still relieve the check, a claimed stalemate still ended
+// the game.
+func TestJournalRestoresProtocolNotes(t *testing.T) {
+	lookup := catalog(t)
+	start := Entry{Seq: 1, Kind: "start", Game: "g1", Variant: "blocking-double", Start: bdPrivilegeFEN}
+	note := func(seq uint64, text string) Entry { return Entry{Seq: seq, Kind: "note", Note: text} }
+	entries := []Entry{start,
+		note(2, "Green announces n7-n6"),
+		note(3, "Yellow replies Another"),
+		note(4, "Green announces n7-m6"),
+		note(5, "Yellow replies I Accept"),
+	}
+	g, err := Restore(entries, lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, by, accepted, ok := g.Announced()
+	if !ok || by != rules.Green || !accepted || m.String() != "n7-m6" {
+		t.Fatalf("restored announcement %v by %v accepted %v (%v), want n7-m6 by Green, accepted", m, by, accepted, ok)
+	}
+	if ms := g.LegalMoves(); len(ms) != 1 || ms[0] != m {
+		t.Errorf("Green's moves %v, want only the accepted n7-m6", ms)
+	}
+	if got := strings.Join(noteTexts(g), "|"); got != "Green announces n7-n6|Yellow replies Another|Green announces n7-m6|Yellow replies I Accept" {
+		t.Errorf("notes %s", got)
+	}
+	// The accepted move played, the partner must relieve.
+	entries = append(entries, Entry{Seq: 6, Kind: "move", Seat: "Green", Move: "n7-m6"})
+	if g, err = Restore(entries, lookup); err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := g.MustRelieve(); !ok || s != rules.Green {
+		t.Errorf("MustRelieve %v %v after the accepted move", s, ok)
+	}
+	if ms := g.LegalMoves(); len(ms) != 1 || ms[0].String() != "k10-k6" {
+		t.Errorf("Yellow's moves %v, want only the relief k10-k6", ms)
+	}
+
+	// A claimed stalemate.
+	g, err = Restore([]Entry{{Seq: 1, Kind: "start", Variant: "blocking-double", Start: bdStalemateFEN}, note(2, "Green claims stalemate")}, lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := g.GameResults(); len(r) != 1 || r[0].Reason != "stalemate" || g.Status(rules.Green) != rules.Stalemated {
+		t.Errorf("after the claim: results %v, Green %v", r, g.Status(rules.Green))
+	}
+
+	// A note the rules refuse, or no note at all, is an error that says so.
+	for _, tc := range []struct{ text, want string }{
+		{"Blue replies I Accept", "no move into check has been announced"},
+		{"Green sings", "is no note of blocking-double"},
+	} {
+		if _, err := Restore([]Entry{start, note(2, tc.text)}, lookup); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("note %q: %v, want an error with %q", tc.text, err, tc.want)
+		}
+	}
+}
+
+func noteTexts(g *rules.Game) []string {
+	var out []string
+	for _, n := range g.Notes() {
+		out = append(out, n.Text)
+	}
+	return out
 }

@@ -146,6 +146,11 @@ func (r *Recorder) Record(m referee.Message) error {
 		return r.j.Append(Entry{Kind: "clock", Clocks: m.Clocks})
 	case referee.MsgDrawAgreed:
 		return r.j.Append(Entry{Kind: "draw", Seats: m.Seats, Clocks: m.Clocks})
+	case referee.MsgAnnounce, referee.MsgReply, referee.MsgStalemateClaimed:
+		if m.Note == "" {
+			return fmt.Errorf("archive: %s message %d carries no note to journal", m.Kind, m.Seq)
+		}
+		return r.j.Append(Entry{Kind: "note", Note: m.Note, Clocks: m.Clocks})
 	case referee.MsgGameOver:
 		_, err := r.finish()
 		return err

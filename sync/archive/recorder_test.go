@@ -40,7 +40,14 @@ type board struct {
 
 func openBoard(t *testing.T, dir string, occ square.Set) *board {
 	t.Helper()
-	rec := &Recorder{Dir: dir, Board: "7", Lookup: builtin}
+	return openBoardWith(t, dir, occ, builtin, "teams", "")
+}
+
+// openBoardWith is openBoard for a game of the variant from start (an
+// array's name or a FEN4), with the variants lookup finds.
+func openBoardWith(t *testing.T, dir string, occ square.Set, lookup Lookup, variant, start string) *board {
+	t.Helper()
+	rec := &Recorder{Dir: dir, Board: "7", Lookup: lookup}
 	resumed, err := rec.Resume()
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +56,7 @@ func openBoard(t *testing.T, dir string, occ square.Set) *board {
 	if err != nil || warn != "" {
 		t.Fatal(err, warn)
 	}
-	cfg := referee.LiveConfig{Board: "7", Lookup: builtin, Variant: "teams", Occupancy: occ, Quiet: 2 * time.Millisecond,
+	cfg := referee.LiveConfig{Board: "7", Lookup: lookup, Variant: variant, Start: start, Occupancy: occ, Quiet: 2 * time.Millisecond,
 		Log: stream, Sinks: []func(referee.Message) error{rec.Record}, Logger: slog.New(slog.DiscardHandler),
 		Tags: map[string]string{"Event": "Club night", "Red": "Ann"}}
 	if resumed != nil {
@@ -319,5 +326,82 @@ func TestRecorderDropsGamesWithoutATurn(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "current.journal")); err != nil {
 		t.Errorf("g3's journal: %v", err)
+	}
+}
+
+// An announcement accepted at the board survives the plug being pulled:
+// the journal's note entries restore it, the announced move is then the
+// one the board accepts by hand, and the filed PGN4 carries the notes.
+func TestRecorderKeepsAnAnnouncementAcrossACrash(t *testing.T) {
+	lookup := catalog(t)
+	v, err := lookup("blocking-double", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g0, err := rules.NewGame(v, bdPrivilegeFEN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	occ := g0.Position().Occupancy()
+	dir := t.TempDir()
+	b := openBoardWith(t, dir, occ, lookup, "blocking-double", bdPrivilegeFEN)
+	do := func(name, payload string) {
+		t.Helper()
+		c, err := referee.ParseCommand(name, []byte(payload))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := b.live.Do(context.Background(), c); !r.OK {
+			t.Fatalf("%s %s: %+v", name, payload, r)
+		}
+	}
+	do(referee.CmdAnnounce, `{"seat":"Green","move":"n7-n6"}`)
+	do(referee.CmdReply, `{"seat":"Yellow","reply":"another"}`)
+	do(referee.CmdAnnounce, `{"seat":"Green","move":"n7-m6"}`)
+	do(referee.CmdReply, `{"seat":"Yellow","reply":"accept"}`)
+	before := b.live.State()
+	b.stop() // the plug
+
+	b = openBoardWith(t, dir, occ, lookup, "blocking-double", bdPrivilegeFEN)
+	defer b.stop()
+	st := b.live.State()
+	if st.Game != before.Game || st.Announcement == nil || *st.Announcement != *before.Announcement || !st.Announcement.Accepted {
+		t.Fatalf("after the restart: game %s announcement %+v; want game %s, %+v", st.Game, st.Announcement, before.Game, before.Announcement)
+	}
+	if st.Status != "playing" {
+		t.Fatalf("after the restart: status %s", st.Status)
+	}
+	touch := func(tr ...sensors.Event) {
+		for _, e := range tr {
+			b.live.Touches() <- e
+		}
+	}
+	sq := func(s string) square.Square { q, _ := square.Parse(s); return q }
+	touch(sensors.Event{Kind: sensors.Lift, Square: sq("n7")}, sensors.Event{Kind: sensors.Place, Square: sq("m6")})
+	for {
+		select {
+		case m := <-b.msgs:
+			if m.Kind != referee.MsgMove {
+				continue
+			}
+			if m.Seat != "Green" || m.Coord != "n7-m6" {
+				t.Fatalf("move %+v, want Green's announced n7-m6", m)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("the announced move was not recorded")
+		}
+		break
+	}
+	if st := b.live.State(); st.Relieve != "Green" || st.Turn != "Yellow" {
+		t.Errorf("after the announced move: relieve %q turn %s", st.Relieve, st.Turn)
+	}
+	text, err := b.rec.GamePGN4(st.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"{Green announces n7-n6}", "{Yellow replies Another}", "{Green announces n7-m6}", "{Yellow replies I Accept}"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the game's PGN4 lacks %s:\n%s", want, text)
+		}
 	}
 }

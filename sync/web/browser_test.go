@@ -263,6 +263,35 @@ func TestBrowser(t *testing.T) {
 	do2(t, ctx, "confirming the takeback", chromedp.WaitVisible(chromedp.ID("takeback")), chromedp.Click(chromedp.ID("takeback")))
 	waitCommand(t, f, referee.CmdTakebackConfirm)
 
+	// Blocking double chess: the row for moving into check shows only in
+	// that variant; an announcement waiting for its reply is on the banner
+	// and the seat to reply is chosen.
+	if !eval[bool](t, ctx, `document.getElementById('protocol-row').hidden`) {
+		t.Error("the into-check row is shown in an ffa game")
+	}
+	f.update(func(st *referee.State) {
+		st.Status, st.Variant, st.Turn = "playing", "blocking-double", "Green"
+		st.Announcement = &referee.AnnouncementInfo{Seat: "Green", Move: "Kn7-n6", Coord: "n7-n6", ReplyBy: "Yellow"}
+	})
+	within(t, ctx, 2*time.Second, "the announcement on the banner and the row for replying",
+		`!document.getElementById('protocol-row').hidden && document.getElementById('banner').textContent.includes('Green announces Kn7-n6 into check: Yellow replies') && document.getElementById('proto-seat').value === 'Yellow'`)
+	do2(t, ctx, "replying Another", chromedp.SetValue(chromedp.ID("reply-kind"), "another"), chromedp.Click(chromedp.ID("reply")))
+	if c := waitCommand(t, f, referee.CmdReply); c.Seat != "Yellow" || c.Reply != "another" {
+		t.Errorf("reply command %+v, want Yellow's another", c)
+	}
+	f.update(func(st *referee.State) { st.Announcement = nil })
+	within(t, ctx, 2*time.Second, "the seat to move chosen again", `document.getElementById('proto-seat').value === 'Green' && !document.getElementById('banner').textContent.includes('announces')`)
+	do2(t, ctx, "announcing n7-m6", chromedp.SendKeys(chromedp.ID("announce-text"), "n7-m6"), chromedp.Click(chromedp.ID("announce")))
+	if c := waitCommand(t, f, referee.CmdAnnounce); c.Seat != "Green" || c.Move != "n7-m6" {
+		t.Errorf("announce command %+v, want Green's n7-m6", c)
+	}
+	do2(t, ctx, "claiming stalemate", chromedp.Click(chromedp.ID("claim-stalemate")), chromedp.Click(chromedp.ID("claim-stalemate")))
+	if c := waitCommand(t, f, referee.CmdClaimStalemate); c.Seat != "Green" {
+		t.Errorf("claim_stalemate command %+v, want Green's", c)
+	}
+	f.update(func(st *referee.State) { st.Variant = "ffa" })
+	within(t, ctx, 2*time.Second, "the into-check row hidden again", `document.getElementById('protocol-row').hidden`)
+
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)

@@ -238,6 +238,13 @@
     const checked = (st.checks || []).map((sq) => SEATS.find((s) => seatClass(s) === seatClass((st.pieces || {})[sq]))).filter(Boolean);
     if (checked.length && st.status !== 'over') b.append(el('div', 'note check', 'Check: ' + checked.join(' & ')));
     if (st.remote) b.append(el('div', 'note', st.remote.seat + ' plays ' + st.remote.move + ' from afar: make the move on the board.'));
+    const an = st.announcement;
+    if (an) {
+      b.append(el('div', 'note announce', an.accepted
+        ? an.seat + "'s " + an.move + ' into check was accepted: make it on the board.'
+        : an.seat + ' announces ' + an.move + ' into check: ' + (an.reply_by || 'the partner') + ' replies.'));
+    }
+    if (st.relieve) b.append(el('div', 'note announce', st.turn + " must take " + st.relieve + "'s king out of check."));
     if (st.draw_offers && st.draw_offers.length) b.append(el('div', 'note', 'Draw offered by ' + st.draw_offers.join(', ') + ': the others accept or decline.'));
     if (app.promo && st.status !== 'over') b.append(el('div', 'note', 'Promotion: the default piece was played; it can still be changed.'));
     b.append(el('div', 'sub', [st.variant, st.game && 'game ' + st.game].filter(Boolean).join(' · ')));
@@ -440,6 +447,13 @@
     }
     const ms = $('move-seat');
     if (document.activeElement !== ms && !ms.dataset.touched) ms.value = st.turn;
+    // Blocking double chess: announce a move into check, reply, claim
+    // stalemate. The seat follows the game: the partner while a reply is
+    // awaited, else the seat to move.
+    $('protocol-row').hidden = st.variant !== 'blocking-double';
+    const ps = $('proto-seat');
+    const an = st.announcement;
+    if (document.activeElement !== ps) ps.value = an && !an.accepted && an.reply_by ? an.reply_by : st.turn;
     if (st.game !== app.namesGame) { // a new game: show its names
       app.namesGame = st.game;
       for (const s of st.seats || []) {
@@ -490,6 +504,7 @@
     seatOptions($('move-seat'));
     seatOptions($('resign-seat'));
     seatOptions($('draw-seat'));
+    seatOptions($('proto-seat'));
     for (const s of SEATS) {
       const label = el('label', 'chk ' + seatClass(s));
       const cb = el('input');
@@ -581,6 +596,15 @@
     armed($('resign'), () => command('resign', { seat: $('resign-seat').value }));
     $('draw-offer').addEventListener('click', () => command('draw_offer', { seat: $('draw-seat').value }));
     $('draw-decline').addEventListener('click', () => command('draw_decline', { seat: $('draw-seat').value }));
+    const announce = async () => {
+      const move = $('announce-text').value.trim();
+      if (!move) return showStatus('✗ type the move announced into check, such as n7-n6', 'err');
+      if (await command('announce', { seat: $('proto-seat').value, move })) $('announce-text').value = '';
+    };
+    $('announce').addEventListener('click', announce);
+    $('announce-text').addEventListener('keydown', (e) => { if (e.key === 'Enter') announce(); });
+    $('reply').addEventListener('click', () => command('reply', { seat: $('proto-seat').value, reply: $('reply-kind').value }));
+    armed($('claim-stalemate'), () => command('claim_stalemate', { seat: $('proto-seat').value }));
     $('set-names').addEventListener('click', () => command('tags', { tags: names() }));
     armed($('new-game'), () => {
       const tags = {};
