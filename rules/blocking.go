@@ -180,13 +180,18 @@ func (g *Game) GameResults() []GameResult { return append([]GameResult(nil), g.d
 // is taken back: that turn's announcement and replies go with it.
 func (d doubleState) takeback(n int) doubleState {
 	d.ann, d.accepted, d.unwise, d.refused = 0, false, false, nil
-	keep := d.notes[:0:0]
-	for _, x := range d.notes {
+	// The undone turn's announcement and replies are the protocol notes
+	// at its turn count after anything that settled (a claim, an agreed
+	// draw): those before a claim stay with it.
+	cut := len(d.notes)
+	for cut > 0 {
+		x := d.notes[cut-1]
 		if x.After < n || !(strings.Contains(x.Text, " announces ") || strings.Contains(x.Text, " replies ")) {
-			keep = append(keep, x)
+			break
 		}
+		cut--
 	}
-	d.notes = keep
+	d.notes = append(d.notes[:0:0], d.notes[:cut]...)
 	return d
 }
 

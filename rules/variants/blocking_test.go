@@ -785,3 +785,35 @@ func containsMove(ms []rules.Move, m rules.Move) bool {
 	}
 	return false
 }
+
+// A takeback undoes the last turn with the announcement and replies that
+// led to it, and nothing before: the announcement and reply that came
+// before a claimed stalemate stay with the claim, which the takeback of a
+// later turn does not undo.
+func TestBlockingTakebackKeepsNotesBeforeAClaim(t *testing.T) {
+	const pieces = "rK:h1 rR:d2 gK:n4 yK:h14 yR:k12 bK:a7 bR:m10 bR:e5"
+	g := bdGame(t, "R", 0, pieces)
+	playCross(t, g, "d2", "d3")
+	if err := g.Announce(bdRed, bdMove(t, g, "n4", "n5")); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Reply(bdBlack, rules.ReplyAnother); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.ClaimStalemate(bdRed); err != nil {
+		t.Fatal(err)
+	}
+	want := g.Notes()
+	if len(want) != 3 {
+		t.Fatalf("notes %v, want the announcement, the reply and the claim", want)
+	}
+	if _, err := g.Play(g.LegalMoves()[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Takeback(); err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Notes(); len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Fatalf("after taking back the next turn: notes %v, want %v", got, want)
+	}
+}
