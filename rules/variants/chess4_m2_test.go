@@ -1,0 +1,178 @@
+package variants
+
+import (
+	"testing"
+
+	"boardd/rules"
+)
+
+// c4Castles counts the castling moves of the seat to move.
+func c4Castles(g *rules.Game) int {
+	n := 0
+	for _, m := range g.LegalMoves() {
+		if c, _ := m.IsCastle(); c {
+			n++
+		}
+	}
+	return n
+}
+
+// Method 2, rule 1: "if Silver eliminates Black after Black has moved his
+// King and/or his Rooks, Silver may still castle if he moves both the King
+// and the castling Rook back to their original places. Neither piece may
+// move 'away' (either by rank or file) from its starting position (each
+// move of that piece must bring it at least one rank or file closer to,
+// and no ranks or files further from, its starting position). Once either
+// piece is on its starting location, it may not move again (except to
+// perform the castle) or castling is again illegal."
+//
+// Each game starts with Black's king and rook on their starting squares
+// (the game's first position), Black to move. Black moves the king or the
+// rook away (before); Gold mates Black (queen e6-e14, the pawns g13 h13
+// i13 box the king on h14 in) and takes the army over; then Gold walks the
+// piece back with Black's army (after, one move per Black turn, White,
+// Silver and Gold shuffling their kings in between).
+func TestChess4Method2CastlingWalkBack(t *testing.T) {
+	v := essay(t, "chess4-m2")
+	const rest = " yP:g13 yP:h13 yP:i13 gQ:e6 rQ:d13 bQ:f13 rK:h1 bK:a8 gK:n7"
+	shuffle := [][3]string{ // Gold, White, Silver between two Black turns
+		{"n7-n6", "i1-h1", "b8-a8"},
+		{"n6-n7", "h1-i1", "a8-b8"},
+	}
+	for _, c := range []struct {
+		name   string
+		pieces string   // Black's king and rook; the game starts here
+		before string   // Black's own move, before the elimination
+		after  []string // Gold's moves with Black's army, one a turn
+		want   int      // castling moves of Black's army at the end
+	}{
+		{"the rook walks back, then castles", "yK:h14 yR:k14", "k14-k10",
+			[]string{"k10-k12", "k12-k14"}, 1},
+		{"the rook walks back in one move", "yK:h14 yR:k14", "k14-k10",
+			[]string{"k10-k14"}, 1},
+		{"the rook steps away (a rank further) first", "yK:h14 yR:k14", "k14-k10",
+			[]string{"k10-k9", "k9-k14"}, 0},
+		{"the rook steps sideways (a file further) first", "yK:h14 yR:k14", "k14-k10",
+			[]string{"k10-j10", "j10-j14", "j14-k14"}, 0},
+		{"the rook arrives, then moves again and comes back", "yK:h14 yR:k14", "k14-k10",
+			[]string{"k10-k14", "k14-k13", "k13-k14"}, 0},
+		{"the king walks back, then castles (long, rook four away)", "yK:g14 yR:k14", "g14-h14",
+			[]string{"h14-g14"}, 1},
+		{"the king steps away first", "yK:g14 yR:k14", "g14-h14",
+			[]string{"h14-i14", "i14-h14", "h14-g14"}, 0},
+		{"the king arrives, then moves again and comes back", "yK:g14 yR:k14", "g14-h14",
+			[]string{"h14-g14", "g14-f14", "f14-g14"}, 0},
+		{"the king is home but its rook is not", "yK:g14 yR:k14", "g14-h14",
+			[]string{"h14-g14", "k14-k13"}, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := crossGame(t, v, "Y", "0,0,0,0", c.pieces+rest)
+			if n := c4Castles(g); n != 0 {
+				t.Fatalf("Black may castle at the start (%d moves): the test's FEN gives no rights", n)
+			}
+			playLine(t, g, c.before+" e6-e14 h1-i1 a8-b8") // Gold mates; Black's turn begins: out
+			if g.Status(rules.Yellow) != rules.Mated || g.Controller(rules.Yellow) != rules.Green || g.Turn() != rules.Yellow {
+				t.Fatalf("Black %v controlled by %v, turn %v; want mated, played by Gold, to move", g.Status(rules.Yellow), g.Controller(rules.Yellow), g.Turn())
+			}
+			if n := c4Castles(g); n != 0 {
+				t.Fatalf("castling right after the acquisition (%d), with a piece off its square", n)
+			}
+			for i, mv := range c.after {
+				playLine(t, g, mv)
+				sh := shuffle[i%2]
+				playLine(t, g, sh[0]+" "+sh[1]+" "+sh[2])
+				if g.Turn() != rules.Yellow {
+					t.Fatalf("after %s: turn %v, want Black's army", mv, g.Turn())
+				}
+			}
+			if n := c4Castles(g); n != c.want {
+				t.Errorf("castling moves %d, want %d", n, c.want)
+			}
+			if c.want == 0 {
+				return
+			}
+			// Castle: the right is used up.
+			for _, m := range g.LegalMoves() {
+				if ok, _ := m.IsCastle(); ok {
+					if _, err := g.Play(m); err != nil {
+						t.Fatal(err)
+					}
+					break
+				}
+			}
+			if p := g.Position(); p.At(sqr(t, "k14")) != rules.NoPiece {
+				t.Errorf("after castling k14 holds %v, want the rook gone from it", p.At(sqr(t, "k14")))
+			}
+		})
+	}
+}
+
+// Method 2, rule 3: "A player may only choose to control the piece of an
+// opponent he directly eliminated. In other words, if Gold eliminates
+// Silver, then Black eliminates Gold, Black may not choose to control
+// Silver's pieces." boardd: Silver's army, which Gold played, turns static
+// (as with Method 1) when Gold is eliminated; Black takes Gold's army only.
+func TestChess4Method2NoSecondHandArmy(t *testing.T) {
+	v := essay(t, "chess4-m2")
+	// Gold's queen d4-a4 mates Silver (king a8 behind pawns b7 b8 b9, the
+	// a-file open). Black's queen h4-n4 then mates Gold (king n7 behind
+	// pawns m6 m7 m8); White's knight on e4 keeps Gold's queen off rank 4.
+	g := crossGame(t, v, "G", "0,0,0,0",
+		"bK:a8 bP:b7 bP:b8 bP:b9 bR:a11 gQ:d4 gK:n7 gP:m6 gP:m7 gP:m8 gR:n11 yQ:h4 yK:g14 rK:j1 rN:e4")
+	for _, step := range []struct {
+		move   string
+		check  func() bool
+		expect string
+	}{
+		{"d4-a4", func() bool { c, ok := g.MateCredit(rules.Blue); return ok && c == rules.Green },
+			"Gold's queen mates Silver (credit to Gold)"},
+		{"j1-i1", func() bool {
+			return g.Status(rules.Blue) == rules.Mated && g.Controller(rules.Blue) == rules.Green && g.Turn() == rules.Blue
+		}, "Silver is out at its turn; Gold plays Silver's army on it"},
+		{"a11-a10", func() bool { return g.Turn() == rules.Yellow }, "Gold moved Silver's rook; Black to move"},
+		{"h4-n4", func() bool {
+			by, ok := g.EliminatedBy(rules.Green)
+			return ok && by == rules.Yellow && g.Status(rules.Green) == rules.Mated
+		}, "Black's queen mates Gold; Gold is out at his turn, credited to Black"},
+	} {
+		playLine(t, g, step.move)
+		if !step.check() {
+			t.Fatalf("after %s: %s does not hold (Silver %v by %v, Gold %v, controllers %v/%v, turn %v)", step.move, step.expect,
+				g.Status(rules.Blue), g.Controller(rules.Blue), g.Status(rules.Green), g.Controller(rules.Blue), g.Controller(rules.Green), g.Turn())
+		}
+	}
+	if c := g.Controller(rules.Green); c != rules.Yellow {
+		t.Errorf("Gold's army is played by %v, want Black", c)
+	}
+	if c := g.Controller(rules.Blue); c != rules.NoSeat {
+		t.Errorf("Silver's army is played by %v, want nobody (static): Black did not eliminate Silver", c)
+	}
+	if by, _ := g.EliminatedBy(rules.Blue); by != rules.Green {
+		t.Errorf("Silver eliminated by %v, want Gold still", by)
+	}
+	p := g.Position()
+	for _, sq := range []string{"a8", "b7", "a10"} {
+		if pc := p.At(sqr(t, sq)); !pc.Dead() || pc.Seat() != rules.Blue {
+			t.Errorf("%s holds %v, want a static Silver piece", sq, pc)
+		}
+	}
+	if err := g.KeepArmy(rules.Blue); err == nil {
+		t.Errorf("Black may choose Silver's army (KeepArmy accepted it)")
+	}
+	// Gold's turn, played by Black; then White; then Silver's static army
+	// is skipped and Black moves.
+	if g.Turn() != rules.Green {
+		t.Fatalf("turn %v, want Gold's army (Black)", g.Turn())
+	}
+	playLine(t, g, "m7-l7 i1-j1")
+	if g.Turn() != rules.Yellow {
+		t.Errorf("turn %v after White, want Black (Silver's static army has no turn)", g.Turn())
+	}
+	// Black's queen may take Silver's static rook on a10 (static pieces
+	// are anybody's to capture): n4-h10 first, then along rank 10.
+	playLine(t, g, "n4-h10")
+	playLine(t, g, "n7-n6 j1-i1") // Gold's army (Black), White
+	if !hasMove(g, "h10", "a10") {
+		t.Errorf("Black's queen h10 cannot take Silver's static rook a10: %v", c4dests(g, "h10"))
+	}
+}
