@@ -1,9 +1,11 @@
 package variants
 
 import (
+	"strings"
 	"testing"
 
 	"boardd/rules"
+	"boardd/rules/pgn4"
 )
 
 // c4Castles counts the castling moves of the seat to move.
@@ -174,5 +176,136 @@ func TestChess4Method2NoSecondHandArmy(t *testing.T) {
 	playLine(t, g, "n7-n6 j1-i1") // Gold's army (Black), White
 	if !hasMove(g, "h10", "a10") {
 		t.Errorf("Black's queen h10 cannot take Silver's static rook a10: %v", c4dests(g, "h10"))
+	}
+}
+
+// c4SecondArmy plays TestChess4Method2's game up to Silver's second
+// elimination: Silver played Black's army and now mates Gold too.
+func c4SecondArmy(t *testing.T) *rules.Game {
+	t.Helper()
+	g := crossGame(t, essay(t, "chess4-m2"), "G", "0,0,0,0", c4MatePieces+" rB:k12 bN:f12 bR:i4 gP:m6 gP:m7 gP:m8 gR:n11")
+	playLine(t, g, "e6-e14 d13-e14 f13-e14 h14-i14 n11-m11 k12-i14 i4-n4 g13-g12")
+	if g.Status(rules.Green) != rules.Mated || g.Controller(rules.Green) != rules.Blue {
+		t.Fatalf("Gold %v controlled by %v, want mated and played by Silver", g.Status(rules.Green), g.Controller(rules.Green))
+	}
+	return g
+}
+
+// Method 2, rule 2: "If a player eliminates a second player (and another
+// player remains in the game) then that player must immediately make a
+// permanent decision as to which eliminated opponent's pieces he will
+// control." The decision is a note of the game ("Blue keeps Yellow's
+// army"): the last one made before the next turn counts, the next turn
+// makes it permanent, a takeback of the eliminating turn takes it back.
+func TestChess4Method2KeepArmyNote(t *testing.T) {
+	g := c4SecondArmy(t)
+	n := len(g.Records())
+	by, keep, other, ok := g.ArmyChoice()
+	if !ok || by != rules.Blue || keep != rules.Green || other != rules.Yellow {
+		t.Fatalf("ArmyChoice() = %v %v %v %v, want Silver keeping Gold's army by default, Black's static", by, keep, other, ok)
+	}
+	if len(g.Notes()) != 0 {
+		t.Errorf("a default choice is a note already: %v", g.Notes())
+	}
+	for _, c := range []struct {
+		keep rules.Seat
+		want string
+	}{
+		{rules.Yellow, "Blue keeps Yellow's army"},
+		{rules.Green, "Blue keeps Green's army"},   // changes his mind
+		{rules.Green, "Blue keeps Green's army"},   // says it again
+		{rules.Yellow, "Blue keeps Yellow's army"}, // and back
+	} {
+		if err := g.KeepArmy(c.keep); err != nil {
+			t.Fatal(err)
+		}
+		notes := g.Notes()
+		if len(notes) != 1 || notes[0].Text != c.want || notes[0].After != n {
+			t.Fatalf("after KeepArmy(%v): notes %v, want one {%d %s}", c.keep, notes, n, c.want)
+		}
+		if g.Controller(c.keep) != rules.Blue {
+			t.Errorf("after KeepArmy(%v) it is played by %v", c.keep, g.Controller(c.keep))
+		}
+	}
+	if ok, err := g.ApplyNote("Red keeps Green's army"); !ok || err == nil {
+		t.Errorf("ApplyNote of White's choice: %v %v, want a note refused (White has no choice)", ok, err)
+	}
+	if ok, _ := g.ApplyNote("Blue keeps the peace"); ok {
+		t.Errorf("ApplyNote takes any text for a kept army")
+	}
+	fen := g.Position().FEN4()
+	playCross(t, g, "h1", "i1") // the next turn: the choice is permanent
+	if err := g.KeepArmy(rules.Green); err == nil {
+		t.Errorf("KeepArmy after the next turn was accepted")
+	}
+	if ok, err := g.ApplyNote("Blue keeps Green's army"); !ok || err == nil {
+		t.Errorf("ApplyNote after the next turn: %v %v, want refused", ok, err)
+	}
+	if g.Controller(rules.Yellow) != rules.Blue || g.Controller(rules.Green) != rules.NoSeat {
+		t.Errorf("controllers %v/%v, want Silver/nobody", g.Controller(rules.Yellow), g.Controller(rules.Green))
+	}
+	// Taking the next turn back reopens the choice, as made; taking the
+	// eliminating turn back takes the choice with it.
+	if err := g.Takeback(); err != nil {
+		t.Fatal(err)
+	}
+	if _, keep, _, ok := g.ArmyChoice(); !ok || keep != rules.Yellow || len(g.Notes()) != 1 || g.Position().FEN4() != fen {
+		t.Errorf("after taking back the next turn: choice keeps %v (open %v), notes %v", keep, ok, g.Notes())
+	}
+	if err := g.Takeback(); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Notes()) != 0 || g.Controller(rules.Green) != rules.Green || g.Controller(rules.Yellow) != rules.Blue {
+		t.Errorf("after taking back the eliminating turn: notes %v, Gold played by %v, Black by %v", g.Notes(), g.Controller(rules.Green), g.Controller(rules.Yellow))
+	}
+}
+
+// The choice survives PGN4: written as a comment after the eliminating
+// move and carried out again by replay. Without it, replay takes the
+// default.
+func TestChess4Method2KeepArmyPGN4(t *testing.T) {
+	g := c4SecondArmy(t)
+	if err := g.KeepArmy(rules.Yellow); err != nil {
+		t.Fatal(err)
+	}
+	playLine(t, g, "h1-i1 a8-a9 h13-h12")
+	out, err := pgn4.FromGame(g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if !strings.Contains(text, "{Blue keeps Yellow's army}") {
+		t.Fatalf("PGN4 lacks the choice:\n%s", text)
+	}
+	replay := func(text string) *rules.Game {
+		pg, _, err := pgn4.ParseString(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _, err := pgn4.ReplayWith(pg, "", lookup(t))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, text)
+		}
+		return r
+	}
+	r := replay(text)
+	if a, b := r.Position().FEN4(), g.Position().FEN4(); a != b {
+		t.Errorf("replay ends at %s, want %s", a, b)
+	}
+	if r.Controller(rules.Yellow) != rules.Blue || r.Controller(rules.Green) != rules.NoSeat {
+		t.Errorf("replayed controllers %v/%v, want Silver plays Black, Gold static", r.Controller(rules.Yellow), r.Controller(rules.Green))
+	}
+	if a, b := strings.Join(noteTexts(r), "|"), strings.Join(noteTexts(g), "|"); a != b {
+		t.Errorf("replayed notes %s, want %s", a, b)
+	}
+	// The same file without the comment: the default (Gold's army) is
+	// kept, and Black's h13-h12 is no longer Silver's to play.
+	bare := strings.Replace(text, "{Blue keeps Yellow's army}", "", 1)
+	pg, _, err := pgn4.ParseString(bare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := pgn4.ReplayWith(pg, "", lookup(t)); err == nil {
+		t.Errorf("without the note the replay still plays Black's army")
 	}
 }
