@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"boardd/rules"
+	"boardd/rules/chess4pgn"
 	"boardd/rules/pgn4"
 )
 
@@ -307,5 +308,30 @@ func TestChess4Method2KeepArmyPGN4(t *testing.T) {
 	}
 	if _, _, err := pgn4.ReplayWith(pg, "", lookup(t)); err == nil {
 		t.Errorf("without the note the replay still plays Black's army")
+	}
+}
+
+// The Chess4 notation (rules/chess4pgn) carries the choice too, as the
+// rules' words in a comment after the eliminating turn.
+func TestChess4Method2KeepArmyChess4Notation(t *testing.T) {
+	g := c4SecondArmy(t)
+	if err := g.KeepArmy(rules.Yellow); err != nil {
+		t.Fatal(err)
+	}
+	playLine(t, g, "h1-i1 a8-a9 h13-h12")
+	out, err := chess4pgn.FromGame(g, chess4pgn.Info{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if !strings.Contains(text, "Blue keeps Yellow's army") {
+		t.Fatalf("the Chess4 notation lacks the choice:\n%s", text)
+	}
+	r, _, err := chess4pgn.Read(text, g.Variant())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	if a, b := r.Position().FEN4(), g.Position().FEN4(); a != b || r.Controller(rules.Yellow) != rules.Blue {
+		t.Errorf("replay ends at %s with Black played by %v, want %s, Silver", a, r.Controller(rules.Yellow), b)
 	}
 }
