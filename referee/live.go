@@ -342,6 +342,9 @@ func (l *Live) moved(rec rules.Record) {
 	for _, s := range rec.Out {
 		text += fmt.Sprintf("; %s is out (%s)", s, g.Status(s))
 	}
+	if by, keep, other, ok := g.ArmyChoice(); ok {
+		text += fmt.Sprintf("; %s keeps %s's army (more material), %s's turns static: keep_army may choose %s's until the next move", by, keep, other, other)
+	}
 	kind := MsgMove
 	if rec.Action == rules.ActResign {
 		kind, text = MsgResign, fmt.Sprintf("%s resigned", rec.Seat)
@@ -501,6 +504,8 @@ func (l *Live) command(c Command) Reply {
 		return l.drawCommand(c)
 	case CmdAnnounce, CmdReply, CmdClaimStalemate:
 		return l.protocolCommand(c)
+	case CmdKeepArmy:
+		return l.keepArmy(c)
 	case CmdSetup:
 		if over {
 			return fail("setup: the game is over")
@@ -687,6 +692,59 @@ func (l *Live) protocolCommand(c Command) Reply {
 	if g.Position().Occupancy() != occ {
 		l.ref.Resync(l.ref.Occupancy()) // a game ended: its two armies leave the board
 	}
+	return Reply{}
+}
+
+// keepArmy carries out Chess4 Method 2's permanent choice (rules.Game.
+// KeepArmy): the player who eliminated a second opponent keeps one of the
+// two armies, the other turns static. It is open from the move that
+// eliminated the second opponent until the next move; the rules took the
+// army with more material meanwhile. The choice is a note of the game
+// (Message.Note, journaled and replayed). Nothing moves on the board; the
+// turn may change (the kept army's seat may be the one to move), and with
+// it the running clock (not charged: the choice was the chooser's time).
+func (l *Live) keepArmy(c Command) Reply {
+	g := l.ref.Game()
+	s, err := seatNamed(c.Seat)
+	if err != nil {
+		return fail("keep_army: %v", err)
+	}
+	a, err := seatNamed(c.Army)
+	if err != nil {
+		return fail("keep_army: army: %v", err)
+	}
+	if _, over := g.Result(); over {
+		return fail("keep_army: the game is over")
+	}
+	if v := g.Variant(); v.Mode != rules.Chess4 || !v.ArmyControl {
+		return fail("keep_army: %s has no armies to keep (only chess4-m2 has)", v.Name)
+	}
+	by, _, _, ok := g.ArmyChoice()
+	if !ok {
+		return fail("keep_army: no choice of armies is open (it is, from the move that eliminates a player's second opponent until the next move)")
+	}
+	if by != s {
+		return fail("keep_army: the choice is %s's, not %s's", by, s)
+	}
+	turn := g.Turn()
+	if err := g.KeepArmy(a); err != nil {
+		return fail("keep_army: %v", err)
+	}
+	_, _, other, _ := g.ArmyChoice()
+	if t := g.Turn(); t != turn {
+		if l.clocks != nil && l.clocks.Running() != rules.NoSeat {
+			l.clocks.Start(t, l.cfg.Now())
+		}
+		if l.pending != 0 {
+			l.pending, l.ref.Expect = 0, 0 // a remote move of the seat that is no longer to move
+		}
+	}
+	msg := Message{Kind: MsgArmyKept, Seat: s.String(), Army: a.String(), Clocks: l.clockMS(), FEN4: g.Position().FEN4(),
+		Text: fmt.Sprintf("%s keeps %s's army; %s's is static; %s to move", s, a, other, g.Turn())}
+	if n := g.Notes(); len(n) > 0 {
+		msg.Note = n[len(n)-1].Text
+	}
+	l.emit(msg)
 	return Reply{}
 }
 

@@ -43,6 +43,8 @@ const (
 	MsgAnnounce         = "announce"          // a seat announced a move into check (Seat, Move, Coord, Note); its partner replies
 	MsgReply            = "reply"             // the partner replied to the announcement (Seat, Reply, Move: the announced move, Note)
 	MsgStalemateClaimed = "stalemate_claimed" // a stalemated seat declined to move into check: its game is drawn (Seat, Note)
+	// Chess4 Method 2: the army a player keeps after eliminating a second opponent.
+	MsgArmyKept = "army_kept" // Seat keeps Army's army, the other turns static (Seat, Army, Note)
 )
 
 // Message is one entry of the board's ordered event stream. Seq rises by
@@ -71,10 +73,13 @@ type Message struct {
 	// Reply is the partner's answer to an announced move into check
 	// (reply): unwise, accept, another or impossible.
 	Reply string `json:"reply,omitempty"`
-	// Note is the rules' record of an announcement, reply or claimed
-	// stalemate, as PGN4 comments write it ("Green announces n7-n6",
-	// "Yellow replies I Accept", "Green claims stalemate"); the game
-	// journal replays it (rules.Game.ApplyNote).
+	// Army is the eliminated seat whose army Seat keeps (army_kept).
+	Army string `json:"army,omitempty"`
+	// Note is the rules' record of an announcement, reply, claimed
+	// stalemate or kept army, as PGN4 comments write it ("Green announces
+	// n7-n6", "Yellow replies I Accept", "Green claims stalemate", "Blue
+	// keeps Yellow's army"); the game journal replays it
+	// (rules.Game.ApplyNote).
 	Note string `json:"note,omitempty"`
 	// Square is the square a sensor fault is on.
 	Square string `json:"square,omitempty"`
@@ -227,6 +232,7 @@ const (
 	CmdAnnounce        = "announce"         // Seat, Move: announce a move into check (blocking-double)
 	CmdReply           = "reply"            // Seat, Reply: the partner answers the announcement (unwise, accept, another, impossible)
 	CmdClaimStalemate  = "claim_stalemate"  // Seat: a stalemated seat that could move into check takes the draw instead
+	CmdKeepArmy        = "keep_army"        // Seat, Army: chess4-m2, the player who eliminated a second opponent keeps that army (until the next move)
 )
 
 var commandFields = map[string][]string{
@@ -246,11 +252,12 @@ var commandFields = map[string][]string{
 	CmdAnnounce:        {"seat", "move"},
 	CmdReply:           {"seat", "reply"},
 	CmdClaimStalemate:  {"seat"},
+	CmdKeepArmy:        {"seat", "army"},
 }
 
 // Commands lists the command names, sorted.
 func Commands() []string {
-	return []string{CmdAnnounce, CmdClaimStalemate, CmdClock, CmdDrawDecline, CmdDrawOffer, CmdMove, CmdNewGame, CmdPromote, CmdRemote, CmdReplay, CmdReply, CmdResign, CmdSetup, CmdState, CmdTags, CmdTakebackConfirm}
+	return []string{CmdAnnounce, CmdClaimStalemate, CmdClock, CmdDrawDecline, CmdDrawOffer, CmdKeepArmy, CmdMove, CmdNewGame, CmdPromote, CmdRemote, CmdReplay, CmdReply, CmdResign, CmdSetup, CmdState, CmdTags, CmdTakebackConfirm}
 }
 
 // Command is a request to change or resend the game. Its payload is a
@@ -269,6 +276,7 @@ type Command struct {
 	Action  string            `json:"action,omitempty"`
 	From    *uint64           `json:"from,omitempty"`
 	Reply   string            `json:"reply,omitempty"`
+	Army    string            `json:"army,omitempty"`
 }
 
 // Reply answers a command: OK, or an error that says what was wrong.
@@ -358,6 +366,10 @@ func ParseCommand(name string, payload []byte) (Command, error) {
 	case CmdReply:
 		if err = need(c.Seat != "", `"seat"`); err == nil {
 			err = need(c.Reply != "", `"reply": "unwise", "accept", "another" or "impossible"`)
+		}
+	case CmdKeepArmy:
+		if err = need(c.Seat != "", `"seat", the player who chooses`); err == nil {
+			err = need(c.Army != "", `"army", the eliminated seat whose army he keeps (Red, Blue, Yellow or Green)`)
 		}
 	case CmdRemote:
 		if err = need(c.Seat != "", `"seat"`); err == nil {

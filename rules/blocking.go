@@ -24,7 +24,7 @@ package rules
 // The protocol and the agreed draws and claimed stalemates are not turns
 // (Records): they are Notes, kept with the game (takeback restores them
 // with the turns) and written to PGN4 as comments that Replay carries out
-// again (Game.ApplyNote).
+// again (Game.ApplyNote; notes.go).
 
 import (
 	"fmt"
@@ -84,17 +84,6 @@ func ParseReply(s string) (Reply, error) {
 	return 0, fmt.Errorf("reply %q: want unwise, accept, another or impossible", s)
 }
 
-// Note is something that happened between two turns and is not a turn
-// itself: an announcement, a reply, a claimed stalemate, an agreed draw.
-type Note struct {
-	// After is the number of records (turns) played before it.
-	After int
-	// Text is the note as PGN4 comments write it ("Green announces
-	// n7-m7", "Blue replies I Accept", "Green claims stalemate", "Red and
-	// Yellow agree a draw").
-	Text string
-}
-
 // GameResult is the end of one individual game of a Double match.
 type GameResult struct {
 	// Seats are the two opponents.
@@ -136,7 +125,6 @@ type doubleState struct {
 	refused  []Move // announced and refused this turn (Another, Impossible)
 	relieve  Seat   // 1 + the seat whose king its partner must now relieve (0: none)
 	games    []GameResult
-	notes    []Note
 }
 
 func grow[T any](s []T, x T) []T { return append(s[:len(s):len(s)], x) }
@@ -168,31 +156,22 @@ func (g *Game) MustRelieve() (Seat, bool) {
 	return g.dbl.relieve - 1, true
 }
 
-// Notes returns the announcements, replies, claimed stalemates and agreed
-// draws so far, in order.
-func (g *Game) Notes() []Note { return append([]Note(nil), g.dbl.notes...) }
-
 // GameResults returns the individual games that have ended, in the order
 // they ended (Double).
 func (g *Game) GameResults() []GameResult { return append([]GameResult(nil), g.dbl.games...) }
 
-// takeback returns the state to go back to when the turn after n records
-// is taken back: that turn's announcement and replies go with it.
-func (d doubleState) takeback(n int) doubleState {
+// takeback returns the state to go back to when a turn is taken back:
+// that turn's announcement and replies go with it (takebackNotes).
+func (d doubleState) takeback() doubleState {
 	d.ann, d.accepted, d.unwise, d.refused = 0, false, false, nil
-	// The undone turn's announcement and replies are the protocol notes
-	// at its turn count after anything that settled (a claim, an agreed
-	// draw): those before a claim stay with it.
-	cut := len(d.notes)
-	for cut > 0 {
-		x := d.notes[cut-1]
-		if x.After < n || !(strings.Contains(x.Text, " announces ") || strings.Contains(x.Text, " replies ")) {
-			break
-		}
-		cut--
-	}
-	d.notes = append(d.notes[:0:0], d.notes[:cut]...)
 	return d
+}
+
+// protocolNote reports whether a note is part of the moving-into-check
+// protocol of the turn it precedes (an announcement or a reply): taking
+// that turn back takes it back too.
+func protocolNote(text string) bool {
+	return strings.Contains(text, " announces ") || strings.Contains(text, " replies ")
 }
 
 // doubleOpponent returns the seat s plays its individual game against.
@@ -432,21 +411,11 @@ func (g *Game) agreeGameDraw(a, b Seat) error {
 	return nil
 }
 
-// ApplyNote carries out a note as Notes writes it (a PGN4 comment). It
-// reports false for text that is no such note.
-func (g *Game) ApplyNote(text string) (bool, error) {
-	if g.v.Mode != Double {
-		return false, nil
-	}
+// doubleApplyNote carries out an announcement, reply, claimed stalemate
+// or agreed draw as Notes writes it.
+func (g *Game) doubleApplyNote(text string) (bool, error) {
 	f := strings.Fields(text)
-	seat := func(name string) (Seat, bool) {
-		for s := Seat(0); s < NumSeats; s++ {
-			if s.String() == name {
-				return s, true
-			}
-		}
-		return NoSeat, false
-	}
+	seat := seatByName
 	switch {
 	case len(f) == 3 && f[1] == "announces":
 		s, ok := seat(f[0])
@@ -508,18 +477,6 @@ func (g *Game) findPseudo(text string) (Move, error) {
 		}
 	}
 	return g.pos.FindMove(from, to, promo)
-}
-
-// note records a note and keeps the current snapshot current.
-func (g *Game) note(text string) {
-	g.dbl.notes = grow(g.dbl.notes, Note{After: len(g.records), Text: text})
-	g.resnap()
-}
-
-// resnap brings the snapshot of the current state (the last one) up to
-// date after a change that is not a turn.
-func (g *Game) resnap() {
-	g.snaps[len(g.snaps)-1] = snapshot{pos: g.pos.Clone(), status: g.status, dbl: g.dbl}
 }
 
 // doubleLeave is a resignation or time-out: the seat loses its game.

@@ -303,17 +303,35 @@ func (g *Game) c4Material(s Seat) int {
 	return n
 }
 
+// ArmyChoice returns the Method 2 choice of armies open now: by, who
+// eliminated a second opponent, keeps army keep (the default, or his
+// choice so far) while other is static. ok is false when no choice is open
+// (it is open until the next turn is played).
+func (g *Game) ArmyChoice() (by, keep, other Seat, ok bool) {
+	ch := g.c4.choice
+	if ch[0] == 0 {
+		return NoSeat, NoSeat, NoSeat, false
+	}
+	return ch[0] - 1, ch[1] - 1, ch[2] - 1, true
+}
+
 // KeepArmy settles the choice a Method 2 player must make when he
 // eliminates a second opponent: keep army s (one of the two) and let the
 // other turn static. The choice is open until the next turn is played; it
-// is then permanent.
+// is then permanent. It is recorded as a note ("Blue keeps Yellow's
+// army", Notes; a later KeepArmy before the next turn replaces it), which
+// PGN4 writes after the move and replay carries out (ApplyNote).
 func (g *Game) KeepArmy(s Seat) error {
 	ch := g.c4.choice
+	if g.result != nil {
+		return ErrGameOver // "(and another player remains in the game)"
+	}
 	if ch[0] == 0 {
 		return fmt.Errorf("no choice of armies is open")
 	}
 	keep, drop := ch[1]-1, ch[2]-1
 	if s == keep {
+		g.c4KeepNote(ch[0]-1, s)
 		return nil
 	}
 	if s != drop {
@@ -342,8 +360,50 @@ func (g *Game) KeepArmy(s Seat) error {
 	g.c4SetVariant()
 	g.c4Recheck(ch[0])
 	g.records[len(g.records)-1].TurnAfter = p.turn
-	g.snaps[len(g.snaps)-1] = snapshot{pos: p.Clone(), status: g.status, c4: g.c4}
+	g.c4KeepNote(ch[0]-1, s)
 	return nil
+}
+
+// c4KeepNote records by's choice to keep army s, replacing an earlier
+// choice of the same turn: the last one made before the next turn is the
+// permanent one.
+func (g *Game) c4KeepNote(by, s Seat) {
+	if n := len(g.notes); n > 0 && g.notes[n-1].After == len(g.records) && c4IsKeepNote(g.notes[n-1].Text) {
+		g.notes = g.notes[: n-1 : n-1]
+	}
+	g.note(fmt.Sprintf("%s keeps %s's army", by, s))
+}
+
+// c4ParseKeepNote reads "Blue keeps Yellow's army".
+func c4ParseKeepNote(text string) (by, s Seat, ok bool) {
+	f := strings.Fields(text)
+	if len(f) != 4 || f[1] != "keeps" || f[3] != "army" {
+		return NoSeat, NoSeat, false
+	}
+	name, ok := strings.CutSuffix(f[2], "'s")
+	if !ok {
+		return NoSeat, NoSeat, false
+	}
+	by, ok1 := seatByName(f[0])
+	s, ok2 := seatByName(name)
+	return by, s, ok1 && ok2
+}
+
+func c4IsKeepNote(text string) bool {
+	_, _, ok := c4ParseKeepNote(text)
+	return ok
+}
+
+// c4ApplyNote carries out a kept army as Notes writes it.
+func (g *Game) c4ApplyNote(text string) (bool, error) {
+	by, s, ok := c4ParseKeepNote(text)
+	if !ok {
+		return false, nil
+	}
+	if c, _, _, open := g.ArmyChoice(); !open || c != by {
+		return true, fmt.Errorf("%s has no choice of armies to make now", by)
+	}
+	return true, g.KeepArmy(s)
 }
 
 // c4SetVariant gives the position the rules of the current control:

@@ -135,6 +135,7 @@ type Game struct {
 	agreed bool        // the game ended by AgreeDraw (a takeback reopens it)
 	c4     chess4State // Chess4's credits and army control (rules/chess4.go)
 	dbl    doubleState // Double: the announce protocol and the individual games
+	notes  []Note      // decisions between turns (notes.go); never appended to in place
 }
 
 type snapshot struct {
@@ -142,6 +143,7 @@ type snapshot struct {
 	status [NumSeats]Status
 	c4     chess4State
 	dbl    doubleState
+	notes  []Note
 }
 
 // ErrGameOver is returned for a move or action after the game has ended.
@@ -912,7 +914,7 @@ func (g *Game) finishTurn(rec *Record) {
 	if rec.Action == ActMove {
 		g.reps[g.pos.Hash()]++ // only moves repeat positions
 	}
-	g.snaps = append(g.snaps, snapshot{pos: g.pos.Clone(), status: g.status, c4: g.c4, dbl: g.dbl})
+	g.snaps = append(g.snaps, snapshot{pos: g.pos.Clone(), status: g.status, c4: g.c4, dbl: g.dbl, notes: g.notes})
 }
 
 // PreviousPosition returns a copy of the position before the last turn.
@@ -941,7 +943,8 @@ func (g *Game) Takeback() error {
 	g.pos = last.pos.Clone()
 	g.status = last.status
 	g.c4 = last.c4
-	g.dbl = last.dbl.takeback(len(g.records))
+	g.dbl = last.dbl.takeback()
+	g.notes = takebackNotes(last.notes, len(g.records))
 	g.result = nil
 	return nil
 }

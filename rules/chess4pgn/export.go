@@ -60,6 +60,7 @@ func FromGame(g *rules.Game, info Info) (*Game, error) {
 			out.Lead = append(out.Lead, c)
 		}
 	}
+	notes := g.Notes() // decisions between turns (a Method 2 kept army): comments, replayed by ApplyNote
 	for i, r := range g.Records() {
 		var rec rules.Record
 		switch r.Action {
@@ -102,6 +103,12 @@ func FromGame(g *rules.Game, info Info) (*Game, error) {
 			default:
 				elim[s] = st.String()
 			}
+		}
+		for ; len(notes) > 0 && notes[0].After <= i+1; notes = notes[1:] {
+			if _, err := ng.ApplyNote(notes[0].Text); err != nil {
+				return nil, fmt.Errorf("note after record %d {%s}: %v", i, notes[0].Text, err)
+			}
+			note(notes[0].Text)
 		}
 	}
 	started := info.DateStarted

@@ -133,9 +133,17 @@ func byFromTo(p *rules.Position, legal []rules.Move, from, to square.Square, pro
 	return 0, err
 }
 
-// applyNote carries out a "{ Silver resigns }" or "{ Silver flags }"
-// comment; other comments are ignored.
+// applyNote carries out a note of the rules (rules.Game.ApplyNote: "{
+// Blue keeps Yellow's army }", in boardd's seat names as the rules write
+// it) or a "{ Silver resigns }" or "{ Silver flags }" comment; other
+// comments are ignored.
 func applyNote(g *rules.Game, c string) error {
+	if ok, err := g.ApplyNote(c); ok {
+		if err != nil {
+			return fmt.Errorf("{ %s }: %v", c, err)
+		}
+		return nil
+	}
 	f := strings.Fields(c)
 	if len(f) != 2 || (f[1] != "resigns" && f[1] != "flags") {
 		return nil

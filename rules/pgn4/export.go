@@ -72,7 +72,7 @@ func FromGameWith(g *rules.Game, tags []Tag, comment func(i int, rec rules.Recor
 		lastSeat = order[seat]
 	}
 	onTurn := g.StartTurn()
-	notes := g.Notes() // blocking double chess: announcements, replies, claims, agreed draws
+	notes := g.Notes() // decisions between turns (blocking double chess's protocol, a Chess4 kept army)
 	for i, r := range recs {
 		switch {
 		case r.Action == rules.ActMove:
@@ -133,7 +133,8 @@ func outOfTurn(c string) (rules.Seat, rules.Action, bool) {
 	return 0, 0, false
 }
 
-// applyComments carries out the out-of-turn resignations a slot's
+// applyComments carries out the notes (rules.Game.ApplyNote) and the
+// out-of-turn resignations a slot's
 // comments record.
 func applyComments(g *rules.Game, sl Slot) error {
 	for _, c := range sl.Comments {

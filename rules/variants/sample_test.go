@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"boardd/rules"
@@ -37,7 +36,11 @@ func TestSampleGames(t *testing.T) {
 		// The first two seeds whose game ends by the variant's own rules
 		// rather than the 50-move rule; seeds 1 and 2 when none of 300
 		// does (essay-ffa: a king falls only after a mate forces it into
-		// check, which random play almost never brings about).
+		// check, which random play almost never brings about). Chess4
+		// (both methods) asks more: a player mated out on the way, so
+		// that the samples show the elimination (and, under Method 2,
+		// the army changing hands); the plain rule when 300 seeds have
+		// no two such games.
 		seeds := decisiveSeeds(t, v, 2, 300)
 		for _, seed := range seeds {
 			text := randomGame(t, v, seed)
@@ -63,12 +66,16 @@ func TestSampleGames(t *testing.T) {
 // decisiveSeeds returns the first n seeds up to max whose random game does
 // not end by the 50-move rule, or 1..n when fewer are found.
 func decisiveSeeds(t *testing.T, v *rules.Variant, n int, max int64) []int64 {
-	var out []int64
-	for seed := int64(1); seed <= max && len(out) < n; seed++ {
-		if !strings.Contains(randomGame(t, v, seed), `[Termination "50-move rule"]`) {
-			out = append(out, seed)
+	decisive := func(g *rules.Game) bool {
+		res, over := g.Result()
+		return !over || res.Reason != "50-move rule"
+	}
+	if v.Mode == rules.Chess4 {
+		if out := seedsWhere(t, v, n, max, func(g *rules.Game) bool { return decisive(g) && mateOut(g) }); len(out) == n {
+			return out
 		}
 	}
+	out := seedsWhere(t, v, n, max, decisive)
 	if len(out) < n {
 		out = out[:0]
 		for seed := int64(1); seed <= int64(n); seed++ {
@@ -78,9 +85,53 @@ func decisiveSeeds(t *testing.T, v *rules.Variant, n int, max int64) []int64 {
 	return out
 }
 
+// seedsWhere returns the first n seeds up to max whose random game
+// satisfies ok (fewer when there are not so many).
+func seedsWhere(t *testing.T, v *rules.Variant, n int, max int64, ok func(*rules.Game) bool) []int64 {
+	var out []int64
+	for seed := int64(1); seed <= max && len(out) < n; seed++ {
+		if ok(randomPlayout(t, v, seed)) {
+			out = append(out, seed)
+		}
+	}
+	return out
+}
+
+// mateOut reports whether a player of g was eliminated by checkmate.
+func mateOut(g *rules.Game) bool {
+	for _, r := range g.Records() {
+		for _, s := range r.Out {
+			if g.Status(s) == rules.Mated {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // randomGame plays random legal moves from the start, captures preferred,
 // until the game ends (at most 3000 plies) and writes it as PGN4.
 func randomGame(t *testing.T, v *rules.Variant, seed int64) string {
+	t.Helper()
+	g := randomPlayout(t, v, seed)
+	res, over := g.Result()
+	tags := []pgn4.Tag{
+		{Name: "Variant", Value: v.Name},
+		{Name: "Event", Value: "boardd random legal playout (captures preferred), seed " + strconv.FormatInt(seed, 10)},
+	}
+	if over {
+		tags = append(tags, pgn4.Tag{Name: "Termination", Value: res.Reason})
+	}
+	out, err := pgn4.FromGame(g, tags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// randomPlayout plays random legal moves from the start, captures
+// preferred, until the game ends (at most 3000 plies).
+func randomPlayout(t *testing.T, v *rules.Variant, seed int64) *rules.Game {
 	t.Helper()
 	g, err := rules.NewGame(v, "")
 	if err != nil {
@@ -112,19 +163,7 @@ func randomGame(t *testing.T, v *rules.Variant, seed int64) string {
 			t.Fatal(err)
 		}
 	}
-	res, over := g.Result()
-	tags := []pgn4.Tag{
-		{Name: "Variant", Value: v.Name},
-		{Name: "Event", Value: "boardd random legal playout (captures preferred), seed " + strconv.FormatInt(seed, 10)},
-	}
-	if over {
-		tags = append(tags, pgn4.Tag{Name: "Termination", Value: res.Reason})
-	}
-	out, err := pgn4.FromGame(g, tags)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.String()
+	return g
 }
 
 // Random games under every variant's rules end by those rules within 5000

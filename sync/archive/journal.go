@@ -45,8 +45,8 @@ type Entry struct {
 	Seats []string `json:"seats,omitempty"`
 	// note: something the rules record between turns, as they write it
 	// (rules.Game.Notes: "Green announces n7-n6", "Yellow replies I
-	// Accept", "Green claims stalemate"), carried out again by
-	// rules.Game.ApplyNote.
+	// Accept", "Green claims stalemate", "Blue keeps Yellow's army"),
+	// carried out again by rules.Game.ApplyNote.
 	Note string `json:"note,omitempty"`
 	// Clocks are the remaining milliseconds per seat after the entry.
 	Clocks []int64 `json:"clocks,omitempty"`

@@ -146,7 +146,7 @@ func (r *Recorder) Record(m referee.Message) error {
 		return r.j.Append(Entry{Kind: "clock", Clocks: m.Clocks})
 	case referee.MsgDrawAgreed:
 		return r.j.Append(Entry{Kind: "draw", Seats: m.Seats, Clocks: m.Clocks})
-	case referee.MsgAnnounce, referee.MsgReply, referee.MsgStalemateClaimed:
+	case referee.MsgAnnounce, referee.MsgReply, referee.MsgStalemateClaimed, referee.MsgArmyKept:
 		if m.Note == "" {
 			return fmt.Errorf("archive: %s message %d carries no note to journal", m.Kind, m.Seq)
 		}

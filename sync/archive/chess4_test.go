@@ -1,0 +1,163 @@
+package archive
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"boardd/referee"
+	"boardd/rules"
+	"boardd/rules/square"
+)
+
+// crossFEN writes a FEN4 of the cross board, turn "R", "B", "Y" or "G",
+// from "rK:h1 …" placements, no castling.
+func crossFEN(turn, pieces string) string {
+	at := map[square.Square]string{}
+	for _, f := range strings.Fields(pieces) {
+		pc, name, _ := strings.Cut(f, ":")
+		q, _ := square.Parse(name)
+		at[q] = pc
+	}
+	cross := square.Cross()
+	var rows []string
+	for r := 13; r >= 0; r-- {
+		var toks []string
+		run := 0
+		flush := func() {
+			if run > 0 {
+				toks = append(toks, strconv.Itoa(run))
+				run = 0
+			}
+		}
+		for f := 0; f < 14; f++ {
+			q := square.At(f, r)
+			switch {
+			case !cross.Has(q):
+				flush()
+				toks = append(toks, "x")
+			case at[q] != "":
+				flush()
+				toks = append(toks, at[q])
+			default:
+				run++
+			}
+		}
+		flush()
+		rows = append(rows, strings.Join(toks, ","))
+	}
+	return turn + "-0,0,0,0-0,0,0,0-0,0,0,0-0,0,0,0-0-" + strings.Join(rows, "/")
+}
+
+// Chess4 Method 2: Gold mates Black, White and then Silver re-mate, so
+// Silver plays Black's army; Silver's rook i4-n4 later mates Gold too, and
+// Silver must choose which army to keep (rules/variants
+// TestChess4Method2).
+var (
+	c4FEN   = crossFEN("G", "yK:h14 yP:g13 yP:h13 yP:i13 gQ:e6 rQ:d13 bQ:f13 rK:h1 bK:a8 gK:n7 rB:k12 bN:f12 bR:i4 gP:m6 gP:m7 gP:m8 gR:n11")
+	c4Moves = strings.Fields("e6-e14 d13-e14 f13-e14 h14-i14 n11-m11 k12-i14 i4-n4 g13-g12")
+)
+
+// The choice is journaled as a note entry ("Blue keeps Yellow's army")
+// and restores the kept army; a note with no choice open is an error.
+func TestJournalRestoresAKeptArmy(t *testing.T) {
+	lookup := catalog(t)
+	entries := []Entry{{Seq: 1, Kind: "start", Game: "g1", Variant: "chess4-m2", Start: c4FEN}}
+	seats := []string{"Green", "Red", "Blue", "Yellow", "Green", "Red", "Blue", "Yellow"}
+	for i, mv := range c4Moves {
+		entries = append(entries, Entry{Seq: uint64(len(entries) + 1), Kind: "move", Seat: seats[i], Move: mv})
+	}
+	g, err := Restore(entries, lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Controller(rules.Green) != rules.Blue || g.Controller(rules.Yellow) != rules.NoSeat {
+		t.Fatalf("without the note: Gold played by %v, Black by %v; want the default, Gold kept", g.Controller(rules.Green), g.Controller(rules.Yellow))
+	}
+	entries = append(entries, Entry{Seq: uint64(len(entries) + 1), Kind: "note", Note: "Blue keeps Yellow's army"})
+	if g, err = Restore(entries, lookup); err != nil {
+		t.Fatal(err)
+	}
+	if g.Controller(rules.Yellow) != rules.Blue || g.Controller(rules.Green) != rules.NoSeat || g.Turn() != rules.Red {
+		t.Errorf("with the note: Black played by %v, Gold by %v, turn %v; want Silver, nobody, White", g.Controller(rules.Yellow), g.Controller(rules.Green), g.Turn())
+	}
+	if got := strings.Join(noteTexts(g), "|"); got != "Blue keeps Yellow's army" {
+		t.Errorf("notes %s", got)
+	}
+	early := []Entry{entries[0], {Seq: 2, Kind: "note", Note: "Blue keeps Yellow's army"}}
+	if _, err := Restore(early, lookup); err == nil || !strings.Contains(err.Error(), "no choice of armies") {
+		t.Errorf("a choice before any elimination restored: %v", err)
+	}
+}
+
+// A choice made at the board survives the plug being pulled, and the filed
+// PGN4 carries it.
+func TestRecorderKeepsAnArmyChoiceAcrossACrash(t *testing.T) {
+	lookup := catalog(t)
+	v, err := lookup("chess4-m2", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGame(v, c4FEN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	occ := g.Position().Occupancy()
+	dir := t.TempDir()
+	b := openBoardWith(t, dir, occ, lookup, "chess4-m2", c4FEN)
+	for _, mv := range c4Moves {
+		from, to, _ := strings.Cut(mv, "-")
+		var m rules.Move
+		for _, x := range g.LegalMoves() {
+			if x.From().String() == from && x.To().String() == to {
+				m = x
+			}
+		}
+		if m == 0 {
+			t.Fatalf("%s is not legal", mv)
+		}
+		b.turn(t, g, rules.Record{Action: rules.ActMove, Move: m, Text: mv})
+	}
+	c, err := referee.ParseCommand(referee.CmdKeepArmy, []byte(`{"seat":"Blue","army":"Yellow"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := b.live.Do(context.Background(), c); !r.OK {
+		t.Fatalf("keep_army: %+v", r)
+	}
+	before := b.live.State()
+	b.stop() // the plug
+
+	b = openBoardWith(t, dir, g.Position().Occupancy(), lookup, "chess4-m2", c4FEN) // the switches as the pieces stand
+	defer b.stop()
+	st := b.live.State()
+	if st.Game != before.Game || st.Status != "playing" || st.FEN4 != before.FEN4 || st.Turn != "Red" || st.Pieces["m11"] != "xR" || st.Pieces["h13"] != "yP" {
+		t.Fatalf("after the restart: game %s turn %s m11 %s h13 %s fen %s; want game %s, White to move, Gold static, Black live, %s",
+			st.Game, st.Turn, st.Pieces["m11"], st.Pieces["h13"], st.FEN4, before.Game, before.FEN4)
+	}
+	// Play on: White, Silver, then Black's army (Silver's) moves.
+	if err := g.KeepArmy(rules.Yellow); err != nil {
+		t.Fatal(err)
+	}
+	for _, mv := range []string{"h1-i1", "a8-a9", "h13-h12"} {
+		from, to, _ := strings.Cut(mv, "-")
+		var m rules.Move
+		for _, x := range g.LegalMoves() {
+			if x.From().String() == from && x.To().String() == to {
+				m = x
+			}
+		}
+		if m == 0 {
+			t.Fatalf("%s is not legal in the shadow game", mv)
+		}
+		b.turn(t, g, rules.Record{Action: rules.ActMove, Move: m, Text: mv})
+	}
+	text, err := b.rec.GamePGN4(st.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "{Blue keeps Yellow's army}") {
+		t.Errorf("the game's PGN4 lacks the choice:\n%s", text)
+	}
+}
