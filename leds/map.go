@@ -139,8 +139,9 @@ func reverse(s []square.Square) {
 //
 //	order: [d1, e1, f1, …]
 //
-// Every square of the board must have exactly one LED. Errors name the
-// file, the line and what is wrong.
+// Every square of the board must have exactly one LED. strip is the
+// strip's length (0: the map's own, for a strip built to fit it). Errors
+// name the file, the line and what is wrong.
 func ParseMap(file string, data []byte, board square.Set, strip int) (*Map, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
@@ -204,7 +205,7 @@ func ParseMap(file string, data []byte, board square.Set, strip int) (*Map, erro
 			m.index[s] = int16(i + 1)
 		}
 	}
-	if m.n > strip {
+	if strip > 0 && m.n > strip {
 		line := lineOf("layout")
 		if ledLines != nil {
 			line = ledLines[strip]
