@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"boardd/internal/yamlpos"
+	"boardd/rules/square"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -28,6 +29,11 @@ var Example []byte
 type Daemon struct {
 	// Board is the board's id: it names MQTT topics and archive files.
 	Board string `yaml:"board"`
+	// BoardShape is the physical board: cross14 (chess.com's 14×14 cross,
+	// 160 squares) or square16 (16×16, 256 squares: Russian Fortress
+	// Chess). It sets how many switches and LEDs there are and which
+	// variants fit.
+	BoardShape string `yaml:"board_shape"`
 	// StateDir holds the game journal, the archive and the message stream.
 	StateDir string  `yaml:"state_dir"`
 	Game     Game    `yaml:"game"`
@@ -66,7 +72,7 @@ type Sensors struct {
 	HC165  struct {
 		SPI        string `yaml:"spi"`
 		Latch      string `yaml:"latch"`
-		Chips      int    `yaml:"chips"`
+		Chips      int    `yaml:"chips"` // 0: as many as the board needs
 		SpeedHz    int64  `yaml:"speed_hz"`
 		LSBFirst   bool   `yaml:"lsb_first"`
 		ActiveHigh bool   `yaml:"active_high"`
@@ -82,8 +88,8 @@ type Sensors struct {
 	} `yaml:"gpiomatrix"`
 	MCP23017 struct {
 		Bus   string   `yaml:"bus"`
-		Addrs []string `yaml:"addrs"`
-		Mode  string   `yaml:"mode"` // matrix, direct
+		Addrs []string `yaml:"addrs"` // empty: as many as the board needs
+		Mode  string   `yaml:"mode"`  // matrix, direct
 	} `yaml:"mcp23017"`
 }
 
@@ -149,22 +155,66 @@ type Log struct {
 // Defaults is the configuration with no file at all: a simulated board,
 // the embedded broker and the web display on localhost.
 func Defaults() Daemon {
-	d := Daemon{Board: "1", StateDir: "boardd-state"}
+	d := Daemon{Board: "1", BoardShape: "cross14", StateDir: "boardd-state"}
 	if dir := os.Getenv("STATE_DIRECTORY"); dir != "" { // systemd's StateDirectory=
 		d.StateDir = dir
 	}
 	d.Game.Variant = "teams"
 	d.Game.Takeback = "off"
 	d.Sensors.Driver, d.Sensors.Rate, d.Sensors.Debounce, d.Sensors.Quiet = "sim", 200, 4, 400*time.Millisecond
-	d.Sensors.HC165.SPI, d.Sensors.HC165.Latch, d.Sensors.HC165.Chips, d.Sensors.HC165.SpeedHz = "/dev/spidev1.0", "GPIO16", 20, 1000000
+	d.Sensors.HC165.SPI, d.Sensors.HC165.Latch, d.Sensors.HC165.Chips, d.Sensors.HC165.SpeedHz = "/dev/spidev1.0", "GPIO16", 0, 1000000
 	d.Sensors.GPIOMatrix.RowCount, d.Sensors.GPIOMatrix.Settle = 16, 20*time.Microsecond
-	d.Sensors.MCP23017.Addrs, d.Sensors.MCP23017.Mode = []string{"0x20", "0x21", "0x22"}, "matrix"
+	d.Sensors.MCP23017.Mode = "matrix"
 	d.LEDs.Driver, d.LEDs.SPI, d.LEDs.SpeedHz, d.LEDs.Map, d.LEDs.Gamma, d.LEDs.Brightness, d.LEDs.MaxAmps = "none", "/dev/spidev0.0", 4000000, "serpentine", 2.2, 255, 4
 	d.MQTT.Prefix = "boardd"
 	d.MQTT.Embedded.Listen = "127.0.0.1:1883"
 	d.Web.Listen, d.Web.Title = "127.0.0.1:8080", "boardd"
 	d.Log.Level, d.Log.Format = "info", "text"
 	return d
+}
+
+// BoardShapes are the values of board_shape.
+var BoardShapes = []string{"cross14", "square16"}
+
+// BoardSquares returns the squares of a board shape: the cross's 160 for
+// cross14, all 256 of the 16×16 grid for square16.
+func BoardSquares(shape string) square.Set {
+	if shape == "square16" {
+		return square.Full()
+	}
+	return square.Cross()
+}
+
+// Squares returns the configured board's squares (BoardSquares).
+func (d *Daemon) Squares() square.Set { return BoardSquares(d.BoardShape) }
+
+// HC165Chips is the 74HC165 chain's length: the configured chips, or one
+// chip per 8 squares of the board (20 for cross14, 32 for square16).
+func (d *Daemon) HC165Chips() int {
+	if d.Sensors.HC165.Chips > 0 {
+		return d.Sensors.HC165.Chips
+	}
+	return (d.Squares().Len() + 7) / 8
+}
+
+// MCP23017Addrs are the expanders' addresses: the configured ones, or
+// from 0x20 up as many as the board needs (as a matrix, 56 switches a
+// chip: 0x20-0x22 for cross14, 0x20-0x24 for square16; wired directly,
+// 14 a chip, at most the eight one bus takes).
+func (d *Daemon) MCP23017Addrs() []string {
+	if len(d.Sensors.MCP23017.Addrs) > 0 {
+		return d.Sensors.MCP23017.Addrs
+	}
+	per := 56
+	if d.Sensors.MCP23017.Mode == "direct" {
+		per = 14
+	}
+	n := min((d.Squares().Len()+per-1)/per, 8)
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%#x", 0x20+i)
+	}
+	return out
 }
 
 // Error is a problem in the config file, with its position.
@@ -224,6 +274,9 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	if d.Board == "" || strings.ContainsAny(d.Board, "/+# \t") {
 		return bad("board", "%q: want a short id without spaces, '/', '+' or '#' (it names MQTT topics)", d.Board)
 	}
+	if err := oneOf("board_shape", d.BoardShape, BoardShapes...); err != nil {
+		return err
+	}
 	if d.StateDir == "" {
 		return bad("state_dir", "empty: want a directory for the journal and the archive")
 	}
@@ -257,8 +310,20 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	if s.Driver == "gpiomatrix" && (len(s.GPIOMatrix.Cols) == 0 || len(s.GPIOMatrix.Rows) == 0 && s.GPIOMatrix.RowSPI == "") {
 		return bad("sensors.gpiomatrix", "needs cols and rows (or row_spi): GPIO names such as GPIO5")
 	}
+	squares := d.Squares().Len()
+	if c := s.HC165.Chips; c < 0 || c > 40 {
+		return bad("sensors.hc165.chips", "%d: want 1 to 40 chips, or 0 for as many as the board needs", c)
+	} else if c > 0 && c*8 < squares && s.Driver == "hc165" {
+		return bad("sensors.hc165.chips", "%d chips read %d switches, but the %s board has %d squares: want %d (or 0: as many as the board needs)", c, c*8, d.BoardShape, squares, (squares+7)/8)
+	}
 	if err := oneOf("sensors.mcp23017.mode", s.MCP23017.Mode, "matrix", "direct"); err != nil {
 		return err
+	}
+	if n := len(s.MCP23017.Addrs); s.Driver == "mcp23017" && s.MCP23017.Mode == "matrix" && n > 0 && n*56 < squares {
+		return bad("sensors.mcp23017.addrs", "%d chips as a matrix read %d switches, but the %s board has %d squares: want %d addresses (or none: as many as the board needs)", n, n*56, d.BoardShape, squares, (squares+55)/56)
+	}
+	if n := len(s.MCP23017.Addrs); n > 8 || s.MCP23017.Mode == "matrix" && n*56 > 320 {
+		return bad("sensors.mcp23017.addrs", "%d chips: one bus takes at most 8 (0x20-0x27), and at most 5 as a matrix", n)
 	}
 	for _, a := range s.MCP23017.Addrs {
 		if v, err := strconv.ParseUint(a, 0, 16); err != nil || v < 0x20 || v > 0x27 {

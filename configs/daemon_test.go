@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -17,6 +18,7 @@ func TestExampleIsTheDefaults(t *testing.T) {
 	want.Game.Tags = map[string]string{}
 	want.LEDs.Colours = map[string]string{}
 	want.Sensors.GPIOMatrix.Rows, want.Sensors.GPIOMatrix.Cols, want.MQTT.Embedded.Users = []string{}, []string{}, []User{}
+	want.Sensors.MCP23017.Addrs = []string{}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("configs/boardd.yaml differs from Defaults():\n got %+v\nwant %+v", got, want)
 	}
@@ -48,6 +50,11 @@ func TestParseErrors(t *testing.T) {
 		{"bad colour", "leds:\n  colours: {check: red}\n", `line 2: leds.colours.check: "red": want a colour as #rrggbb`},
 		{"unknown colour", "leds:\n  colours:\n    glow: \"#ffffff\"\n", `line 3: leds.colours.glow: not a colour of the LED language`},
 		{"not yaml", "board: [\n", `f.yaml: `},
+		{"bad shape", "board: \"2\"\nboard_shape: square14\n", `f.yaml: line 2: board_shape: "square14": want cross14, square16`},
+		{"short chain", "board_shape: square16\nsensors:\n  driver: hc165\n  hc165:\n    chips: 20\n", `line 5: sensors.hc165.chips: 20 chips read 160 switches, but the square16 board has 256 squares: want 32`},
+		{"too many chips", "sensors:\n  hc165:\n    chips: 41\n", `line 3: sensors.hc165.chips: 41: want 1 to 40`},
+		{"too few expanders", "board_shape: square16\nsensors:\n  driver: mcp23017\n  mcp23017:\n    addrs: [\"0x20\", \"0x21\", \"0x22\"]\n", `line 5: sensors.mcp23017.addrs: 3 chips as a matrix read 168 switches, but the square16 board has 256 squares: want 5 addresses`},
+		{"too many expanders", "sensors:\n  mcp23017:\n    addrs: [\"0x20\", \"0x21\", \"0x22\", \"0x23\", \"0x24\", \"0x25\"]\n", `line 3: sensors.mcp23017.addrs: 6 chips`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -70,10 +77,36 @@ func TestParseValues(t *testing.T) {
 	}
 }
 
+// board_shape: square16 sizes the hardware for 256 squares; cross14 (the
+// default) for 160.
+func TestBoardShape(t *testing.T) {
+	t.Setenv("STATE_DIRECTORY", "")
+	for _, tc := range []struct {
+		yaml          string
+		squares, chip int
+		addrs         string
+	}{
+		{"", 160, 20, "[0x20 0x21 0x22]"},
+		{"board_shape: cross14\n", 160, 20, "[0x20 0x21 0x22]"},
+		{"board_shape: square16\n", 256, 32, "[0x20 0x21 0x22 0x23 0x24]"},
+		{"board_shape: square16\nsensors: {hc165: {chips: 33}, mcp23017: {addrs: [\"0x27\"]}}\n", 256, 33, "[0x27]"},
+		{"board_shape: square16\nsensors: {mcp23017: {mode: direct}}\n", 256, 32, "[0x20 0x21 0x22 0x23 0x24 0x25 0x26 0x27]"},
+	} {
+		d, err := Parse("f.yaml", []byte(tc.yaml))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.yaml, err)
+		}
+		if d.Squares().Len() != tc.squares || d.HC165Chips() != tc.chip || fmt.Sprint(d.MCP23017Addrs()) != tc.addrs {
+			t.Errorf("%q: %d squares, %d chips, addrs %v; want %d, %d, %s", tc.yaml, d.Squares().Len(), d.HC165Chips(), d.MCP23017Addrs(), tc.squares, tc.chip, tc.addrs)
+		}
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	f.Add(string(Example))
 	f.Add("board: x\nsensors: {driver: hc165}\n")
 	f.Add("game:\n  clock: {base: 1m}\n")
+	f.Add("board_shape: square16\nsensors: {driver: hc165, hc165: {chips: 32}}\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		d, err := Parse("fuzz.yaml", []byte(s))
 		if err == nil {

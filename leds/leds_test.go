@@ -298,3 +298,94 @@ func TestPowerForAndNull(t *testing.T) {
 		t.Errorf("NewFrame: %+v", f.Brightness)
 	}
 }
+
+// The 16×16 board (board_shape: square16): 256 LEDs, one per square, in
+// both standard layouts; the current budget holds for 256 LEDs too.
+func TestSixteenBySixteenMaps(t *testing.T) {
+	board := square.Full()
+	tests := []struct {
+		name string
+		m    *Map
+		want map[string]int
+	}{
+		// rank 1 a1..p1 (0-15), rank 2 back p2..a2 (16-31), …, rank 16 back from p16 (240)
+		{"serpentine", Serpentine(board), map[string]int{"a1": 0, "p1": 15, "p2": 16, "a2": 31, "a3": 32, "p16": 240, "a16": 255}},
+		// Red's arm e1..l1, l2..e2, e3..l3, l4..e4 (0-31); Blue's a5..a12,
+		// b12..b5, … (32-63); Yellow's (64-95); Green's (96-127); the
+		// centre (128-191); then the fortresses a1-d4, m1-p4, a13-d16,
+		// m13-p16 (192-255), each serpentine.
+		{"arms", Arms(board), map[string]int{"e1": 0, "l1": 7, "l2": 8, "e4": 31, "a5": 32, "a12": 39, "b12": 40, "e13": 64, "m5": 96, "e5": 128, "l12": 184,
+			"a1": 192, "d1": 195, "d2": 196, "a2": 199, "m1": 208, "a13": 224, "m13": 240, "p16": 252, "m16": 255}},
+	}
+	for _, tt := range tests {
+		if tt.m.Len() != 256 {
+			t.Errorf("%s: %d LEDs, want 256", tt.name, tt.m.Len())
+		}
+		seen := map[int]bool{}
+		for _, s := range board.Squares() {
+			i := tt.m.Index(s)
+			if i < 0 || i >= 256 || seen[i] {
+				t.Fatalf("%s: square %s has LED %d (duplicate or missing)", tt.name, s, i)
+			}
+			seen[i] = true
+		}
+		for name, want := range tt.want {
+			if got := tt.m.Index(sq(name)); got != want {
+				t.Errorf("%s: %s is LED %d, want %d", tt.name, name, got, want)
+			}
+		}
+	}
+
+	// A map file for the 16×16 board: every square, p16 included.
+	var b strings.Builder
+	b.WriteString("order: [")
+	for i, s := range board.Squares() {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(s.String())
+	}
+	b.WriteString("]\n")
+	m, err := ParseMap("leds16.yaml", []byte(b.String()), board, 256)
+	if err != nil || m.Len() != 256 || m.Index(sq("p16")) != 255 {
+		t.Fatalf("a 256-LED order: %v", err)
+	}
+	if _, err := ParseMap("leds16.yaml", []byte(b.String()), board, 160); err == nil || !strings.Contains(err.Error(), "the map uses 256 LEDs but the strip has 160") {
+		t.Errorf("256 LEDs on a 160-LED strip: %v", err)
+	}
+	// The cross's 160-LED order leaves the 16×16 board's other squares dark.
+	if _, err := ParseMap("cross.yaml", []byte("layout: serpentine\n"), square.Cross(), 160); err != nil {
+		t.Fatal(err)
+	}
+	var c strings.Builder
+	c.WriteString("order: [")
+	for i, s := range square.Cross().Squares() {
+		if i > 0 {
+			c.WriteString(", ")
+		}
+		c.WriteString(s.String())
+	}
+	c.WriteString("]\n")
+	if _, err := ParseMap("cross.yaml", []byte(c.String()), board, 256); err == nil || !strings.Contains(err.Error(), "cross.yaml: line 1: no LED for a1 b1 c1 l1 m1 n1 o1 p1 … (96 in all)") {
+		t.Errorf("a cross order on the 16×16 board: %v", err)
+	}
+
+	// The budget: 256 LEDs at full white would draw 15.4 A (+0.26 A idle).
+	px := make([]Color, 256)
+	var f Frame
+	f.Brightness = 255
+	for _, s := range board.Squares() {
+		f.Set(s, White)
+	}
+	unlimited, _ := NewOutput(Serpentine(board), 1, Power{ChannelMilliamps: 20, IdleMilliamps: 1})
+	if a := unlimited.Render(&f, px); a < 15.61 || a > 15.62 {
+		t.Errorf("256 LEDs full white: %.3f A, want 15.36 + 0.256 idle", a)
+	}
+	budget, _ := NewOutput(Serpentine(board), 1, DefaultPower)
+	if a := budget.Render(&f, px); a > 4.0 || a < 3.9 {
+		t.Errorf("256 LEDs full white under a 4 A budget: %.2f A, want just under 4", a)
+	}
+	if px[0].R == 255 || px[0].R == 0 || px[0] != px[255] {
+		t.Errorf("dimming is not even: %v %v", px[0], px[255])
+	}
+}

@@ -60,11 +60,21 @@ func Serpentine(board square.Set) *Map {
 	return m
 }
 
-// Arms is the cross board wired as five strips chained in this order:
-// Red's arm (ranks 1–3), Blue's (files a–c), Yellow's (ranks 12–14),
-// Green's (files l–n), then the central 8×8; each runs serpentine, starting
-// at its lowest rank (or, for the side arms, its lowest file) from the left.
+// Arms is the board wired as strips chained in this order: Red's arm
+// (ranks 1–3 of the cross), Blue's (files a–c), Yellow's (ranks 12–14),
+// Green's (files l–n), then the central 8×8; each runs serpentine,
+// starting at its lowest rank (or, for the side arms, its lowest file)
+// from the left. On the 16×16 board (square.Full) the arms are 4 deep
+// (Red e1–l4, Blue a5–d12, Yellow e13–l16, Green m5–p12) and four more
+// strips follow the centre: the corner fortresses a1–d4, m1–p4, a13–d16
+// and m13–p16, each serpentine from its lowest rank.
 func Arms(board square.Set) *Map {
+	w := 0
+	for _, q := range board.Squares() {
+		w = max(w, q.File()+1, q.Rank()+1)
+	}
+	d := max((w-8)/2, 0) // arm depth: 3 on the cross, 4 on 16×16
+	mid := func(i int) bool { return i >= d && i < w-d }
 	var order []square.Square
 	part := func(in func(s square.Square) bool, byFile bool) {
 		lines := 0
@@ -89,11 +99,16 @@ func Arms(board square.Set) *Map {
 			order = append(order, line...)
 		}
 	}
-	part(func(s square.Square) bool { return s.Rank() < 3 }, false)
-	part(func(s square.Square) bool { return s.File() < 3 }, true)
-	part(func(s square.Square) bool { return s.Rank() > 10 }, false)
-	part(func(s square.Square) bool { return s.File() > 10 }, true)
-	part(func(s square.Square) bool { return s.File() >= 3 && s.File() <= 10 && s.Rank() >= 3 && s.Rank() <= 10 }, false)
+	part(func(s square.Square) bool { return s.Rank() < d && mid(s.File()) }, false)
+	part(func(s square.Square) bool { return s.File() < d && mid(s.Rank()) }, true)
+	part(func(s square.Square) bool { return s.Rank() >= w-d && mid(s.File()) }, false)
+	part(func(s square.Square) bool { return s.File() >= w-d && mid(s.Rank()) }, true)
+	part(func(s square.Square) bool { return mid(s.File()) && mid(s.Rank()) }, false)
+	// The corners: empty on the cross, the fortresses on 16×16.
+	low, high := func(i int) bool { return i < d }, func(i int) bool { return i >= w-d }
+	for _, c := range [][2]func(int) bool{{low, low}, {high, low}, {low, high}, {high, high}} {
+		part(func(s square.Square) bool { return c[0](s.File()) && c[1](s.Rank()) }, false)
+	}
 	m, _ := FromOrder(order)
 	return m
 }
@@ -124,8 +139,9 @@ func reverse(s []square.Square) {
 //
 //	order: [d1, e1, f1, …]
 //
-// Every square of the board must have exactly one LED. Errors name the
-// file, the line and what is wrong.
+// Every square of the board must have exactly one LED. strip is the
+// strip's length (0: the map's own, for a strip built to fit it). Errors
+// name the file, the line and what is wrong.
 func ParseMap(file string, data []byte, board square.Set, strip int) (*Map, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
@@ -189,7 +205,7 @@ func ParseMap(file string, data []byte, board square.Set, strip int) (*Map, erro
 			m.index[s] = int16(i + 1)
 		}
 	}
-	if m.n > strip {
+	if strip > 0 && m.n > strip {
 		line := lineOf("layout")
 		if ledLines != nil {
 			line = ledLines[strip]

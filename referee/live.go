@@ -1168,6 +1168,9 @@ func (l *Live) snapshot() State {
 			st.Pieces[q.String()] = pieceCode(pc)
 		}
 	}
+	for _, b := range v.Geometry.Barriers {
+		st.Walls = append(st.Walls, [2]string{b.A.String(), b.B.String()})
+	}
 	st.Occupancy = names(l.ref.Occupancy())
 	now := l.cfg.Now()
 	for s := rules.Seat(0); s < rules.NumSeats; s++ {

@@ -130,8 +130,13 @@ type State struct {
 	Status string `json:"status"`
 	FEN4   string `json:"fen4"`
 	Turn   string `json:"turn"`
-	// Squares are the squares of the board (160 on the cross).
+	// Squares are the squares of the board (160 on the cross, 256 on
+	// Russian Fortress Chess's 16×16).
 	Squares []string `json:"squares"`
+	// Walls are the board's barriers, each a pair of squares a step
+	// between which is walled off (Russian Fortress Chess's fortresses);
+	// absent on a board without walls.
+	Walls [][2]string `json:"walls,omitempty"`
 	// Pieces maps a square to its piece: seat letter and kind, "rK",
 	// "bQ", "yN", "gP"; a dead (grey) piece is "xR".
 	Pieces    map[string]string `json:"pieces"`

@@ -43,7 +43,7 @@ func TestConcat(t *testing.T) {
 	if want := []int{0, 111, 112, 167}; !slices.Equal(on, want) {
 		t.Errorf("bits %v, want %v", on, want)
 	}
-	if _, err := sensors.Concat(bitsSource{200, nil}, bitsSource{100, nil}); err == nil {
-		t.Error("300 bits accepted")
+	if _, err := sensors.Concat(bitsSource{200, nil}, bitsSource{130, nil}); err == nil {
+		t.Error("330 bits accepted")
 	}
 }

@@ -14,15 +14,25 @@ import (
 // "?" a square whose raw switch disagrees with the debounced state (a
 // change being debounced). Corners are blank.
 func RenderMap(w io.Writer, occ, raw, faults square.Set) error {
+	return RenderMapOn(w, square.Cross(), occ, raw, faults)
+}
+
+// RenderMapOn is RenderMap for a board with the given squares: as many
+// lines and columns as the board's highest rank and file (16 for the
+// 16×16 board), squares not on the board blank.
+func RenderMapOn(w io.Writer, board, occ, raw, faults square.Set) error {
+	files, ranks := 0, 0
+	for _, q := range board.Squares() {
+		files, ranks = max(files, q.File()+1), max(ranks, q.Rank()+1)
+	}
 	var b strings.Builder
-	cross := square.Cross()
-	for r := 13; r >= 0; r-- {
+	for r := ranks - 1; r >= 0; r-- {
 		fmt.Fprintf(&b, "%2d ", r+1)
-		for f := 0; f < 14; f++ {
+		for f := 0; f < files; f++ {
 			q := square.At(f, r)
 			c := byte(' ')
 			switch {
-			case !cross.Has(q):
+			case !board.Has(q):
 			case faults.Has(q):
 				c = '!'
 			case occ.Has(q) != raw.Has(q):
@@ -37,7 +47,11 @@ func RenderMap(w io.Writer, occ, raw, faults square.Set) error {
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteString("    a b c d e f g h i j k l m n\n")
+	b.WriteString("   ")
+	for f := 0; f < files; f++ {
+		b.WriteString(" " + string(rune('a'+f)))
+	}
+	b.WriteByte('\n')
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -37,6 +37,27 @@ func TestRenderMap(t *testing.T) {
 	}
 }
 
+func TestRenderMapSixteenBySixteen(t *testing.T) {
+	var occ square.Set
+	occ.Add(sq(t, "a1"))
+	occ.Add(sq(t, "p16"))
+	var b strings.Builder
+	if err := sensors.RenderMapOn(&b, square.Full(), occ, occ, square.Set{}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	want := map[int]string{
+		0:  "16  . . . . . . . . . . . . . . . #",
+		15: " 1  # . . . . . . . . . . . . . . .",
+		16: "    a b c d e f g h i j k l m n o p",
+	}
+	for i, w := range want {
+		if lines[i] != w {
+			t.Errorf("line %d = %q, want %q", i, lines[i], w)
+		}
+	}
+}
+
 func TestCalibration(t *testing.T) {
 	order := []square.Square{sq(t, "d1"), sq(t, "e1"), sq(t, "f1"), sq(t, "g1")}
 	c := sensors.NewCalibration(order, 10*time.Second, t0)

@@ -108,16 +108,27 @@ func StandardMap() *Map {
 // StandardMapBits is StandardMap for a driver that reads nbits ≥ 160
 // bits: bits 0–159 as in StandardMap, the rest unused. It suits any driver
 // wired in the standard order, such as three MCP23017s as a matrix (168).
-func StandardMapBits(nbits int) (*Map, error) {
-	if nbits < 160 || nbits > MaxBits {
-		return nil, fmt.Errorf("wiring map: the standard layout needs 160-%d bits, the driver reads %d; write a wiring map", MaxBits, nbits)
+func StandardMapBits(nbits int) (*Map, error) { return StandardMapOn(square.Cross(), nbits) }
+
+// StandardMapOn is the standard layout of a board with the given squares
+// for a driver that reads nbits bits: the board's squares rank by rank
+// from rank 1, files a→p within a rank (squares not on the board
+// skipped), bit 0 first, bits beyond the board's squares unused. On the
+// cross it is StandardMapBits. On the 16×16 board (square.Full) it is
+// bit 16·(rank−1) + file: two 74HC165s per rank (chip 2r inputs A–H =
+// files a–h of rank r+1, chip 2r+1 = i–p), or a 16×16 matrix with row r
+// = rank r+1 and column c = file c.
+func StandardMapOn(board square.Set, nbits int) (*Map, error) {
+	n := board.Len()
+	if nbits < n || nbits > MaxBits {
+		return nil, fmt.Errorf("wiring map: the standard layout of this board's %d squares needs %d-%d bits, the driver reads %d; write a wiring map or fix the driver's size", n, n, MaxBits, nbits)
 	}
 	sqs := make([]square.Square, nbits)
 	for i := range sqs {
 		sqs[i] = square.None
 	}
-	copy(sqs, square.Cross().Squares())
-	return NewMap(sqs)
+	copy(sqs, board.Squares())
+	return NewMapOn(board, sqs)
 }
 
 // Bits returns how many bits the map spans (the Source's Bits).
@@ -190,6 +201,13 @@ const MaxMapSize = 64 << 10
 // Every square of the 160 must appear exactly once, and every bit must be
 // below bits.
 func ParseMap(name string, data []byte, nbits int) (*Map, error) {
+	return ParseMapOn(name, data, nbits, square.Cross())
+}
+
+// ParseMapOn is ParseMap for a board with the given squares (square.Full
+// for the 16×16 board): every one of them must appear exactly once, and a
+// square not on the board is an error naming its line.
+func ParseMapOn(name string, data []byte, nbits int, board square.Set) (*Map, error) {
 	if len(data) > MaxMapSize {
 		return nil, fmt.Errorf("%s: %d bytes; a wiring map is a few kilobytes (at most %d)", name, len(data), MaxMapSize)
 	}
@@ -298,6 +316,7 @@ func ParseMap(name string, data []byte, nbits int) (*Map, error) {
 		return nil, fmt.Errorf("%s:%d: bits: %d, but the driver reads %d bits", name, fileBitsLine, fileBits, nbits)
 	}
 	m := newMap(nbits)
+	m.board = board
 	for _, e := range entries {
 		switch {
 		case e.bit < 0 || e.bit >= nbits:

@@ -85,7 +85,7 @@ func TestParseMapErrors(t *testing.T) {
 		{"not a mapping", "- d1\n", 160, "w.yaml:1: want a mapping"},
 		{"bad yaml", "squares: [d1\n", 160, "w.yaml: yaml:"},
 		{"bad bit key", "bit_map:\n  x: d1\n", 160, "w.yaml:2: bit_map: key \"x\" is not a bit number"},
-		{"too many bits", "bits: 999\n", 0, "w.yaml:1: bits: want a number 1-256"},
+		{"too many bits", "bits: 999\n", 0, "w.yaml:1: bits: want a number 1-320"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -131,5 +131,83 @@ func TestStandardMapBits(t *testing.T) {
 	}
 	if _, err := sensors.StandardMapBits(112); err == nil {
 		t.Error("112 bits accepted")
+	}
+}
+
+// rowsYAMLOn writes a board's standard layout as rows of 8 (one per
+// 74HC165), one line per chip.
+func rowsYAMLOn(board square.Set) string {
+	var b strings.Builder
+	sqs := board.Squares()
+	for i := 0; i < len(sqs); i += 8 {
+		b.WriteString("  - [")
+		for j, q := range sqs[i : i+8] {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(q.String())
+		}
+		b.WriteString("]\n")
+	}
+	return b.String()
+}
+
+// The 16×16 board (board_shape: square16): the standard layout is bit
+// 16·rank + file, two 74HC165s per rank, and a wiring map file is checked
+// against that board, not the cross.
+func TestStandardMapOnSixteenBySixteen(t *testing.T) {
+	m, err := sensors.StandardMapOn(square.Full(), 256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b, want := range map[int]string{0: "a1", 7: "h1", 8: "i1", 15: "p1", 16: "a2", 52: "e4", 255: "p16"} {
+		if got := m.Square(b).String(); got != want {
+			t.Errorf("bit %d = %s, want %s", b, got, want)
+		}
+	}
+	if m.Bits() != 256 || m.Squares() != square.Full() {
+		t.Errorf("bits %d, %d squares", m.Bits(), m.Squares().Len())
+	}
+	if _, err := sensors.StandardMapOn(square.Full(), 160); err == nil || !strings.Contains(err.Error(), "256 squares needs 256-320 bits, the driver reads 160") {
+		t.Errorf("a 160-bit driver under a 16×16 board: %v", err)
+	}
+	if _, err := sensors.StandardMapOn(square.Full(), 280); err != nil { // five MCP23017s as a matrix read 280 bits
+		t.Errorf("280 bits: %v", err)
+	} else if m, _ := sensors.StandardMapOn(square.Full(), 256); m.Square(255).String() != "p16" {
+		t.Error("p16 not at bit 255")
+	}
+	c, err := sensors.StandardMapOn(square.Cross(), 168)
+	if std, _ := sensors.StandardMapBits(168); err != nil || c.Square(0) != std.Square(0) || c.Square(159) != std.Square(159) {
+		t.Errorf("the cross's StandardMapOn differs from StandardMapBits: %v", err)
+	}
+
+	y := []byte("bits: 256\nsquares:\n" + rowsYAMLOn(square.Full()))
+	p, err := sensors.ParseMapOn("w16.yaml", y, 256, square.Full())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b := 0; b < 256; b++ {
+		if p.Square(b) != m.Square(b) {
+			t.Fatalf("bit %d: file %s, standard %s", b, p.Square(b), m.Square(b))
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		data  string
+		board square.Set
+		bits  int
+		want  string
+	}{
+		// a 16×16 file on the cross board: a1 is the first square outside it (line 3)
+		{"16×16 file, cross board", string(y), square.Cross(), 256, "w.yaml:3: square a1 is not on the cross board"},
+		// a cross file on the 16×16 board misses the corners and files o, p
+		{"cross file, 16×16 board", "squares:\n" + rowsYAML(), square.Full(), 160, "w.yaml: 96 square(s) have no switch bit: a1 b1 c1 l1 m1 n1 o1 p1 … 88 more"},
+		{"square beyond p16", "squares:\n" + strings.Replace(rowsYAMLOn(square.Full()), "p16", "q16", 1), square.Full(), 256, "w.yaml:33: square \"q16\""},
+		{"square twice", "squares:\n" + strings.Replace(rowsYAMLOn(square.Full()), "b1,", "a1,", 1), square.Full(), 256, "w.yaml:2: square a1 is mapped twice (bit 0, line 2, and bit 1)"},
+	} {
+		_, err := sensors.ParseMapOn("w.yaml", []byte(tc.data), tc.bits, tc.board)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v\nwant an error containing %q", tc.name, err, tc.want)
+		}
 	}
 }

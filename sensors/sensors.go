@@ -40,8 +40,10 @@ import (
 	"boardd/rules/square"
 )
 
-// MaxBits is the most switch bits a Source may read in one frame.
-const MaxBits = 256
+// MaxBits is the most switch bits a Source may read in one frame: 320,
+// room for the 256 squares of the 16×16 board with a driver that reads
+// more bits than it uses (five MCP23017s as a matrix read 280).
+const MaxBits = 320
 
 // Frame is one raw reading of every switch: bit i set means switch i is
 // closed (a piece is on it), whatever the electrical polarity. Drivers

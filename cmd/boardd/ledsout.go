@@ -18,11 +18,11 @@ import (
 
 // openLEDs opens the configured LED strip behind an async writer (nil
 // for driver none).
-func openLEDs(c configs.LEDs, stdout io.Writer) (*ledOut, error) {
+// board is the configured board's squares (board_shape): 160 or 256 LEDs.
+func openLEDs(c configs.LEDs, board square.Set, stdout io.Writer) (*ledOut, error) {
 	if c.Driver == "none" {
 		return nil, nil
 	}
-	board := square.Cross()
 	var m *leds.Map
 	switch c.Map {
 	case "serpentine":

@@ -121,27 +121,24 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 	}
 
 	// The switches.
-	src, closeSrc, err := openSource(sensorFlagsFrom(cfg.Sensors), time.Now)
+	src, closeSrc, err := openSource(sensorFlagsFrom(cfg), time.Now)
 	if err != nil {
 		return nil, err
 	}
 	if closeSrc != nil {
 		d.closers = append(d.closers, closeSrc)
 	}
-	m := sensors.StandardMap()
+	board := cfg.Squares()
+	m, err := sourceMap(src, board, cfg.Sensors.Wiring)
+	if err != nil {
+		return nil, err
+	}
 	if sb, ok := src.(*sim.Board); ok {
-		d.simBoard, m = sb, sb.Map()
+		d.simBoard = sb
 		if resumed != nil { // the simulated pieces stayed where the game left them
 			sb.SetOccupied(resumed.Game.Position().Occupancy())
-		}
-	}
-	if cfg.Sensors.Wiring != "" {
-		data, err := os.ReadFile(cfg.Sensors.Wiring)
-		if err != nil {
-			return nil, fmt.Errorf("sensors.wiring: %w", err)
-		}
-		if m, err = sensors.ParseMap(cfg.Sensors.Wiring, data, src.Bits()); err != nil {
-			return nil, err
+		} else if occ, ok := variantStart(board, cfg.Game.Variant, cfg.Game.Start); ok {
+			sb.SetOccupied(occ) // set up for the configured game
 		}
 	}
 	touches := make(chan sensors.Event, 64)
@@ -168,12 +165,12 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 	}
 
 	// The LEDs.
-	if d.ledsOut, err = openLEDs(cfg.LEDs, stdout); err != nil {
+	if d.ledsOut, err = openLEDs(cfg.LEDs, board, stdout); err != nil {
 		return nil, err
 	}
 
 	// The referee.
-	lc := referee.LiveConfig{Board: cfg.Board, Lookup: loadFitting(m.Squares()), Variant: cfg.Game.Variant, Start: cfg.Game.Start,
+	lc := referee.LiveConfig{Board: cfg.Board, Lookup: loadFitting(board), Variant: cfg.Game.Variant, Start: cfg.Game.Start,
 		Tags: cfg.Game.Tags, Occupancy: occ, Quiet: cfg.Sensors.Quiet, Log: d.stream, Logger: d.log,
 		Sinks: []func(referee.Message) error{d.rec.Record, d.metrics.message}, Frame: d.ledsOut.show,
 		Suspect: d.scanner.ReportSuspect, Unsuspect: d.scanner.ClearFault}
@@ -199,7 +196,7 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 		d.log.Info("resumed the game in progress", "game", resumed.ID, "turns", len(resumed.Game.Records()))
 	}
 	if d.live, err = referee.NewLive(lc); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("board_shape %s, game.variant %s: %w", cfg.BoardShape, cfg.Game.Variant, err)
 	}
 	d.goRun("referee", func() error { return d.live.Run(ctx) })
 	d.goRun("touches", func() error {
@@ -486,14 +483,15 @@ func newLogger(cfg configs.Daemon, w io.Writer) *slog.Logger {
 	return slog.New(h).With("board", cfg.Board)
 }
 
-// sensorFlagsFrom maps the config's sensors section onto the driver
-// options 'boardd sensors' takes as flags.
-func sensorFlagsFrom(s configs.Sensors) *sensorFlags {
-	return &sensorFlags{driver: s.Driver, start: "start",
-		spiPort: s.HC165.SPI, latch: s.HC165.Latch, chips: s.HC165.Chips, spiHz: s.HC165.SpeedHz, lsbFirst: s.HC165.LSBFirst, high: s.HC165.ActiveHigh,
+// sensorFlagsFrom maps the config's board shape and sensors section onto
+// the driver options 'boardd sensors' takes as flags.
+func sensorFlagsFrom(cfg configs.Daemon) *sensorFlags {
+	s := cfg.Sensors
+	return &sensorFlags{driver: s.Driver, start: "start", shape: cfg.BoardShape,
+		spiPort: s.HC165.SPI, latch: s.HC165.Latch, chips: cfg.HC165Chips(), spiHz: s.HC165.SpeedHz, lsbFirst: s.HC165.LSBFirst, high: s.HC165.ActiveHigh,
 		rows: strings.Join(s.GPIOMatrix.Rows, ","), cols: strings.Join(s.GPIOMatrix.Cols, ","), decoder: s.GPIOMatrix.Decoder, enable: s.GPIOMatrix.DecoderEnable,
 		rowSPI: s.GPIOMatrix.RowSPI, rowCount: s.GPIOMatrix.RowCount, settle: s.GPIOMatrix.Settle,
-		i2cBus: s.MCP23017.Bus, mcpAddr: strings.Join(s.MCP23017.Addrs, ","), mcpMode: s.MCP23017.Mode}
+		i2cBus: s.MCP23017.Bus, mcpAddr: strings.Join(cfg.MCP23017Addrs(), ","), mcpMode: s.MCP23017.Mode}
 }
 
 // ledOut shows the referee's frames on the configured LEDs, or draws

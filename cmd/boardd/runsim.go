@@ -36,7 +36,7 @@ func (d *boardDaemon) readSim(ctx context.Context, r io.Reader, w io.Writer) {
 }
 
 func (d *boardDaemon) simLine(ctx context.Context, line string) error {
-	st, ok, err := sim.ParseLine(line)
+	st, ok, err := sim.ParseLineOn(line, d.simBoard.Squares())
 	if err == nil && ok {
 		return st.Apply(d.simBoard, sim.SleepWait(ctx))
 	}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,6 +23,8 @@ import (
 	"periph.io/x/conn/v3/spi/spireg"
 	"periph.io/x/host/v3"
 
+	"boardd/configs"
+	"boardd/rules"
 	"boardd/rules/square"
 	"boardd/sensors"
 	"boardd/sensors/gpiomatrix"
@@ -36,6 +39,7 @@ func init() {
 
 type sensorFlags struct {
 	driver, wiring, script, start, listen string
+	shape                                 string // board_shape: cross14 or square16
 	rate                                  float64
 	debounce                              int
 	test, once                            bool
@@ -59,6 +63,7 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("sensors", stderr)
 	var f sensorFlags
 	fs.StringVar(&f.driver, "driver", "sim", "switch hardware: sim, hc165, gpiomatrix or mcp23017")
+	fs.StringVar(&f.shape, "board-shape", "cross14", "the board: cross14 (160 squares) or square16 (16×16, 256 squares)")
 	fs.StringVar(&f.wiring, "wiring", "", "wiring map YAML (bit → square); default the standard layout of docs/hardware.md")
 	fs.Float64Var(&f.rate, "rate", 200, "scans per second")
 	fs.IntVar(&f.debounce, "debounce", sensors.DefaultDebounce, "scans a change must hold before it counts")
@@ -71,7 +76,7 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.listen, "listen", "", "sim: accept script lines on this address (127.0.0.1:7165, or a unix socket path)")
 	fs.StringVar(&f.spiPort, "spi", "/dev/spidev1.0", "hc165: SPI port (SPI1: the LEDs own SPI0)")
 	fs.StringVar(&f.latch, "latch", "GPIO16", "hc165: GPIO on the chips' SH/LD")
-	fs.IntVar(&f.chips, "chips", 20, "hc165: chips in the chain")
+	fs.IntVar(&f.chips, "chips", 0, "hc165: chips in the chain (0: as many as the board needs, 20 or 32)")
 	fs.Int64Var(&f.spiHz, "spi-hz", 1000000, "hc165: SPI clock in Hz")
 	fs.BoolVar(&f.lsbFirst, "lsb-first", false, "hc165: number each chip's inputs H..A instead of A..H")
 	fs.BoolVar(&f.high, "active-high", false, "hc165: a closed switch reads 1 (pull-downs)")
@@ -83,7 +88,7 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.rowCount, "row-count", 16, "gpiomatrix: with --row-spi, the number of rows")
 	fs.DurationVar(&f.settle, "settle", 20*time.Microsecond, "gpiomatrix: wait after selecting a row")
 	fs.StringVar(&f.i2cBus, "i2c", "", "mcp23017: I²C bus (default: the first)")
-	fs.StringVar(&f.mcpAddr, "mcp-addr", "0x20,0x21,0x22", "mcp23017: chip addresses")
+	fs.StringVar(&f.mcpAddr, "mcp-addr", "", "mcp23017: chip addresses (none: as many as the board needs from 0x20 up, 0x20-0x22 or 0x20-0x24 as a matrix)")
 	fs.StringVar(&f.mcpMode, "mcp-mode", "matrix", "mcp23017: matrix or direct")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -97,6 +102,11 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 	if f.script != "" && f.driver != "sim" {
 		return fmt.Errorf("%w: --script needs --driver sim", errUsage)
 	}
+	if !slices.Contains(configs.BoardShapes, f.shape) {
+		return fmt.Errorf("%w: --board-shape %q: want %s", errUsage, f.shape, strings.Join(configs.BoardShapes, " or "))
+	}
+	board := configs.BoardSquares(f.shape)
+	f.fillSizes()
 
 	var clk *sim.Clock
 	now := time.Now
@@ -111,19 +121,9 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 	if closer != nil {
 		defer closer()
 	}
-	m := sensors.StandardMap()
-	if f.wiring != "" {
-		data, err := os.ReadFile(f.wiring)
-		if err != nil {
-			return err
-		}
-		if m, err = sensors.ParseMap(f.wiring, data, src.Bits()); err != nil {
-			return err
-		}
-	} else if src.Bits() != m.Bits() {
-		if m, err = sensors.StandardMapBits(src.Bits()); err != nil {
-			return fmt.Errorf("%w: %s driver: %v (--wiring FILE)", errUsage, f.driver, err)
-		}
+	m, err := sourceMap(src, board, f.wiring)
+	if err != nil {
+		return err
 	}
 
 	var mu sync.Mutex // guards log and cal; OnEvent runs on the scan goroutine
@@ -150,7 +150,7 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("first scan: %w", err)
 	}
 	if f.test {
-		cal = sensors.NewCalibration(nil, f.timeout, now())
+		cal = sensors.NewCalibration(board.Squares(), f.timeout, now())
 	}
 
 	// Scripted: everything in simulated time, then print.
@@ -159,7 +159,7 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		script, err := sim.ParseScript(f.script, file)
+		script, err := sim.ParseScriptOn(f.script, file, board)
 		file.Close()
 		if err != nil {
 			return err
@@ -189,7 +189,7 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 		}
 		occ, _ := sc.Snapshot()
 		fmt.Fprintf(stdout, "after %s: %d squares occupied\n", clk.Now().Sub(start), occ.Len())
-		sensors.RenderMap(stdout, occ, sc.Raw(), sc.Faults())
+		sensors.RenderMapOn(stdout, board, occ, sc.Raw(), sc.Faults())
 		if cal != nil {
 			return calReport(cal, m, stdout)
 		}
@@ -205,7 +205,7 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 		}
 		occ, _ := sc.Snapshot()
 		fmt.Fprintf(stdout, "%s: %d squares occupied\n", f.driver, occ.Len())
-		return sensors.RenderMap(stdout, occ, sc.Raw(), sc.Faults())
+		return sensors.RenderMapOn(stdout, board, occ, sc.Raw(), sc.Faults())
 	}
 
 	// Live: scan in the background, redraw until interrupted (or the test
@@ -248,7 +248,7 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 		var b strings.Builder
 		b.WriteString("\x1b[H\x1b[2J")
 		fmt.Fprintf(&b, "boardd sensors: %s, %.0f Hz, %d scans, %d occupied (Ctrl-C to stop)\n\n", f.driver, f.rate, sc.Scans(), occ.Len())
-		sensors.RenderMap(&b, occ, sc.Raw(), sc.Faults())
+		sensors.RenderMapOn(&b, board, occ, sc.Raw(), sc.Faults())
 		mu.Lock()
 		b.WriteString("\n")
 		for _, e := range log[max(0, len(log)-8):] {
@@ -281,18 +281,88 @@ func calReport(cal *sensors.Calibration, m *sensors.Map, w io.Writer) error {
 	return nil
 }
 
+// fillSizes gives the hardware's size options left at 0 or empty their
+// board's values (configs.Daemon.HC165Chips, MCP23017Addrs).
+func (f *sensorFlags) fillSizes() {
+	d := configs.Defaults()
+	d.BoardShape, d.Sensors.HC165.Chips, d.Sensors.MCP23017.Mode = f.shape, f.chips, f.mcpMode
+	d.Sensors.MCP23017.Addrs = splitList(f.mcpAddr)
+	f.chips, f.mcpAddr = d.HC165Chips(), strings.Join(d.MCP23017Addrs(), ",")
+}
+
+// sourceMap is the wiring map for src under a board with the given
+// squares: the simulated board's own, a wiring map file checked against
+// the board, or the board's standard layout for as many bits as the
+// driver reads.
+func sourceMap(src sensors.Source, board square.Set, wiring string) (*sensors.Map, error) {
+	if wiring != "" {
+		data, err := os.ReadFile(wiring)
+		if err != nil {
+			return nil, fmt.Errorf("sensors.wiring: %w", err)
+		}
+		return sensors.ParseMapOn(wiring, data, src.Bits(), board)
+	}
+	if sb, ok := src.(*sim.Board); ok {
+		return sb.Map(), nil
+	}
+	m, err := sensors.StandardMapOn(board, src.Bits())
+	if err != nil {
+		return nil, fmt.Errorf("%v (a wiring map: sensors.wiring, --wiring FILE)", err)
+	}
+	return m, nil
+}
+
+// startOccupancy is where the pieces stand when a board of this shape is
+// set up: the four-player start on the cross, Russian Fortress Chess's
+// start (fortress pieces included) on 16×16.
+func startOccupancy(shape string) square.Set {
+	if shape == "square16" {
+		if occ, ok := variantStart(square.Full(), "russian-fortress", ""); ok {
+			return occ
+		}
+	}
+	return sim.StartPosition()
+}
+
+// variantStart is the occupancy of a new game of variant (start: a start
+// array's name or a FEN4, as the game.start key takes them), if the
+// variant fits the board.
+func variantStart(board square.Set, variant, start string) (square.Set, bool) {
+	if variant == "" {
+		variant = "teams"
+	}
+	array, fen := start, ""
+	if strings.Contains(start, "-") || strings.Contains(start, "/") {
+		array, fen = "", start
+	}
+	v, err := loadFitting(board)(variant, array)
+	if err != nil {
+		return square.Set{}, false
+	}
+	g, err := rules.NewGame(v, fen)
+	if err != nil {
+		return square.Set{}, false
+	}
+	return g.Position().Occupancy(), true
+}
+
 // openSource opens the switch driver the flags name.
 func openSource(f *sensorFlags, now func() time.Time) (sensors.Source, func(), error) {
 	if f.driver == "sim" {
+		board := configs.BoardSquares(f.shape)
 		var occ square.Set
 		switch f.start {
 		case "start":
-			occ = sim.StartPosition()
+			occ = startOccupancy(f.shape)
 		case "empty":
 		default:
 			return nil, nil, fmt.Errorf("%w: --start %q: want start or empty", errUsage, f.start)
 		}
-		return sim.New(occ, now), nil, nil
+		if board == square.Cross() {
+			return sim.New(occ, now), nil, nil
+		}
+		b, err := sim.NewOn(board, occ, now)
+		return b, nil, err
 	}
 	switch f.driver {
 	case "hc165", "gpiomatrix", "mcp23017":

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"boardd/configs"
@@ -43,22 +44,49 @@ func loadFitting(board square.Set) func(name, start string) (*rules.Variant, err
 			return nil, err
 		}
 		if ok, why := variants.Fits(v, board); !ok {
-			return nil, fmt.Errorf("%s does not fit this board: %s; play it with boardd sim --variant %s", v.Name, why, v.Name)
+			return nil, fmt.Errorf("%s does not fit this board: %s; %s", v.Name, why, elsewhere(v))
 		}
 		return v, nil
 	}
 }
 
+// elsewhere says where a variant that does not fit this board is played:
+// a board shape it fits (board_shape in the config), and boardd sim.
+func elsewhere(v *rules.Variant) string {
+	for _, shape := range configs.BoardShapes {
+		if ok, _ := variants.Fits(v, configs.BoardSquares(shape)); ok {
+			return fmt.Sprintf("it is played with board_shape: %s (also on the simulated board), or play it with boardd sim --variant %s", shape, v.Name)
+		}
+	}
+	return "play it with boardd sim --variant " + v.Name
+}
+
 func runVariants(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("variants", stderr)
+	shape := fs.String("board-shape", "", "the board to check the variants against: cross14 or square16 (default: the config's, else cross14)")
+	cfgPath := fs.String("config", "", "take board_shape from this config file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	cfg := configs.Defaults()
+	if *cfgPath != "" {
+		var err error
+		if cfg, err = configs.Load(*cfgPath); err != nil {
+			return err
+		}
+	}
+	if *shape != "" {
+		if !slices.Contains(configs.BoardShapes, *shape) {
+			return fmt.Errorf("%w: --board-shape %q: want %s", errUsage, *shape, strings.Join(configs.BoardShapes, " or "))
+		}
+		cfg.BoardShape = *shape
 	}
 	cat, err := variants.Catalog(configs.Variants)
 	if err != nil {
 		return err
 	}
-	board := square.Cross() // the configured board; 14×14 cross until boardd has a config
+	board := cfg.Squares()
+	fmt.Fprintf(stdout, "board_shape %s (%d squares)\n", cfg.BoardShape, board.Len())
 	width := 0
 	for _, d := range cat {
 		width = max(width, len(d.Name))
@@ -70,7 +98,7 @@ func runVariants(args []string, stdout, stderr io.Writer) error {
 		}
 		fit := "fits this board"
 		if ok, why := variants.Fits(v, board); !ok {
-			fit = "does not fit this board: " + why + "; play it with boardd sim"
+			fit = "does not fit this board: " + why + "; " + elsewhere(v)
 		}
 		fmt.Fprintf(stdout, "%-*s  %s\n%*s  starts: %s; rules: %s; %s\n", width, d.Name, d.Description, width, "", strings.Join(d.Starts, ", "), d.Source, fit)
 	}

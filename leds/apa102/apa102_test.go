@@ -57,3 +57,25 @@ func BenchmarkEncode160(b *testing.B) {
 		buf = Encode(buf[:0], px, 31)
 	}
 }
+
+// The 16×16 board's 256 LEDs: one transaction of 4 + 1024 + 16 bytes
+// (128 one bits of end frame), the last LED's bytes where they belong.
+func TestDev256LEDs(t *testing.T) {
+	rec := &spitest.Record{}
+	d, err := New(rec, 256, 4*physic.MegaHertz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := make([]leds.Color, 256)
+	px[255] = leds.Color{R: 0xAA, G: 0xBB, B: 0xCC}
+	if err := d.Show(px); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Ops) != 1 || len(rec.Ops[0].W) != 1044 {
+		t.Fatalf("SPI ops: %d, %d bytes, want one of 1044", len(rec.Ops), len(rec.Ops[0].W))
+	}
+	w := rec.Ops[0].W
+	if !bytes.Equal(w[4+4*255:4+4*256], []byte{0xFF, 0xCC, 0xBB, 0xAA}) || !bytes.Equal(w[1028:], bytes.Repeat([]byte{0xFF}, 16)) {
+		t.Errorf("last LED % x, end frame % x", w[4+4*255:4+4*256], w[1028:])
+	}
+}

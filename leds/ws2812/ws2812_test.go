@@ -73,3 +73,21 @@ func BenchmarkEncode160(b *testing.B) {
 		buf = Encode(buf[:0], px)
 	}
 }
+
+// The 16×16 board's 256 LEDs fit one spidev transfer (under its default
+// 4096-byte buffer).
+func TestDev256LEDs(t *testing.T) {
+	rec := &spitest.Record{}
+	d, err := New(rec, 256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := make([]leds.Color, 256)
+	px[255] = leds.Color{G: 0x80}
+	if err := d.Show(px); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Ops) != 1 || !bytes.Equal(rec.Ops[0].W, Encode(nil, px)) || len(rec.Ops[0].W) != LeadBytes+9*256+ResetBytes || len(rec.Ops[0].W) > 4096 {
+		t.Errorf("SPI ops: %d, want one of %d bytes", len(rec.Ops), LeadBytes+9*256+ResetBytes)
+	}
+}

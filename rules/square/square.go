@@ -147,3 +147,8 @@ func Cross() Set {
 	}
 	return s
 }
+
+// Full returns all 256 squares of the 16×16 grid, a1–p16: the board of
+// Russian four-player Fortress Chess (every square playable, the corner
+// fortresses walled by barriers between squares, not cut away).
+func Full() Set { return Set{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)} }

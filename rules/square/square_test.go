@@ -70,3 +70,14 @@ func TestSetOps(t *testing.T) {
 		t.Errorf("Remove failed: %s", a)
 	}
 }
+
+func TestFullHas256Squares(t *testing.T) {
+	f := Full()
+	if f.Len() != 256 || f.AndNot(Cross()).Len() != 96 {
+		t.Fatalf("Full() has %d squares (%d beyond the cross), want 256 (96)", f.Len(), f.AndNot(Cross()).Len())
+	}
+	sq := f.Squares()
+	if sq[0].String() != "a1" || sq[15].String() != "p1" || sq[16].String() != "a2" || sq[255].String() != "p16" {
+		t.Errorf("Full() in a1 order: %v %v %v %v", sq[0], sq[15], sq[16], sq[255])
+	}
+}

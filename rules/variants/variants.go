@@ -509,13 +509,28 @@ func (d *Definition) squares(g *rules.Geometry, key string, specs []string) (squ
 }
 
 // Fits reports whether the variant's board fits on a board with the given
-// squares (the physical board's sensors), and if not, why.
+// squares (the physical board's sensors), and if not, why. The board must
+// have every square the variant plays on, and no square beyond the
+// variant's grid: a 14×14 cross game does not fit the 16×16 board (its
+// squares would not line up with the board's), nor a 16×16 game the
+// cross. A variant on part of its grid (Stevenson's central 8×8 of the
+// cross) fits the board of that grid.
 func Fits(v *rules.Variant, board square.Set) (bool, string) {
 	missing := v.Geometry.Playable.AndNot(board)
-	if missing.Len() == 0 {
-		return true, ""
+	if missing.Len() > 0 {
+		return false, fmt.Sprintf("needs a %d×%d board (%d squares this board does not have)", v.Geometry.Files, v.Geometry.Ranks, missing.Len())
 	}
-	return false, fmt.Sprintf("needs a %d×%d board (%d squares this board does not have)", v.Geometry.Files, v.Geometry.Ranks, missing.Len())
+	files, ranks, beyond := 0, 0, 0
+	for _, q := range board.Squares() {
+		files, ranks = max(files, q.File()+1), max(ranks, q.Rank()+1)
+		if q.File() >= v.Geometry.Files || q.Rank() >= v.Geometry.Ranks {
+			beyond++
+		}
+	}
+	if beyond > 0 {
+		return false, fmt.Sprintf("needs a %d×%d board; this board is %d×%d (%d squares beyond the variant's board)", v.Geometry.Files, v.Geometry.Ranks, files, ranks, beyond)
+	}
+	return true, ""
 }
 
 // opponents reads opponents: [[a, b], …] and move_into_check: [seats].

@@ -64,6 +64,26 @@ func TestFits(t *testing.T) {
 	if ok, why := Fits(v, small); ok || !strings.Contains(why, "159 squares") {
 		t.Errorf("fits a one-square board: %v %q", ok, why)
 	}
+	// Both ways between the cross and the 16×16 board.
+	if ok, why := Fits(v, square.Full()); ok || why != "needs a 14×14 board; this board is 16×16 (60 squares beyond the variant's board)" {
+		t.Errorf("teams on the 16×16 board: %v %q", ok, why)
+	}
+	d, _ = Find(catalog(t), "russian-fortress")
+	f, _ := d.Variant("")
+	if ok, why := Fits(f, square.Full()); !ok {
+		t.Errorf("russian-fortress on the 16×16 board: %q", why)
+	}
+	if ok, why := Fits(f, square.Cross()); ok || why != "needs a 16×16 board (96 squares this board does not have)" {
+		t.Errorf("russian-fortress on the cross: %v %q", ok, why)
+	}
+	d, _ = Find(catalog(t), "stevenson") // the central 8×8 of the cross
+	s, _ := d.Variant("")
+	if ok, why := Fits(s, square.Cross()); !ok {
+		t.Errorf("stevenson on the cross: %q", why)
+	}
+	if ok, _ := Fits(s, square.Full()); ok {
+		t.Error("stevenson (the cross's central 8×8) fits the 16×16 board")
+	}
 }
 
 // Errors name the file, line and key, and say what is expected; unknown

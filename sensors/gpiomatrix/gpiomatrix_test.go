@@ -9,6 +9,7 @@ import (
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/gpio/gpiotest"
 
+	"boardd/rules/square"
 	"boardd/sensors"
 )
 
@@ -186,12 +187,75 @@ func TestNewErrors(t *testing.T) {
 	}{
 		{"no rows", NewGPIORows(), b.cols(2)},
 		{"no cols", NewGPIORows(&outPin{b: b}), nil},
-		{"too big", &DecoderRows{N: 16}, b.cols(17)},
+		{"too big", &DecoderRows{N: 16}, b.cols(21)}, // 336 > MaxBits
 		{"invalid column", NewGPIORows(&outPin{b: b}), []gpio.PinIn{gpio.INVALID}},
 	}
 	for _, tc := range tests {
 		if _, err := New(tc.rows, tc.cols, nil); err == nil {
 			t.Errorf("%s: no error", tc.name)
 		}
+	}
+}
+
+// TestDecoderRowsSixteenBySixteen is the 256-square build: 16 rows through
+// a 74HC154, 16 columns, row r = rank r+1 and column c = file c in the
+// standard layout of the 16×16 board.
+func TestDecoderRowsSixteenBySixteen(t *testing.T) {
+	b := &board{}
+	for r := 0; r < 16; r++ {
+		b.closed = append(b.closed, make([]bool, 16))
+	}
+	b.closed[0][0], b.closed[3][4], b.closed[15][15] = true, true, true // a1, e4, p16
+	addr := make([]*outPin, 4)
+	pins := make([]gpio.PinOut, 4)
+	for i := range addr {
+		addr[i] = &outPin{Pin: gpiotest.Pin{N: fmt.Sprintf("A%d", i)}, b: b}
+		pins[i] = addr[i]
+	}
+	en := &outPin{Pin: gpiotest.Pin{N: "EN"}, b: b}
+	b.rowOf = func() int {
+		if en.L == gpio.High {
+			return -1
+		}
+		r := 0
+		for i, p := range addr {
+			if p.L == gpio.High {
+				r |= 1 << i
+			}
+		}
+		return r
+	}
+	d, err := New(&DecoderRows{Addr: pins, Enable: en, N: 16}, b.cols(16), &Opts{Sleep: b.sleep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Bits() != 256 {
+		t.Fatalf("Bits = %d, want 256", d.Bits())
+	}
+	b.trace = nil
+	var f sensors.Frame
+	if err := d.Read(&f); err != nil {
+		t.Fatal(err)
+	}
+	if got := setBits(&f, 256); !slices.Equal(got, []int{0, 52, 255}) {
+		t.Errorf("closed bits %v, want [0 52 255]", got)
+	}
+	reads := 0
+	for _, s := range b.trace {
+		if len(s) > 5 && s[:5] == "read " {
+			reads++
+		}
+	}
+	if reads != 256 {
+		t.Errorf("%d column reads in a scan, want 256", reads)
+	}
+	m, err := sensors.StandardMapOn(square.Full(), d.Bits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var occ square.Set
+	m.Apply(&f, &occ)
+	if occ.String() != "{a1 e4 p16}" {
+		t.Errorf("squares %v, want {a1 e4 p16}", occ)
 	}
 }

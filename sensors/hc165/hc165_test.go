@@ -144,8 +144,8 @@ func TestOptions(t *testing.T) {
 func TestNewErrors(t *testing.T) {
 	tr := &trace{}
 	latch := &tracePin{Pin: gpiotest.Pin{N: "GPIO25"}, t: tr}
-	if _, err := New(&spitest.Playback{}, latch, &Opts{Chips: 33}); err == nil {
-		t.Error("33 chips accepted")
+	if _, err := New(&spitest.Playback{}, latch, &Opts{Chips: 41}); err == nil {
+		t.Error("41 chips accepted")
 	}
 	if _, err := New(nil, latch, nil); err == nil {
 		t.Error("nil port accepted")
@@ -236,4 +236,84 @@ func bytesOf(n int, b byte) []byte {
 		out[i] = b
 	}
 	return out
+}
+
+// The 16×16 board (board_shape: square16): 32 chips, two per rank, read
+// in one 32-byte transaction; byte k is chip k, and the standard layout
+// makes chip 2r files a–h of rank r+1 and chip 2r+1 files i–p.
+func TestThirtyTwoChipsSixteenBySixteen(t *testing.T) {
+	read := bytesOf(32, 0xFF)
+	read[0] = 0xFE  // chip 0 input A: a1
+	read[1] = 0x7F  // chip 1 input H: p1
+	read[6] = 0xEF  // chip 6 input E: e4 (rank 4 is chips 6 and 7)
+	read[31] = 0x00 // chip 31: i16–p16
+	d, port, tr := newRig(t, &Opts{Chips: 32}, read)
+	if d.Bits() != 256 {
+		t.Fatalf("Bits = %d, want 256", d.Bits())
+	}
+	var f sensors.Frame
+	if err := d.Read(&f); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"GPIO25=High", "GPIO25=Low", "GPIO25=High", "tx w32 r32"}; fmt.Sprint(*tr) != fmt.Sprint(want) {
+		t.Errorf("sequence\n got %v\nwant %v", *tr, want)
+	}
+	if err := port.Close(); err != nil {
+		t.Errorf("not every expected transaction happened: %v", err)
+	}
+	var on []int
+	for b := 0; b < sensors.MaxBits; b++ {
+		if f.Bit(b) {
+			on = append(on, b)
+		}
+	}
+	if want := []int{0, 15, 52, 248, 249, 250, 251, 252, 253, 254, 255}; fmt.Sprint(on) != fmt.Sprint(want) {
+		t.Errorf("closed bits %v, want %v", on, want)
+	}
+	m, err := sensors.StandardMapOn(square.Full(), d.Bits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var occ square.Set
+	m.Apply(&f, &occ)
+	if got := occ.String(); got != "{a1 p1 e4 i16 j16 k16 l16 m16 n16 o16 p16}" {
+		t.Errorf("squares %s", got)
+	}
+}
+
+// A whole 16×16 position through the 32-chip chain and the scanner.
+func TestScanThroughThirtyTwoChips(t *testing.T) {
+	var occ square.Set
+	for f := 0; f < 16; f++ {
+		for _, r := range []int{2, 3, 12, 13} { // the Fortress arrays' ranks, fortresses included
+			occ.Add(square.At(f, r))
+		}
+	}
+	m, err := sensors.StandardMapOn(square.Full(), 256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fr sensors.Frame
+	m.Frame(occ, &fr)
+	bytes := make([]byte, 32)
+	for i := range bytes {
+		bytes[i] = ^byte(fr[i>>3] >> (8 * uint(i&7)))
+	}
+	if bytes[4] != 0x00 || bytes[0] != 0xFF { // rank 3 a–h all closed, rank 1 open
+		t.Errorf("chain bytes %x", bytes)
+	}
+	d, err := New(&chainPort{bytes: bytes}, &gpiotest.Pin{N: "GPIO25"}, &Opts{Chips: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := sensors.NewScanner(d, m, sensors.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.Step(t0); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := sc.Snapshot(); got != occ || got.Len() != 64 {
+		t.Errorf("snapshot %v, want %v", got, occ)
+	}
 }

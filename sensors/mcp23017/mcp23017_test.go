@@ -6,6 +6,7 @@ import (
 
 	"periph.io/x/conn/v3/i2c/i2ctest"
 
+	"boardd/rules/square"
 	"boardd/sensors"
 )
 
@@ -134,5 +135,67 @@ func TestNewErrors(t *testing.T) {
 	_, err := New(&i2ctest.Playback{DontPanic: true}, Direct, 0x24)
 	if err == nil || err.Error()[:21] != "mcp23017 at 0x24 on p" {
 		t.Errorf("missing chip: %v", err)
+	}
+}
+
+// TestMatrixSixteenBySixteen checks the 256-square build: five chips at
+// 0x20-0x24 as a matrix (280 bits, the first 256 in the standard order of
+// the 16×16 board), every byte on the bus of the set-up and one scan.
+func TestMatrixSixteenBySixteen(t *testing.T) {
+	addrs := []uint16{0x20, 0x21, 0x22, 0x23, 0x24}
+	var ops []i2ctest.IO
+	for _, a := range addrs {
+		ops = append(ops,
+			i2ctest.IO{Addr: a, W: []byte{0x14, 0xFF, 0x00}},
+			i2ctest.IO{Addr: a, W: []byte{0x00, 0x00, 0x7F}},
+			i2ctest.IO{Addr: a, W: []byte{0x0C, 0x00, 0x7F}})
+	}
+	// Closed: a1 (bit 0: chip 0, row 0, column 0), e4 (bit 52: chip 0,
+	// row 7, column 3) and p16 (bit 255 = 56·4 + 7·4 + 3: chip 4, row 4,
+	// column 3).
+	closed := map[[3]int]bool{{0, 0, 0}: true, {0, 7, 3}: true, {4, 4, 3}: true}
+	for k, a := range addrs {
+		for r := 0; r < 8; r++ {
+			col := byte(0xFF)
+			for c := 0; c < 7; c++ {
+				if closed[[3]int{k, r, c}] {
+					col &^= 1 << c
+				}
+			}
+			ops = append(ops,
+				i2ctest.IO{Addr: a, W: []byte{0x14, ^byte(1 << r)}},
+				i2ctest.IO{Addr: a, W: []byte{0x13}, R: []byte{col}})
+		}
+		ops = append(ops, i2ctest.IO{Addr: a, W: []byte{0x14, 0xFF}})
+	}
+	bus := &i2ctest.Playback{DontPanic: true, Ops: ops}
+	d, err := New(bus, Matrix, addrs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Bits() != 280 {
+		t.Fatalf("Bits = %d, want 280", d.Bits())
+	}
+	var f sensors.Frame
+	if err := d.Read(&f); err != nil {
+		t.Fatal(err)
+	}
+	if err := bus.Close(); err != nil {
+		t.Error(err)
+	}
+	if got := closedBits(&f, d.Bits()); !slices.Equal(got, []int{0, 52, 255}) {
+		t.Errorf("closed bits %v, want [0 52 255]", got)
+	}
+	m, err := sensors.StandardMapOn(square.Full(), d.Bits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var occ square.Set
+	m.Apply(&f, &occ)
+	if occ.String() != "{a1 e4 p16}" {
+		t.Errorf("squares %v, want {a1 e4 p16}", occ)
+	}
+	if _, err := New(&i2ctest.Record{}, Matrix, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25); err == nil {
+		t.Error("six chips as a matrix (336 bits) accepted")
 	}
 }

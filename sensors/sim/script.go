@@ -65,6 +65,12 @@ const MaxWait = time.Hour
 // blank or comment-only line.
 func ParseLine(text string) (st Step, ok bool, err error) { return parseLine(text, cross) }
 
+// ParseLineOn is ParseLine for a board with the given squares (the 16×16
+// board of NewOn): a square not on it is an error.
+func ParseLineOn(text string, board square.Set) (st Step, ok bool, err error) {
+	return parseLine(text, board)
+}
+
 // parseLine parses a line for a board with the given squares.
 func parseLine(text string, board square.Set) (st Step, ok bool, err error) {
 	if i := strings.IndexByte(text, '#'); i >= 0 {

@@ -77,6 +77,9 @@ func NewOn(squares, initial square.Set, now func() time.Time) (*Board, error) {
 	return b, nil
 }
 
+// Squares returns the squares with a switch: the cross, or NewOn's board.
+func (b *Board) Squares() square.Set { return b.squares }
+
 // Map returns the wiring map to scan the board with (the standard one).
 func (b *Board) Map() *sensors.Map { return b.m }
 

@@ -17,7 +17,10 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"boardd/configs"
 	"boardd/referee"
+	"boardd/rules"
+	"boardd/rules/variants"
 )
 
 // go test ./sync/web -run Browser -screenshot ../../docs/web-display.png
@@ -417,6 +420,112 @@ func TestBrowserLayouts(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join(dir, "web-display-"+tc.name+".png")
+			if err := os.WriteFile(path, shot, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("screenshot: %s", path)
+		})
+	}
+	if e := errs(); len(e) > 0 {
+		t.Errorf("the page reported errors: %q", e)
+	}
+}
+
+// fortressState is the state of a new Russian Fortress Chess game as the
+// referee publishes it: 256 squares, the fortress walls, 76 pieces.
+func fortressState(t *testing.T) referee.State {
+	t.Helper()
+	cat, err := variants.Catalog(configs.Variants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := variants.Find(cat, "russian-fortress")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := d.Variant("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGame(v, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := referee.NewLive(referee.LiveConfig{Board: "test", Variant: v.Name, Occupancy: g.Position().Occupancy(),
+		Lookup: func(string, string) (*rules.Variant, error) { return v, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.State()
+}
+
+// TestBrowserSixteenBySixteen draws Russian Fortress Chess's 16×16 board
+// (files a-p, ranks 1-16): 256 squares, the fortress walls on the
+// squares' edges, the seat cards above and below the board, and saves
+// the screenshots (Red and Blue at the bottom) as artefacts.
+func TestBrowserSixteenBySixteen(t *testing.T) {
+	ctx := browser(t, 1280, 900)
+	errs := jsErrors(ctx)
+	f, _, ts := newTestServer(t, Config{Password: testPassword})
+	fs := fortressState(t)
+	if len(fs.Squares) != 256 || len(fs.Walls) != 68 || len(fs.Pieces) != 76 {
+		t.Fatalf("the referee's state: %d squares, %d walls, %d pieces", len(fs.Squares), len(fs.Walls), len(fs.Pieces))
+	}
+	f.update(func(st *referee.State) {
+		*st = fs
+		st.Board = "test"
+	})
+	dir := artefactDir(t)
+	for _, tc := range []struct{ name, query, check string }{
+		{"red", "", `(() => { const r = q => document.querySelector('[data-square="'+q+'"]').getBoundingClientRect();
+			const cl = q => document.querySelector('[data-square="'+q+'"] .cl').textContent, cb = q => document.querySelector('[data-square="'+q+'"] .cb').textContent;
+			return r('p16').left > r('a1').left && r('p16').top < r('a1').top && r('p1').left > r('o1').left &&
+				cb('a1') === 'a' && cb('p1') === 'p' && cl('a16') === '16' && cl('a1') === '1' && cb('a2') === '' })()`},
+		{"blue", "?seat=Blue", `(() => { const r = q => document.querySelector('[data-square="'+q+'"]').getBoundingClientRect();
+			return r('a16').top > r('p16').top && r('a1').left > r('a16').left && document.getElementById('rotate-seat').textContent === 'Blue' })()`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			do2(t, ctx, "loading the page", chromedp.Navigate(ts.URL+"/"+tc.query),
+				chromedp.WaitVisible(chromedp.CSS(`#board [data-square="m4"][data-piece="rN"]`)))
+			if n := eval[int](t, ctx, `document.querySelectorAll('#board [data-square]').length`); n != 256 {
+				t.Errorf("%d squares drawn, want 256", n)
+			}
+			if n := eval[string](t, ctx, `document.getElementById('board').dataset.n`); n != "16" {
+				t.Errorf("board side %q, want 16", n)
+			}
+			got := eval[map[string]string](t, ctx, boardPieces)
+			if fmt.Sprint(got) != fmt.Sprint(fs.Pieces) || got["p16"] != "" || got["n3"] != "rR" || got["h3"] != "rQ" {
+				t.Errorf("pieces drawn:\n%v\nwant\n%v", got, fs.Pieces)
+			}
+			within(t, ctx, 2*time.Second, "the layout", tc.check)
+			// Every square is square and on the page; the seat cards sit
+			// outside the squares, two above the board and two below.
+			if !eval[bool](t, ctx, `[...document.querySelectorAll('#board [data-square]')].every(e => { const r = e.getBoundingClientRect(); return Math.abs(r.width - r.height) < 1.5 && r.width > 15 && r.bottom <= innerHeight })`) {
+				t.Error("squares are not square, too small, or off the page")
+			}
+			if !eval[bool](t, ctx, `(() => { const sq = [...document.querySelectorAll('#board [data-square]')].map(e => e.getBoundingClientRect());
+				const top = Math.min(...sq.map(r => r.top)), bottom = Math.max(...sq.map(r => r.bottom));
+				const cards = [...document.querySelectorAll('#board .card')].map(e => e.getBoundingClientRect());
+				return cards.length === 4 && cards.filter(c => c.bottom <= top + 1).length === 2 && cards.filter(c => c.top >= bottom - 1).length === 2 && cards.every(c => c.height > 20) })()`) {
+				t.Error("the seat cards overlap the board")
+			}
+			// Walls: Red's fortress m1-p4 is walled from l1 and l2 (m1|l1,
+			// m2|l2) and along m4|m5 … p4|p5; its gate l3/l4 → m3/m4 is open.
+			walls := eval[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll('#board [data-square] .wall')].filter(e => e.classList.length > 1).map(e => [e.parentElement.dataset.square, [...e.classList].slice(1).sort().join(' ')]))`)
+			if len(walls) < 40 || walls["m3"] != "" || walls["l3"] != "" {
+				t.Errorf("walled squares: %d %v", len(walls), walls)
+			}
+			if tc.name == "red" && (walls["m1"] != "wl" || walls["l2"] != "wr" || walls["m4"] != "wt" || walls["p5"] != "wb") {
+				t.Errorf("Red's fortress walls: m1 %q l2 %q m4 %q p5 %q", walls["m1"], walls["l2"], walls["m4"], walls["p5"])
+			}
+			if tc.name == "blue" && walls["m1"] != "wb" { // Blue at the bottom: file a at the bottom, rank 1 on the right, l1 below m1
+				t.Errorf("rotated: m1's wall %q, want wb", walls["m1"])
+			}
+			shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "web-display-fortress-"+tc.name+".png")
 			if err := os.WriteFile(path, shot, 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -4,15 +4,12 @@
 // (POST /api/cmd/<name>). Plain browser JavaScript, no build step.
 (function () {
   const SEATS = ['Red', 'Blue', 'Yellow', 'Green']; // clockwise from the bottom
-  const FILES = 'abcdefghijklmn';
-  const N = 14;
+  const FILES = 'abcdefghijklmnop';
   // A piece is a filled glyph tinted with its seat's colour under an
   // outline glyph in black. U+FE0E asks for text, not emoji, presentation.
   const FILL = { K: '\u265A', Q: '\u265B', R: '\u265C', B: '\u265D', N: '\u265E', P: '\u265F', D: '\u265B' };
   const LINE = { K: '\u2654', Q: '\u2655', R: '\u2656', B: '\u2657', N: '\u2658', P: '\u2659', D: '\u2655' };
   const TEXT = '\uFE0E';
-  // Corner cells (grid-area) of the seat cards, by position: bottom, left, top, right.
-  const CORNER = ['12 / 12 / 15 / 15', '12 / 1 / 15 / 4', '1 / 1 / 4 / 4', '1 / 12 / 4 / 15'];
   const LOG_KEEP = 60;
 
   const $ = (id) => document.getElementById(id);
@@ -37,6 +34,10 @@
     promo: null, // the promotion_choice message still open
     stateAt: 0, // performance.now() when the state arrived, for the clocks
     cells: new Map(), // square name -> element
+    n: 14, // the board's side: 14 (the cross) or 16 (Russian Fortress Chess)
+    cut: true, // the corners are cut away (the cross): the seat cards sit there
+    walls: [], // barriers: pairs of squares
+
     cards: [], // seat cards by seat index
     pick: null, // first square clicked for a remote move
     retry: 1000,
@@ -52,27 +53,50 @@
   // view maps board coordinates to a display column and row (row 0 at the
   // top) with seat rot at the bottom.
   function view(x, y, rot) {
-    const M = N - 1;
+    const M = app.n - 1;
     let col = x, up = y;
     if (rot === 1) { col = M - y; up = x; }         // Blue (file a) at the bottom
     if (rot === 2) { col = M - x; up = M - y; }     // Yellow
     if (rot === 3) { col = y; up = M - x; }         // Green (file n)
     return { col, row: M - up };
   }
-  const inArm = (i) => i >= 3 && i <= 10;
+  // cardAreas are the seat cards' grid areas by position (bottom, left,
+  // top, right): the cut corners of the cross, or two rows above and two
+  // below a board without cut corners (16×16).
+  function cardAreas() {
+    const n = app.n;
+    if (app.cut) {
+      const d = (n - 8) / 2, far = n - d + 1;
+      return [`${far} / ${far} / ${n + 1} / ${n + 1}`, `${far} / 1 / ${n + 1} / ${d + 1}`, `1 / 1 / ${d + 1} / ${d + 1}`, `1 / ${far} / ${d + 1} / ${n + 1}`];
+    }
+    const h = n / 2 + 1;
+    return [`${n + 3} / ${h} / ${n + 5} / ${n + 1}`, `${n + 3} / 1 / ${n + 5} / ${h}`, `1 / 1 / 3 / ${h}`, `1 / ${h} / 3 / ${n + 1}`];
+  }
 
   // ---- drawing --------------------------------------------------------
 
-  function buildBoard(squares) {
+  function buildBoard(squares, walls) {
     const board = $('board');
     board.textContent = '';
     app.cells.clear();
+    app.n = 0;
+    for (const name of squares) {
+      const { x, y } = coords(name);
+      app.n = Math.max(app.n, x + 1, y + 1);
+    }
+    app.n = app.n || 14;
+    app.cut = squares.length > 0 && !squares.includes('a1');
+    app.walls = walls || [];
+    board.style.setProperty('--n', String(app.n));
+    board.style.setProperty('--rows', String(app.cut ? app.n : app.n + 4));
+    board.classList.toggle('uncut', !app.cut);
+    board.dataset.n = String(app.n);
     for (const name of squares) {
       const { x, y } = coords(name);
       const c = el('div', 'sq ' + ((x + y) % 2 === 0 ? 'light' : 'dark'));
       c.dataset.square = name;
-      // children: LED tint, piece, bottom label, left label
-      c.append(el('div', 'led'), el('span', 'pc'), el('span', 'coord cb'), el('span', 'coord cl'));
+      // children: LED tint, piece, bottom label, left label, walls
+      c.append(el('div', 'led'), el('span', 'pc'), el('span', 'coord cb'), el('span', 'coord cl'), el('div', 'wall'));
       c.addEventListener('click', () => pickSquare(name));
       board.append(c);
       app.cells.set(name, c);
@@ -87,20 +111,41 @@
     layout();
   }
 
-  // layout places squares, coordinates and seat cards for the rotation.
+  // layout places squares, coordinates, walls and seat cards for the
+  // rotation.
   function layout() {
+    const top = app.cut ? 0 : 2; // rows above the board for the cards
+    const pos = new Map();
+    const lowest = new Map(), leftmost = new Map(); // per display column / row
     for (const [name, c] of app.cells) {
       const { x, y } = coords(name);
-      const { col, row } = view(x, y, app.rot);
-      c.style.gridColumn = String(col + 1);
-      c.style.gridRow = String(row + 1);
-      const file = name[0], rank = name.slice(1), turned = app.rot % 2 === 1;
-      const bottom = row === (inArm(col) ? N - 1 : 10);
-      const left = col === (inArm(row) ? 0 : 3);
-      c.children[2].textContent = bottom ? (turned ? rank : file) : '';
-      c.children[3].textContent = left ? (turned ? file : rank) : '';
+      const p = view(x, y, app.rot);
+      pos.set(name, p);
+      c.style.gridColumn = String(p.col + 1);
+      c.style.gridRow = String(p.row + 1 + top);
+      lowest.set(p.col, Math.max(lowest.get(p.col) ?? -1, p.row));
+      leftmost.set(p.row, Math.min(leftmost.get(p.row) ?? app.n, p.col));
     }
-    app.cards.forEach((card, s) => { card.style.gridArea = CORNER[(s - app.rot + 4) % 4]; });
+    for (const [name, c] of app.cells) {
+      const { col, row } = pos.get(name);
+      const file = name[0], rank = name.slice(1), turned = app.rot % 2 === 1;
+      c.children[2].textContent = row === lowest.get(col) ? (turned ? rank : file) : '';
+      c.children[3].textContent = col === leftmost.get(row) ? (turned ? file : rank) : '';
+      c.children[4].className = 'wall';
+    }
+    // A wall between two squares side by side is drawn on both squares'
+    // shared edge; a diagonal barrier needs no line of its own.
+    for (const [a, b] of app.walls) {
+      const pa = pos.get(a), pb = pos.get(b);
+      if (!pa || !pb) continue;
+      const dc = pb.col - pa.col, dr = pb.row - pa.row;
+      if (Math.abs(dc) + Math.abs(dr) !== 1) continue;
+      const side = (d, c) => (c ? (d > 0 ? 'r' : 'l') : (d > 0 ? 'b' : 't'));
+      app.cells.get(a).children[4].classList.add('w' + side(dc || dr, dc !== 0));
+      app.cells.get(b).children[4].classList.add('w' + side(-(dc || dr), dc !== 0));
+    }
+    const areas = cardAreas();
+    app.cards.forEach((card, s) => { card.style.gridArea = areas[(s - app.rot + 4) % 4]; });
     $('rotate-seat').textContent = SEATS[app.rot];
   }
 
@@ -124,12 +169,13 @@
   }
 
   function renderState(st) {
-    const fresh = !app.state || (app.state.squares || []).join() !== (st.squares || []).join();
+    const fresh = !app.state || (app.state.squares || []).join() !== (st.squares || []).join() ||
+      JSON.stringify(app.state.walls || []) !== JSON.stringify(st.walls || []);
     if (st.seq < app.lastSeq) app.lastSeq = st.seq; // the board's numbering restarted
     app.state = st;
     app.stateAt = performance.now();
     if (fresh) {
-      buildBoard(st.squares || []);
+      buildBoard(st.squares || [], st.walls);
       if (app.lights) renderLights(app.lights);
     }
     const pieces = st.pieces || {};
