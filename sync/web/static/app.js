@@ -497,6 +497,7 @@
     // stalemate. The seat follows the game: the partner while a reply is
     // awaited, else the seat to move.
     $('protocol-row').hidden = st.variant !== 'blocking-double';
+    $('army-row').hidden = st.variant !== 'chess4-m2';
     const ps = $('proto-seat');
     const an = st.announcement;
     if (document.activeElement !== ps) ps.value = an && !an.accepted && an.reply_by ? an.reply_by : st.turn;
@@ -550,6 +551,8 @@
     seatOptions($('move-seat'));
     seatOptions($('resign-seat'));
     seatOptions($('draw-seat'));
+    seatOptions($('army-seat'));
+    seatOptions($('army-kept'));
     seatOptions($('proto-seat'));
     for (const s of SEATS) {
       const label = el('label', 'chk ' + seatClass(s));
@@ -642,6 +645,7 @@
     armed($('resign'), () => command('resign', { seat: $('resign-seat').value }));
     $('draw-offer').addEventListener('click', () => command('draw_offer', { seat: $('draw-seat').value }));
     $('draw-decline').addEventListener('click', () => command('draw_decline', { seat: $('draw-seat').value }));
+    $('keep-army').addEventListener('click', () => command('keep_army', { seat: $('army-seat').value, army: $('army-kept').value }));
     const announce = async () => {
       const move = $('announce-text').value.trim();
       if (!move) return showStatus('✗ type the move announced into check, such as n7-n6', 'err');
