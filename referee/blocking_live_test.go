@@ -9,13 +9,11 @@ package referee
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"boardd/configs"
 	"boardd/rules"
-	"boardd/rules/square"
 	"boardd/rules/variants"
 )
 
@@ -37,39 +35,15 @@ const (
 // ("R", "B", "Y", "G") and pieces ("gK:n7 …"), no castling.
 func crossFEN(t *testing.T, turn, pieces string) string {
 	t.Helper()
-	at := map[square.Square]string{}
-	for _, f := range strings.Fields(pieces) {
-		pc, name, _ := strings.Cut(f, ":")
-		at[sq(name)] = pc
+	v, err := rules.NewTeams("")
+	if err != nil {
+		t.Fatal(err)
 	}
-	cross := square.Cross()
-	var rows []string
-	for r := 13; r >= 0; r-- {
-		var toks []string
-		run := 0
-		flush := func() {
-			if run > 0 {
-				toks = append(toks, strconv.Itoa(run))
-				run = 0
-			}
-		}
-		for f := 0; f < 14; f++ {
-			q := square.At(f, r)
-			switch {
-			case !cross.Has(q):
-				flush()
-				toks = append(toks, "x")
-			case at[q] != "":
-				flush()
-				toks = append(toks, at[q])
-			default:
-				run++
-			}
-		}
-		flush()
-		rows = append(rows, strings.Join(toks, ","))
+	p, err := rules.ParsePlacement(v, rules.Seat(strings.IndexByte("RBYG", turn[0])), pieces)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return turn + "-0,0,0,0-0,0,0,0-0,0,0,0-0,0,0,0-0-" + strings.Join(rows, "/")
+	return p.FEN4()
 }
 
 func blockingLookup(t *testing.T) func(name, start string) (*rules.Variant, error) {

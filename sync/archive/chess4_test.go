@@ -2,52 +2,25 @@ package archive
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"testing"
 
 	"boardd/referee"
 	"boardd/rules"
-	"boardd/rules/square"
 )
 
 // crossFEN writes a FEN4 of the cross board, turn "R", "B", "Y" or "G",
 // from "rK:h1 …" placements, no castling.
 func crossFEN(turn, pieces string) string {
-	at := map[square.Square]string{}
-	for _, f := range strings.Fields(pieces) {
-		pc, name, _ := strings.Cut(f, ":")
-		q, _ := square.Parse(name)
-		at[q] = pc
+	v, err := rules.NewTeams("")
+	if err != nil {
+		panic(err)
 	}
-	cross := square.Cross()
-	var rows []string
-	for r := 13; r >= 0; r-- {
-		var toks []string
-		run := 0
-		flush := func() {
-			if run > 0 {
-				toks = append(toks, strconv.Itoa(run))
-				run = 0
-			}
-		}
-		for f := 0; f < 14; f++ {
-			q := square.At(f, r)
-			switch {
-			case !cross.Has(q):
-				flush()
-				toks = append(toks, "x")
-			case at[q] != "":
-				flush()
-				toks = append(toks, at[q])
-			default:
-				run++
-			}
-		}
-		flush()
-		rows = append(rows, strings.Join(toks, ","))
+	p, err := rules.ParsePlacement(v, rules.Seat(strings.IndexByte("RBYG", turn[0])), pieces)
+	if err != nil {
+		panic(err)
 	}
-	return turn + "-0,0,0,0-0,0,0,0-0,0,0,0-0,0,0,0-0-" + strings.Join(rows, "/")
+	return p.FEN4()
 }
 
 // Chess4 Method 2: Gold mates Black, White and then Silver re-mate, so
