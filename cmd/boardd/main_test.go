@@ -302,7 +302,7 @@ func realGame(t *testing.T, name string) (*rules.Game, []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _, err := pgn4.Replay(pg, "")
+	g, _, err := pgn4.ReplayWith(pg, "", loadVariant)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,9 +96,22 @@ func handChunks(g *rules.Game, seed int64, noise int) ([]string, error) {
 			fmt.Fprintf(&b, "bounce %s %d\n", to, ms)
 		}
 	}
-	for _, r := range g.Records() {
+	recs := g.Records()
+	// What the players decide between turns (an announcement into check
+	// and its reply, a kept army) goes through commands, not switches:
+	// notes[i] come before move i.
+	notes := map[int][]string{}
+	for _, n := range g.Notes() {
+		notes[n.After] = append(notes[n.After], n.Text)
+	}
+	for i, r := range recs {
 		if r.Action != rules.ActMove {
 			break
+		}
+		for _, text := range notes[i] {
+			if _, err := played.ApplyNote(text); err != nil {
+				return nil, fmt.Errorf("before move %s: %s: %v", r.Text, text, err)
+			}
 		}
 		m := r.Move
 		p := played.Position()
@@ -158,19 +171,34 @@ func handChunks(g *rules.Game, seed int64, noise int) ([]string, error) {
 			// above, is set down on the square the mover left.
 			fmt.Fprintf(&b, "wait %dms\nplace %s\n", 40+rng.Intn(80), m.From())
 		}
-		// Now and then the next player replies before the board was quiet
-		// (never twice in a row: the referee reads at most two moves from
-		// one quiet period; never after a swap, which changes no switch).
-		if noise == noiseHeavy && !quick && rng.Intn(4) == 0 {
-			b.WriteString(quickReply)
-			quick = true
-		} else {
-			b.WriteString("wait 600ms\n")
-			quick = false
-		}
+		// A promotion to a piece the switches cannot show: the board plays
+		// the variant's default, and the player, once it is judged, lifts
+		// the promoted piece and puts it back until it is the one wanted
+		// (each time the choice moves on to the next piece on offer).
+		gestures := promotionPick(played.LegalMoves(), m)
 		p.Make(m) // where the hands left the pieces
 		if _, err := played.Play(m); err != nil {
 			return nil, fmt.Errorf("move %s: %v", r.Text, err)
+		}
+		// The next move needs the gesture or a command first: nobody
+		// rushes it.
+		nextPick := i+1 < len(recs) && recs[i+1].Action == rules.ActMove && (len(notes[i+1]) > 0 || promotionPick(played.LegalMoves(), recs[i+1].Move) > 0)
+		switch {
+		case gestures > 0:
+			b.WriteString("wait 600ms\n")
+			for k := 0; k < gestures; k++ {
+				fmt.Fprintf(&b, "lift %s\nwait 80ms\nplace %s\nwait 600ms\n", m.To(), m.To())
+			}
+			quick = false
+		case noise == noiseHeavy && !quick && !nextPick && rng.Intn(4) == 0:
+			// Now and then the next player replies before the board was
+			// quiet (never twice in a row: the referee reads at most two
+			// moves from one quiet period).
+			b.WriteString(quickReply)
+			quick = true
+		default:
+			b.WriteString("wait 600ms\n")
+			quick = false
 		}
 		if gone := p.Occupancy().AndNot(played.Position().Occupancy()); gone.Len() > 0 {
 			// The rules took pieces off: the lights show them one at a
@@ -184,6 +212,23 @@ func handChunks(g *rules.Game, seed int64, noise int) ([]string, error) {
 		b.Reset()
 	}
 	return chunks, nil
+}
+
+// promotionPick is how many times the promotion gesture moves the choice
+// on from the default to m: m's place among the legal moves with its
+// squares (the default first), 0 for a move that is no such choice.
+func promotionPick(legal []rules.Move, m rules.Move) int {
+	n := 0
+	for _, x := range legal {
+		if x.From() != m.From() || x.To() != m.To() {
+			continue
+		}
+		if x == m {
+			return n
+		}
+		n++
+	}
+	return 0
 }
 
 func emptyBetween(p *rules.Position, m rules.Move) (square.Square, bool) {

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -66,6 +67,44 @@ func TestRandomGamesThroughSwitches(t *testing.T) {
 	}
 }
 
+// The round trip over every game in the repository (testdata/games: real
+// chess.com games and each variant's sample games), at every noise level:
+// "Running that script through boardd sim must reproduce exactly the
+// moves of the input game" — with players who answer the board when it
+// asks, and who pick an under-promotion with the promotion gesture.
+func TestSampleGamesThroughSwitches(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "games", "*", "*.pgn4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, stops := 0, 0
+	for _, f := range files {
+		rel, _ := filepath.Rel(filepath.Join("..", "..", "testdata", "games"), f)
+		if strings.HasPrefix(rel, "invalid") {
+			continue // refused at a given move: see TestReplay
+		}
+		g, want := realGame(t, rel)
+		games++
+		for noise := noiseNone; noise <= noiseHeavy; noise++ {
+			rt := roundTrip(t, g, 1, noise)
+			stops += rt.stops
+			if rt.phantom != "" {
+				t.Errorf("%s noise %d: PHANTOM MOVE %s", rel, noise, rt.phantom)
+			}
+			if strings.Join(rt.got, " ") != strings.Join(want, " ") || rt.err != "" {
+				t.Errorf("%s noise %d: %d of %d moves recorded; %s", rel, noise, len(rt.got), len(want), rt.err)
+			}
+			for _, w := range rt.why {
+				t.Logf("%s noise %d: stop %s", rel, noise, w)
+			}
+		}
+	}
+	if games < 40 {
+		t.Fatalf("only %d games found under testdata/games", games)
+	}
+	t.Logf("%d games × 3 noise levels: %d stops answered by following the lights", games, stops)
+}
+
 // moveTexts lists a game's moves as PGN4 tokens, up to the first turn
 // that is not a move.
 func moveTexts(g *rules.Game) []string {
@@ -116,6 +155,23 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise int) roundTripResu
 		t.Fatal(err)
 	}
 	var res roundTripResult
+	// The players' decisions between turns (notes: an announcement and
+	// its reply, a kept army) go to the game as the commands would.
+	notes := map[int][]string{}
+	for _, n := range g.Notes() {
+		notes[n.After] = append(notes[n.After], n.Text)
+	}
+	decided := 0 // the notes before moves 0 … decided-1 are carried out
+	decide := func(i int) {
+		for ; decided <= i; decided++ {
+			for _, text := range notes[decided] {
+				if _, err := s.ref.Game().ApplyNote(text); err != nil {
+					t.Fatalf("before move %d: %s: %v", decided+1, text, err)
+				}
+			}
+		}
+	}
+	over := func() bool { _, done := s.ref.Game().Result(); return done }
 	play := func(chunk string) {
 		sc, err := sim.ParseScriptOn("hands", strings.NewReader(chunk), s.board)
 		if err != nil {
@@ -157,6 +213,7 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise int) roundTripResu
 		}
 	}
 	for i := 0; i < len(want); {
+		decide(i)
 		play(noisy[i])
 		i++
 		if strings.HasSuffix(noisy[i-1], quickReply) && i < len(want) {
@@ -169,8 +226,8 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise int) roundTripResu
 		if n < 0 {
 			return res
 		}
-		if s.ref.InStep() && n == i {
-			continue
+		if (s.ref.InStep() || over()) && n == i {
+			continue // (once the game is over the board is no longer judged)
 		}
 		res.stops++
 		said := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -186,11 +243,12 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise int) roundTripResu
 		}
 		// Made again, without noise, one at a time.
 		for i = n; i < len(want) && i <= n; i++ {
+			decide(i)
 			play(clean[i])
 			if err := rig.settle(); err != nil {
 				t.Fatal(err)
 			}
-			if n2 := recorded(); n2 != i+1 || !s.ref.InStep() {
+			if n2 := recorded(); n2 != i+1 || !(s.ref.InStep() || over()) {
 				said := out.String()
 				res.err = fmt.Sprintf("move %d (%s) made again without noise was not recognised; the referee said:\n%s", i+1, want[i], said[max(0, len(said)-600):])
 				return res
