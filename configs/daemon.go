@@ -255,7 +255,28 @@ func Parse(file string, data []byte) (Daemon, error) {
 		}
 		return d, &Error{File: file, Msg: err.Error()}
 	}
+	if d.BoardShape == "square16" && !written(root.Content[0], "game.variant") {
+		// The one rule system of the seeds played on a 16×16 board.
+		d.Game.Variant = "russian-fortress"
+	}
 	return d, d.Check(file, root.Content[0])
+}
+
+// written reports whether the config text sets the dotted key.
+func written(n *yaml.Node, key string) bool {
+	for _, part := range strings.Split(key, ".") {
+		if n == nil || n.Kind != yaml.MappingNode {
+			return false
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == part {
+				next = n.Content[i+1]
+			}
+		}
+		n = next
+	}
+	return n != nil
 }
 
 // Check validates the values; root (may be nil) gives line numbers.

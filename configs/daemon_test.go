@@ -116,3 +116,27 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// The variant defaults to the board: Teams on the cross, Russian Fortress
+// (the one seed game played on 16×16) on a square16 board; a variant
+// written in the file is kept either way (boardd run then says whether
+// it fits).
+func TestVariantDefaultsToTheBoardShape(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"", "teams"},
+		{"board_shape: cross14\n", "teams"},
+		{"board_shape: square16\n", "russian-fortress"},
+		{"board_shape: square16\ngame:\n  takeback: \"on\"\n", "russian-fortress"},
+		{"board_shape: square16\ngame:\n  variant: teams\n", "teams"},
+		{"game:\n  variant: verney\n", "verney"},
+	}
+	for _, tt := range tests {
+		d, err := Parse("f.yaml", []byte(tt.yaml))
+		if err != nil {
+			t.Fatalf("%q: %v", tt.yaml, err)
+		}
+		if d.Game.Variant != tt.want {
+			t.Errorf("%q: variant %q, want %q", tt.yaml, d.Game.Variant, tt.want)
+		}
+	}
+}
