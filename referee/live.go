@@ -539,12 +539,9 @@ func (l *Live) command(c Command) Reply {
 // takeback or one refusal ends the offer.
 func (l *Live) drawCommand(c Command) Reply {
 	g := l.ref.Game()
-	s, err := seatNamed(c.Seat)
+	s, err := l.commandSeat(c)
 	if err != nil {
-		return fail("%s: %v", c.Name, err)
-	}
-	if _, over := g.Result(); over {
-		return fail("%s: the game is over", c.Name)
+		return fail("%v", err)
 	}
 	var asked []rules.Seat // the seats the offer on the table waits for
 	if l.draws != nil {
@@ -575,10 +572,7 @@ func (l *Live) drawCommand(c Command) Reply {
 		return fail("draw_offer: %v", err)
 	}
 	l.draws = agreed
-	var waiting []string
-	for _, w := range missing {
-		waiting = append(waiting, w.String())
-	}
+	waiting := seatNames(missing)
 	text := fmt.Sprintf("%s offers a draw", s)
 	if len(agreed) > 1 {
 		text = fmt.Sprintf("%s accepts the draw", s)
@@ -595,11 +589,7 @@ func (l *Live) drawCommand(c Command) Reply {
 		return fail("draw_offer: %v", err)
 	}
 	l.draws = nil
-	names := make([]string, len(agreed))
-	for i, a := range agreed {
-		names[i] = a.String()
-	}
-	l.emit(Message{Kind: MsgDrawAgreed, Seats: names, FEN4: g.Position().FEN4(), Text: "draw agreed by " + seatList(agreed)})
+	l.emit(Message{Kind: MsgDrawAgreed, Seats: seatNames(agreed), FEN4: g.Position().FEN4(), Text: "draw agreed by " + seatList(agreed)})
 	if res, over := g.Result(); over {
 		l.over(res)
 	} else {
@@ -616,12 +606,9 @@ func (l *Live) drawCommand(c Command) Reply {
 // its two armies off the board, and the LEDs guide the humans.
 func (l *Live) protocolCommand(c Command) Reply {
 	g := l.ref.Game()
-	s, err := seatNamed(c.Seat)
+	s, err := l.commandSeat(c)
 	if err != nil {
-		return fail("%s: %v", c.Name, err)
-	}
-	if _, over := g.Result(); over {
-		return fail("%s: the game is over", c.Name)
+		return fail("%v", err)
 	}
 	if g.Variant().Mode != rules.Double {
 		return fail("%s: %s has no announcing of moves into check (only blocking-double has)", c.Name, g.Variant().Name)
@@ -761,12 +748,31 @@ func replyName(r rules.Reply) string {
 	return map[rules.Reply]string{rules.ReplyUnwise: "unwise", rules.ReplyAccept: "accept", rules.ReplyAnother: "another", rules.ReplyImpossible: "impossible"}[r]
 }
 
+// commandSeat reads the seat of a command that changes the game, which is
+// refused once the game is over.
+func (l *Live) commandSeat(c Command) (rules.Seat, error) {
+	s, err := seatNamed(c.Seat)
+	if err != nil {
+		return s, fmt.Errorf("%s: %v", c.Name, err)
+	}
+	if _, over := l.ref.Game().Result(); over {
+		return s, fmt.Errorf("%s: the game is over", c.Name)
+	}
+	return s, nil
+}
+
+// seatNames names seats as messages write them ("Red").
+func seatNames(seats []rules.Seat) []string {
+	var names []string
+	for _, s := range seats {
+		names = append(names, s.String())
+	}
+	return names
+}
+
 // seatList names seats for people: "Blue, Yellow and Green".
 func seatList(seats []rules.Seat) string {
-	names := make([]string, len(seats))
-	for i, s := range seats {
-		names[i] = s.String()
-	}
+	names := seatNames(seats)
 	if len(names) < 2 {
 		return strings.Join(names, "")
 	}

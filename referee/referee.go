@@ -281,45 +281,20 @@ func (r *Referee) Quiet() []Event {
 // leaves plays m on the game to see what the rules leave on the board, and
 // takes it back (Observation.Leaves).
 func (r *Referee) leaves(m rules.Move) square.Set {
-	notes := r.g.Notes()
-	if _, err := r.g.Play(m); err != nil {
-		return square.Set{}
-	}
-	occ := r.g.Position().Occupancy()
-	r.takeBack(notes) // only a look ahead
+	var occ square.Set
+	r.g.LookAhead(m, func() { occ = r.g.Position().Occupancy() })
 	return occ
 }
 
 // after plays m on the game to see who moves next and how, and takes it
 // back (Observation.After).
-func (r *Referee) after(m rules.Move) (*rules.Position, []rules.Move) {
-	notes := r.g.Notes()
-	if _, err := r.g.Play(m); err != nil {
-		return nil, nil
-	}
-	defer r.takeBack(notes) // only a look ahead
-	if _, over := r.g.Result(); over {
-		return nil, nil
-	}
-	return r.g.Position(), r.g.LegalMoves()
-}
-
-// takeBack undoes the last turn and nothing else: a rules takeback also
-// takes back the announcement and replies that led to the turn
-// (blocking-double), so those of notes (the game's notes before the turn)
-// are carried out again.
-func (r *Referee) takeBack(notes []rules.Note) error {
-	if err := r.g.Takeback(); err != nil {
-		return err
-	}
-	if kept := r.g.Notes(); len(kept) < len(notes) && slices.Equal(kept, notes[:len(kept)]) {
-		for _, n := range notes[len(kept):] {
-			if _, err := r.g.ApplyNote(n.Text); err != nil {
-				return err
-			}
+func (r *Referee) after(m rules.Move) (q *rules.Position, next []rules.Move) {
+	r.g.LookAhead(m, func() {
+		if _, over := r.g.Result(); !over {
+			q, next = r.g.Position(), r.g.LegalMoves()
 		}
-	}
-	return nil
+	})
+	return q, next
 }
 
 // ConfirmTakeback carries out a takeback the board asked about.

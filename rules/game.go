@@ -926,6 +926,8 @@ func (g *Game) PreviousPosition() (*Position, bool) {
 }
 
 // Takeback undoes the last turn. It fails at the start of the game.
+// The announcement and replies that led to the turn (blocking-double) go
+// with it.
 func (g *Game) Takeback() error {
 	if g.agreed {
 		g.agreed, g.result = false, nil // the agreement itself is what is taken back
@@ -934,6 +936,30 @@ func (g *Game) Takeback() error {
 	if len(g.records) == 0 {
 		return errors.New("no move to take back")
 	}
+	last := g.popTurn()
+	g.dbl = last.dbl.takeback()
+	g.notes = takebackNotes(last.notes, len(g.records))
+	return nil
+}
+
+// LookAhead plays m, calls see with the game as it stands after m, and
+// puts the game back exactly as it was, notes and all (unlike Takeback,
+// which also undoes what led to the turn): the way to ask what a move
+// would do. It fails, changing nothing, if m cannot be played.
+func (g *Game) LookAhead(m Move, see func()) error {
+	if _, err := g.Play(m); err != nil {
+		return err
+	}
+	see()
+	last := g.popTurn()
+	g.dbl, g.notes = last.dbl, last.notes
+	return nil
+}
+
+// popTurn drops the last turn and restores the state kept before it but
+// for the notes and the blocking-double protocol, which are the caller's
+// to restore; it returns that state.
+func (g *Game) popTurn() snapshot {
 	if g.records[len(g.records)-1].Action == ActMove {
 		g.reps[g.pos.Hash()]--
 	}
@@ -943,10 +969,8 @@ func (g *Game) Takeback() error {
 	g.pos = last.pos.Clone()
 	g.status = last.status
 	g.c4 = last.c4
-	g.dbl = last.dbl.takeback()
-	g.notes = takebackNotes(last.notes, len(g.records))
 	g.result = nil
-	return nil
+	return last
 }
 
 // Hash returns a hash of what makes positions the same for repetition:
