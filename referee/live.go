@@ -821,10 +821,7 @@ func (l *Live) newGame(c Command, occ square.Set) Reply {
 	if name == "" {
 		name = "teams"
 	}
-	array, fen := start, ""
-	if strings.Contains(start, "-") || strings.Contains(start, "/") {
-		array, fen = "", start // a FEN4 rather than a start array's name
-	}
+	array, fen := rules.SplitStart(start)
 	v, err := l.cfg.Lookup(name, array)
 	if err != nil {
 		return fail("new_game: %v", err)

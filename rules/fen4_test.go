@@ -183,3 +183,18 @@ func TestParsePlacement(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitStart(t *testing.T) {
+	tests := []struct{ in, array, fen string }{
+		{"", "", ""},
+		{"modern", "modern", ""},
+		{"4PCo", "4PCo", ""},
+		{StartClassic, "", StartClassic},
+		{"R-0,0,0,0-0,0,0,0-0,0,0,0-0,0,0,0-0-14/14", "", "R-0,0,0,0-0,0,0,0-0,0,0,0-0,0,0,0-0-14/14"},
+	}
+	for _, tt := range tests {
+		if a, f := SplitStart(tt.in); a != tt.array || f != tt.fen {
+			t.Errorf("SplitStart(%.20q) = %q, %.20q; want %q, %.20q", tt.in, a, f, tt.array, tt.fen)
+		}
+	}
+}

@@ -331,10 +331,7 @@ func variantStart(board square.Set, variant, start string) (square.Set, bool) {
 	if variant == "" {
 		variant = "teams"
 	}
-	array, fen := start, ""
-	if strings.Contains(start, "-") || strings.Contains(start, "/") {
-		array, fen = "", start
-	}
+	array, fen := rules.SplitStart(start)
 	v, err := loadFitting(board)(variant, array)
 	if err != nil {
 		return square.Set{}, false

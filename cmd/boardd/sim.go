@@ -50,10 +50,7 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	array, fen := *start, ""
-	if strings.Contains(*start, "/") {
-		array, fen = "", *start // a FEN4 rather than a start array's name
-	}
+	array, fen := rules.SplitStart(*start)
 	v, err := loadVariant(*variant, array)
 	if err != nil {
 		return err
