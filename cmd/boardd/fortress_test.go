@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -107,20 +106,7 @@ func TestRunFortressOnSquare16(t *testing.T) {
 		mu.Unlock()
 	}).WaitTimeout(5 * time.Second)
 
-	webState := func() referee.State {
-		t.Helper()
-		resp, err := http.Get("http://" + d.WebAddr + "/api/state")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var st referee.State
-		if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
-			t.Fatal(err)
-		}
-		return st
-	}
-	st := webState()
+	st := webState(t, d.WebAddr)
 	if st.Variant != "russian-fortress" || len(st.Squares) != 256 || st.Status != "playing" || len(st.Pieces) != 76 || st.Pieces["m4"] != "rN" || st.Pieces["p16"] != "" {
 		t.Fatalf("the web display's state: %s, %d squares, status %s, %d pieces, m4=%q", st.Variant, len(st.Squares), st.Status, len(st.Pieces), st.Pieces["m4"])
 	}
@@ -151,7 +137,7 @@ func TestRunFortressOnSquare16(t *testing.T) {
 		t.Errorf("lift p16: %v", err)
 	}
 	d.simLine(context.Background(), "place p16")
-	st = webState()
+	st = webState(t, d.WebAddr)
 	if len(st.Moves) != 5 || st.Pieces["g5"] != "rQ" || st.Turn != "Blue" {
 		t.Errorf("web state after five turns: %d moves, g5=%q, turn %s", len(st.Moves), st.Pieces["g5"], st.Turn)
 	}

@@ -84,7 +84,13 @@ func startProc(t *testing.T, config string) *daemonProc {
 
 func (p *daemonProc) state(t *testing.T) referee.State {
 	t.Helper()
-	resp, err := http.Get("http://" + p.web + "/api/state")
+	return webState(t, p.web)
+}
+
+// webState reads the web display's state at addr (host:port).
+func webState(t *testing.T, addr string) referee.State {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/api/state")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ const (
 // given seat to move ("R", "G", "Y", "B") and half-move clock.
 func bdGame(t *testing.T, turn string, clock int, pieces string) *rules.Game {
 	t.Helper()
-	g := crossGame(t, essay(t, "blocking-double"), turn, "0,0,0,0", pieces)
+	g := crossGame(t, variantNamed(t, "blocking-double"), turn, "0,0,0,0", pieces)
 	if clock == 0 {
 		return g
 	}
@@ -62,7 +62,7 @@ func TestBlockingTurnOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := d.SeatNames
-	g, err := rules.NewGame(essay(t, "blocking-double"), "")
+	g, err := rules.NewGame(variantNamed(t, "blocking-double"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestBlockingTurnOrder(t *testing.T) {
 		t.Errorf("turns %s, want %s", got, want)
 	}
 	// Counter-clockwise seen from above: bottom, right, top, left.
-	p, _ := rules.NewGame(essay(t, "blocking-double"), "")
+	p, _ := rules.NewGame(variantNamed(t, "blocking-double"), "")
 	for s, k := range map[rules.Seat]string{bdWhite: "h1", bdRed: "n7", bdBlack: "h14", bdYellow: "a7"} {
 		if got := p.Position().KingSquare(s); got.String() != k {
 			t.Errorf("%s's king on %s, want %s", names[s], got, k)
@@ -90,7 +90,7 @@ func TestBlockingTurnOrder(t *testing.T) {
 // "Queen takes her own color" within each partnership (White's and Red's
 // queens on white squares, Black's and Yellow's on black squares).
 func TestBlockingArray(t *testing.T) {
-	p := essay(t, "blocking-double")
+	p := variantNamed(t, "blocking-double")
 	g, _ := rules.NewGame(p, "")
 	pos := g.Position()
 	white := func(q square.Square) bool { return (q.File()+1+q.Rank()+1)%2 == 0 }
@@ -293,7 +293,7 @@ func TestBlockingTeamResult(t *testing.T) {
 			return err
 		}, nil, "1/2-1/2", "the teams draw"},
 	} {
-		g, _ := rules.NewGame(essay(t, "blocking-double"), "")
+		g, _ := rules.NewGame(variantNamed(t, "blocking-double"), "")
 		g.Play(g.LegalMoves()[0])
 		if err := c.act(g); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
@@ -310,7 +310,7 @@ func TestBlockingTeamResult(t *testing.T) {
 		}
 	}
 	// One game over: the match goes on.
-	g, _ := rules.NewGame(essay(t, "blocking-double"), "")
+	g, _ := rules.NewGame(variantNamed(t, "blocking-double"), "")
 	g.Play(g.LegalMoves()[0])
 	if _, err := g.Resign(bdRed); err != nil {
 		t.Fatal(err)
@@ -694,7 +694,7 @@ func TestBlockingTakebackAndPGN4(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lookup := func(name, start string) (*rules.Variant, error) { return essay(t, name), nil }
+	lookup := func(name, start string) (*rules.Variant, error) { return variantNamed(t, name), nil }
 	r, _, err := pgn4.ReplayWith(games[0], "", lookup)
 	if err != nil {
 		t.Fatal(err)
@@ -723,7 +723,7 @@ func noteTexts(g *rules.Game) []string {
 // pieces block): 20·20 − 1 = 399. Depth 3: likewise Black has 20 except
 // when Red's m11-k11 blocks k13-k11: 399·20 − 20 = 7,960.
 func TestBlockingPerftStart(t *testing.T) {
-	v := essay(t, "blocking-double")
+	v := variantNamed(t, "blocking-double")
 	g, _ := rules.NewGame(v, "")
 	for d, want := range []uint64{1: 20, 2: 399, 3: 7960} {
 		if d == 0 {

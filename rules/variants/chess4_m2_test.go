@@ -36,7 +36,7 @@ func c4Castles(g *rules.Game) int {
 // piece back with Black's army (after, one move per Black turn, White,
 // Silver and Gold shuffling their kings in between).
 func TestChess4Method2CastlingWalkBack(t *testing.T) {
-	v := essay(t, "chess4-m2")
+	v := variantNamed(t, "chess4-m2")
 	const rest = " yP:g13 yP:h13 yP:i13 gQ:e6 rQ:d13 bQ:f13 rK:h1 bK:a8 gK:n7"
 	shuffle := [][3]string{ // Gold, White, Silver between two Black turns
 		{"n7-n6", "i1-h1", "b8-a8"},
@@ -116,7 +116,7 @@ func TestChess4Method2CastlingWalkBack(t *testing.T) {
 // Silver's pieces." boardd: Silver's army, which Gold played, turns static
 // (as with Method 1) when Gold is eliminated; Black takes Gold's army only.
 func TestChess4Method2NoSecondHandArmy(t *testing.T) {
-	v := essay(t, "chess4-m2")
+	v := variantNamed(t, "chess4-m2")
 	// Gold's queen d4-a4 mates Silver (king a8 behind pawns b7 b8 b9, the
 	// a-file open). Black's queen h4-n4 then mates Gold (king n7 behind
 	// pawns m6 m7 m8); White's knight on e4 keeps Gold's queen off rank 4.
@@ -184,7 +184,7 @@ func TestChess4Method2NoSecondHandArmy(t *testing.T) {
 // elimination: Silver played Black's army and now mates Gold too.
 func c4SecondArmy(t *testing.T) *rules.Game {
 	t.Helper()
-	g := crossGame(t, essay(t, "chess4-m2"), "G", "0,0,0,0", c4MatePieces+" rB:k12 bN:f12 bR:i4 gP:m6 gP:m7 gP:m8 gR:n11")
+	g := crossGame(t, variantNamed(t, "chess4-m2"), "G", "0,0,0,0", c4MatePieces+" rB:k12 bN:f12 bR:i4 gP:m6 gP:m7 gP:m8 gR:n11")
 	playLine(t, g, "e6-e14 d13-e14 f13-e14 h14-i14 n11-m11 k12-i14 i4-n4 g13-g12")
 	if g.Status(rules.Green) != rules.Mated || g.Controller(rules.Green) != rules.Blue {
 		t.Fatalf("Gold %v controlled by %v, want mated and played by Silver", g.Status(rules.Green), g.Controller(rules.Green))

@@ -46,7 +46,7 @@ func hasMove(g *rules.Game, from, to string) bool {
 // then clockwise to Silver, followed by Black, and finally Gold".
 func TestChess4SetUp(t *testing.T) {
 	for _, name := range []string{"chess4", "chess4-m2"} {
-		v := essay(t, name)
+		v := variantNamed(t, name)
 		g, err := rules.NewGame(v, "")
 		if err != nil {
 			t.Fatal(err)
@@ -87,10 +87,10 @@ func TestChess4SetUp(t *testing.T) {
 // on g1 castles short toward the rook three squares away on d1, long
 // toward k1), the double step.
 func TestChess4Castling(t *testing.T) {
-	g := crossGame(t, essay(t, "chess4"), "R", "0,0,0,0", "rK:g1 rR:d1 rR:k1 bK:a8 yK:g14 gK:n7")
+	g := crossGame(t, variantNamed(t, "chess4"), "R", "0,0,0,0", "rK:g1 rR:d1 rR:k1 bK:a8 yK:g14 gK:n7")
 	fen := g.Position().FEN4()
 	fen = strings.Replace(fen, "R-0,0,0,0-0,0,0,0-0,0,0,0-", "R-0,0,0,0-1,0,0,0-1,0,0,0-", 1)
-	g, err := rules.NewGame(essay(t, "chess4"), fen)
+	g, err := rules.NewGame(variantNamed(t, "chess4"), fen)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestChess4Castling(t *testing.T) {
 // King's row during a traditional Chess game": any other player's back
 // row, with the choice of queen, rook, bishop or knight.
 func TestChess4Promotion(t *testing.T) {
-	v := essay(t, "chess4")
+	v := variantNamed(t, "chess4")
 	for _, c := range []struct {
 		name, turn, pieces, from string
 		want                     []string
@@ -142,7 +142,7 @@ func TestChess4Promotion(t *testing.T) {
 // their Chess pieces on their turn. If a player is placed in check …
 // that player must wait until their designated turn".
 func TestChess4KingsAndChecks(t *testing.T) {
-	v := essay(t, "chess4")
+	v := variantNamed(t, "chess4")
 	// White's queen attacks Silver's king, which sits in check waiting for
 	// its turn; White may not take it.
 	g := crossGame(t, v, "R", "0,0,0,0", "rK:g1 rQ:a4 bK:a8 yK:g14 gK:n7")
@@ -174,7 +174,7 @@ const c4MatePieces = "yK:h14 yP:g13 yP:h13 yP:i13 gQ:e6 rQ:d13 bQ:f13 rK:h1 bK:a
 // the beginning of the eliminated player's turn." (6.1): the mate is
 // judged when Black's turn begins, not when it is given.
 func TestChess4MateAtOwnTurn(t *testing.T) {
-	v := essay(t, "chess4")
+	v := variantNamed(t, "chess4")
 	g := crossGame(t, v, "G", "0,0,0,0", c4MatePieces)
 	rec := playCross(t, g, "e6", "e14")
 	if len(rec.Out) != 0 || g.Status(rules.Yellow) != rules.Playing {
@@ -223,7 +223,7 @@ func TestChess4MateAtOwnTurn(t *testing.T) {
 // "credit for the move goes to the player who made the move that created
 // the situation, even if the attacking piece belongs to an opponent".
 func TestChess4Credit(t *testing.T) {
-	v := essay(t, "chess4")
+	v := variantNamed(t, "chess4")
 	t.Run("the text's example", func(t *testing.T) {
 		g := crossGame(t, v, "G", "0,0,0,0", c4MatePieces)
 		for _, c := range []struct {
@@ -281,7 +281,7 @@ func TestChess4Credit(t *testing.T) {
 // player's pieces cannot be 'jumped over', but they can be captured (and
 // thus removed from the board), including the King."
 func TestChess4StaticArmy(t *testing.T) {
-	v := essay(t, "chess4")
+	v := variantNamed(t, "chess4")
 	g := crossGame(t, v, "G", "0,0,0,0", c4MatePieces+" yR:d9 rR:d4")
 	playCross(t, g, "e6", "e14")
 	playCross(t, g, "h1", "i1")
@@ -327,7 +327,7 @@ func contains(list []string, s string) bool {
 // share of the point in the order White-Silver-Black-Gold (the text's
 // "1/4-1/4-1/4-1/4" is a four-way draw).
 func TestChess4End(t *testing.T) {
-	v := essay(t, "chess4")
+	v := variantNamed(t, "chess4")
 	// White's queen h4-n4 mates Gold's king n7 (the rook m11 holds the
 	// m-file); Silver and Black are out already.
 	g := crossGame(t, v, "R", "0,1,1,0", "rK:h1 rQ:h4 rR:m11 gK:n7")
@@ -376,7 +376,7 @@ func epMoves(g *rules.Game) []string {
 
 // Rule 7 (en passant).
 func TestChess4EnPassant(t *testing.T) {
-	v := essay(t, "chess4")
+	v := variantNamed(t, "chess4")
 	start := func() *rules.Game {
 		g, err := rules.NewGame(v, "")
 		if err != nil {
@@ -458,7 +458,7 @@ func TestChess4EnPassant(t *testing.T) {
 	t.Run("teams and ffa unchanged", func(t *testing.T) {
 		// The same line under chess.com's FFA: the second right lapses
 		// when Gold moves again.
-		ffa := essay(t, "ffa")
+		ffa := variantNamed(t, "ffa")
 		g, _ := rules.NewGame(ffa, "")
 		playLine(t, g, "d2-d3 b10-c10 d13-d12 m11-l11 j2-j3 b11-c11 e13-e12 m10-l10 k2-k3 b4-d4 f13-f12 m4-k4 d3-c4 b9-c9 i13-i12")
 		if !hasMove(g, "k4", "j3") {
@@ -480,7 +480,7 @@ func TestChess4EnPassant(t *testing.T) {
 // Depth 3 (7880) is the engine's, pinned here; depth 4 is 155210 (docs).
 func TestChess4Perft(t *testing.T) {
 	for _, name := range []string{"chess4", "chess4-m2"} {
-		v := essay(t, name)
+		v := variantNamed(t, name)
 		p, err := rules.ParseFEN4(v, v.Start)
 		if err != nil {
 			t.Fatal(err)
@@ -510,7 +510,7 @@ func TestChess4Perft(t *testing.T) {
 // pieces he will control. The other opponent's pieces remain on the
 // board, but are static as with Method 1."
 func TestChess4Method2(t *testing.T) {
-	v := essay(t, "chess4-m2")
+	v := variantNamed(t, "chess4-m2")
 	g := crossGame(t, v, "G", "0,0,0,0", c4MatePieces+" rB:k12 bN:f12 bR:i4 gP:m6 gP:m7 gP:m8 gR:n11")
 	playLine(t, g, "e6-e14 d13-e14 f13-e14") // Gold mates, White and then Silver re-mate
 	if g.Status(rules.Yellow) != rules.Mated || g.Controller(rules.Yellow) != rules.Blue {
@@ -570,7 +570,7 @@ func TestChess4Method2(t *testing.T) {
 // illegal." (The game starts from this position, so h14 and k14 are the
 // king's and rook's starting squares.)
 func TestChess4Method2Castling(t *testing.T) {
-	v := essay(t, "chess4-m2")
+	v := variantNamed(t, "chess4-m2")
 	castles := func(g *rules.Game) int {
 		n := 0
 		for _, m := range g.LegalMoves() {

@@ -28,7 +28,7 @@ func TestDrawByAgreementPerVariant(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g, err := rules.NewGame(essay(t, tt.name), "")
+			g, err := rules.NewGame(variantNamed(t, tt.name), "")
 			if err != nil {
 				t.Fatal(err)
 			}

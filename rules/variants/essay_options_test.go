@@ -90,7 +90,7 @@ func TestEssayPawnSwap(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v := essay(t, tt.variant)
+			v := variantNamed(t, tt.variant)
 			g := crossGame(t, v, tt.turn, "0,0,0,0", tt.pieces)
 			for _, mv := range tt.pre {
 				playCross(t, g, mv[:strings.IndexByte(mv, '-')], mv[strings.IndexByte(mv, '-')+1:])
@@ -142,7 +142,7 @@ func mustFEN(t *testing.T, v *rules.Variant, fen string) string {
 // A game with both forms of the swap writes as PGN4 with '~' and replays
 // to the same position.
 func TestEssayPawnSwapPGN4RoundTrip(t *testing.T) {
-	v := essay(t, "essay-partners-swap")
+	v := variantNamed(t, "essay-partners-swap")
 	g := crossGame(t, v, "Y", "0,0,0,0", "bK:a8 yK:j14 gK:n7 rK:e1 rP:g11 yP:h13 rP:h5 yP:i6 bP:e7 gP:f8")
 	playCross(t, g, "h13", "h11") // Yellow double-steps past White's g11 pawn
 	playCross(t, g, "e7", "f8")   // Black exchanges with Red's pawn
@@ -186,7 +186,7 @@ func TestEssayPawnSwapPGN4RoundTrip(t *testing.T) {
 // checkmate or stalemate …". Yellow, White's partner, plays on from f14.
 func inheritGame(t *testing.T, variant, extra string) *rules.Game {
 	t.Helper()
-	g := crossGame(t, essay(t, variant), "B", "0,0,0,0", "rK:h1 rN:d1 rR:e2 rP:f3 bK:a8 bR:h9 yK:f14 gK:n7 "+extra)
+	g := crossGame(t, variantNamed(t, variant), "B", "0,0,0,0", "rK:h1 rN:d1 rR:e2 rP:f3 bK:a8 bR:h9 yK:f14 gK:n7 "+extra)
 	if rec := playCross(t, g, "h9", "h1"); len(rec.Out) != 1 || rec.Out[0] != rules.Red || !strings.HasSuffix(rec.Text, "#") {
 		t.Fatalf("capture of White's king recorded as %+v", rec)
 	}
@@ -325,10 +325,10 @@ func TestEssayAlternateRule(t *testing.T) {
 		// player's men to be removed from the board, was a way to escape
 		// from check"); under the alternate rule the rook stays.
 		pieces := "rK:h1 rR:e8 bK:a8 bR:h9 yK:f14 gK:n7"
-		if n := len(findMoves(crossGame(t, essay(t, "essay-partners"), "B", "0,0,0,0", pieces), "h9", "h1")); n != 1 {
+		if n := len(findMoves(crossGame(t, variantNamed(t, "essay-partners"), "B", "0,0,0,0", pieces), "h9", "h1")); n != 1 {
 			t.Errorf("essay-partners: Rh9xKh1 offered %d times, want 1", n)
 		}
-		if n := len(findMoves(crossGame(t, essay(t, "essay-partners-alternate"), "B", "0,0,0,0", pieces), "h9", "h1")); n != 0 {
+		if n := len(findMoves(crossGame(t, variantNamed(t, "essay-partners-alternate"), "B", "0,0,0,0", pieces), "h9", "h1")); n != 0 {
 			t.Errorf("essay-partners-alternate: Rh9xKh1 offered %d times, want 0", n)
 		}
 	})
@@ -397,7 +397,7 @@ func TestEssayOptionsNeedPartners(t *testing.T) {
 // four plies from the start cannot bring about.
 func TestEssayOptionsPerftStart(t *testing.T) {
 	for _, name := range []string{"essay-partners-swap", "essay-partners-alternate"} {
-		v := essay(t, name)
+		v := variantNamed(t, name)
 		p, _ := rules.ParseFEN4(v, v.Start)
 		for d, want := range []uint64{20, 399, 7960} {
 			if got := p.Perft(d+1, true); got != want {
@@ -412,7 +412,7 @@ func TestEssayOptionsPerftStart(t *testing.T) {
 // rule, the swap with Yellow's pawn on i6: 7; without it 6.
 func TestEssayPawnSwapPerftOne(t *testing.T) {
 	for name, want := range map[string]uint64{"essay-partners-swap": 7, "essay-partners": 6} {
-		g := crossGame(t, essay(t, name), "R", "0,0,0,0", "rK:e1 rP:h5 yP:i6 bK:a8 yK:j14 gK:n7")
+		g := crossGame(t, variantNamed(t, name), "R", "0,0,0,0", "rK:e1 rP:h5 yP:i6 bK:a8 yK:j14 gK:n7")
 		if got := g.Position().Perft(1, true); got != want {
 			t.Errorf("%s perft(1) = %d, want %d", name, got, want)
 		}

@@ -8,7 +8,8 @@ import (
 	"boardd/rules/square"
 )
 
-func essay(t *testing.T, name string) *rules.Variant {
+// variantNamed loads a shipped variant by name with its first start.
+func variantNamed(t *testing.T, name string) *rules.Variant {
 	t.Helper()
 	d, err := Find(catalog(t), name)
 	if err != nil {
@@ -19,6 +20,24 @@ func essay(t *testing.T, name string) *rules.Variant {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// firstTurns plays n moves from v's start (the first legal move each
+// time) and lists who moved.
+func firstTurns(t *testing.T, v *rules.Variant, n int) []rules.Seat {
+	t.Helper()
+	g, err := rules.NewGame(v, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []rules.Seat
+	for i := 0; i < n; i++ {
+		seen = append(seen, g.Turn())
+		if _, err := g.Play(g.LegalMoves()[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return seen
 }
 
 // crossGame starts a game on the cross board from "rK:h1 …" placements;
@@ -91,15 +110,7 @@ func playCross(t *testing.T, g *rules.Game, from, to string) rules.Record {
 // Yellow, then Black." (White, Red, Yellow, Black sit on boardd's Red,
 // Green, Yellow, Blue seats.)
 func TestEssayTurnOrder(t *testing.T) {
-	g, err := rules.NewGame(essay(t, "essay-partners"), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var seen []rules.Seat
-	for i := 0; i < 4; i++ {
-		seen = append(seen, g.Turn())
-		g.Play(g.LegalMoves()[0])
-	}
+	seen := firstTurns(t, variantNamed(t, "essay-partners"), 4)
 	if want := []rules.Seat{rules.Red, rules.Green, rules.Yellow, rules.Blue}; !equalSeats(seen, want) {
 		t.Errorf("turn order %v, want %v", seen, want)
 	}
@@ -124,7 +135,7 @@ func equalSeats(a, b []rules.Seat) bool {
 // which the essay's queen placement describes.
 func TestEssayPerftStart(t *testing.T) {
 	for _, name := range []string{"essay-partners", "essay-ffa"} {
-		v := essay(t, name)
+		v := variantNamed(t, name)
 		p, _ := rules.ParseFEN4(v, v.Start)
 		for d, want := range []uint64{20, 399, 7960} {
 			if got := p.Perft(d+1, true); got != want {
@@ -138,7 +149,7 @@ func TestEssayPerftStart(t *testing.T) {
 // rank of the team opposite to them, or the two groups of three squares on
 // either side beyond which no further advance is possible."
 func TestEssayPromotionSquares(t *testing.T) {
-	v := essay(t, "essay-partners")
+	v := variantNamed(t, "essay-partners")
 	g := crossGame(t, v, "R", "0,0,0,0", "rK:h1 rP:e13 rP:c10 rP:f10 bK:a8 yK:g12 gK:n7")
 	promos := map[string]bool{}
 	for _, m := range g.LegalMoves() {
@@ -155,7 +166,7 @@ func TestEssayPromotionSquares(t *testing.T) {
 // its partner's team; and it is never possible for a piece of one side to
 // capture a piece belonging to a partner"
 func TestEssayPartners(t *testing.T) {
-	g := crossGame(t, essay(t, "essay-partners"), "R", "0,0,0,0", "rK:h1 rR:g5 yK:g12 bK:a8 gK:n7")
+	g := crossGame(t, variantNamed(t, "essay-partners"), "R", "0,0,0,0", "rK:h1 rR:g5 yK:g12 bK:a8 gK:n7")
 	for _, m := range g.LegalMoves() {
 		if m.To().String() == "g12" {
 			t.Error("White's rook may capture its partner Yellow's king")
@@ -174,7 +185,7 @@ func TestEssayPartners(t *testing.T) {
 // board." and "When only one team of a partnership remains, then that
 // team loses when checkmated normally, and stalemate is a draw."
 func TestEssayPartnershipGame(t *testing.T) {
-	v := essay(t, "essay-partners")
+	v := variantNamed(t, "essay-partners")
 	// White (Red seat) is mated by Black's three rooks but Yellow still plays.
 	g := crossGame(t, v, "R", "0,0,0,0", "rK:h1 rN:d1 bK:a8 bR:g9 bR:h9 bR:i9 yK:g14 gK:n7")
 	if _, over := g.Result(); over {
@@ -221,7 +232,7 @@ func TestEssayPartnershipGame(t *testing.T) {
 // and then when the board is reduced to any two teams, the stalemate and
 // checkmate rules of Chess apply normally."
 func TestEssayFreeForAll(t *testing.T) {
-	v := essay(t, "essay-ffa")
+	v := variantNamed(t, "essay-ffa")
 	// Four still play: a mated White must move.
 	g := crossGame(t, v, "R", "0,0,0,0", "rK:h1 rN:d1 bK:a8 bR:g9 bR:h9 bR:i9 yK:g14 gK:n7")
 	if len(g.LegalMoves()) == 0 {

@@ -15,18 +15,7 @@ import (
 	"boardd/rules/square"
 )
 
-func fortressVariant(t *testing.T) *rules.Variant {
-	t.Helper()
-	d, err := Find(catalog(t), "russian-fortress")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := d.Variant("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
+func fortressVariant(t *testing.T) *rules.Variant { return variantNamed(t, "russian-fortress") }
 
 // startHeader is the FEN4 header of a start position: Red to move, every
 // castling right.
@@ -457,17 +446,7 @@ func TestFortressStartPlacement(t *testing.T) {
 // Turn order clockwise: Red, Blue, Yellow, Green (assumption; the essay's
 // general rule for the traditional games).
 func TestFortressTurnOrder(t *testing.T) {
-	g, err := rules.NewGame(fortressVariant(t), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var seen []rules.Seat
-	for i := 0; i < 8; i++ {
-		seen = append(seen, g.Turn())
-		if _, err := g.Play(g.LegalMoves()[0]); err != nil {
-			t.Fatal(err)
-		}
-	}
+	seen := firstTurns(t, fortressVariant(t), 8)
 	want := []rules.Seat{rules.Red, rules.Blue, rules.Yellow, rules.Green, rules.Red, rules.Blue, rules.Yellow, rules.Green}
 	if !equalSeats(seen, want) {
 		t.Errorf("turn order %v, want %v", seen, want)

@@ -9,18 +9,7 @@ import (
 	"boardd/rules/square"
 )
 
-func stevenson(t *testing.T) *rules.Variant {
-	t.Helper()
-	d, err := Find(catalog(t), "stevenson")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := d.Variant("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
+func stevenson(t *testing.T) *rules.Variant { return variantNamed(t, "stevenson") }
 
 // steven starts a game from "rK:e4 …" placements given in the rules text's
 // own coordinates (its a1 is the cross board's d4).

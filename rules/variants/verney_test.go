@@ -14,7 +14,7 @@ import (
 // plays Verney's Yellow, Blue his Red, Yellow his White, Green his Black
 // (configs/variants/verney.yaml says why).
 
-func verney(t *testing.T) *rules.Variant { return essay(t, "verney") }
+func verney(t *testing.T) *rules.Variant { return variantNamed(t, "verney") }
 
 func vsq(t *testing.T, name string) square.Square {
 	t.Helper()
@@ -109,17 +109,7 @@ func TestVerneyQueensOnWhite(t *testing.T) {
 // "Each player in turn makes a move, passing from right to left, as in
 // Whist": the turn passes to the player on the mover's left, clockwise.
 func TestVerneyTurnOrder(t *testing.T) {
-	g, err := rules.NewGame(verney(t), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var seen []rules.Seat
-	for i := 0; i < 8; i++ {
-		seen = append(seen, g.Turn())
-		if _, err := g.Play(g.LegalMoves()[0]); err != nil {
-			t.Fatal(err)
-		}
-	}
+	seen := firstTurns(t, verney(t), 8)
 	want := []rules.Seat{rules.Red, rules.Blue, rules.Yellow, rules.Green, rules.Red, rules.Blue, rules.Yellow, rules.Green}
 	if !equalSeats(seen, want) {
 		t.Errorf("turn order %v, want %v", seen, want)
