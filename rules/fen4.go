@@ -445,7 +445,8 @@ func (p *Position) FEN4() string {
 			}
 			flush()
 			sep()
-			b.WriteString(pc.String())
+			var tok [4]byte
+			b.Write(pc.appendToken(tok[:0])) // no allocation per piece
 		}
 		flush()
 	}

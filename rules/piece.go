@@ -123,16 +123,18 @@ func (p Piece) IsPiece() bool { return p != NoPiece && p&Wall == 0 }
 
 // String returns the FEN4 token: "rK", "dgP" for a dead piece, "vrP" for a
 // reversed pawn (Verney), "" for empty.
-func (p Piece) String() string {
+func (p Piece) String() string { return string(p.appendToken(nil)) }
+
+// appendToken appends p's FEN4 token to b (nothing for an empty square).
+func (p Piece) appendToken(b []byte) []byte {
 	if !p.IsPiece() {
-		return ""
-	}
-	s := string([]byte{p.Seat().Letter(), p.Kind().Letter()})
-	if p.Reversed() {
-		s = "v" + s // Verney: a pawn moving back towards its own side
+		return b
 	}
 	if p.Dead() {
-		s = "d" + s
+		b = append(b, 'd')
 	}
-	return s
+	if p.Reversed() {
+		b = append(b, 'v') // Verney: a pawn moving back towards its own side
+	}
+	return append(b, p.Seat().Letter(), p.Kind().Letter())
 }
