@@ -844,6 +844,22 @@ func (l *Live) newGame(c Command, occ square.Set) Reply {
 	}
 	l.game = l.newID()
 	l.tags = copyTags(c.Tags)
+	if c.TimeControl != "" || (l.tags["TimeControl"] == "" && l.cfg.Clock != nil) {
+		// The game's time control goes into its tags: the journal keeps
+		// it across a restart and the archived PGN4 records it.
+		tc := "-"
+		if ctl, ok, err := clock.Parse(c.TimeControl); err != nil {
+			return fail("new_game: %v", err)
+		} else if ok {
+			tc = ctl.String()
+		} else if c.TimeControl == "" {
+			tc = l.cfg.Clock.String()
+		}
+		if l.tags == nil {
+			l.tags = map[string]string{}
+		}
+		l.tags["TimeControl"] = tc
+	}
 	l.pending, l.remote, l.draws = 0, [rules.NumSeats]bool{}, nil
 	if err := l.setClocks(nil); err != nil {
 		return fail("new_game: %v", err)
@@ -872,13 +888,25 @@ func (l *Live) newID() string {
 }
 
 // setClocks makes the clocks for the game (paused), with the remaining
-// times if known.
+// times if known. The game's TimeControl tag says which control ("-":
+// none); without one, the configured control.
 func (l *Live) setClocks(ms []int64) error {
 	l.clocks = nil
-	if l.cfg.Clock == nil {
+	ctl := l.cfg.Clock
+	if tc, ok := l.tags["TimeControl"]; ok {
+		c, on, err := clock.Parse(tc)
+		if err != nil {
+			return err
+		}
+		ctl = nil
+		if on {
+			ctl = &c
+		}
+	}
+	if ctl == nil {
 		return nil
 	}
-	c, err := clock.New(*l.cfg.Clock)
+	c, err := clock.New(*ctl)
 	if err != nil {
 		return err
 	}
