@@ -1196,7 +1196,7 @@ func (l *Live) snapshot() State {
 	for _, q := range v.Geometry.Playable.Squares() {
 		st.Squares = append(st.Squares, q.String())
 		if pc := p.At(q); pc.IsPiece() {
-			st.Pieces[q.String()] = pieceCode(pc)
+			st.Pieces[q.String()] = PieceCode(pc)
 		}
 	}
 	for _, b := range v.Geometry.Barriers {
@@ -1227,7 +1227,7 @@ func (l *Live) snapshot() State {
 		st.Status = "setup"
 		st.Setup = &SetupInfo{Clearing: step.Clearing, Done: step.Done, Total: step.Total}
 		if step.Square != square.None {
-			st.Setup.Square, st.Setup.Piece = step.Square.String(), pieceCode(step.Piece)
+			st.Setup.Square, st.Setup.Piece = step.Square.String(), PieceCode(step.Piece)
 		}
 	case l.ref.TakebackAsked():
 		st.Status = "takeback_asked"
@@ -1273,9 +1273,9 @@ const farOff = 4
 // setupText is the guided set-up's instruction.
 const setupText = "set-up of the current position: take every piece off the board, then put each piece on the square that lights up, in its owner's colour (the display names the piece)"
 
-// pieceCode is a piece as State.Pieces writes it: "rK", "gP"; "xR" for a
-// dead (grey) piece.
-func pieceCode(pc rules.Piece) string {
+// PieceCode names a piece as State.Pieces does: the seat's letter (r, b,
+// y, g; x for a dead piece) and the kind's letter ("rN", "xQ").
+func PieceCode(pc rules.Piece) string {
 	seat := "rbyg"[pc.Seat()]
 	if pc.Dead() {
 		seat = 'x'

@@ -350,7 +350,9 @@ func (d *boardDaemon) startWeb(ctx context.Context) error {
 			names = append(names, v.Name)
 		}
 	}
-	d.webSrv, err = web.New(web.Config{Board: d.live, Password: pw, Title: d.cfg.Web.Title, Variants: names, Log: d.log.With("part", "web")})
+	games := d.rec.Store()
+	d.webSrv, err = web.New(web.Config{Board: d.live, Password: pw, Title: d.cfg.Web.Title, Variants: names, Log: d.log.With("part", "web"),
+		Games: &games, Lookup: loadVariant})
 	if err != nil {
 		return err
 	}
