@@ -42,6 +42,19 @@ type Daemon struct {
 	MQTT     MQTT    `yaml:"mqtt"`
 	Web      Web     `yaml:"web"`
 	Log      Log     `yaml:"log"`
+	Speech   Speech  `yaml:"speech"`
+}
+
+// Speech is the spoken announcements on the board's own audio output.
+type Speech struct {
+	// On says each move, check, result, … aloud ("Green: knight takes
+	// bishop on l11, check to Red") through espeak-ng; without espeak-ng
+	// installed the board says so once and plays on silently.
+	On bool `yaml:"on"`
+	// Voice is espeak-ng's voice (-v): en, en-gb, en-us+f3, …
+	Voice string `yaml:"voice"`
+	// Language of the sentences: only en so far.
+	Language string `yaml:"language"`
 }
 
 // Game holds what a new game starts with.
@@ -155,7 +168,7 @@ type Log struct {
 // Defaults is the configuration with no file at all: a simulated board,
 // the embedded broker and the web display on localhost.
 func Defaults() Daemon {
-	d := Daemon{Board: "1", BoardShape: "cross14", StateDir: "boardd-state"}
+	d := Daemon{Board: "1", BoardShape: "cross14", StateDir: "boardd-state", Speech: Speech{Voice: "en", Language: "en"}}
 	if dir := os.Getenv("STATE_DIRECTORY"); dir != "" { // systemd's StateDirectory=
 		d.StateDir = dir
 	}

@@ -246,6 +246,9 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 	if err := d.startWeb(ctx); err != nil {
 		return nil, err
 	}
+	if err := d.startSpeech(ctx); err != nil {
+		return nil, err
+	}
 	d.greet(stdout)
 	return d, nil
 }
