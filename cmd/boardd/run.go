@@ -496,7 +496,7 @@ func newLogger(cfg configs.Daemon, w io.Writer) *slog.Logger {
 	if cfg.Log.Format == "json" {
 		h = slog.NewJSONHandler(w, opts)
 	}
-	return slog.New(h).With("board", cfg.Board)
+	return slog.New(oneOfEach{h: h}).With("board", cfg.Board)
 }
 
 // sensorFlagsFrom maps the config's board shape and sensors section onto
