@@ -7,9 +7,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sort"
 	"strconv"
 	"strings"
-	"sort"
 	"syscall"
 	"time"
 
