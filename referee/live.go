@@ -156,6 +156,7 @@ func NewLive(cfg LiveConfig) (*Live, error) {
 			l.ref.Palette = *cfg.Palette
 		}
 		l.game, l.tags = cfg.GameID, copyTags(cfg.Tags)
+		l.remote = remoteSeats(l.tags)
 		if err := l.setClocks(cfg.Clocks); err != nil {
 			return nil, err
 		}
@@ -493,9 +494,24 @@ func (l *Live) command(c Command) Reply {
 		if err != nil {
 			return fail("remote: %v", err)
 		}
+		was := l.remote[s]
 		l.remote[s] = *c.On
 		if !*c.On && l.pending != 0 && g.Turn() == s {
 			l.pending, l.ref.Expect = 0, 0
+		}
+		if was != *c.On {
+			// The game's Remote tag keeps the remote seats: the journal
+			// records it, so they stay remote after a restart.
+			if tag := remoteTag(l.remote); tag != "" {
+				l.tags["Remote"] = tag
+			} else {
+				delete(l.tags, "Remote")
+			}
+			where := "on the board again"
+			if *c.On {
+				where = "from elsewhere"
+			}
+			l.emit(Message{Kind: MsgTags, Tags: copyTags(l.tags), Text: fmt.Sprintf("%s plays %s", s, where)})
 		}
 		return Reply{}
 	case CmdMove:
@@ -860,7 +876,7 @@ func (l *Live) newGame(c Command, occ square.Set) Reply {
 		}
 		l.tags["TimeControl"] = tc
 	}
-	l.pending, l.remote, l.draws = 0, [rules.NumSeats]bool{}, nil
+	l.pending, l.remote, l.draws = 0, remoteSeats(l.tags), nil
 	if err := l.setClocks(nil); err != nil {
 		return fail("new_game: %v", err)
 	}
@@ -1313,6 +1329,29 @@ func copyTags(t map[string]string) map[string]string {
 	out := make(map[string]string, len(t))
 	for k, v := range t {
 		out[k] = v
+	}
+	return out
+}
+
+// remoteTag writes the remote seats as the game's Remote tag
+// ("Blue,Green"; "" for none).
+func remoteTag(remote [rules.NumSeats]bool) string {
+	var seats []string
+	for s := rules.Seat(0); s < rules.NumSeats; s++ {
+		if remote[s] {
+			seats = append(seats, s.String())
+		}
+	}
+	return strings.Join(seats, ",")
+}
+
+// remoteSeats reads the game's Remote tag; unknown names are ignored.
+func remoteSeats(tags map[string]string) [rules.NumSeats]bool {
+	var out [rules.NumSeats]bool
+	for _, name := range strings.Split(tags["Remote"], ",") {
+		if s, err := seatNamed(strings.TrimSpace(name)); err == nil {
+			out[s] = true
+		}
 	}
 	return out
 }
