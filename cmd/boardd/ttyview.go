@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -29,9 +28,9 @@ func drawBoard(w io.Writer, st referee.State, li referee.Lights, color bool) {
 	f := leds.NewFrame()
 	for name, hex := range li.Squares {
 		q, err := square.Parse(name)
-		v, herr := strconv.ParseUint(strings.TrimPrefix(hex, "#"), 16, 32)
-		if err == nil && herr == nil {
-			f.Set(q, leds.Color{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v)})
+		c, cerr := parseHexColor(hex) // as boardd watch reads them
+		if err == nil && cerr == nil {
+			f.Set(q, c)
 		}
 	}
 	marks := map[string]string{}
