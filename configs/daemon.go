@@ -422,6 +422,12 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 			return bad("web.listen", "%q: want host:port such as 127.0.0.1:8080, or off", w)
 		}
 	}
+	if err := oneOf("speech.language", d.Speech.Language, "en"); err != nil {
+		return err
+	}
+	if strings.HasPrefix(d.Speech.Voice, "-") || strings.ContainsAny(d.Speech.Voice, " \t") {
+		return bad("speech.voice", "%q: want an espeak-ng voice name such as en, en-gb or en-us+f3", d.Speech.Voice)
+	}
 	if err := oneOf("log.level", d.Log.Level, "debug", "info", "warn", "error"); err != nil {
 		return err
 	}

@@ -451,6 +451,10 @@ func (l *Live) command(c Command) Reply {
 				l.tags[k] = v
 			}
 		}
+		l.remote = remoteSeats(l.tags) // the Remote tag says which seats are remote
+		if p := l.pending; p != 0 && !l.remote[g.Turn()] {
+			l.pending, l.ref.Expect = 0, 0
+		}
 		l.emit(Message{Kind: MsgTags, Tags: copyTags(l.tags), Text: "game details changed"})
 		return Reply{}
 	case CmdResign:

@@ -53,3 +53,30 @@ func TestLiveRestartKeepsLastMoveAndRemoteSeats(t *testing.T) {
 		t.Errorf("the LEDs do not show the last move after the restart: %v", lit)
 	}
 }
+
+// The Remote tag is the remote seats, whichever command sets it.
+func TestLiveRemoteTagByTheTagsCommand(t *testing.T) {
+	b := startLive(t, LiveConfig{})
+	for _, tc := range []struct {
+		tags   string
+		remote []string
+	}{
+		{`{"Remote":"Blue,yellow"}`, []string{"Blue", "Yellow"}},
+		{`{"Remote":"Green, Nobody"}`, []string{"Green"}},
+		{`{"Remote":""}`, nil},
+	} {
+		if r := b.do("tags", `{"tags":`+tc.tags+`}`); !r.OK {
+			t.Fatal(r.Error)
+		}
+		b.next()
+		var got []string
+		for _, s := range b.State().Seats {
+			if s.Remote {
+				got = append(got, s.Seat)
+			}
+		}
+		if !slices.Equal(got, tc.remote) {
+			t.Errorf("tags %s: remote seats %v, want %v", tc.tags, got, tc.remote)
+		}
+	}
+}
