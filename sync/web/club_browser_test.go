@@ -221,6 +221,15 @@ func TestBrowserTVAndPhone(t *testing.T) {
 	do2(t, ctx, "the games on a phone", chromedp.Click(chromedp.ID("games-open")))
 	within(t, ctx, 2*time.Second, "the list", `document.querySelectorAll('#games tbody tr').length === 3 && document.documentElement.scrollWidth <= innerWidth`)
 	shoot(t, ctx, "club-phone-games")
+	do2(t, ctx, "logging in on a phone", chromedp.Click(chromedp.ID("login-open")),
+		chromedp.SendKeys(chromedp.ID("password"), testPassword),
+		chromedp.Click(chromedp.ID("login-submit")),
+		chromedp.WaitVisible(chromedp.ID("new-game-open")),
+		chromedp.Click(chromedp.ID("new-game-open")), chromedp.WaitVisible(chromedp.ID("ng-form")))
+	within(t, ctx, time.Second, "the dialog fits a phone", fits(`#new-game-dialog input[type=text], #new-game-dialog select, #ng-start-game`, 40)+
+		` && document.getElementById('new-game-dialog').getBoundingClientRect().right <= innerWidth`)
+	shoot(t, ctx, "club-phone-new-game")
+	do2(t, ctx, "closing the dialog", chromedp.Click(chromedp.ID("ng-cancel")))
 	do2(t, ctx, "spectating on a phone", chromedp.Click(chromedp.ID("spectate")))
 	within(t, ctx, time.Second, "spectator mode", `document.body.classList.contains('spectator')`)
 	shoot(t, ctx, "club-phone-spectator")
