@@ -51,6 +51,9 @@ type Speech struct {
 	// bishop on l11, check to Red") through espeak-ng; without espeak-ng
 	// installed the board says so once and plays on silently.
 	On bool `yaml:"on"`
+	// Cues plays the web page's five short sounds (a move, an illegal
+	// move, check, a flag falling, game over) through aplay.
+	Cues bool `yaml:"cues"`
 	// Voice is espeak-ng's voice (-v): en, en-gb, en-us+f3, …
 	Voice string `yaml:"voice"`
 	// Language of the sentences: only en so far.

@@ -11,9 +11,9 @@ import (
 	"boardd/rules"
 )
 
-// With speech.on the daemon says each move through espeak-ng (here a
-// stand-in script on PATH); without espeak-ng it says so once and plays
-// on.
+// With speech.on and speech.cues the daemon says each move through
+// espeak-ng and plays its cue through aplay (here stand-in scripts on
+// PATH); without them it says so once and plays on.
 func TestRunSpeaks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the daemon as a process")
@@ -24,8 +24,10 @@ func TestRunSpeaks(t *testing.T) {
 			bin := filepath.Join(dir, "bin")
 			os.Mkdir(bin, 0o755)
 			said := filepath.Join(dir, "said")
+			played := filepath.Join(dir, "played")
 			if installed {
 				os.WriteFile(filepath.Join(bin, "espeak-ng"), []byte("#!/bin/sh\necho \"$@\" >> "+said+"\n"), 0o755)
+				os.WriteFile(filepath.Join(bin, "aplay"), []byte("#!/bin/sh\necho \"$@\" >> "+played+"\n"), 0o755)
 			}
 			t.Setenv("PATH", bin)
 			config := filepath.Join(dir, "boardd.yaml")
@@ -39,6 +41,7 @@ web:
   listen: 127.0.0.1:0
 speech:
   on: true
+  cues: true
   voice: en-gb
 `, filepath.Join(dir, "state"))), 0o644)
 			p := startProc(t, config)
@@ -51,7 +54,7 @@ speech:
 			}
 			p.waitMoves(t, 1)
 			if !installed {
-				if !strings.Contains(p.out.String(), "no spoken announcements") || !strings.Contains(p.out.String(), "apt-get install espeak-ng") {
+				if !strings.Contains(p.out.String(), "no spoken announcements or sound cues") || !strings.Contains(p.out.String(), "apt-get install espeak-ng") || !strings.Contains(p.out.String(), "apt-get install alsa-utils") {
 					t.Errorf("no word about the missing espeak-ng; the log:\n%s", p.out)
 				}
 				return
@@ -59,7 +62,8 @@ speech:
 			deadline := time.Now().Add(5 * time.Second)
 			for {
 				got, _ := os.ReadFile(said)
-				if strings.Contains(string(got), "-v en-gb -- Red: pawn to h4") {
+				cues, _ := os.ReadFile(played)
+				if strings.Contains(string(got), "-v en-gb -- Red: pawn to h4") && strings.Contains(string(cues), "-q -") {
 					break
 				}
 				if time.Now().After(deadline) {

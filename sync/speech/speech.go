@@ -1,13 +1,15 @@
-// Package speech announces the game aloud on the board's own audio
-// output, for players who do not look at a screen: "Green: knight takes
-// bishop on l11, check to Red". Text turns a referee.Message into the
-// sentence; a Speaker follows a board's message stream and says each
-// sentence through a speech synthesizer packaged by Debian (espeak-ng by
-// default). Without the synthesizer installed, New says so and nothing is
-// spoken: the board plays on.
+// Package speech announces the game on the board's own audio output, for
+// players who do not look at a screen: spoken words ("Green: knight takes
+// bishop on l11, check to Red") and short sound cues (a move, an illegal
+// move, check, a flag falling, game over: the web page's five). Text
+// turns a referee.Message into the sentence and CueFor into the cue; a
+// Speaker follows a board's message stream, plays each cue through aplay
+// (Debian's alsa-utils) and says each sentence through espeak-ng. What is
+// not installed is left out, and New says so: the board plays on.
 package speech
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -145,6 +147,12 @@ func Text(m referee.Message) string {
 
 // Config sets up a Speaker.
 type Config struct {
+	// Words says each message's sentence aloud; Cues plays its sound
+	// cue. At least one should be set.
+	Words, Cues bool
+	// Player plays the cues' WAV data from its standard input (default
+	// "aplay", run as Player -q -).
+	Player string
 	// Voice is the synthesizer's voice (espeak-ng -v: "en", "en-gb",
 	// "en-us+f3"; default "en").
 	Voice string
@@ -160,18 +168,29 @@ type Config struct {
 
 // Speaker says a board's messages aloud, one at a time, in order.
 type Speaker struct {
-	cfg  Config
-	path string
-	log  *slog.Logger
+	cfg        Config
+	path       string // the synthesizer, "" without words
+	playerPath string // the cue player, "" without cues
+	log        *slog.Logger
+	// Missing says what was asked for and is not installed (the board
+	// goes on without it), for the caller to log.
+	Missing []string
 }
 
-// ErrNoSynthesizer is returned by New when the synthesizer is not
-// installed.
+// ErrNoSynthesizer is returned by New when nothing asked for is
+// installed: neither the synthesizer for words nor the player for cues.
 var ErrNoSynthesizer = errors.New("speech synthesizer not found")
 
-// New checks the config and finds the synthesizer. Without it the error
-// wraps ErrNoSynthesizer and says how to install it.
+// New checks the config and finds the programs. A program that is not
+// installed is left out and named in Speaker.Missing; when nothing is
+// left the error wraps ErrNoSynthesizer and says how to install them.
 func New(cfg Config) (*Speaker, error) {
+	if !cfg.Words && !cfg.Cues {
+		cfg.Words = true // the zero Config: words, as before cues existed
+	}
+	if cfg.Player == "" {
+		cfg.Player = "aplay"
+	}
 	if cfg.Voice == "" {
 		cfg.Voice = "en"
 	}
@@ -187,20 +206,47 @@ func New(cfg Config) (*Speaker, error) {
 	if strings.HasPrefix(cfg.Voice, "-") {
 		return nil, fmt.Errorf("speech.voice %q: want a voice name such as en, en-gb or en-us+f3", cfg.Voice)
 	}
-	path, err := exec.LookPath(cfg.Command)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s is not installed (Debian: apt-get install espeak-ng); the board plays on without spoken announcements", ErrNoSynthesizer, cfg.Command)
-	}
-	s := &Speaker{cfg: cfg, path: path, log: cfg.Log}
+	s := &Speaker{cfg: cfg, log: cfg.Log}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Words {
+		if p, err := exec.LookPath(cfg.Command); err == nil {
+			s.path = p
+		} else {
+			s.Missing = append(s.Missing, cfg.Command+" is not installed (Debian: apt-get install espeak-ng): no spoken announcements")
+		}
+	}
+	if cfg.Cues {
+		if p, err := exec.LookPath(cfg.Player); err == nil {
+			s.playerPath = p
+		} else {
+			s.Missing = append(s.Missing, cfg.Player+" is not installed (Debian: apt-get install alsa-utils): no sound cues")
+		}
+	}
+	if s.path == "" && s.playerPath == "" {
+		return nil, fmt.Errorf("%w: %s; the board plays on without them", ErrNoSynthesizer, strings.Join(s.Missing, "; "))
 	}
 	return s, nil
 }
 
+// Play plays one cue (a name of Cues) and waits until it is played.
+func (s *Speaker) Play(ctx context.Context, cue string) error {
+	tones, ok := Cues[cue]
+	if !ok || s.playerPath == "" {
+		return nil
+	}
+	cmd := exec.CommandContext(ctx, s.playerPath, "-q", "-")
+	cmd.Stdin = bytes.NewReader(WAV(tones))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s: %v: %s", s.cfg.Player, err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
 // Say speaks one sentence and waits until it is said (or ctx ends).
 func (s *Speaker) Say(ctx context.Context, text string) error {
-	if text == "" {
+	if text == "" || s.path == "" {
 		return nil
 	}
 	cmd := exec.CommandContext(ctx, s.path, "-v", s.cfg.Voice, "--", text)
@@ -210,8 +256,8 @@ func (s *Speaker) Say(ctx context.Context, text string) error {
 	return nil
 }
 
-// Run follows the board's messages from now on and says each one that
-// has something to say, until ctx ends. Sentences queue up while one is
+// Run follows the board's messages from now on, plays each one's cue and
+// says each one that has something to say, until ctx ends. Sentences queue up while one is
 // said; a board far ahead of the speaker skips to the newest ones (a
 // spoken move two minutes late helps nobody).
 func (s *Speaker) Run(ctx context.Context, b referee.Board) error {
@@ -234,6 +280,9 @@ func (s *Speaker) Run(ctx context.Context, b referee.Board) error {
 			}
 			if time.Since(m.Time) > 30*time.Second && !m.Time.IsZero() {
 				continue
+			}
+			if err := s.Play(ctx, CueFor(m)); err != nil && ctx.Err() == nil {
+				s.log.Warn("speech: could not play a cue", "seq", m.Seq, "err", err)
 			}
 			if err := s.Say(ctx, Text(m)); err != nil && ctx.Err() == nil {
 				s.log.Warn("speech: could not say a message", "seq", m.Seq, "err", err)
