@@ -99,4 +99,3 @@ func TestSpeakerPlaysCues(t *testing.T) {
 		t.Errorf("nothing installed: %v", err)
 	}
 }
-
