@@ -42,6 +42,22 @@ type Daemon struct {
 	MQTT     MQTT    `yaml:"mqtt"`
 	Web      Web     `yaml:"web"`
 	Log      Log     `yaml:"log"`
+	Speech   Speech  `yaml:"speech"`
+}
+
+// Speech is the spoken announcements on the board's own audio output.
+type Speech struct {
+	// On says each move, check, result, … aloud ("Green: knight takes
+	// bishop on l11, check to Red") through espeak-ng; without espeak-ng
+	// installed the board says so once and plays on silently.
+	On bool `yaml:"on"`
+	// Cues plays the web page's five short sounds (a move, an illegal
+	// move, check, a flag falling, game over) through aplay.
+	Cues bool `yaml:"cues"`
+	// Voice is espeak-ng's voice (-v): en, en-gb, en-us+f3, …
+	Voice string `yaml:"voice"`
+	// Language of the sentences: only en so far.
+	Language string `yaml:"language"`
 }
 
 // Game holds what a new game starts with.
@@ -155,7 +171,7 @@ type Log struct {
 // Defaults is the configuration with no file at all: a simulated board,
 // the embedded broker and the web display on localhost.
 func Defaults() Daemon {
-	d := Daemon{Board: "1", BoardShape: "cross14", StateDir: "boardd-state"}
+	d := Daemon{Board: "1", BoardShape: "cross14", StateDir: "boardd-state", Speech: Speech{Voice: "en", Language: "en"}}
 	if dir := os.Getenv("STATE_DIRECTORY"); dir != "" { // systemd's StateDirectory=
 		d.StateDir = dir
 	}
@@ -408,6 +424,12 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 		if _, _, err := net.SplitHostPort(w); err != nil {
 			return bad("web.listen", "%q: want host:port such as 127.0.0.1:8080, or off", w)
 		}
+	}
+	if err := oneOf("speech.language", d.Speech.Language, "en"); err != nil {
+		return err
+	}
+	if strings.HasPrefix(d.Speech.Voice, "-") || strings.ContainsAny(d.Speech.Voice, " \t") {
+		return bad("speech.voice", "%q: want an espeak-ng voice name such as en, en-gb or en-us+f3", d.Speech.Voice)
 	}
 	if err := oneOf("log.level", d.Log.Level, "debug", "info", "warn", "error"); err != nil {
 		return err

@@ -38,6 +38,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad quiet", "sensors:\n  quiet: 1ms\n", `sensors.quiet: 1ms: want 50ms to 10s`},
 		{"bad takeback", "game:\n  takeback: maybe\n", `line 2: game.takeback: "maybe": want off, on, ask`},
 		{"bad clock", "game:\n  clock: {base: 0s}\n", `line 2: game.clock: base must be positive`},
+		{"bad speech language", "speech:\n  on: true\n  language: de\n", `line 3: speech.language: "de": want en`},
+		{"bad speech voice", "speech:\n  voice: --help\n", `line 2: speech.voice: "--help": want an espeak-ng voice name`},
 		{"bad broker", "mqtt:\n  broker: \"http://x:1\"\n", `line 2: mqtt.broker: "http": want tcp`},
 		{"broker not a url", "mqtt:\n  broker: club\n", `mqtt.broker: "club": want a URL`},
 		{"user without password", "mqtt:\n  embedded:\n    users: [{name: a}]\n", `line 3: mqtt.embedded.users: user 1: needs a name and a password`},

@@ -156,6 +156,7 @@ func NewLive(cfg LiveConfig) (*Live, error) {
 			l.ref.Palette = *cfg.Palette
 		}
 		l.game, l.tags = cfg.GameID, copyTags(cfg.Tags)
+		l.remote = remoteSeats(l.tags)
 		if err := l.setClocks(cfg.Clocks); err != nil {
 			return nil, err
 		}
@@ -450,6 +451,10 @@ func (l *Live) command(c Command) Reply {
 				l.tags[k] = v
 			}
 		}
+		l.remote = remoteSeats(l.tags) // the Remote tag says which seats are remote
+		if p := l.pending; p != 0 && !l.remote[g.Turn()] {
+			l.pending, l.ref.Expect = 0, 0
+		}
 		l.emit(Message{Kind: MsgTags, Tags: copyTags(l.tags), Text: "game details changed"})
 		return Reply{}
 	case CmdResign:
@@ -493,9 +498,24 @@ func (l *Live) command(c Command) Reply {
 		if err != nil {
 			return fail("remote: %v", err)
 		}
+		was := l.remote[s]
 		l.remote[s] = *c.On
 		if !*c.On && l.pending != 0 && g.Turn() == s {
 			l.pending, l.ref.Expect = 0, 0
+		}
+		if was != *c.On {
+			// The game's Remote tag keeps the remote seats: the journal
+			// records it, so they stay remote after a restart.
+			if tag := remoteTag(l.remote); tag != "" {
+				l.tags["Remote"] = tag
+			} else {
+				delete(l.tags, "Remote")
+			}
+			where := "on the board again"
+			if *c.On {
+				where = "from elsewhere"
+			}
+			l.emit(Message{Kind: MsgTags, Tags: copyTags(l.tags), Text: fmt.Sprintf("%s plays %s", s, where)})
 		}
 		return Reply{}
 	case CmdMove:
@@ -844,7 +864,23 @@ func (l *Live) newGame(c Command, occ square.Set) Reply {
 	}
 	l.game = l.newID()
 	l.tags = copyTags(c.Tags)
-	l.pending, l.remote, l.draws = 0, [rules.NumSeats]bool{}, nil
+	if c.TimeControl != "" || (l.tags["TimeControl"] == "" && l.cfg.Clock != nil) {
+		// The game's time control goes into its tags: the journal keeps
+		// it across a restart and the archived PGN4 records it.
+		tc := "-"
+		if ctl, ok, err := clock.Parse(c.TimeControl); err != nil {
+			return fail("new_game: %v", err)
+		} else if ok {
+			tc = ctl.String()
+		} else if c.TimeControl == "" {
+			tc = l.cfg.Clock.String()
+		}
+		if l.tags == nil {
+			l.tags = map[string]string{}
+		}
+		l.tags["TimeControl"] = tc
+	}
+	l.pending, l.remote, l.draws = 0, remoteSeats(l.tags), nil
 	if err := l.setClocks(nil); err != nil {
 		return fail("new_game: %v", err)
 	}
@@ -872,13 +908,25 @@ func (l *Live) newID() string {
 }
 
 // setClocks makes the clocks for the game (paused), with the remaining
-// times if known.
+// times if known. The game's TimeControl tag says which control ("-":
+// none); without one, the configured control.
 func (l *Live) setClocks(ms []int64) error {
 	l.clocks = nil
-	if l.cfg.Clock == nil {
+	ctl := l.cfg.Clock
+	if tc, ok := l.tags["TimeControl"]; ok {
+		c, on, err := clock.Parse(tc)
+		if err != nil {
+			return err
+		}
+		ctl = nil
+		if on {
+			ctl = &c
+		}
+	}
+	if ctl == nil {
 		return nil
 	}
-	c, err := clock.New(*l.cfg.Clock)
+	c, err := clock.New(*ctl)
 	if err != nil {
 		return err
 	}
@@ -1168,7 +1216,7 @@ func (l *Live) snapshot() State {
 	for _, q := range v.Geometry.Playable.Squares() {
 		st.Squares = append(st.Squares, q.String())
 		if pc := p.At(q); pc.IsPiece() {
-			st.Pieces[q.String()] = pieceCode(pc)
+			st.Pieces[q.String()] = PieceCode(pc)
 		}
 	}
 	for _, b := range v.Geometry.Barriers {
@@ -1199,7 +1247,7 @@ func (l *Live) snapshot() State {
 		st.Status = "setup"
 		st.Setup = &SetupInfo{Clearing: step.Clearing, Done: step.Done, Total: step.Total}
 		if step.Square != square.None {
-			st.Setup.Square, st.Setup.Piece = step.Square.String(), pieceCode(step.Piece)
+			st.Setup.Square, st.Setup.Piece = step.Square.String(), PieceCode(step.Piece)
 		}
 	case l.ref.TakebackAsked():
 		st.Status = "takeback_asked"
@@ -1245,9 +1293,9 @@ const farOff = 4
 // setupText is the guided set-up's instruction.
 const setupText = "set-up of the current position: take every piece off the board, then put each piece on the square that lights up, in its owner's colour (the display names the piece)"
 
-// pieceCode is a piece as State.Pieces writes it: "rK", "gP"; "xR" for a
-// dead (grey) piece.
-func pieceCode(pc rules.Piece) string {
+// PieceCode names a piece as State.Pieces does: the seat's letter (r, b,
+// y, g; x for a dead piece) and the kind's letter ("rN", "xQ").
+func PieceCode(pc rules.Piece) string {
 	seat := "rbyg"[pc.Seat()]
 	if pc.Dead() {
 		seat = 'x'
@@ -1285,6 +1333,29 @@ func copyTags(t map[string]string) map[string]string {
 	out := make(map[string]string, len(t))
 	for k, v := range t {
 		out[k] = v
+	}
+	return out
+}
+
+// remoteTag writes the remote seats as the game's Remote tag
+// ("Blue,Green"; "" for none).
+func remoteTag(remote [rules.NumSeats]bool) string {
+	var seats []string
+	for s := rules.Seat(0); s < rules.NumSeats; s++ {
+		if remote[s] {
+			seats = append(seats, s.String())
+		}
+	}
+	return strings.Join(seats, ",")
+}
+
+// remoteSeats reads the game's Remote tag; unknown names are ignored.
+func remoteSeats(tags map[string]string) [rules.NumSeats]bool {
+	var out [rules.NumSeats]bool
+	for _, name := range strings.Split(tags["Remote"], ",") {
+		if s, err := seatNamed(strings.TrimSpace(name)); err == nil {
+			out[s] = true
+		}
 	}
 	return out
 }

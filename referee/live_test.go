@@ -137,7 +137,7 @@ func TestLiveCommands(t *testing.T) {
 		{"no takeback asked", "takeback_confirm", ``, "no takeback", ""},
 		{"no clocks", "clock", `{"action":"start"}`, "no clocks", ""},
 		{"local seat", "move", `{"seat":"Red","move":"h2-h4"}`, "played at the board", ""},
-		{"remote on", "remote", `{"seat":"Red","on":true}`, "", ""},
+		{"remote on", "remote", `{"seat":"Red","on":true}`, "", MsgTags}, // the Remote tag keeps it across a restart
 		{"not legal", "move", `{"seat":"Red","move":"h2-h5"}`, "", ""},
 		{"wrong turn", "move", `{"seat":"Blue","move":"b7-c7"}`, "", ""},
 	}

@@ -140,7 +140,11 @@ func (p *Palette) SetColor(name string, c leds.Color) error {
 
 // New starts refereeing g with the board in step with its position.
 func New(g *rules.Game) *Referee {
-	return &Referee{g: g, occ: g.Position().Occupancy(), lifted: square.None, Palette: DefaultPalette}
+	r := &Referee{g: g, occ: g.Position().Occupancy(), lifted: square.None, Palette: DefaultPalette}
+	if recs := g.Records(); len(recs) > 0 {
+		r.last = recs[len(recs)-1].Move // a game carried on shows its last move
+	}
+	return r
 }
 
 // Game returns the game being refereed.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"boardd/referee/clock"
 )
 
 // This file holds the board's public interface: the messages every
@@ -221,7 +223,7 @@ type Lights struct {
 // Command names (the last part of the MQTT topic .../cmd/<name>, or the
 // web display's POST /api/cmd/<name>).
 const (
-	CmdNewGame         = "new_game"         // Variant, Start, Tags (players as Red/Blue/Yellow/Green)
+	CmdNewGame         = "new_game"         // Variant, Start, Tags (players as Red/Blue/Yellow/Green), TimeControl
 	CmdTags            = "tags"             // Tags to set (names, event, round)
 	CmdResign          = "resign"           // Seat
 	CmdPromote         = "promote"          // Piece: Q, R, B, N (or another the variant offers)
@@ -241,7 +243,7 @@ const (
 )
 
 var commandFields = map[string][]string{
-	CmdNewGame:         {"variant", "start", "tags"},
+	CmdNewGame:         {"variant", "start", "tags", "time_control"},
 	CmdTags:            {"tags"},
 	CmdResign:          {"seat"},
 	CmdPromote:         {"piece"},
@@ -282,6 +284,10 @@ type Command struct {
 	From    *uint64           `json:"from,omitempty"`
 	Reply   string            `json:"reply,omitempty"`
 	Army    string            `json:"army,omitempty"`
+	// TimeControl is a new game's clocks as chess.com writes them
+	// ("10+5": minutes + increment seconds, "1+15D": a delay; "-": no
+	// clocks); empty keeps the board's configured control.
+	TimeControl string `json:"time_control,omitempty"`
 }
 
 // Reply answers a command: OK, or an error that says what was wrong.
@@ -358,6 +364,10 @@ func ParseCommand(name string, payload []byte) (Command, error) {
 	}
 	var err error
 	switch name {
+	case CmdNewGame:
+		if _, _, e := clock.Parse(c.TimeControl); e != nil {
+			err = fmt.Errorf("%s: %w", name, e)
+		}
 	case CmdTags:
 		err = need(len(c.Tags) > 0, `"tags", for example {"tags":{"Red":"Ann"}}`)
 	case CmdResign, CmdDrawOffer, CmdDrawDecline, CmdClaimStalemate:

@@ -18,6 +18,7 @@ import (
 	"boardd/sync/mqtt"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	"github.com/eclipse/paho.mqtt.golang/packets"
 )
 
 func init() {
@@ -78,6 +79,13 @@ func (f brokerFlags) connect(clientID string, onConnect func(paho.Client) error)
 		return nil, fmt.Errorf("connect to %s: no answer within 15 s", *f.url)
 	}
 	if err := tok.Error(); err != nil {
+		if errors.Is(err, packets.ErrorRefusedBadUsernameOrPassword) || errors.Is(err, packets.ErrorRefusedNotAuthorised) {
+			who := "no user name"
+			if *f.user != "" {
+				who = fmt.Sprintf("user %q and that password", *f.user)
+			}
+			return nil, fmt.Errorf("connect to %s: the broker refused %s (%v): pass the user and password the board printed when it started (\"MQTT broker: … user boardd, password …\") with --user and --password, or $BOARDD_MQTT_PASSWORD", *f.url, who, err)
+		}
 		return nil, fmt.Errorf("connect to %s: %w", *f.url, err)
 	}
 	if err := <-firstErr; err != nil {

@@ -6,6 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"boardd/configs"
 
 	"boardd/rules/chess4pgn"
 	"boardd/rules/pgn4"
@@ -22,7 +25,8 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	}
 	sub := args[0]
 	fs := newFlags("games "+sub, stderr)
-	dir := fs.String("dir", "archive", "the archive directory")
+	dir := fs.String("dir", "", "the archive directory (default: the games directory of the state directory boardd run uses: boardd-state/games, or the config's state_dir/games)")
+	cfgPath := fs.String("config", "", "the daemon's config file, for its state_dir")
 	event := fs.String("event", "", "only games of this event")
 	player := fs.String("player", "", "only games with a player whose name contains this")
 	date := fs.String("date", "", "only games whose date starts with this (2026-11)")
@@ -30,7 +34,26 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
+	if *dir == "" {
+		cfg := configs.Defaults()
+		if *cfgPath != "" {
+			var err error
+			if cfg, err = configs.Load(*cfgPath); err != nil {
+				return err
+			}
+		}
+		*dir = (&archive.Recorder{Dir: cfg.StateDir}).Store().Dir
+	}
 	st := archive.Store{Dir: *dir}
+	if sub == "show" && fs.NArg() == 1 && strings.ContainsRune(fs.Arg(0), filepath.Separator) {
+		// A path to a PGN4 file, wherever it is.
+		data, err := os.ReadFile(fs.Arg(0))
+		if err != nil {
+			return fmt.Errorf("games show: %w", err)
+		}
+		_, err = stdout.Write(data)
+		return err
+	}
 	items, bad, err := st.List(archive.Filter{Event: *event, Player: *player, Date: *date})
 	if err != nil {
 		return err
@@ -43,7 +66,12 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		for _, it := range items {
 			fmt.Fprintf(stdout, "%s  %-10s %-16s r%-3s board %-3s %-8s %s  %s\n", it.File, it.Date, it.Event, it.Round, it.Board, it.Variant, it.Result, it.Players)
 		}
-		fmt.Fprintf(stdout, "%d games\n", len(items))
+		fmt.Fprintf(stdout, "%d games in %s\n", len(items), *dir)
+		if len(items) == 0 {
+			if _, err := os.Stat(*dir); err != nil {
+				fmt.Fprintf(stderr, "%s does not exist: boardd run keeps finished games in its state directory's games/ (give --dir DIR or --config FILE)\n", *dir)
+			}
+		}
 		return nil
 	case "show":
 		if fs.NArg() != 1 {
@@ -51,7 +79,7 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		}
 		data, err := os.ReadFile(filepath.Join(*dir, filepath.Base(fs.Arg(0))))
 		if err != nil {
-			return err
+			return fmt.Errorf("games show: %w (boardd games list shows the files of %s; a path such as ./game.pgn4 shows that file)", err, *dir)
 		}
 		_, err = stdout.Write(data)
 		return err

@@ -259,7 +259,7 @@ func TestGamesArchive(t *testing.T) {
 		}
 	}
 	code, out, _ := runCmd("games", "list", "--dir", dir, "--event", "League")
-	if code != 0 || !strings.Contains(out, "_League_r2_board-1.pgn4") || !strings.HasSuffix(out, "1 games\n") {
+	if code != 0 || !strings.Contains(out, "_League_r2_board-1.pgn4") || !strings.HasSuffix(out, "1 games in "+dir+"\n") {
 		t.Errorf("games list: %d\n%s", code, out)
 	}
 	code, out, _ = runCmd("games", "export", "--dir", dir)

@@ -41,6 +41,8 @@ func runDaemon(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
 	cfgPath := fs.String("config", "", "config file (configs/boardd.yaml documents it); none: a simulated board, embedded broker and web display on localhost")
 	stdin := fs.Bool("stdin", true, "with the sim driver: read moves and switch lines from standard input")
+	draw := fs.Bool("draw", isTerminal(os.Stdout), "draw the board, whose turn it is and what the LEDs show in the terminal on every change (default: when standard output is a terminal and leds.driver is not term)")
+	over := runFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -51,6 +53,12 @@ func runDaemon(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	if err := over.apply(&cfg); err != nil {
+		return err
+	}
+	if err := checkPorts(cfg); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	d, err := startDaemon(ctx, cfg, stdout, stderr)
@@ -59,6 +67,9 @@ func runDaemon(args []string, stdout, stderr io.Writer) error {
 	}
 	if *stdin && d.simBoard != nil {
 		go d.readSim(ctx, os.Stdin, stdout)
+	}
+	if *draw && cfg.LEDs.Driver != "term" {
+		go showBoard(ctx, d.live, stdout, true)
 	}
 	daemon.SdNotify(false, daemon.SdNotifyReady)
 	d.watchdog(ctx)
@@ -246,6 +257,9 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 	if err := d.startWeb(ctx); err != nil {
 		return nil, err
 	}
+	if err := d.startSpeech(ctx); err != nil {
+		return nil, err
+	}
 	d.greet(stdout)
 	return d, nil
 }
@@ -350,7 +364,9 @@ func (d *boardDaemon) startWeb(ctx context.Context) error {
 			names = append(names, v.Name)
 		}
 	}
-	d.webSrv, err = web.New(web.Config{Board: d.live, Password: pw, Title: d.cfg.Web.Title, Variants: names, Log: d.log.With("part", "web")})
+	games := d.rec.Store()
+	d.webSrv, err = web.New(web.Config{Board: d.live, Password: pw, Title: d.cfg.Web.Title, Variants: names, Log: d.log.With("part", "web"),
+		Games: &games, Lookup: loadVariant})
 	if err != nil {
 		return err
 	}
@@ -480,7 +496,7 @@ func newLogger(cfg configs.Daemon, w io.Writer) *slog.Logger {
 	if cfg.Log.Format == "json" {
 		h = slog.NewJSONHandler(w, opts)
 	}
-	return slog.New(h).With("board", cfg.Board)
+	return slog.New(oneOfEach{h: h}).With("board", cfg.Board)
 }
 
 // sensorFlagsFrom maps the config's board shape and sensors section onto

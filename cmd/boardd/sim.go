@@ -27,8 +27,8 @@ const simHelp = `Simulated board. One command per line:
   lift SQ        lift the piece on SQ            (also: -SQ)
   place SQ       put a piece down on SQ          (also: +SQ)
   wait           the board is quiet: the referee judges (an empty line too)
-  move TOKEN     lift and place for a whole move, written as in PGN4:
-                 h2-h4, Nj1-i3, Qg1xQn8, O-O, O-O-O, e10-e11=N
+  TOKEN          lift and place for a whole move, written as in PGN4:
+  move TOKEN     h2-h4, Nj1-i3, Qg1xQn8, O-O, O-O-O, e10-e11=N
   promote K      change the last promotion (Q, R, B, N)
   board          draw the board again
   # …            a comment
@@ -300,8 +300,10 @@ func (s *simBoard) line(l string) error {
 	case f[0] == "board":
 		s.show()
 		return nil
+	case len(f) == 1 && looksLikeMove(f[0]):
+		return s.move(f[0]) // a bare move, as boardd run takes it: "h2-h4", "O-O"
 	}
-	return fmt.Errorf("%q: want lift SQ, place SQ, wait, move A-B, promote K or board", l)
+	return fmt.Errorf("%q: want a move (h2-h4, Nj1-i3, O-O), lift SQ, place SQ, wait, promote K or board", l)
 }
 
 func (s *simBoard) touch(name string, lift bool) error {
@@ -411,4 +413,14 @@ func (s *simBoard) show() {
 	}
 	fmt.Fprintf(s.out, "%s to move\n", s.ref.Game().Turn())
 	term.Render(s.out, s.board, &f, label, s.color)
+}
+
+// looksLikeMove tells a typed move ("h2-h4", "Nj1xBi3", "O-O") from the
+// other commands: a PGN4 token that names its squares, or castling.
+func looksLikeMove(tok string) bool {
+	if strings.HasPrefix(tok, "O-O") {
+		return true
+	}
+	_, err := pgn4.ParseMove(tok)
+	return err == nil && strings.ContainsAny(tok, "-x")
 }

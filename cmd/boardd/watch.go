@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"boardd/leds"
 	"boardd/leds/term"
@@ -65,19 +67,22 @@ const maxRecent = 8
 // watch follows a board until ctx ends.
 func watch(ctx context.Context, bf brokerFlags, board string, color bool, stdout, stderr io.Writer) error {
 	type msg struct {
-		leaf    string
+		topic   string
 		payload []byte
 	}
 	msgs := make(chan msg, 256)
 	base := mqtt.Topic(*bf.prefix, board, "")
 	filters := map[string]byte{}
-	for _, leaf := range []string{mqtt.TopicState, mqtt.TopicEvents, mqtt.TopicLEDs, mqtt.TopicStatus} {
+	for _, leaf := range []string{mqtt.TopicState, mqtt.TopicEvents, mqtt.TopicLEDs} {
 		filters[base+leaf] = 1
 	}
+	// Every board's retained status: this board's, and the others' to
+	// name them when this one says nothing.
+	filters[mqtt.Topic(*bf.prefix, "+", mqtt.TopicStatus)] = 1
 	c, err := bf.connect(mqttClientID("watch"), func(c paho.Client) error {
 		return mqttSubscribe(c, filters, func(_ paho.Client, m paho.Message) {
 			select {
-			case msgs <- msg{strings.TrimPrefix(m.Topic(), base), m.Payload()}:
+			case msgs <- msg{m.Topic(), m.Payload()}:
 			case <-ctx.Done():
 			}
 		})
@@ -88,16 +93,48 @@ func watch(ctx context.Context, bf brokerFlags, board string, color bool, stdout
 	defer c.Disconnect(250)
 	fmt.Fprintf(stderr, "watching board %s on %s\n", board, *bf.url)
 	wt := &watcher{w: stdout, color: color}
+	others := map[string]bool{}
+	silence := time.NewTimer(watchSilence)
+	defer silence.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-silence.C:
+			if wt.state == nil {
+				fmt.Fprintln(stderr, silentBoard(board, *bf.url, *bf.prefix, others))
+			}
 		case m := <-msgs:
-			if err := wt.handle(m.leaf, m.payload); err != nil {
-				fmt.Fprintf(stderr, "watch: %s: %v\n", m.leaf, err)
+			if !strings.HasPrefix(m.topic, base) {
+				if id, leaf, ok := strings.Cut(strings.TrimPrefix(m.topic, *bf.prefix+"/"), "/"); ok && leaf == mqtt.TopicStatus {
+					others[id] = true
+				}
+				continue
+			}
+			leaf := strings.TrimPrefix(m.topic, base)
+			if err := wt.handle(leaf, m.payload); err != nil {
+				fmt.Fprintf(stderr, "watch: %s: %v\n", leaf, err)
 			}
 		}
 	}
+}
+
+// watchSilence is how long watch waits for the board's state before it
+// says that nothing came.
+var watchSilence = 5 * time.Second
+
+// silentBoard says that a board published nothing, and which boards did.
+func silentBoard(board, url, prefix string, others map[string]bool) string {
+	ids := make([]string, 0, len(others))
+	for id := range others {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	s := fmt.Sprintf("no state from board %q on %s after %v: check --board (the board's id, config key board)", board, url, watchSilence)
+	if len(ids) > 0 {
+		return s + "; boards on this broker: " + strings.Join(ids, ", ")
+	}
+	return s + fmt.Sprintf("; no board has published under %s/ (check --prefix, and that the board runs); still waiting", prefix)
 }
 
 // handle takes one message from a board's topic leaf.

@@ -90,3 +90,59 @@ func TestWatchUsage(t *testing.T) {
 		t.Errorf("unreachable broker: %v", err)
 	}
 }
+
+// A wrong user or password says to pass what the board printed.
+func TestWatchWrongPassword(t *testing.T) {
+	url := testBroker(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for _, tc := range []struct{ user, password, who string }{
+		{"club", "wrong", `user "club" and that password`},
+		{"nobody", "pw-club", `user "nobody"`},
+		{"", "", "no user name"},
+	} {
+		var out, errb lockedBuffer
+		err := watch(ctx, flagsFor(url, tc.user, tc.password), "club-1", false, &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), tc.who) || !strings.Contains(err.Error(), "pass the user and password the board printed") {
+			t.Errorf("user %q password %q: %v", tc.user, tc.password, err)
+		}
+	}
+}
+
+// An unknown --board is reported after a few seconds, with the boards
+// that do publish there.
+func TestWatchUnknownBoard(t *testing.T) {
+	old := watchSilence
+	watchSilence = 200 * time.Millisecond
+	defer func() { watchSilence = old }()
+	url := testBroker(t)
+	pub := publisher(t, url)
+	publish(t, pub, "boardd/club-1/status", "online", true)
+	publish(t, pub, "boardd/club-2/status", "online", true)
+	publish(t, pub, "boardd/club-1/state", testState(3), true)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb lockedBuffer
+	done := make(chan error, 1)
+	go func() { done <- watch(ctx, flagsFor(url, "club", "pw-club"), "club-9", false, &out, &errb) }()
+	errb.waitFor(t, `no state from board "club-9" on `+url+` after 200ms: check --board (the board's id, config key board); boards on this broker: club-1, club-2`)
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "Ann") {
+		t.Errorf("another board's state was drawn:\n%s", out.String())
+	}
+
+	// The right board: no such word.
+	ctx, cancel = context.WithCancel(context.Background())
+	var out2, errb2 lockedBuffer
+	go func() { done <- watch(ctx, flagsFor(url, "club", "pw-club"), "club-1", false, &out2, &errb2) }()
+	out2.waitFor(t, "board club-1  game")
+	time.Sleep(300 * time.Millisecond)
+	cancel()
+	<-done
+	if strings.Contains(errb2.String(), "no state from board") {
+		t.Errorf("the silence note for a board that published:\n%s", errb2.String())
+	}
+}

@@ -89,6 +89,7 @@ func Start(cfg Config) (*Broker, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	log = slog.New(brokerLog{log.Handler()})
 	caps := mqtt.NewDefaultServerCapabilities()
 	caps.MaximumMessageExpiryInterval = 0         // retained state and games stay until replaced
 	caps.MaximumSessionExpiryInterval = 24 * 3600 // a forgotten persistent session goes after a day

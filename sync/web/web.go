@@ -14,6 +14,7 @@
 //	POST /api/logout       ends the session
 //	GET  /api/me           {"authenticated":bool,"can_login":bool}
 //	POST /api/cmd/{name}   a referee command; the body is its JSON payload
+//	GET  /api/games...     the archive of finished games (games.go)
 //
 // The page understands ?seat=Blue (that seat at the bottom), ?spectator=1
 // (the board and the essentials, no controls: for a TV) and ?leds=1 (tint
@@ -67,6 +68,8 @@ import (
 	"time"
 
 	"boardd/referee"
+	"boardd/rules/pgn4"
+	"boardd/sync/archive"
 )
 
 //go:embed static
@@ -95,6 +98,12 @@ type Config struct {
 	// Backlog is how many recent messages a stream opened without ?from=
 	// starts with (default 50).
 	Backlog int
+	// Games is the archive of finished games the page lists, shows and
+	// exports (nil: none; see games.go for the routes).
+	Games *archive.Store
+	// Lookup finds the variants of archived games (nil: the built-in
+	// ones).
+	Lookup pgn4.Lookup
 }
 
 // Server is the web display. It is an http.Handler for the routes /,
@@ -177,6 +186,7 @@ func New(cfg Config) (*Server, error) {
 	m.HandleFunc("POST /api/logout", s.handleLogout)
 	m.HandleFunc("GET /api/me", s.handleMe)
 	m.HandleFunc("POST /api/cmd/{name}", s.handleCmd)
+	s.gameRoutes(m)
 	m.HandleFunc("/api/", s.handleNoRoute)
 	s.mux = m
 	return s, nil

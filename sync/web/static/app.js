@@ -43,6 +43,12 @@
     retry: 1000,
     movesKey: '',
     namesGame: null,
+    view: null, // the finished game being looked at: {file, rep, i}
+    live: null, // the live state that came while looking back
+    games: [], // the archive's list
+    sound: false, // cues on this device
+    audio: null, // the AudioContext, made on the first switch-on
+    cueAfter: Infinity, // no cues for the backlog a stream starts with: only messages after its first state
   };
 
   // ---- geometry -------------------------------------------------------
@@ -263,9 +269,17 @@
     return text;
   }
 
+  // eventLine is "Club night · round 3", from the game's tags.
+  function eventLine(tags) {
+    tags = tags || {};
+    return [tags.Event, tags.Round && 'round ' + tags.Round].filter(Boolean).join(' · ');
+  }
+
   function renderBanner(st) {
     const b = $('banner');
     b.textContent = '';
+    if (app.view) return renderViewBanner(b);
+    $('event').textContent = eventLine(st.tags);
     b.className = 'banner ' + (st.status || '');
     const line = el('div', 'main');
     if (st.status === 'over' && st.result) {
@@ -293,7 +307,8 @@
     if (st.relieve) b.append(el('div', 'note announce', st.turn + " must take " + st.relieve + "'s king out of check."));
     if (st.draw_offers && st.draw_offers.length) b.append(el('div', 'note', 'Draw offered by ' + st.draw_offers.join(', ') + ': the others accept or decline.'));
     if (app.promo && st.status !== 'over') b.append(el('div', 'note', 'Promotion: the default piece was played; it can still be changed.'));
-    b.append(el('div', 'sub', [st.variant, st.game && 'game ' + st.game].filter(Boolean).join(' · ')));
+    b.append(el('div', 'event-line', eventLine(st.tags)));
+    b.append(el('div', 'sub', [st.variant, st.tags && st.tags.TimeControl && st.tags.TimeControl !== '-' && st.tags.TimeControl, st.game && 'game ' + st.game].filter(Boolean).join(' · ')));
   }
 
   // setupNote says the guided set-up's next step in words.
@@ -354,7 +369,8 @@
         break;
     }
     addLog(m.text || m.kind, m.kind, m.time, m.seat);
-    if (app.state) {
+    cueFor(m);
+    if (app.state && !app.view) {
       renderBanner(app.state);
       renderControls(app.state);
     }
@@ -381,8 +397,8 @@
 
   function connect() {
     const es = new EventSource('/api/events' + (app.lastSeq ? '?from=' + (app.lastSeq + 1) : ''));
-    es.addEventListener('open', () => { setConn('live', 'ok'); app.retry = 1000; });
-    es.addEventListener('state', (e) => renderState(JSON.parse(e.data)));
+    es.addEventListener('open', () => { setConn('live', 'ok'); app.retry = 1000; app.cueAfter = Infinity; });
+    es.addEventListener('state', (e) => onState(JSON.parse(e.data)));
     es.addEventListener('lights', (e) => renderLights(JSON.parse(e.data)));
     es.addEventListener('message', (e) => onMessage(JSON.parse(e.data)));
     es.addEventListener('gap', (e) => {
@@ -501,13 +517,15 @@
     const ps = $('proto-seat');
     const an = st.announcement;
     if (document.activeElement !== ps) ps.value = an && !an.accepted && an.reply_by ? an.reply_by : st.turn;
-    if (st.game !== app.namesGame) { // a new game: show its names
+    if (st.game !== app.namesGame && !app.view) { // a new game: show its names
       app.namesGame = st.game;
       for (const s of st.seats || []) {
         const input = $('name-' + s.seat);
         if (input && document.activeElement !== input) input.value = s.player || '';
       }
-      if (!$('variant').value) $('variant').value = st.variant || '';
+      const tags = st.tags || {};
+      if (document.activeElement !== $('tag-event')) $('tag-event').value = tags.Event || '';
+      if (document.activeElement !== $('tag-round')) $('tag-round').value = tags.Round || '';
     }
   }
 
@@ -594,6 +612,7 @@
     $('spectate').addEventListener('click', () => setSpectator(true, true));
     $('leave-spectator').addEventListener('click', () => setSpectator(false));
     document.addEventListener('keydown', (e) => {
+      if (app.view && viewKey(e)) return;
       if (e.key === 'Escape' && document.body.classList.contains('spectator')) setSpectator(false);
     });
     const sp = params.get('spectator');
@@ -655,14 +674,13 @@
     $('announce-text').addEventListener('keydown', (e) => { if (e.key === 'Enter') announce(); });
     $('reply').addEventListener('click', () => command('reply', { seat: $('proto-seat').value, reply: $('reply-kind').value }));
     armed($('claim-stalemate'), () => command('claim_stalemate', { seat: $('proto-seat').value }));
-    $('set-names').addEventListener('click', () => command('tags', { tags: names() }));
-    armed($('new-game'), () => {
-      const tags = {};
-      for (const [k, v] of Object.entries(names())) if (v) tags[k] = v;
-      const payload = { variant: $('variant').value.trim() };
-      if (Object.keys(tags).length) payload.tags = tags;
-      command('new_game', payload);
+    $('set-names').addEventListener('click', () => {
+      const tags = names();
+      tags.Event = $('tag-event').value.trim();
+      tags.Round = $('tag-round').value.trim();
+      command('tags', { tags });
     });
+    setupClub(store);
 
     setInterval(tickClocks, 100);
     if (document.body.dataset.canLogin === 'true') $('login-open').hidden = false;
@@ -671,6 +689,367 @@
       .then((me) => setAuthed(!!me.authenticated))
       .catch(() => {});
     connect();
+  }
+
+  // ---- the live state, or the game looked back at -----------------------
+
+  function onState(st) {
+    if (app.cueAfter === Infinity) app.cueAfter = st.seq; // a stream's first state: its backlog goes up to here
+    if (app.view) {
+      app.live = st; // shown again when the viewer closes
+      return;
+    }
+    renderState(st);
+  }
+
+  // ---- the new-game dialog ------------------------------------------------
+
+  // timeControl writes the dialog's clock as the new_game command takes it
+  // (chess.com's form: "10+5", "1+15D", "-" for none), or undefined for the
+  // board's configured control; it throws with a message for bad input.
+  function timeControl() {
+    const kind = $('ng-kind').value;
+    if (kind === 'config') return undefined;
+    if (kind === 'none') return '-';
+    const base = Number($('ng-base').value), extra = Number($('ng-extra').value || 0);
+    if (!(base > 0)) throw new Error('the time control needs more than 0 minutes each (or choose "no clocks")');
+    if (!Number.isInteger(extra) || extra < 0) throw new Error('the seconds a move must be a whole number, 0 or more');
+    return base + '+' + extra + (kind === 'delay' ? 'D' : '');
+  }
+
+  function openNewGame() {
+    const st = app.live || app.state || {};
+    const tags = st.tags || {};
+    const variant = $('ng-variant');
+    if (st.variant && ![...variant.options].some((o) => o.value === st.variant)) variant.append(new Option(st.variant, st.variant));
+    if (st.variant) variant.value = st.variant;
+    $('ng-event').value = tags.Event || '';
+    // The next round of the same event, when the rounds are numbered.
+    $('ng-round').value = /^\d+$/.test(tags.Round || '') ? String(Number(tags.Round) + 1) : (tags.Round || '');
+    const tc = /^([\d.]+)\+(\d+)(D?)$/.exec(tags.TimeControl || '');
+    if (tc) {
+      $('ng-base').value = tc[1];
+      $('ng-extra').value = tc[2];
+      $('ng-kind').value = tc[3] ? 'delay' : 'inc';
+    } else if (tags.TimeControl === '-') {
+      $('ng-kind').value = 'none';
+    }
+    for (const s of st.seats || []) {
+      const name = $('ng-name-' + s.seat), remote = $('ng-remote-' + s.seat);
+      if (name) name.value = s.player || '';
+      if (remote) remote.checked = !!s.remote;
+    }
+    $('ng-error').textContent = '';
+    $('new-game-dialog').showModal();
+    $('ng-variant').focus();
+  }
+
+  async function startNewGame() {
+    const err = $('ng-error');
+    err.textContent = '';
+    const payload = { variant: $('ng-variant').value };
+    try {
+      const tc = timeControl();
+      if (tc !== undefined) payload.time_control = tc;
+    } catch (e) {
+      err.textContent = e.message;
+      return;
+    }
+    const start = $('ng-start').value.trim();
+    if (start) payload.start = start;
+    const tags = {};
+    for (const s of SEATS) {
+      const v = $('ng-name-' + s).value.trim();
+      if (v) tags[s] = v;
+    }
+    const ev = $('ng-event').value.trim(), round = $('ng-round').value.trim();
+    if (ev) tags.Event = ev;
+    if (round) tags.Round = round;
+    if (Object.keys(tags).length) payload.tags = tags;
+    $('ng-start-game').disabled = true;
+    try {
+      const { status, data } = await post('/api/cmd/new_game', payload);
+      if (status === 401) setAuthed(false);
+      if (!data.ok) {
+        err.textContent = data.error || 'new game: failed (' + status + ')';
+        return;
+      }
+      // A new game starts with every seat on the board; the ticked ones
+      // are played from elsewhere.
+      for (const s of SEATS) {
+        if ($('ng-remote-' + s).checked && !(await command('remote', { seat: s, on: true }))) {
+          err.textContent = 'the game started, but ' + s + ' could not be made remote: ' + $('cmd-status').textContent;
+          return;
+        }
+      }
+      $('new-game-dialog').close();
+      showStatus('✓ new game started', 'ok');
+    } catch (e) {
+      err.textContent = 'new game: ' + e.message;
+    } finally {
+      $('ng-start-game').disabled = false;
+    }
+  }
+
+  // ---- the finished games and the viewer ------------------------------------
+
+  async function openGames() {
+    const box = $('games-box');
+    box.hidden = false;
+    $('games-empty').hidden = true;
+    try {
+      const res = await fetch('/api/games', { credentials: 'same-origin' });
+      const data = await res.json();
+      if (!res.ok) throw new Error(data.error || res.statusText);
+      app.games = data;
+    } catch (e) {
+      app.games = [];
+      $('games-empty').textContent = 'The games could not be listed: ' + e.message;
+      $('games-empty').hidden = false;
+      return;
+    }
+    const sel = $('games-event'), keep = sel.value;
+    while (sel.options.length > 1) sel.remove(1);
+    for (const ev of [...new Set(app.games.map((g) => g.event).filter(Boolean))]) sel.append(new Option(ev, ev));
+    sel.value = [...sel.options].some((o) => o.value === keep) ? keep : '';
+    renderGames();
+    box.scrollIntoView({ block: 'nearest' });
+  }
+
+  function renderGames() {
+    const ev = $('games-event').value;
+    const list = app.games.filter((g) => !ev || g.event === ev);
+    const exp = $('games-export');
+    exp.href = '/api/export' + (ev ? '?event=' + encodeURIComponent(ev) : '');
+    exp.textContent = ev ? 'Download ' + ev + ' (PGN4)' : 'Download all (PGN4)';
+    exp.classList.toggle('off', list.length === 0);
+    $('games-empty').textContent = 'No finished games yet.';
+    $('games-empty').hidden = list.length > 0;
+    const table = $('games');
+    table.textContent = '';
+    if (!list.length) return;
+    const head = table.createTHead().insertRow();
+    for (const h of ['Date', 'Event', 'Players', 'Result', '']) head.append(el('th', '', h));
+    const body = table.createTBody();
+    for (const g of list) {
+      const row = body.insertRow();
+      row.dataset.file = g.file;
+      row.append(el('td', 'date', g.date));
+      row.append(el('td', 'ev', [g.event, g.round && 'r' + g.round].filter(Boolean).join(' ')));
+      const players = el('td', 'players');
+      for (const s of SEATS) {
+        if (!g.players[s]) continue;
+        const p = el('span');
+        p.append(el('span', 'dot ' + seatClass(s)), g.players[s]);
+        players.append(p);
+      }
+      row.append(players, el('td', 'result', g.result));
+      const act = el('td', 'act');
+      const view = el('button', 'view', 'View');
+      view.type = 'button';
+      view.addEventListener('click', () => openGame(g.file));
+      const dl = el('a', 'button', 'PGN4');
+      dl.href = '/api/games/' + encodeURIComponent(g.file) + '?download=1';
+      dl.setAttribute('download', g.file);
+      act.append(view, dl);
+      row.append(act);
+    }
+  }
+
+  async function openGame(file) {
+    let rep;
+    try {
+      const res = await fetch('/api/games/' + encodeURIComponent(file) + '/replay', { credentials: 'same-origin' });
+      rep = await res.json();
+      if (!res.ok) throw new Error(rep.error || res.statusText);
+    } catch (e) {
+      $('games-empty').textContent = e.message;
+      $('games-empty').hidden = false;
+      return;
+    }
+    if (!app.view) app.live = app.state;
+    app.view = { file, rep, i: 0 };
+    document.body.classList.add('viewing');
+    $('games-box').hidden = true;
+    $('viewer-box').hidden = false;
+    $('view-download').href = '/api/games/' + encodeURIComponent(file) + '?download=1';
+    $('view-download').setAttribute('download', file);
+    const t = rep.tags || {};
+    $('viewer-title').textContent = [t.Date, eventLine(t)].filter(Boolean).join(' — ') || file;
+    showPly();
+  }
+
+  // viewState is the state of the live display for the position looked at.
+  function viewState() {
+    const { rep, i } = app.view, p = rep.plies[i];
+    const over = i === rep.plies.length - 1 && rep.tags.Result && rep.tags.Result !== '*';
+    return {
+      seq: app.lastSeq, game: 'view ' + app.view.file, variant: rep.variant, status: over ? 'over' : 'playing',
+      turn: p.turn, squares: rep.squares, walls: rep.walls, pieces: p.pieces, last_move: p.last_move,
+      checks: p.checks, tags: rep.tags,
+      seats: SEATS.map((s, k) => ({ seat: s, player: rep.tags[s] || '', points: p.points[k], status: p.status[k], clock_ms: p.clock_ms[k], running: false, remote: false })),
+      moves: rep.plies.slice(1, i + 1).map((x) => ({ seat: x.seat, move: x.move })),
+    };
+  }
+
+  function showPly() {
+    const v = app.view, n = v.rep.plies.length - 1;
+    v.i = Math.max(0, Math.min(n, v.i));
+    renderState(viewState());
+    $('view-pos').textContent = 'move ' + v.i + ' of ' + n;
+    $('view-prev').disabled = $('view-first').disabled = v.i === 0;
+    $('view-next').disabled = $('view-last').disabled = v.i === n;
+  }
+
+  function renderViewBanner(b) {
+    const { rep, i } = app.view, p = rep.plies[i], n = rep.plies.length - 1;
+    b.className = 'banner viewing';
+    const line = el('div', 'main');
+    if (i === 0) line.textContent = 'The start';
+    else line.append(el('span', 'dot ' + seatClass(p.seat)), p.seat + ': ' + p.move);
+    b.append(line);
+    if (i === n) b.append(el('div', 'note', 'Result: ' + (rep.tags.Result || '*') + (rep.tags.Termination ? ' — ' + rep.tags.Termination : '')));
+    b.append(el('div', 'event-line', eventLine(rep.tags)));
+    b.append(el('div', 'sub', 'Looking back (← → to step, Esc for the live game) · ' + rep.variant));
+  }
+
+  function step(to) {
+    if (!app.view) return;
+    app.view.i = to(app.view.i, app.view.rep.plies.length - 1);
+    showPly();
+  }
+
+  // viewKey steps through the game with the keyboard; true if it took the key.
+  function viewKey(e) {
+    const t = e.target;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return false;
+    const keys = {
+      ArrowLeft: (i) => i - 1, ArrowRight: (i) => i + 1, ArrowUp: (i) => i - 4, ArrowDown: (i) => i + 4,
+      Home: () => 0, End: (i, n) => n,
+    };
+    if (keys[e.key]) {
+      e.preventDefault();
+      step(keys[e.key]);
+      return true;
+    }
+    if (e.key === 'Escape') {
+      closeViewer();
+      return true;
+    }
+    return false;
+  }
+
+  function closeViewer() {
+    if (!app.view) return;
+    app.view = null;
+    document.body.classList.remove('viewing');
+    $('viewer-box').hidden = true;
+    app.movesKey = '';
+    const st = app.live || app.state;
+    app.live = null;
+    if (st) renderState(st);
+  }
+
+  // ---- sound ------------------------------------------------------------
+
+  // CUES are short tone sequences: [frequency Hz, seconds, wave].
+  const CUES = {
+    move: [[660, 0.07, 'sine']],
+    check: [[880, 0.09, 'triangle'], [1175, 0.12, 'triangle']],
+    illegal: [[196, 0.28, 'square']],
+    flag: [[1320, 0.06, 'square'], [0, 0.05], [1320, 0.06, 'square'], [0, 0.05], [1320, 0.06, 'square']],
+    over: [[784, 0.14, 'sine'], [659, 0.14, 'sine'], [523, 0.3, 'sine']],
+  };
+  const CUE_OF = {
+    move: 'move', promotion_changed: 'move', illegal: 'illegal', out_of_turn: 'illegal', ambiguous: 'illegal',
+    timeout: 'flag', game_over: 'over',
+  };
+
+  function cueFor(m) {
+    let cue = CUE_OF[m.kind];
+    if (cue === 'move' && m.checks && m.checks.length) cue = 'check';
+    if (!cue || !app.sound || app.view || m.seq <= app.cueAfter) return;
+    play(cue);
+  }
+
+  function play(cue) {
+    const cues = document.body.dataset.cues ? document.body.dataset.cues.split(',') : [];
+    document.body.dataset.cues = cues.concat(cue).slice(-20).join(','); // for tests and the curious
+    const ctx = app.audio;
+    if (!ctx) return;
+    if (ctx.state === 'suspended') ctx.resume().catch(() => {});
+    let t = ctx.currentTime + 0.01;
+    for (const [freq, dur, wave] of CUES[cue]) {
+      if (freq) {
+        const o = ctx.createOscillator(), g = ctx.createGain();
+        o.type = wave;
+        o.frequency.value = freq;
+        g.gain.setValueAtTime(0.0001, t);
+        g.gain.exponentialRampToValueAtTime(0.25, t + 0.01);
+        g.gain.exponentialRampToValueAtTime(0.0001, t + dur);
+        o.connect(g).connect(ctx.destination);
+        o.start(t);
+        o.stop(t + dur + 0.02);
+      }
+      t += dur;
+    }
+  }
+
+  function setupClub(store) {
+    // The dialog's seats: a name and "remote" for each.
+    for (const s of SEATS) {
+      const row = el('div', 'ng-seat ' + seatClass(s));
+      const name = el('input');
+      name.type = 'text';
+      name.id = 'ng-name-' + s;
+      name.placeholder = s + ' player';
+      name.maxLength = 200;
+      name.setAttribute('aria-label', s + ' player');
+      const remote = el('label', 'remote');
+      const cb = el('input');
+      cb.type = 'checkbox';
+      cb.id = 'ng-remote-' + s;
+      remote.append(cb, 'remote');
+      row.append(el('span', 'dot ' + seatClass(s)), name, remote);
+      $('ng-players').append(row);
+    }
+    $('new-game-open').addEventListener('click', openNewGame);
+    $('ng-cancel').addEventListener('click', () => $('new-game-dialog').close());
+    $('ng-form').addEventListener('submit', (e) => { e.preventDefault(); startNewGame(); });
+    const kind = $('ng-kind');
+    const clockInputs = () => { $('ng-base').disabled = $('ng-extra').disabled = kind.value === 'none' || kind.value === 'config'; };
+    kind.addEventListener('change', clockInputs);
+    clockInputs();
+
+    $('games-open').addEventListener('click', () => ($('games-box').hidden ? openGames() : ($('games-box').hidden = true)));
+    $('games-close').addEventListener('click', () => { $('games-box').hidden = true; });
+    $('games-event').addEventListener('change', renderGames);
+    $('view-first').addEventListener('click', () => step(() => 0));
+    $('view-prev').addEventListener('click', () => step((i) => i - 1));
+    $('view-next').addEventListener('click', () => step((i) => i + 1));
+    $('view-last').addEventListener('click', () => step((i, n) => n));
+    $('view-close').addEventListener('click', closeViewer);
+
+    // Sound is off until switched on, per device (an AudioContext needs a
+    // click to start anyway).
+    const sound = $('sound');
+    const setSound = (on) => {
+      app.sound = on;
+      sound.checked = on;
+      store('boardd.sound', on ? '1' : '0');
+      if (on && !app.audio && (window.AudioContext || window.webkitAudioContext)) {
+        app.audio = new (window.AudioContext || window.webkitAudioContext)();
+      }
+      if (on && app.audio && app.audio.state === 'suspended') app.audio.resume().catch(() => {});
+    };
+    sound.addEventListener('change', () => {
+      setSound(sound.checked);
+      if (sound.checked) play('move'); // so one hears it works
+    });
+    if (store('boardd.sound') === '1') {
+      setSound(true); // resumes on the first click anywhere
+      document.addEventListener('click', () => { if (app.audio && app.audio.state === 'suspended') app.audio.resume().catch(() => {}); }, { once: true });
+    }
   }
 
   setup();

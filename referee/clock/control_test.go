@@ -1,0 +1,58 @@
+package clock
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		in     string
+		want   Control
+		ok     bool
+		canon  string
+		errHas string
+	}{
+		// The forms of real chess.com PGN4 files (shared/reference/games).
+		{in: "1+15D", want: Control{Base: time.Minute, Delay: 15 * time.Second}, ok: true, canon: "1+15D"},
+		{in: "1+7", want: Control{Base: time.Minute, Increment: 7 * time.Second}, ok: true, canon: "1+7"},
+		{in: "4+0", want: Control{Base: 4 * time.Minute}, ok: true, canon: "4+0"},
+		{in: "2 | 10", want: Control{Base: 2 * time.Minute, Increment: 10 * time.Second}, ok: true, canon: "2+10"},
+		{in: "4 min", want: Control{Base: 4 * time.Minute}, ok: true, canon: "4+0"},
+		{in: " 10 + 5 ", want: Control{Base: 10 * time.Minute, Increment: 5 * time.Second}, ok: true, canon: "10+5"},
+		{in: "0.5+2d", want: Control{Base: 30 * time.Second, Delay: 2 * time.Second}, ok: true, canon: "0.5+2D"},
+		{in: "90", want: Control{Base: 90 * time.Minute}, ok: true, canon: "90+0"},
+		// No clocks.
+		{in: "", ok: false},
+		{in: "-", ok: false},
+		{in: "none", ok: false},
+		// Mistakes.
+		{in: "0+5", errHas: "base time"},
+		{in: "ten+5", errHas: "base time"},
+		{in: "10+-1", errHas: "seconds per move"},
+		{in: "10+1.5", errHas: "seconds per move"},
+		{in: "10m+5s", errHas: "want minutes+seconds"},
+	} {
+		got, ok, err := Parse(tc.in)
+		if tc.errHas != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.errHas) {
+				t.Errorf("Parse(%q): error %v, want one containing %q", tc.in, err, tc.errHas)
+			}
+			continue
+		}
+		if err != nil || ok != tc.ok || got != tc.want {
+			t.Errorf("Parse(%q) = %+v, %v, %v; want %+v, %v", tc.in, got, ok, err, tc.want, tc.ok)
+			continue
+		}
+		if ok && got.String() != tc.canon {
+			t.Errorf("Parse(%q).String() = %q, want %q", tc.in, got.String(), tc.canon)
+		}
+		if ok {
+			again, _, err := Parse(got.String())
+			if err != nil || again != got {
+				t.Errorf("Parse(String()) of %q: %+v, %v; want %+v", tc.in, again, err, got)
+			}
+		}
+	}
+}
