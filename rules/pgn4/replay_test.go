@@ -141,3 +141,59 @@ func TestReplayChecksPieceLetters(t *testing.T) {
 		t.Errorf("with --variant: %v", err)
 	}
 }
+
+// A Free-for-All game in which a seat is stalemated while three others
+// still play: chess.com writes S in that seat's slot and play goes on
+// ("If a player is stalemated, then they are eliminated from the game
+// unless there are only 2 players left … Stalemating yourself is 20",
+// chess.com's in-game rules summary). No real export with such a
+// stalemate is in the repository (the S tokens of testdata/games/ffa all
+// belong to walking kings), so the game is built from that text: Red's
+// Qc7-c5 stalemates Blue's lone king on a4, Blue is out with +20, Yellow
+// and Green play on, then Yellow resigns (its king walks: two others
+// still play) and Green resigns, leaving Red alone with +20 for each of
+// the two kings still on the board. The rules text's other reading
+// (every stalemate ends the game, +10 each) stops at Blue's S.
+func TestReplayFFAMidGameStalemate(t *testing.T) {
+	v, err := rules.NewFFA("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.ParsePlacement(v, rules.Red, "rK:h1 rQ:c7 bK:a4 yK:g14 gK:n8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := `[Variant "FFA"]
+[RuleVariants "DeadKingWalking EnPassant PromoteTo=D"]
+[StartFen4 "` + p.FEN4() + `"]
+[Red "r"]
+[Blue "b"]
+[Yellow "y"]
+[Green "g"]
+[Result "r: 40 - b: 20 - y: 0 - g: 0"]
+
+1. Qc7-c5 .. S .. Kg14-f14 .. Kn8-n9
+2. Kh1-g1 .. R .. R
+`
+	pg, _, err := ParseString(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := Replay(pg, "")
+	if err != nil {
+		t.Fatalf("chess.com practice (the default): %v", err)
+	}
+	res, over := g.Result()
+	want, _ := resultPoints(pg)
+	if !over || res.Points != want || g.Status(rules.Blue) != rules.Stalemated {
+		t.Errorf("over=%v %+v, Blue %v; want the Result tag's %v", over, res, g.Status(rules.Blue), want)
+	}
+
+	// The text's reading: the game ends at the stalemate.
+	v.Options.StalemateScoresSelf = false
+	_, _, err = ReplayWith(pg, "", func(string, string) (*rules.Variant, error) { return v, nil })
+	var re *ReplayError
+	if !errors.As(err, &re) || re.Round != 1 || re.Seat != rules.Blue || !strings.Contains(err.Error(), "already over (stalemate") {
+		t.Errorf("rules text: %v, want the game over at Blue's S", err)
+	}
+}
