@@ -1252,7 +1252,7 @@ func pieceCode(pc rules.Piece) string {
 	if pc.Dead() {
 		seat = 'x'
 	}
-	return string(seat) + string(pc.Kind().Letter())
+	return string(seat) + string(pc.Letter()) // 'D': a one-point queen
 }
 
 func names(s square.Set) []string {
