@@ -267,7 +267,7 @@ func (g *Game) doubleCheckMove(m Move) error {
 		return fmt.Errorf("%s: %s accepted %s's move into check and must relieve that check", p.MoveText(m), p.turn, d.relieve-1)
 	}
 	err := p.Explain(m)
-	if g.privileged(p.turn) && containsMove(p.PseudoLegal(nil), m) {
+	if g.privileged(p.turn) && containsMove(g.announceable(p.turn), m) {
 		err = fmt.Errorf("%v (%s may announce a move into check first: its partner replies)", err, p.turn)
 	}
 	return err

@@ -8,19 +8,25 @@ import (
 )
 
 // refusal returns why the seat to move may not play from-to (promo: the
-// kind asked for, NoKind for none): the position's explanation, or the
-// game's (blocking double's protocol) when the position allows the move.
+// kind asked for, NoKind for none): the game's answer when the move is
+// one of the piece's moves (blocking double adds its protocol), else the
+// position's explanation.
 func refusal(t *testing.T, g *rules.Game, from, to string, promo rules.Kind) string {
 	t.Helper()
-	m, err := g.Position().FindMove(sqr(t, from), sqr(t, to), promo)
-	if err != nil {
-		return err.Error()
+	f, tt := sqr(t, from), sqr(t, to)
+	for _, m := range g.Position().PseudoLegal(nil) {
+		if m.From() == f && m.To() == tt && (m.Promotion() == promo || promo == rules.NoKind && m.Promotion() <= rules.Queen) {
+			if _, err := g.Play(m); err != nil {
+				return err.Error()
+			}
+			t.Fatalf("%s-%s was played", from, to)
+		}
 	}
-	if _, err := g.Play(m); err != nil {
-		return err.Error()
+	_, err := g.Position().FindMove(f, tt, promo)
+	if err == nil {
+		t.Fatalf("%s-%s is legal", from, to)
 	}
-	t.Fatalf("%s-%s was played", from, to)
-	return ""
+	return err.Error()
 }
 
 // Every variant's special refusals give the rule that refuses, not a
@@ -81,6 +87,13 @@ func TestRefusalsNameTheirRule(t *testing.T) {
 			"Qe5xh5: Green's knight on h5 may not be captured by Red: Red plays its game against Yellow, and Green's men only block it", "a block of the other game"},
 		{"blocking-double", "R", "0,0,0,0", "rK:h1 gK:n7 yK:h14 bK:a7 rQ:e5 yN:e9 gN:h5 bN:c5", "e5", "c5", 0,
 			"Qe5xc5: Blue's knight on c5 may not be captured by Red (partner)", "White's partner"},
+		// "have the privilege of moving their Kings into check": the hint
+		// to announce comes with a move into check, not with a move that
+		// leaves a check standing ("the check that would be so created").
+		{"blocking-double", "G", "0,0,0,0", "rK:h1 rQ:d2 gK:n4 gN:l8 yK:h14 yQ:d13 bK:a7 bR:n11 bR:m10", "n4", "n5", 0,
+			"Kn4-n5: Green's king on n4 is in check and would still be attacked on n5 (Green may announce a move into check first: its partner replies)", "the privilege's hint"},
+		{"blocking-double", "G", "0,0,0,0", "rK:h1 rQ:d2 gK:n4 gN:l8 yK:h14 yQ:d13 bK:a7 bR:n11", "l8", "k6", 0,
+			"Nl8-k6: it would leave Green's king on n4 in check from Blue's rook on n11", "no hint for staying in check"},
 	}
 	for _, tt := range tests {
 		g := crossGame(t, variantNamed(t, tt.variant), tt.turn, tt.out, tt.pieces)
