@@ -189,6 +189,15 @@ func TestReplayFFAMidGameStalemate(t *testing.T) {
 		t.Errorf("over=%v %+v, Blue %v; want the Result tag's %v", over, res, g.Status(rules.Blue), want)
 	}
 
+	// Written back, the stalemated seat's slot holds chess.com's S.
+	out, err := FromGame(g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if txt := out.String(); !strings.Contains(txt, "1. Qc7-c5 .. S .. Kg14-f14 .. Kn8-n9") {
+		t.Errorf("export does not write the stalemate as chess.com does:\n%s", txt)
+	}
+
 	// The text's reading: the game ends at the stalemate.
 	v.Options.StalemateScoresSelf = false
 	_, _, err = ReplayWith(pg, "", func(string, string) (*rules.Variant, error) { return v, nil })
