@@ -12,8 +12,8 @@ import (
 // the beginning of the checkmating player's next turn": a seat that is
 // checkmated when its own turn comes cannot move and waits (its turn
 // passes); it is out when the turn of the player credited with the mate
-// begins and the mate still stands. Everyone who moves in between — the
-// mated player's partner-less neighbours, any opponent — may lift it. The
+// begins and the mate still stands. Every player who moves in between may
+// lift it. The
 // credit (rule 6, "For purposes of determining which player gets
 // 'credit'") goes to the player whose move made the mate; it is reset when
 // the mate is lifted, even for a moment in the middle of a move, and
