@@ -452,6 +452,7 @@ func (g *Game) c4SetVariant() {
 			continue
 		}
 		any = true
+		nv.armyOf[e] = c
 		nv.CanCapture[c-1][e], nv.CanCapture[e][c-1] = false, false
 		nv.Checks[e][c-1] = false
 		for x := Seat(0); x < NumSeats; x++ {

@@ -179,14 +179,21 @@ func (p *Position) stuckPawnWhy(pc Piece, from square.Square) string {
 
 // captureBar says why seat s may not capture the live piece victim on to,
 // which the variant's capture table forbids: its own piece, a partner's,
-// Chess4's active king, or (blocking double chess) a piece of the other
-// individual game, which only blocks.
+// Chess4's active king or (Method 2) an acquired army and its controller,
+// or (blocking double chess) a piece of the other individual game, which
+// only blocks.
 func (p *Position) captureBar(s Seat, victim Piece, to square.Square) string {
 	v := p.v
 	e, name := victim.Seat(), kindNames[victim.Kind()]
 	switch {
 	case e == s:
 		return fmt.Sprintf("%s already holds %s's own %s", to, s, name)
+	case v.armyOf[e] == s+1 || v.armyOf[s] == e+1:
+		c, army := s, e
+		if v.armyOf[s] == e+1 {
+			c, army = e, s
+		}
+		return fmt.Sprintf("%s's %s on %s may not be captured by %s: %s plays %s's army, which does not capture its controller's pieces, nor they it", e, name, to, s, c, army)
 	case v.NoKingCapture && victim.Kind() == King && v.CanCapture[s][e]:
 		return fmt.Sprintf("%s's king on %s may not be captured: \"It is an illegal move to capture an active player's King\" (%s must be checkmated instead)", e, to, e)
 	case v.Side[s] != 0 && v.Side[s] != v.Side[e]:

@@ -243,6 +243,11 @@ type Variant struct {
 	revCell [NumSeats][numCells]bool
 	resCell [NumSeats][numCells]bool
 	truces  []truce // InitialPawnTruce: the start's pawn pairs (rules/fortress.go)
+	// Chess4 Method 2: armyOf[e] is 1 + the player who plays seat e's
+	// acquired army (0: nobody), set on the game's copy of the variant
+	// (c4SetVariant) so that a refusal can say why the two do not capture
+	// each other.
+	armyOf [NumSeats]Seat
 }
 
 // Options are the documented rule choices of a variant (see README).

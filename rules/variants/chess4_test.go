@@ -614,6 +614,10 @@ func TestChess4Method2(t *testing.T) {
 	if got := c4dests(g, "g13"); strings.Join(got, " ") != "g11 g12" {
 		t.Errorf("Black's pawn g13 reaches %v, want g11 g12 (not Silver's knight on f12)", got)
 	}
+	const why = "g13xf12: Blue's knight on f12 may not be captured by Yellow: Blue plays Yellow's army, which does not capture its controller's pieces, nor they it"
+	if _, err := g.Position().FindMove(sqr(t, "g13"), sqr(t, "f12"), rules.NoKind); err == nil || err.Error() != why {
+		t.Errorf("g13xf12: %v, want %s", err, why)
+	}
 	playLine(t, g, "h14-i14 n10-m10")
 	// White may take the acquired king; nobody is eliminated by it.
 	rec := playCross(t, g, "k12", "i14")
