@@ -1300,7 +1300,7 @@ func PieceCode(pc rules.Piece) string {
 	if pc.Dead() {
 		seat = 'x'
 	}
-	return string(seat) + string(pc.Kind().Letter())
+	return string(seat) + string(pc.Letter()) // 'D': a one-point queen
 }
 
 func names(s square.Set) []string {

@@ -653,3 +653,22 @@ func TestLiveDrawEndsOneGameOfADoubleGame(t *testing.T) {
 		t.Errorf("seat statuses %+v", st.Seats)
 	}
 }
+
+// The displays' piece codes keep FFA's one-point queen apart from a full
+// queen ("rD", as in FEN4; the web display tags it with a 1).
+func TestPieceCodes(t *testing.T) {
+	tests := []struct {
+		pc   rules.Piece
+		want string
+	}{
+		{rules.MakePiece(rules.Red, rules.Queen), "rQ"},
+		{rules.MakePiece(rules.Red, rules.Queen).WithPromoted(), "rD"},
+		{rules.MakePiece(rules.Green, rules.Queen).WithPromoted().WithDead(), "xD"},
+		{rules.MakePiece(rules.Blue, rules.Pawn), "bP"},
+	}
+	for _, tt := range tests {
+		if got := pieceCode(tt.pc); got != tt.want {
+			t.Errorf("pieceCode(%v) = %q, want %q", tt.pc, got, tt.want)
+		}
+	}
+}

@@ -267,7 +267,7 @@ func (g *Game) doubleCheckMove(m Move) error {
 		return fmt.Errorf("%s: %s accepted %s's move into check and must relieve that check", p.MoveText(m), p.turn, d.relieve-1)
 	}
 	err := p.Explain(m)
-	if g.privileged(p.turn) && containsMove(p.PseudoLegal(nil), m) {
+	if g.privileged(p.turn) && containsMove(g.announceable(p.turn), m) {
 		err = fmt.Errorf("%v (%s may announce a move into check first: its partner replies)", err, p.turn)
 	}
 	return err
@@ -302,6 +302,8 @@ func (g *Game) Announce(s Seat, m Move) error {
 		return p.Explain(m)
 	case containsMove(g.doubleMoves(), m):
 		return fmt.Errorf("%s does not move into check: just play it", p.MoveText(m))
+	case p.leavesCheckStanding(m):
+		return fmt.Errorf("%s leaves %s's king in the check it already stands in: the privilege is of moving into check (\"the check that would be so created\"), not of staying in one; answer the check, or announce a king move into check", p.MoveText(m), s)
 	}
 	d.ann, d.annBy, d.accepted = m, s, false
 	g.note(fmt.Sprintf("%s announces %s", s, m))
@@ -573,6 +575,9 @@ func (g *Game) settleDouble(mover Seat, rec *Record) bool {
 		}
 		o := g.doubleOpponent(t)
 		if p.InCheck(t) {
+			if g.mayEscapeMate(t) {
+				break // in check, no legal move, but a move into check its partner can relieve: announce it
+			}
 			g.endGame(rec, t, o, 3, "checkmate", Mated, Finished)
 			mated = true
 			continue
@@ -591,13 +596,68 @@ func (g *Game) settleDouble(mover Seat, rec *Record) bool {
 // mayAnnounce reports whether seat t, to move, still has a move it may
 // announce into check.
 func (g *Game) mayAnnounce(t Seat) bool {
+	return len(g.announceable(t)) > 0
+}
+
+// announceable lists the moves seat t, to move, may still announce into
+// check this turn: moves the rules otherwise forbid, not refused already,
+// that create the check rather than leave one standing.
+func (g *Game) announceable(t Seat) []Move {
 	d := &g.dbl
 	if !g.privileged(t) || d.unwise {
-		return false
+		return nil
 	}
+	var out []Move
 	legal := g.doubleMoves()
 	for _, m := range g.pos.PseudoLegal(nil) {
-		if !containsMove(legal, m) && !containsMove(d.refused, m) {
+		if !containsMove(legal, m) && !containsMove(d.refused, m) && !g.pos.leavesCheckStanding(m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// mayEscapeMate reports whether seat t, to move, in check and with no
+// legal move, is not checkmated because of the privilege: it may announce
+// a move into check that its partner could then relieve. "The Red and
+// Yellow players only, because their move is followed by a move on the
+// part of their partners, have the privilege of moving their Kings into
+// check": a king that can step into a check the partner will lift is not
+// without a move, and the text's words on stalemate ("Using the privilege
+// of moving into check to escape from stalemate is permitted, but is
+// optional") make the escape optional there, not impossible from check.
+func (g *Game) mayEscapeMate(t Seat) bool {
+	for _, m := range g.announceable(t) {
+		if _, ok := g.reliefAfter(m, t); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// leavesCheckStanding reports whether m, a move of the seat to move that
+// is not a king move, leaves a check on its king standing: a piece that
+// checked the king before m still does after it.
+func (p *Position) leavesCheckStanding(m Move) bool {
+	s := p.turn
+	k := int(p.king[s])
+	if k == 0 || m.from() == k || !p.InCheck(s) {
+		return false
+	}
+	var before []int
+	for _, c := range p.v.cells {
+		if pc := p.board[c]; pc.IsPiece() && p.v.atkTab[s][pc] && !p.out[pc.Seat()] && p.pieceAttacks(int(c), k) {
+			before = append(before, int(c))
+		}
+	}
+	was := make([]Piece, len(before))
+	for i, c := range before {
+		was[i] = p.board[c]
+	}
+	u := p.Make(m)
+	defer p.Unmake(m, u)
+	for i, c := range before {
+		if p.board[c] == was[i] && p.pieceAttacks(c, k) {
 			return true
 		}
 	}

@@ -8,15 +8,20 @@ import (
 
 // Chess4 (shared/seeds/chess4-rules.txt): the game layer of Mode Chess4.
 //
-// "A player is only eliminated by checkmate if he is checkmated at the
-// beginning of the checkmating player's next turn" and "Checkmate occurs
-// at the beginning of the eliminated player's turn" (rules 1 and 6.1): a
-// seat is out when, at the start of its own turn, it is in check and has
-// no legal move. Between the mating move and that turn the other players
-// move, and may lift the mate. The credit for a mate (rule 6) goes to the
-// player whose move made it; it is reset when the mate is lifted, even for
-// a moment in the middle of a move, and re-established by whoever mates
-// again.
+// Rule 1: "A player is only eliminated by checkmate if he is checkmated at
+// the beginning of the checkmating player's next turn": a seat that is
+// checkmated when its own turn comes cannot move and waits (its turn
+// passes); it is out when the turn of the player credited with the mate
+// begins and the mate still stands. Every player who moves in between may
+// lift it. The
+// credit (rule 6, "For purposes of determining which player gets
+// 'credit'") goes to the player whose move made the mate; it is reset when
+// the mate is lifted, even for a moment in the middle of a move, and
+// re-established by whoever mates again, and the elimination waits for
+// that player's next turn. A mate with nobody to wait for (a position set
+// up with the mate standing, or a credited player who is out himself)
+// counts at the mated player's own turn, as rule 6.1 words it
+// ("Checkmate occurs at the beginning of the eliminated player's turn").
 //
 // Method 1 greys the eliminated army: static pieces that block, can be
 // captured (the king too) and give no check. Method 2 (Variant.ArmyControl)
@@ -114,8 +119,10 @@ func mated(p *Position, s Seat) bool {
 }
 
 // settleChess4 applies the consequences of a turn: the credit for mates on
-// the board, then, at the start of the next seat's turn, its checkmate
-// (out) or stalemate (a draw), and the end of the game.
+// the board, then, at the start of the next seat's turn, the seats that
+// seat has checkmated (out, rule 1), its own checkmate (it waits for the
+// checkmating player's turn) or stalemate (a draw), and the end of the
+// game.
 func (g *Game) settleChess4(mover Seat, rec *Record) bool {
 	p := g.pos
 	if rec != nil && rec.Action == ActMove && len(g.snaps) > 0 {
@@ -133,6 +140,10 @@ func (g *Game) settleChess4(mover Seat, rec *Record) bool {
 			break
 		}
 		s := p.turn
+		if g.status[s] == Playing && g.c4OutAtTurnOf(rec, s) {
+			out = true // s's turn begins: the seats it checkmated are out
+			continue
+		}
 		if g.status[s] != Playing { // an acquired army (Method 2)
 			if g.hasMoves(s) {
 				break
@@ -148,6 +159,10 @@ func (g *Game) settleChess4(mover Seat, rec *Record) bool {
 			g.c4End("stalemate", nil, players)
 			break
 		}
+		if by := g.c4.mateBy[s]; by != 0 && by != s+1 && g.status[by-1] == Playing {
+			p.turn = p.nextSeat(s) // checkmated: waits for the checkmating player's turn
+			continue
+		}
 		g.c4Eliminate(rec, s, Mated, g.c4.mateBy[s])
 		out = true
 	}
@@ -155,6 +170,19 @@ func (g *Game) settleChess4(mover Seat, rec *Record) bool {
 		g.checkDraws(rec != nil && rec.Action == ActMove)
 	}
 	return out
+}
+
+// c4OutAtTurnOf eliminates, as player s's turn begins, every seat still
+// checkmated whose mate is credited to s (rule 1), and reports whether it
+// eliminated any.
+func (g *Game) c4OutAtTurnOf(rec *Record, s Seat) bool {
+	for e := Seat(0); e < NumSeats; e++ {
+		if e != s && g.status[e] == Playing && g.c4.mateBy[e] == s+1 && mated(g.pos, e) {
+			g.c4Eliminate(rec, e, Mated, s+1)
+			return true
+		}
+	}
+	return false
 }
 
 // c4Credit updates the mate credits after player's move m (rule 6): a seat
@@ -347,9 +375,11 @@ func (g *Game) KeepArmy(s Seat) error {
 	wasTurn := p.turn
 	g.c4Static(keep)
 	g.c4.choice = [3]Seat{ch[0], drop + 1, keep + 1}
-	// The army eliminated on this turn plays on from it (if kept); the turn
-	// order otherwise is unchanged.
-	if last := g.records[len(g.records)-1]; len(last.Out) > 0 {
+	// An elimination at the beginning of the chooser's own turn (rule 1)
+	// leaves the turn with him. One at the eliminated seat's own turn (a
+	// mate nobody waits for): the army eliminated on this turn plays on
+	// from it (if kept); the turn order otherwise is unchanged.
+	if last := g.records[len(g.records)-1]; len(last.Out) > 0 && wasTurn != ch[0]-1 {
 		newest := last.Out[len(last.Out)-1]
 		if newest == drop {
 			p.turn = drop
@@ -422,6 +452,7 @@ func (g *Game) c4SetVariant() {
 			continue
 		}
 		any = true
+		nv.armyOf[e] = c
 		nv.CanCapture[c-1][e], nv.CanCapture[e][c-1] = false, false
 		nv.Checks[e][c-1] = false
 		for x := Seat(0); x < NumSeats; x++ {

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"boardd/rules/square"
 )
@@ -31,11 +33,15 @@ func (p *Position) FindMove(from, to square.Square, promo Kind) (Move, error) {
 		}
 	}
 	if len(cands) > 0 {
+		s := p.At(from).Seat()
 		if cands[0].Promotion() == NoKind {
-			if promo != NoKind {
-				return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: "only a pawn reaching its promotion squares promotes"}
+			if promo == NoKind {
+				return cands[0], nil
 			}
-			return cands[0], nil
+			if p.v.PromoteToCaptured && p.v.promoCell[s][cell(to)] {
+				return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: fmt.Sprintf("no piece of %s's has been captured, so the pawn arrives unpromoted: \"If there are no pieces available for promotion, then upon reaching the far side, the Pawn is stuck\"", s)}
+			}
+			return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: "only a pawn reaching its promotion squares promotes"}
 		}
 		if promo == NoKind {
 			return cands[0], nil // the variant's default promotion comes first
@@ -44,6 +50,9 @@ func (p *Position) FindMove(from, to square.Square, promo Kind) (Move, error) {
 			if m.Promotion() == promo {
 				return m, nil
 			}
+		}
+		if p.v.PromoteToCaptured && slices.Contains(p.v.Promotions, promo) {
+			return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: fmt.Sprintf("pawns promote \"only to previously captured pieces\", and no %s of %s's has been captured", kindNames[promo], s)}
 		}
 		return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: fmt.Sprintf("a pawn may not promote to a %s in %s", kindNames[promo], p.v.Name)}
 	}
@@ -101,16 +110,19 @@ func (p *Position) explain(from, to square.Square, promo Kind) error {
 	}
 	name := kindNames[pc.Kind()]
 	if victim := p.At(to); victim.IsPiece() && !p.v.capTab[s][victim] {
-		if victim.Seat() == s {
-			return bad("%s already holds %s's own %s", to, s, kindNames[victim.Kind()])
-		}
-		return bad("%s's %s on %s may not be captured by %s (partner)", victim.Seat(), kindNames[victim.Kind()], to, s)
+		return bad("%s", p.captureBar(s, victim, to))
 	}
-	// Does any pseudo-legal move match? Then the king would be in check.
+	// Does any pseudo-legal move match? Then a variant's own rule refuses
+	// it, or the king would be in check.
 	var buf [256]Move
 	for _, m := range p.PseudoLegal(buf[:0]) {
 		if m.From() != from || m.To() != to {
 			continue
+		}
+		if p.v.verney {
+			if why := p.verneyWhy(m); why != "" {
+				return bad("%s", why)
+			}
 		}
 		if pc.Kind() == King && p.InCheck(s) {
 			return bad("%s's king on %s is in check and would still be attacked on %s", s, from, to)
@@ -140,12 +152,62 @@ func (p *Position) explain(from, to square.Square, promo Kind) error {
 		return bad("the %s's path is blocked at %s", name, path)
 	}
 	if pc.Kind() == Pawn {
+		if why := p.stuckPawnWhy(pc, from); why != "" {
+			return bad("%s", why)
+		}
 		if p.At(to).IsPiece() {
 			return bad("a pawn captures only diagonally forward")
 		}
 		return bad("a %s pawn cannot move from %s to %s", s, from, to)
 	}
 	return bad("a %s does not move from %s to %s", name, from, to)
+}
+
+// stuckPawnWhy says why the pawn pc on from cannot move at all under
+// Stevenson's rules, or "".
+func (p *Position) stuckPawnWhy(pc Piece, from square.Square) string {
+	v, c, s := p.v, cell(from), pc.Seat()
+	if v.PromoteToCaptured && v.promoCell[s][c] {
+		return fmt.Sprintf("the pawn on %s reached the far side with no piece available for promotion: \"the Pawn is stuck and may no longer move\"", from)
+	}
+	fwd := v.Seats[s].Forward
+	if q := p.board[c+dirDelta[fwd]]; v.HeadToHeadStuck && q.IsPiece() && q.Kind() == Pawn && !q.Dead() && v.Partners(s, q.Seat()) && opposite[fwd] == int(v.Seats[q.Seat()].Forward) {
+		return fmt.Sprintf("the pawn on %s meets %s's pawn on %s head to head: \"A Pawn head-to-head with a friendly Pawn is stuck until one of them is captured\"", from, q.Seat(), squareOf(c+dirDelta[fwd]))
+	}
+	return ""
+}
+
+// captureBar says why seat s may not capture the live piece victim on to,
+// which the variant's capture table forbids: its own piece, a partner's,
+// Chess4's active king or (Method 2) an acquired army and its controller,
+// or (blocking double chess) a piece of the other individual game, which
+// only blocks.
+func (p *Position) captureBar(s Seat, victim Piece, to square.Square) string {
+	v := p.v
+	e, name := victim.Seat(), kindNames[victim.Kind()]
+	switch {
+	case e == s:
+		return fmt.Sprintf("%s already holds %s's own %s", to, s, name)
+	case v.armyOf[e] == s+1 || v.armyOf[s] == e+1:
+		c, army := s, e
+		if v.armyOf[s] == e+1 {
+			c, army = e, s
+		}
+		return fmt.Sprintf("%s's %s on %s may not be captured by %s: %s plays %s's army, which does not capture its controller's pieces, nor they it", e, name, to, s, c, army)
+	case v.NoKingCapture && victim.Kind() == King && v.CanCapture[s][e]:
+		return fmt.Sprintf("%s's king on %s may not be captured: \"It is an illegal move to capture an active player's King\" (%s must be checkmated instead)", e, to, e)
+	case v.Side[s] != 0 && v.Side[s] != v.Side[e]:
+		var opp []string
+		for t := Seat(0); t < NumSeats; t++ {
+			if t != s && v.CanCapture[s][t] {
+				opp = append(opp, t.String())
+			}
+		}
+		return fmt.Sprintf("%s's %s on %s may not be captured by %s: %s plays its game against %s, and %s's men only block it", e, name, to, s, s, strings.Join(opp, " and "), e)
+	case v.Partners(s, e):
+		return fmt.Sprintf("%s's %s on %s may not be captured by %s (partner)", e, name, to, s)
+	}
+	return fmt.Sprintf("%s's %s on %s may not be captured by %s in %s", e, name, to, s, v.Name)
 }
 
 // blockedAt returns the first occupied square between from and to when a

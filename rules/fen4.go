@@ -24,7 +24,9 @@ type extra struct{ key, value string }
 //	R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-x,x,x,yR,yN,…
 //
 // The board lists ranks 14 down to 1, separated by '/', each a
-// comma-separated row of piece tokens ("rK", "dgP" for a dead piece), runs
+// comma-separated row of piece tokens ("rK", "dgP" for a dead piece, "rD"
+// for FFA's one-point queen: a promoted queen, written with the letter
+// chess.com's PGN4 gives it in "=D"), runs
 // of empty squares ("8") and "x" for a square that is not on the board.
 // Older exports count the corners as empty squares instead ("3,yR,…,3",
 // "14"); both dialects are read, and a position writes back in the
@@ -301,7 +303,7 @@ func (p *Position) parseBoard(b string) error {
 				}
 				f += n
 			default:
-				pc, err := parsePiece(tok)
+				pc, err := parsePiece(p.v, tok)
 				if err != nil {
 					return fmt.Errorf("%s: %v", where, err)
 				}
@@ -336,7 +338,11 @@ func (p *Position) parseBoard(b string) error {
 	return nil
 }
 
-func parsePiece(tok string) (Piece, error) {
+// parsePiece reads one piece token of variant v: a seat letter and a
+// piece letter, with 'd' (dead) and 'v' (reversed pawn) prefixes; 'D' is
+// FFA's one-point (promoted) queen, which only a variant with
+// PromotedWorthOne has.
+func parsePiece(v *Variant, tok string) (Piece, error) {
 	dead, reversed := false, false
 	t := tok
 	for len(t) > 2 && (t[0] == 'd' || t[0] == 'v') {
@@ -360,10 +366,16 @@ func parsePiece(tok string) (Piece, error) {
 		return 0, fmt.Errorf("%q: seat letter %q is not r, b, y or g", tok, t[0])
 	}
 	k, ok := KindFromLetter(t[1])
-	if !ok || t[1] == 'D' {
-		return 0, fmt.Errorf("%q: piece letter %q is not K, Q, R, B, N or P", tok, t[1])
+	if !ok {
+		return 0, fmt.Errorf("%q: piece letter %q is not K, Q, R, B, N, P or D", tok, t[1])
 	}
 	pc := MakePiece(s, k)
+	if t[1] == 'D' {
+		if !v.PromotedWorthOne {
+			return 0, fmt.Errorf("%q: a one-point queen (D) exists only in a variant whose promoted queens are worth one point (FFA), not in %s: write Q", tok, v.Name)
+		}
+		pc = pc.WithPromoted()
+	}
 	if reversed {
 		if k != Pawn {
 			return 0, fmt.Errorf("%q: only a pawn can be reversed (the 'v' prefix)", tok)
@@ -505,7 +517,7 @@ func ParsePlacement(v *Variant, turn Seat, text string) (*Position, error) {
 		if !ok {
 			return nil, fmt.Errorf("placement %q: want piece:square, like rK:h1", f)
 		}
-		pc, err := parsePiece(tok)
+		pc, err := parsePiece(v, tok)
 		if err != nil {
 			return nil, fmt.Errorf("placement %q: %v", f, err)
 		}

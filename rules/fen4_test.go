@@ -198,3 +198,56 @@ func TestSplitStart(t *testing.T) {
 		}
 	}
 }
+
+// "Pawns promote to 1-point queens on the 8th row" (chess.com, FFA): the
+// one point must survive every way a position travels — FEN4 (written
+// "rD", the letter of chess.com's "=D"), a game started from that FEN4,
+// and a takeback. A queen promoted earlier and read back from FEN4 is
+// worth 1 to its captor, an original queen 9.
+func TestFEN4OnePointQueen(t *testing.T) {
+	pieces := "rK:h1 rP:h7 bR:a8 bK:a5 yK:g14 gK:n9"
+	g := newGameAt(t, ffa(t), "R", pieces)
+	play(t, g, "h7-h8=D")
+	fen := g.pos.FEN4()
+	if !strings.Contains(fen, ",rD,") {
+		t.Fatalf("FEN4 after h7-h8=D has no rD: %s", fen)
+	}
+	back, err := NewGame(ffa(t), fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.pos.FEN4() != fen {
+		t.Errorf("FEN4 round trip:\n got %s\nwant %s", back.pos.FEN4(), fen)
+	}
+	tests := []struct {
+		name string
+		g    *Game
+		want int
+	}{
+		{"the game that promoted", g, 1},
+		{"a game started from its FEN4", back, 1},
+		{"an original queen", newGameAt(t, ffa(t), "B", "rK:h1 rQ:h8 bR:a8 bK:a5 yK:g14 gK:n9"), 9},
+	}
+	for _, tt := range tests {
+		if rec := play(t, tt.g, "a8xh8"); rec.Gained[Blue] != tt.want {
+			t.Errorf("%s: capturing the queen scored %d, want %d", tt.name, rec.Gained[Blue], tt.want)
+		}
+	}
+	if err := g.Takeback(); err != nil {
+		t.Fatal(err)
+	}
+	if g.pos.FEN4() != fen {
+		t.Errorf("takeback: %s, want %s", g.pos.FEN4(), fen)
+	}
+	if rec := play(t, g, "a8xh8"); rec.Gained[Blue] != 1 {
+		t.Errorf("after a takeback, capturing the one-point queen scored %d", rec.Gained[Blue])
+	}
+	// A variant whose promoted queens are full queens refuses the letter.
+	_, err = NewGame(teams(t), strings.Replace(fen, "rD", "rQ", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewGame(teams(t), fen); err == nil || !strings.Contains(err.Error(), "one-point queen (D) exists only") {
+		t.Errorf("Teams read rD: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -201,31 +202,59 @@ func TestFFADeadKingWalking(t *testing.T) {
 	}
 }
 
-// "In case of stalemate, insufficient material, three-fold repetition or
-// the 50-move rule, the remaining players receive +10 points each." The
-// option StalemateScoresSelf follows chess.com practice instead.
+// FFA stalemate, both readings. chess.com's text: "In case of stalemate,
+// insufficient material, three-fold repetition or the 50-move rule, the
+// remaining players receive +10 points each." chess.com practice (its
+// in-game rules summary: "If a player is stalemated, then they are
+// eliminated from the game unless there are only 2 players left, then the
+// game ends in a draw between those 2 players … Stalemating yourself is
+// 20"; real exports go on after a seat's S) is the default; the text's
+// reading, every stalemate ends the game, is StalemateScoresSelf off.
 func TestFFAStalemateBothSettings(t *testing.T) {
-	pieces := "rK:h1 rQ:c7 bK:a4 yK:g14 gK:n8"
-	g := newGameAt(t, ffa(t), "R", pieces)
-	play(t, g, "c7-c5")
-	res, over := g.Result()
-	if !over || res.Reason != "stalemate" {
-		t.Fatalf("rules text: %+v over=%v", res, over)
+	// Red's c7-c5 leaves Blue (Ka4), who moves next, stalemated: the queen
+	// covers a5, b4 and b5 (a3 and b3 are off the cross).
+	four := "rK:h1 rQ:c7 bK:a4 yK:g14 gK:n8"
+	two := "rK:h1 rQ:c7 bK:a4 dyK:g14 dgK:n8"
+	tests := []struct {
+		name     string
+		chesscom bool
+		pieces   string
+		over     bool
+		points   [NumSeats]int
+		blue     Status
+		turn     Seat
+		out      []Seat
+	}{
+		{"default, four playing: Blue out with +20, play goes on", true, four, false, [NumSeats]int{0, 20, 0, 0}, Stalemated, Yellow, []Seat{Blue}},
+		{"default, two playing: the game ends, +10 each", true, two, true, [NumSeats]int{10, 10, 0, 0}, Stalemated, Blue, nil},
+		{"the text, four playing: the game ends, +10 each", false, four, true, [NumSeats]int{10, 10, 10, 10}, Stalemated, Blue, nil},
+		{"the text, two playing: the game ends, +10 each", false, two, true, [NumSeats]int{10, 10, 0, 0}, Stalemated, Blue, nil},
 	}
-	for s := Seat(0); s < NumSeats; s++ {
-		if res.Points[s] != 10 {
-			t.Errorf("rules text: %s has %d points, want 10", s, res.Points[s])
+	for _, tt := range tests {
+		v := ffa(t)
+		if !v.Options.StalemateScoresSelf {
+			t.Fatal("ffa: StalemateScoresSelf is off by default; chess.com practice is the default")
 		}
-	}
-	v := ffa(t)
-	v.Options.StalemateScoresSelf = true
-	g = newGameAt(t, v, "R", pieces)
-	play(t, g, "c7-c5")
-	if _, over := g.Result(); over {
-		t.Fatal("chess.com setting: game ended")
-	}
-	if g.pos.Points(Blue) != 20 || g.Status(Blue) != Stalemated || g.Turn() != Yellow {
-		t.Errorf("chess.com setting: Blue %d points, %v, turn %v", g.pos.Points(Blue), g.Status(Blue), g.Turn())
+		v.Options.StalemateScoresSelf = tt.chesscom
+		fen := fenOf(t, "R", tt.pieces)
+		if tt.pieces == two { // Yellow and Green are out already
+			fen = strings.Replace(fen, "R-0,0,0,0-", "R-0,0,1,1-", 1)
+		}
+		g, err := NewGame(v, fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := play(t, g, "c7-c5")
+		res, over := g.Result()
+		if over != tt.over || (over && res.Reason != "stalemate") {
+			t.Errorf("%s: over=%v %+v", tt.name, over, res)
+		}
+		if got := [NumSeats]int{g.pos.Points(Red), g.pos.Points(Blue), g.pos.Points(Yellow), g.pos.Points(Green)}; got != tt.points {
+			t.Errorf("%s: points %v, want %v", tt.name, got, tt.points)
+		}
+		if g.Status(Blue) != tt.blue || (!over && g.Turn() != tt.turn) || fmt.Sprint(rec.Out) != fmt.Sprint(tt.out) {
+			t.Errorf("%s: Blue %v, turn %v, out %v", tt.name, g.Status(Blue), g.Turn(), rec.Out)
+		}
 	}
 }
 

@@ -596,14 +596,18 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 				changed = true
 				break
 			}
-			if g.v.Options.StalemateScoresSelf {
+			if g.v.Options.StalemateScoresSelf && g.activeCount() > 2 {
+				// chess.com: "Stalemating yourself is 20"; the player is
+				// out and the others play on.
 				g.knockOut(rec, s, Stalemated)
 				g.gain(rec, s, 20)
 				changed = true
 				break
 			}
-			// The stalemated player is still one of "the remaining players"
-			// who share the draw points.
+			// The rules text, and chess.com with two players left ("the
+			// game ends in a draw between those 2 players"): the game ends
+			// and the stalemated player is still one of "the remaining
+			// players" who share the draw points.
 			g.endFFA("stalemate", 10)
 			g.status[s] = Stalemated
 			return mated

@@ -122,7 +122,7 @@ func (p Piece) WithPromoted() Piece { return p | promotedFlag }
 func (p Piece) IsPiece() bool { return p != NoPiece && p&Wall == 0 }
 
 // String returns the FEN4 token: "rK", "dgP" for a dead piece, "vrP" for a
-// reversed pawn (Verney), "" for empty.
+// reversed pawn (Verney), "rD" for FFA's one-point queen, "" for empty.
 func (p Piece) String() string { return string(p.appendToken(nil)) }
 
 // appendToken appends p's FEN4 token to b (nothing for an empty square).
@@ -136,5 +136,14 @@ func (p Piece) appendToken(b []byte) []byte {
 	if p.Reversed() {
 		b = append(b, 'v') // Verney: a pawn moving back towards its own side
 	}
-	return append(b, p.Seat().Letter(), p.Kind().Letter())
+	return append(b, p.Seat().Letter(), p.Letter())
+}
+
+// Letter returns the piece's letter: its kind's, or 'D' for a one-point
+// (promoted) queen, as chess.com's PGN4 writes FFA's promotion ("=D").
+func (p Piece) Letter() byte {
+	if p.Kind() == Queen && p&promotedFlag != 0 {
+		return 'D'
+	}
+	return p.Kind().Letter()
 }

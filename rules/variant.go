@@ -243,6 +243,11 @@ type Variant struct {
 	revCell [NumSeats][numCells]bool
 	resCell [NumSeats][numCells]bool
 	truces  []truce // InitialPawnTruce: the start's pawn pairs (rules/fortress.go)
+	// Chess4 Method 2: armyOf[e] is 1 + the player who plays seat e's
+	// acquired army (0: nobody), set on the game's copy of the variant
+	// (c4SetVariant) so that a refusal can say why the two do not capture
+	// each other.
+	armyOf [NumSeats]Seat
 }
 
 // Options are the documented rule choices of a variant (see README).
@@ -260,10 +265,11 @@ type Options struct {
 	// the board rather than at the mated player's turn. chess.com waits
 	// for the turn (default false), which lets the partner intervene.
 	MateAtOnce bool
-	// StalemateScoresSelf: in FFA, a stalemated player gains 20 points and
-	// is out, and play goes on (chess.com practice). Off (the rules text):
-	// "In case of stalemate … the remaining players receive +10 points
-	// each" and the game ends.
+	// StalemateScoresSelf: in FFA, while three or four play, a stalemated
+	// player gains 20 points and is out, and play goes on (chess.com
+	// practice: "Stalemating yourself is 20"); with two left the game ends
+	// with +10 each. Off (the rules text's other reading): every stalemate
+	// ends the game, "the remaining players receive +10 points each".
 	StalemateScoresSelf bool
 	// CheapQueenChecks: in FFA, checking two kings at once with queens
 	// only scores +1 and three +5, while any other checking piece scores
@@ -412,7 +418,7 @@ func NewFFA(start string) (*Variant, error) {
 		Castling:         true, DoubleStep: true, EnPassant: true,
 		KingCaptureGreys: true,
 		Start:            fen,
-		Options:          Options{DeadKingWalking: true, ClaimWin: true, CheapQueenChecks: true},
+		Options:          Options{DeadKingWalking: true, ClaimWin: true, CheapQueenChecks: true, StalemateScoresSelf: true},
 	}
 	for a := Seat(0); a < NumSeats; a++ {
 		for b := Seat(0); b < NumSeats; b++ {

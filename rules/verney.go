@@ -1,6 +1,11 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"boardd/rules/square"
+)
 
 // Capt. Verney's four-handed chess (1881): the hooks its rules need that
 // data cannot say. The variant's data is configs/variants/verney.yaml; the
@@ -203,6 +208,14 @@ func (p *Position) opensLine(from, to, k int, ks Seat) bool {
 // releases brought back to life, the mover's king is safe and the
 // partner's king is not newly in check.
 func (p *Position) releaseSafe(m Move) bool {
+	_, hit, _ := p.releaseHarm(m)
+	return hit == NoSeat
+}
+
+// releaseHarm makes m and returns the seats whose mated armies m releases
+// and the seat (the mover, or its partner newly) whose king the released
+// pieces would then attack (NoSeat if none), with that king's square.
+func (p *Position) releaseHarm(m Move) (released []Seat, hit Seat, at square.Square) {
 	s := p.turn
 	pt := p.v.partner[s]
 	watch := pt != NoSeat && !p.out[pt] && p.king[pt] != 0
@@ -212,15 +225,58 @@ func (p *Position) releaseSafe(m Move) bool {
 	for e := Seat(0); e < NumSeats; e++ {
 		if saved[e] && p.king[e] != 0 && !p.attacked(int(p.king[e]), e) {
 			p.out[e] = false
+			released = append(released, e)
 		}
 	}
-	ok := true
+	hit = NoSeat
 	if p.out != saved {
-		ok = !p.InCheck(s) && !(watch && !partnerBefore && p.InCheck(pt))
+		switch {
+		case p.InCheck(s):
+			hit = s
+		case watch && !partnerBefore && p.InCheck(pt):
+			hit = pt
+		}
+	}
+	if hit != NoSeat {
+		at = squareOf(int(p.king[hit]))
 	}
 	p.out = saved
 	p.Unmake(m, u)
-	return ok
+	return released, hit, at
+}
+
+// verneyWhy says which of Verney's rules refuses the pseudo-legal move m
+// (verneyFilter's reasons, in its order), or "" if none does.
+func (p *Position) verneyWhy(m Move) string {
+	v := p.v
+	s := p.turn
+	to := m.to()
+	if q := p.board[to]; v.InertMates && q != NoPiece {
+		e, at := q.Seat(), squareOf(to)
+		switch {
+		case q.Kind() == King:
+			return fmt.Sprintf("%s's king on %s may not be captured: kings are never taken in this game, a king with no escape is checkmated", e, at)
+		case p.out[e]:
+			why := fmt.Sprintf("%s's %s on %s belongs to a checkmated army: \"they are not liable to capture by the adversaries\"", e, kindNames[q.Kind()], at)
+			if released, _, _ := p.releaseHarm(m); len(released) > 0 {
+				why += ", and a move that releases the mate may not \"take any of the Pieces or Pawns of the adversary so released\""
+			}
+			return why
+		}
+	}
+	if pt := v.partner[s]; v.GuardPartnerKing && pt != NoSeat && !p.out[pt] && p.king[pt] != 0 && p.opensLine(m.from(), to, int(p.king[pt]), pt) {
+		return fmt.Sprintf("it would open %s's king on %s (%s's partner) to a check: \"No player is allowed to move a Piece or Pawn, which move would open his partner's King to a check\"", pt, squareOf(int(p.king[pt])), s)
+	}
+	if v.InertMates && p.out != [NumSeats]bool{} {
+		if released, hit, at := p.releaseHarm(m); hit != NoSeat {
+			names := make([]string, len(released))
+			for i, e := range released {
+				names[i] = e.String()
+			}
+			return fmt.Sprintf("it releases %s from checkmate, and the released pieces (\"regain life, resume their functions\") would attack %s's king on %s", strings.Join(names, " and "), hit, at)
+		}
+	}
+	return ""
 }
 
 // settleVerney applies Verney's rules after a turn by seat mover:

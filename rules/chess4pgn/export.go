@@ -92,8 +92,10 @@ func FromGame(g *rules.Game, info Info) (*Game, error) {
 			}
 			note(Colours[r.Seat] + " " + word)
 		}
-		for _, s := range rec.Out {
+		for k, s := range rec.Out {
 			switch st := ng.Status(s); {
+			case st == rules.Mated && k < len(rec.By) && rec.By[k] != rules.NoSeat:
+				elim[s] = Colours[rec.By[k]] // the player credited with the mate (rule 6)
 			case (st == rules.Mated || st == rules.KingCaptured) && rec.Action == rules.ActMove && rec.Seat != s:
 				elim[s] = Colours[rec.Seat]
 			case rec.Action == rules.ActResign:

@@ -149,8 +149,8 @@ func TestRealFilesParseAndRoundTrip(t *testing.T) {
 	for _, d := range []string{"ffa", "teams", "invalid"} {
 		all = append(all, gameFiles(t, d)...)
 	}
-	if len(all) != 45 {
-		t.Errorf("%d files, want 45", len(all))
+	if len(all) != 46 {
+		t.Errorf("%d files, want 46", len(all))
 	}
 	for _, f := range all {
 		g, warns, text := readGame(t, f)

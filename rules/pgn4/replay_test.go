@@ -64,8 +64,8 @@ func TestReplayRealGames(t *testing.T) {
 			}
 		}
 	}
-	if matched != 34 {
-		t.Errorf("%d FFA games match chess.com's final scores, want 34", matched)
+	if matched != 35 {
+		t.Errorf("%d FFA games match chess.com's final scores, want 35", matched)
 	}
 }
 
@@ -139,5 +139,111 @@ func TestReplayChecksPieceLetters(t *testing.T) {
 	}
 	if _, _, err := Replay(pg, "ffa"); err != nil {
 		t.Errorf("with --variant: %v", err)
+	}
+}
+
+// A real chess.com FFA export (testdata/games/ffa/
+// hornet-collected_games-cc_game_0199.pgn4, game 12079115) in which a live
+// player is stalemated while three play: "74. S .. Nf8xh9 .. R" — Red,
+// down to his king, has no move; Blue and Yellow play on (Yellow then
+// resigns). chess.com's final scores ("LazyImp: 62 - SirMullih: 49 -
+// RicharCG: 75 - Riba: 9") include Red's +20 for the stalemate; the rules
+// text's other reading stops the replay at the S.
+func TestReplayRealMidGameStalemate(t *testing.T) {
+	pg, _, _ := readGame(t, "../../testdata/games/ffa/hornet-collected_games-cc_game_0199.pgn4")
+	g, _, err := Replay(pg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := resultPoints(pg)
+	res, over := g.Result()
+	if !over || res.Points != want || g.Status(rules.Red) != rules.Stalemated {
+		t.Errorf("over=%v %+v, Red %v; want the Result tag's %v and Red stalemated", over, res, g.Status(rules.Red), want)
+	}
+	var stalemate rules.Record
+	for _, r := range g.Records() {
+		for _, s := range r.Out {
+			if s == rules.Red {
+				stalemate = r
+			}
+		}
+	}
+	if stalemate.Gained[rules.Red] != 20 {
+		t.Errorf("Red gained %v on the turn he was stalemated (%s), want 20", stalemate.Gained, stalemate.Text)
+	}
+	v, err := rules.NewFFA("classic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Options.StalemateScoresSelf = false
+	_, _, err = ReplayWith(pg, "", func(string, string) (*rules.Variant, error) { return v, nil })
+	var re *ReplayError
+	if !errors.As(err, &re) || re.Round != 74 || re.Seat != rules.Red || !strings.Contains(err.Error(), "already over (stalemate") {
+		t.Errorf("rules text: %v, want the game over at Red's S in round 74", err)
+	}
+}
+
+// A Free-for-All game in which a seat is stalemated while three others
+// still play: chess.com writes S in that seat's slot and play goes on
+// ("If a player is stalemated, then they are eliminated from the game
+// unless there are only 2 players left … Stalemating yourself is 20",
+// chess.com's in-game rules summary). Built from that text to cover what
+// the one real game above does not (the end with +20 per king left, the
+// export): Red's
+// Qc7-c5 stalemates Blue's lone king on a4, Blue is out with +20, Yellow
+// and Green play on, then Yellow resigns (its king walks: two others
+// still play) and Green resigns, leaving Red alone with +20 for each of
+// the two kings still on the board. The rules text's other reading
+// (every stalemate ends the game, +10 each) stops at Blue's S.
+func TestReplayFFAMidGameStalemate(t *testing.T) {
+	v, err := rules.NewFFA("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.ParsePlacement(v, rules.Red, "rK:h1 rQ:c7 bK:a4 yK:g14 gK:n8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := `[Variant "FFA"]
+[RuleVariants "DeadKingWalking EnPassant PromoteTo=D"]
+[StartFen4 "` + p.FEN4() + `"]
+[Red "r"]
+[Blue "b"]
+[Yellow "y"]
+[Green "g"]
+[Result "r: 40 - b: 20 - y: 0 - g: 0"]
+
+1. Qc7-c5 .. S .. Kg14-f14 .. Kn8-n9
+2. Kh1-g1 .. R .. R
+`
+	pg, _, err := ParseString(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := Replay(pg, "")
+	if err != nil {
+		t.Fatalf("chess.com practice (the default): %v", err)
+	}
+	res, over := g.Result()
+	want, _ := resultPoints(pg)
+	if !over || res.Points != want || g.Status(rules.Blue) != rules.Stalemated {
+		t.Errorf("over=%v %+v, Blue %v; want the Result tag's %v", over, res, g.Status(rules.Blue), want)
+	}
+
+	// Written back, the stalemated seat's slot holds chess.com's S.
+	out, err := FromGame(g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if txt := out.String(); !strings.Contains(txt, "1. Qc7-c5 .. S .. Kg14-f14 .. Kn8-n9") {
+		t.Errorf("export does not write the stalemate as chess.com does:\n%s", txt)
+	}
+
+	// The text's reading: the game ends at the stalemate.
+	v.Options.StalemateScoresSelf = false
+	_, _, err = ReplayWith(pg, "", func(string, string) (*rules.Variant, error) { return v, nil })
+	var re *ReplayError
+	if !errors.As(err, &re) || re.Round != 1 || re.Seat != rules.Blue || !strings.Contains(err.Error(), "already over (stalemate") {
+		t.Errorf("rules text: %v, want the game over at Blue's S", err)
 	}
 }

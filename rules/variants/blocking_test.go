@@ -817,3 +817,78 @@ func TestBlockingTakebackKeepsNotesBeforeAClaim(t *testing.T) {
 		t.Fatalf("after taking back the next turn: notes %v, want %v", got, want)
 	}
 }
+
+// The privilege, as the essay words it: "The Red and Yellow players only,
+// because their move is followed by a move on the part of their partners,
+// have the privilege of moving their Kings into check, but if their
+// partner fails to relieve that check, they can then lose their individual
+// game"; "Unwise" answers "the check that would be so created",
+// "Impossible" "the check that is proposed to be created".
+//
+// boardd's reading: the announced move must create the check — a king
+// move onto an attacked square, or a move that exposes the king — not
+// leave standing a check the king is already in. And a privileged player
+// in check with no legal move is not checkmated while he can still move
+// his king into a check his partner could relieve: the privilege gives
+// him that move ("Using the privilege of moving into check to escape from
+// stalemate is permitted, but is optional": optional there, and open from
+// check too, where the alternative is losing).
+func TestBlockingPrivilegeCreatesTheCheck(t *testing.T) {
+	// Red (Green seat) in check on n4 from Yellow's (Blue seat) rook n11;
+	// Kn4-m4 is legal. A knight move leaves the check standing: refused.
+	g := bdGame(t, "G", 0, "rK:h1 rQ:d2 gK:n4 gN:l8 yK:h14 yQ:d13 bK:a7 bR:n11")
+	err := g.Announce(bdRed, bdMove(t, g, "l8", "k6"))
+	if err == nil || !strings.Contains(err.Error(), "not of staying in one") {
+		t.Errorf("announcing Nl8-k6 while in check: %v, want refused (the check is not created by it)", err)
+	}
+	// A king move into check may be announced.
+	if err := g.Announce(bdRed, bdMove(t, g, "n4", "n5")); err != nil {
+		t.Errorf("announcing Kn4-n5 (into the rook's file): %v", err)
+	}
+}
+
+func TestBlockingMateWithAnEscape(t *testing.T) {
+	// Red's king n4 in check from Yellow's rook n11, m4 and m5 held by the
+	// rook m10: no legal move. Black (Red's partner, moving next) has a
+	// rook on e7 that can interpose on rank 7 after Kn4-m5 (m7) or Kn4-n5
+	// (n7).
+	const mate = "rK:h1 rQ:d2 gK:n4 yK:h14 yQ:d13 bK:a7 bR:n11 bR:m10" // the queens keep White–Black going
+	g := bdGame(t, "G", 0, mate+" yR:e7")
+	if g.Status(bdRed) != rules.Playing || len(g.GameResults()) != 0 {
+		t.Fatalf("Red %v, results %v: want Red still in (he may move into a check Black can relieve)", g.Status(bdRed), g.GameResults())
+	}
+	if err := g.ClaimStalemate(bdRed); err == nil {
+		t.Error("a king in check claimed stalemate")
+	}
+	m5 := bdMove(t, g, "n4", "m5")
+	if err := g.Announce(bdRed, m5); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Reply(bdBlack, rules.ReplyAccept); err != nil {
+		t.Fatal(err)
+	}
+	playCross(t, g, "n4", "m5")
+	playCross(t, g, "e7", "m7") // Black interposes
+	if g.Position().InCheck(bdRed) || g.Status(bdRed) != rules.Playing {
+		t.Errorf("after the interposition Red %v, in check %v", g.Status(bdRed), g.Position().InCheck(bdRed))
+	}
+
+	// Without Black's rook nothing relieves: checkmate, at once.
+	g = bdGame(t, "G", 0, mate)
+	if g.Status(bdRed) != rules.Mated {
+		t.Errorf("Red %v with no escape, want checkmated", g.Status(bdRed))
+	}
+	// With the escape refused ("Unwise": "the player about to move must now
+	// make a move that will not expose his king to check"; he has none),
+	// it is checkmate too.
+	g = bdGame(t, "G", 0, mate+" yR:e7")
+	if err := g.Announce(bdRed, m5); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Reply(bdBlack, rules.ReplyUnwise); err != nil {
+		t.Fatal(err)
+	}
+	if g.Status(bdRed) != rules.Mated {
+		t.Errorf("Red %v after Unwise, want checkmated", g.Status(bdRed))
+	}
+}

@@ -34,7 +34,8 @@ func c4Castles(g *rules.Game) int {
 // rook away (before); Gold mates Black (queen e6-e14, the pawns g13 h13
 // i13 box the king on h14 in) and takes the army over; then Gold walks the
 // piece back with Black's army (after, one move per Black turn, White,
-// Silver and Gold shuffling their kings in between).
+// Silver and Gold shuffling their kings in between). Black, mated at his
+// turn, is out when Gold's next turn begins (rule 1).
 func TestChess4Method2CastlingWalkBack(t *testing.T) {
 	v := variantNamed(t, "chess4-m2")
 	const rest = " yP:g13 yP:h13 yP:i13 gQ:e6 rQ:d13 bQ:f13 rK:h1 bK:a8 gK:n7"
@@ -73,16 +74,18 @@ func TestChess4Method2CastlingWalkBack(t *testing.T) {
 			if n := c4Castles(g); n != 0 {
 				t.Fatalf("Black may castle at the start (%d moves): the test's FEN gives no rights", n)
 			}
-			playLine(t, g, c.before+" e6-e14 h1-i1 a8-b8") // Gold mates; Black's turn begins: out
-			if g.Status(rules.Yellow) != rules.Mated || g.Controller(rules.Yellow) != rules.Green || g.Turn() != rules.Yellow {
-				t.Fatalf("Black %v controlled by %v, turn %v; want mated, played by Gold, to move", g.Status(rules.Yellow), g.Controller(rules.Yellow), g.Turn())
+			// Gold mates; Black waits; Gold's turn begins: Black is out.
+			playLine(t, g, c.before+" e6-e14 h1-i1 a8-b8")
+			if g.Status(rules.Yellow) != rules.Mated || g.Controller(rules.Yellow) != rules.Green || g.Turn() != rules.Green {
+				t.Fatalf("Black %v controlled by %v, turn %v; want mated, played by Gold, Gold to move", g.Status(rules.Yellow), g.Controller(rules.Yellow), g.Turn())
 			}
-			if n := c4Castles(g); n != 0 {
-				t.Fatalf("castling right after the acquisition (%d), with a piece off its square", n)
+			playLine(t, g, strings.Join(shuffle[0][:], " ")) // then Black's army, played by Gold
+			if n := c4Castles(g); g.Turn() != rules.Yellow || n != 0 {
+				t.Fatalf("turn %v; castling right after the acquisition (%d), with a piece off its square", g.Turn(), n)
 			}
 			for i, mv := range c.after {
 				playLine(t, g, mv)
-				sh := shuffle[i%2]
+				sh := shuffle[(i+1)%2]
 				playLine(t, g, sh[0]+" "+sh[1]+" "+sh[2])
 				if g.Turn() != rules.Yellow {
 					t.Fatalf("after %s: turn %v, want Black's army", mv, g.Turn())
@@ -129,14 +132,20 @@ func TestChess4Method2NoSecondHandArmy(t *testing.T) {
 	}{
 		{"d4-a4", func() bool { c, ok := g.MateCredit(rules.Blue); return ok && c == rules.Green },
 			"Gold's queen mates Silver (credit to Gold)"},
-		{"j1-i1", func() bool {
-			return g.Status(rules.Blue) == rules.Mated && g.Controller(rules.Blue) == rules.Green && g.Turn() == rules.Blue
-		}, "Silver is out at its turn; Gold plays Silver's army on it"},
-		{"a11-a10", func() bool { return g.Turn() == rules.Yellow }, "Gold moved Silver's rook; Black to move"},
+		{"j1-i1", func() bool { return g.Status(rules.Blue) == rules.Playing && g.Turn() == rules.Yellow },
+			"Silver, mated at its turn, waits for Gold's; Black to move"},
+		{"g14-f14", func() bool {
+			return g.Status(rules.Blue) == rules.Mated && g.Controller(rules.Blue) == rules.Green && g.Turn() == rules.Green
+		}, "Gold's turn begins: Silver is out, Gold plays Silver's army"},
+		{"n11-n10 i1-j1 a11-a10", func() bool { return g.Turn() == rules.Yellow }, "Gold, White, Gold with Silver's rook; Black to move"},
 		{"h4-n4", func() bool {
+			c, ok := g.MateCredit(rules.Green)
+			return ok && c == rules.Yellow && g.Status(rules.Green) == rules.Playing && g.Turn() == rules.Red
+		}, "Black's queen mates Gold; Gold waits for Black's turn, White to move"},
+		{"j1-i1 b9-c9", func() bool {
 			by, ok := g.EliminatedBy(rules.Green)
-			return ok && by == rules.Yellow && g.Status(rules.Green) == rules.Mated
-		}, "Black's queen mates Gold; Gold is out at his turn, credited to Black"},
+			return ok && by == rules.Yellow && g.Status(rules.Green) == rules.Mated && g.Turn() == rules.Yellow
+		}, "White, Gold with Silver's pawn; Black's turn begins: Gold is out, credited to Black"},
 	} {
 		playLine(t, g, step.move)
 		if !step.check() {
@@ -162,35 +171,38 @@ func TestChess4Method2NoSecondHandArmy(t *testing.T) {
 	if err := g.KeepArmy(rules.Blue); err == nil {
 		t.Errorf("Black may choose Silver's army (KeepArmy accepted it)")
 	}
-	// Gold's turn, played by Black; then White; then Silver's static army
-	// is skipped and Black moves.
-	if g.Turn() != rules.Green {
-		t.Fatalf("turn %v, want Gold's army (Black)", g.Turn())
-	}
-	playLine(t, g, "m7-l7 i1-j1")
+	// Black; Gold's army, played by Black; White; then Silver's static
+	// army is skipped and Black moves.
+	playLine(t, g, "n4-h10 m7-l7 i1-j1")
 	if g.Turn() != rules.Yellow {
 		t.Errorf("turn %v after White, want Black (Silver's static army has no turn)", g.Turn())
 	}
 	// Black's queen may take Silver's static rook on a10 (static pieces
-	// are anybody's to capture): n4-h10 first, then along rank 10.
-	playLine(t, g, "n4-h10")
-	playLine(t, g, "n7-n6 j1-i1") // Gold's army (Black), White
+	// are anybody's to capture).
 	if !hasMove(g, "h10", "a10") {
 		t.Errorf("Black's queen h10 cannot take Silver's static rook a10: %v", c4dests(g, "h10"))
 	}
 }
 
 // c4SecondArmy plays TestChess4Method2's game up to Silver's second
-// elimination: Silver played Black's army and now mates Gold too.
+// elimination: Silver played Black's army and has mated Gold too; Gold is
+// out as Silver's turn begins (rule 1), and Silver is to move.
 func c4SecondArmy(t *testing.T) *rules.Game {
 	t.Helper()
 	g := crossGame(t, variantNamed(t, "chess4-m2"), "G", "0,0,0,0", c4MatePieces+" rB:k12 bN:f12 bR:i4 gP:m6 gP:m7 gP:m8 gR:n11")
-	playLine(t, g, "e6-e14 d13-e14 f13-e14 h14-i14 n11-m11 k12-i14 i4-n4 g13-g12")
-	if g.Status(rules.Green) != rules.Mated || g.Controller(rules.Green) != rules.Blue {
-		t.Fatalf("Gold %v controlled by %v, want mated and played by Silver", g.Status(rules.Green), g.Controller(rules.Green))
+	playLine(t, g, c4SecondArmyLine)
+	if g.Status(rules.Green) != rules.Mated || g.Controller(rules.Green) != rules.Blue || g.Turn() != rules.Blue {
+		t.Fatalf("Gold %v controlled by %v, turn %v; want mated and played by Silver, Silver to move", g.Status(rules.Green), g.Controller(rules.Green), g.Turn())
 	}
 	return g
 }
+
+// c4SecondArmyLine: Gold mates Black, White and Silver re-mate (Silver's
+// credit); Black waits; Gold and White move; Silver's turn begins: Black
+// is out and Silver takes the army; Silver, Black's army (Silver), Gold,
+// White; Silver mates Gold and moves Black's army; Gold waits; White
+// moves; Silver's turn begins: Gold is out too.
+const c4SecondArmyLine = "e6-e14 d13-e14 f13-e14 n11-n10 h1-g1 a8-b8 h14-i14 n10-m10 k12-i14 i4-n4 g13-g12 g1-f1"
 
 // Method 2, rule 2: "If a player eliminates a second player (and another
 // player remains in the game) then that player must immediately make a
@@ -235,7 +247,7 @@ func TestChess4Method2KeepArmyNote(t *testing.T) {
 		t.Errorf("ApplyNote takes any text for a kept army")
 	}
 	fen := g.Position().FEN4()
-	playCross(t, g, "h1", "i1") // the next turn: the choice is permanent
+	playCross(t, g, "b8", "a8") // the next turn: the choice is permanent
 	if err := g.KeepArmy(rules.Green); err == nil {
 		t.Errorf("KeepArmy after the next turn was accepted")
 	}
@@ -269,7 +281,7 @@ func TestChess4Method2KeepArmyPGN4(t *testing.T) {
 	if err := g.KeepArmy(rules.Yellow); err != nil {
 		t.Fatal(err)
 	}
-	playLine(t, g, "h1-i1 a8-a9 h13-h12")
+	playLine(t, g, "b8-a8 h13-h12") // Silver, then Black's army (Silver)
 	out, err := pgn4.FromGame(g, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -318,7 +330,7 @@ func TestChess4Method2KeepArmyChess4Notation(t *testing.T) {
 	if err := g.KeepArmy(rules.Yellow); err != nil {
 		t.Fatal(err)
 	}
-	playLine(t, g, "h1-i1 a8-a9 h13-h12")
+	playLine(t, g, "b8-a8 h13-h12") // Silver, then Black's army (Silver)
 	out, err := chess4pgn.FromGame(g, chess4pgn.Info{})
 	if err != nil {
 		t.Fatal(err)

@@ -72,6 +72,20 @@ func TestChess4SetUp(t *testing.T) {
 				t.Errorf("%s: %s holds %v, want a %s pawn", name, c.pawns, pc, c.seat)
 			}
 		}
+		// The prose, "all the Kings at the left of their Queens" (seen from
+		// each player's seat), holds for White, Silver and Gold but not for
+		// Black, whose king the table puts at his right (A7 = g14 beside
+		// A8 = h14, the kings of White and Black facing each other on the
+		// g-file as in ordinary chess). boardd follows the table
+		// (docs/variants/chess4.md says why).
+		left := map[rules.Seat][2]int{rules.Red: {-1, 0}, rules.Blue: {0, 1}, rules.Yellow: {1, 0}, rules.Green: {0, -1}}
+		for seat, wantLeft := range map[rules.Seat]bool{rules.Red: true, rules.Blue: true, rules.Yellow: false, rules.Green: true} {
+			k, d := p.KingSquare(seat), left[seat]
+			atLeft := p.At(square.At(k.File()-d[0], k.Rank()-d[1])) == rules.MakePiece(seat, rules.Queen)
+			if atLeft != wantLeft {
+				t.Errorf("%s: %s's king on %s left of its queen: %v, want %v", name, seat, k, atLeft, wantLeft)
+			}
+		}
 		var seen []rules.Seat
 		for i := 0; i < 4; i++ {
 			seen = append(seen, g.Turn())
@@ -169,10 +183,55 @@ func TestChess4KingsAndChecks(t *testing.T) {
 // e14; White's queen d13 and Silver's queen f13 can each take on e14.
 const c4MatePieces = "yK:h14 yP:g13 yP:h13 yP:i13 gQ:e6 rQ:d13 bQ:f13 rK:h1 bK:a8 gK:n7"
 
-// "A player is only eliminated by checkmate if he is checkmated at the
-// beginning of the checkmating player's next turn." / "Checkmate occurs at
-// the beginning of the eliminated player's turn." (6.1): the mate is
-// judged when Black's turn begins, not when it is given.
+// Rule 1: "A player is only eliminated by checkmate if he is checkmated at
+// the beginning of the checkmating player's next turn." Silver mates Black;
+// Black, mated at his own turn, waits; Gold and White move before Silver's
+// next turn and may rescue him. (In the order White, Silver, Black, Gold
+// the checkmating player's next turn comes a full round after the mate.)
+func TestChess4MateCountsAtTheMatersNextTurn(t *testing.T) {
+	for _, m2 := range []string{"chess4", "chess4-m2"} {
+		v := variantNamed(t, m2)
+		// Nobody rescues Black: out as Silver's turn begins, credited to
+		// Silver (under Method 2 Silver now plays Black's army).
+		g := crossGame(t, v, "B", "0,0,0,0", c4MatePieces+" gN:d12")
+		rec := playCross(t, g, "f13", "e14") // Silver mates Black
+		if len(rec.Out) != 0 || g.Turn() != rules.Green || g.Status(rules.Yellow) != rules.Playing {
+			t.Fatalf("%s: after Qf13-e14 out %v, turn %v, Black %v; want Black waiting, Gold to move", m2, rec.Out, g.Turn(), g.Status(rules.Yellow))
+		}
+		playCross(t, g, "n7", "n6") // Gold
+		if g.Status(rules.Yellow) != rules.Playing {
+			t.Errorf("%s: Black %v before Silver's turn", m2, g.Status(rules.Yellow))
+		}
+		rec = playCross(t, g, "h1", "i1") // White; Silver's turn begins
+		if g.Status(rules.Yellow) != rules.Mated || !equalSeats(rec.Out, []rules.Seat{rules.Yellow}) || !equalSeats(rec.By, []rules.Seat{rules.Blue}) {
+			t.Errorf("%s: Black %v, out %v by %v; want mated at Silver's turn, credited to Silver", m2, g.Status(rules.Yellow), rec.Out, rec.By)
+		}
+		if g.Turn() != rules.Blue {
+			t.Errorf("%s: turn %v, want Silver", m2, g.Turn())
+		}
+		if want := map[string]rules.Seat{"chess4": rules.NoSeat, "chess4-m2": rules.Blue}[m2]; g.Controller(rules.Yellow) != want {
+			t.Errorf("%s: Black's army played by %v, want %v", m2, g.Controller(rules.Yellow), want)
+		}
+
+		// Gold rescues Black before Silver moves again: Black plays on.
+		g = crossGame(t, v, "B", "0,0,0,0", c4MatePieces+" gN:d12")
+		playCross(t, g, "f13", "e14")
+		playCross(t, g, "d12", "e14") // Gold's knight takes the mating queen
+		if _, ok := g.MateCredit(rules.Yellow); ok || g.Status(rules.Yellow) != rules.Playing {
+			t.Errorf("%s: after the rescue Black %v, credit %v", m2, g.Status(rules.Yellow), ok)
+		}
+		playCross(t, g, "h1", "i1")   // White
+		playCross(t, g, "a8", "a9")   // Silver
+		playCross(t, g, "h14", "g14") // Black moves in his turn
+		if g.Status(rules.Yellow) != rules.Playing {
+			t.Errorf("%s: Black %v after the rescue", m2, g.Status(rules.Yellow))
+		}
+	}
+}
+
+// "Checkmate occurs at the beginning of the eliminated player's turn."
+// (6.1): the credit is decided when Black's turn begins, not when the mate
+// is given; here Gold, the credited player, moves right after Black.
 func TestChess4MateAtOwnTurn(t *testing.T) {
 	v := variantNamed(t, "chess4")
 	g := crossGame(t, v, "G", "0,0,0,0", c4MatePieces)
@@ -235,13 +294,16 @@ func TestChess4Credit(t *testing.T) {
 			{"f13", "e14", rules.Blue}, // Silver's queen takes White's
 		} {
 			playCross(t, g, c.from, c.to)
-			if g.Turn() == rules.Green {
-				break // Black's turn began: out (checked below)
-			}
 			if by, ok := g.MateCredit(rules.Yellow); !ok || by != c.want {
 				t.Errorf("after %s-%s the credit is %v %v, want %v", c.from, c.to, by, ok, c.want)
 			}
 		}
+		// Black, mated at his turn, waits for Silver's (rule 1).
+		if g.Turn() != rules.Green || g.Status(rules.Yellow) != rules.Playing {
+			t.Fatalf("turn %v, Black %v; want Gold to move, Black still in", g.Turn(), g.Status(rules.Yellow))
+		}
+		playCross(t, g, "n7", "n6") // Gold
+		playCross(t, g, "h1", "i1") // White; Silver's turn begins
 		if by, _ := g.EliminatedBy(rules.Yellow); g.Status(rules.Yellow) != rules.Mated || by != rules.Blue {
 			t.Errorf("Black %v by %v, want mated by Silver (Blue)", g.Status(rules.Yellow), by)
 		}
@@ -341,6 +403,26 @@ func TestChess4End(t *testing.T) {
 	}
 	if draw := (rules.Result{Reason: "stalemate", Sharing: []rules.Seat{rules.Red, rules.Blue, rules.Yellow, rules.Green}}); draw.Tag(rules.Chess4, [4]string{}) != "1/4-1/4-1/4-1/4" {
 		t.Errorf("four-way draw tag %q", draw.Tag(rules.Chess4, [4]string{}))
+	}
+	// Stalemate: the text has no rule of its own beyond "The traditional
+	// rules of Chess apply when playing Chess4" and "An eliminated
+	// player's pieces are not considered 'active' when assessing
+	// check/checkmate/stalemate": as in chess, a player with no legal move
+	// at his turn and not in check draws the game, shared by the players
+	// still in (the Result format's "1/4-1/4-1/4-1/4").
+	for _, c := range []struct {
+		out, pieces string
+		sharing     []rules.Seat
+	}{
+		{"0,0,0,0", "rB:c7 rR:b10 bK:a4 rK:h1 yK:g14 gK:n7", []rules.Seat{rules.Red, rules.Blue, rules.Yellow, rules.Green}},
+		{"0,0,1,0", "rB:c7 rR:b10 bK:a4 rK:h1 yK:g14 gK:n7", []rules.Seat{rules.Red, rules.Blue, rules.Green}},
+	} {
+		g := crossGame(t, v, "R", c.out, c.pieces)
+		playCross(t, g, "h1", "i1") // Silver's king a4: a5, b4, b5 all held
+		res, over := g.Result()
+		if !over || res.Reason != "stalemate" || !res.Draw() || !equalSeats(res.Sharing, c.sharing) || g.Status(rules.Blue) != rules.Stalemated {
+			t.Errorf("out %s: %+v over %v, Silver %v; want a stalemate shared by %v", c.out, res, over, g.Status(rules.Blue), c.sharing)
+		}
 	}
 	// A resignation puts the player out (static, no credit); play goes on.
 	g = crossGame(t, v, "R", "0,0,0,0", "rK:h1 bK:a8 yK:g14 gK:n7 bQ:b5 rR:e2 yR:f13 gR:m10")
@@ -513,11 +595,16 @@ func TestChess4Method2(t *testing.T) {
 	v := variantNamed(t, "chess4-m2")
 	g := crossGame(t, v, "G", "0,0,0,0", c4MatePieces+" rB:k12 bN:f12 bR:i4 gP:m6 gP:m7 gP:m8 gR:n11")
 	playLine(t, g, "e6-e14 d13-e14 f13-e14") // Gold mates, White and then Silver re-mate
-	if g.Status(rules.Yellow) != rules.Mated || g.Controller(rules.Yellow) != rules.Blue {
-		t.Fatalf("Black %v controlled by %v, want mated and played by Silver", g.Status(rules.Yellow), g.Controller(rules.Yellow))
+	if g.Status(rules.Yellow) != rules.Playing || g.Turn() != rules.Green {
+		t.Fatalf("Black %v, turn %v: Black waits for Silver's turn, Gold moves", g.Status(rules.Yellow), g.Turn())
 	}
+	playLine(t, g, "n11-n10 h1-g1") // Gold, White; Silver's turn begins
+	if g.Status(rules.Yellow) != rules.Mated || g.Controller(rules.Yellow) != rules.Blue || g.Turn() != rules.Blue {
+		t.Fatalf("Black %v controlled by %v, turn %v; want mated and played by Silver, Silver to move", g.Status(rules.Yellow), g.Controller(rules.Yellow), g.Turn())
+	}
+	playLine(t, g, "a8-b8") // Silver's own move
 	if g.Turn() != rules.Yellow {
-		t.Fatalf("turn %v: Silver plays Black's army on Black's turn, this one included", g.Turn())
+		t.Fatalf("turn %v: Silver plays Black's army on Black's turn", g.Turn())
 	}
 	// The acquired king may step where White's bishop attacks it.
 	if got := c4dests(g, "h14"); strings.Join(got, " ") != "g14 i14" {
@@ -527,7 +614,11 @@ func TestChess4Method2(t *testing.T) {
 	if got := c4dests(g, "g13"); strings.Join(got, " ") != "g11 g12" {
 		t.Errorf("Black's pawn g13 reaches %v, want g11 g12 (not Silver's knight on f12)", got)
 	}
-	playLine(t, g, "h14-i14 n11-m11")
+	const why = "g13xf12: Blue's knight on f12 may not be captured by Yellow: Blue plays Yellow's army, which does not capture its controller's pieces, nor they it"
+	if _, err := g.Position().FindMove(sqr(t, "g13"), sqr(t, "f12"), rules.NoKind); err == nil || err.Error() != why {
+		t.Errorf("g13xf12: %v, want %s", err, why)
+	}
+	playLine(t, g, "h14-i14 n10-m10")
 	// White may take the acquired king; nobody is eliminated by it.
 	rec := playCross(t, g, "k12", "i14")
 	if len(rec.Out) != 0 {
@@ -536,14 +627,19 @@ func TestChess4Method2(t *testing.T) {
 	if hasMove(g, "f12", "h13") {
 		t.Errorf("Silver's knight may take a pawn of its own acquired army")
 	}
-	// Silver mates Gold too: rook i4-n4 (the m-file pawns box the king in).
+	// Silver mates Gold too: rook i4-n4 (the m-file pawns box the king
+	// in); Gold waits for Silver's next turn, White moves, then Gold is out.
 	playLine(t, g, "i4-n4 g13-g12")
+	if g.Status(rules.Green) != rules.Playing || g.Turn() != rules.Red {
+		t.Fatalf("Gold %v, turn %v; want Gold waiting, White to move", g.Status(rules.Green), g.Turn())
+	}
+	playLine(t, g, "g1-f1")
 	if g.Status(rules.Green) != rules.Mated || g.Controller(rules.Green) != rules.Blue {
 		t.Fatalf("Gold %v controlled by %v, want mated and played by Silver", g.Status(rules.Green), g.Controller(rules.Green))
 	}
 	// Default: the army with more material (Gold's rook and pawns) is kept,
 	// Black's goes static.
-	if g.Controller(rules.Yellow) != rules.NoSeat || !g.Position().At(sqr(t, "h13")).Dead() || g.Turn() != rules.Green {
+	if g.Controller(rules.Yellow) != rules.NoSeat || !g.Position().At(sqr(t, "h13")).Dead() || g.Turn() != rules.Blue {
 		t.Errorf("after the default choice: Black controlled by %v, h13 %v, turn %v", g.Controller(rules.Yellow), g.Position().At(sqr(t, "h13")), g.Turn())
 	}
 	if err := g.KeepArmy(rules.Red); err == nil {
@@ -553,10 +649,10 @@ func TestChess4Method2(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := g.Position()
-	if g.Controller(rules.Yellow) != rules.Blue || g.Controller(rules.Green) != rules.NoSeat || p.At(sqr(t, "h13")).Dead() || !p.At(sqr(t, "m11")).Dead() || g.Turn() != rules.Red {
-		t.Errorf("after keeping Black: controllers %v/%v, h13 %v, m11 %v, turn %v", g.Controller(rules.Yellow), g.Controller(rules.Green), p.At(sqr(t, "h13")), p.At(sqr(t, "m11")), g.Turn())
+	if g.Controller(rules.Yellow) != rules.Blue || g.Controller(rules.Green) != rules.NoSeat || p.At(sqr(t, "h13")).Dead() || !p.At(sqr(t, "m10")).Dead() || g.Turn() != rules.Blue {
+		t.Errorf("after keeping Black: controllers %v/%v, h13 %v, m10 %v, turn %v", g.Controller(rules.Yellow), g.Controller(rules.Green), p.At(sqr(t, "h13")), p.At(sqr(t, "m10")), g.Turn())
 	}
-	playCross(t, g, "h1", "i1")
+	playCross(t, g, "b8", "a8")
 	if err := g.KeepArmy(rules.Green); err == nil {
 		t.Errorf("the choice is still open after the next move: it must be permanent")
 	}
@@ -581,15 +677,19 @@ func TestChess4Method2Castling(t *testing.T) {
 		return n
 	}
 	g := crossGame(t, v, "G", "0,0,0,0", c4MatePieces+" yR:k14")
-	playLine(t, g, "e6-e14 h1-i1 a8-b8") // Black's turn: out, Gold plays it
-	if g.Controller(rules.Yellow) != rules.Green || g.Turn() != rules.Yellow {
+	playLine(t, g, "e6-e14 h1-i1 a8-b8") // Black waits; Gold's turn begins: Black is out, Gold plays it
+	if g.Controller(rules.Yellow) != rules.Green || g.Turn() != rules.Green {
 		t.Fatalf("Black controlled by %v, turn %v", g.Controller(rules.Yellow), g.Turn())
+	}
+	playLine(t, g, "n7-n6 i1-h1 b8-a8") // Gold, White, Silver; then Black's army (Gold)
+	if g.Turn() != rules.Yellow {
+		t.Fatalf("turn %v, want Black's army", g.Turn())
 	}
 	if castles(g) != 1 {
 		t.Errorf("the acquired king and rook are home: want one castling move, got %d", castles(g))
 	}
 	// The rook moves off its square and back: castling is gone for good.
-	playLine(t, g, "k14-k13 n7-n6 i1-h1 b8-a8 k13-k14 n6-n7 h1-i1 a8-b8")
+	playLine(t, g, "k14-k13 n6-n7 h1-i1 a8-b8 k13-k14 n7-n6 i1-h1 b8-a8")
 	if castles(g) != 0 {
 		t.Errorf("castling after the rook left its starting square and came back")
 	}

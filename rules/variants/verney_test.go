@@ -627,6 +627,15 @@ func TestVerneyEnd(t *testing.T) {
 			t.Fatalf("result %+v over %v", res, over)
 		}
 	})
+	// "The game is only won when two of the partners are checkmated.
+	// Should one be checkmated, and the other be stalemated, the game is
+	// drawn, as if both were stalemated." The rule speaks of partnerships:
+	// a stalemate decides nothing while the partner still plays; the
+	// stalemated player misses his turn (as the mated one "misses his
+	// turn") until a move frees him. The endgame advice ("making it a
+	// drawn game … by securing a stalemate for one of the players") is the
+	// weaker side's hope once one of its players is mated — the rule's
+	// first case.
 	t.Run("stalemated while the partner can move: passes", func(t *testing.T) {
 		g := crossGame(t, v, "R", "0,0,0,0", blueStale+"gK:n7 yK:g14")
 		playCross(t, g, "h1", "i1")

@@ -23,13 +23,14 @@ func crossFEN(turn, pieces string) string {
 	return p.FEN4()
 }
 
-// Chess4 Method 2: Gold mates Black, White and then Silver re-mate, so
-// Silver plays Black's army; Silver's rook i4-n4 later mates Gold too, and
-// Silver must choose which army to keep (rules/variants
-// TestChess4Method2).
+// Chess4 Method 2: Gold mates Black, White and then Silver re-mate;
+// Black waits, and is out when Silver's turn begins, so Silver plays
+// Black's army; Silver's rook i4-n4 later mates Gold too, Gold is out when
+// Silver's next turn begins, and Silver must choose which army to keep
+// (rules/variants TestChess4Method2).
 var (
 	c4FEN   = crossFEN("G", "yK:h14 yP:g13 yP:h13 yP:i13 gQ:e6 rQ:d13 bQ:f13 rK:h1 bK:a8 gK:n7 rB:k12 bN:f12 bR:i4 gP:m6 gP:m7 gP:m8 gR:n11")
-	c4Moves = strings.Fields("e6-e14 d13-e14 f13-e14 h14-i14 n11-m11 k12-i14 i4-n4 g13-g12")
+	c4Moves = strings.Fields("e6-e14 d13-e14 f13-e14 n11-n10 h1-g1 a8-b8 h14-i14 n10-m10 k12-i14 i4-n4 g13-g12 g1-f1")
 )
 
 // The choice is journaled as a note entry ("Blue keeps Yellow's army")
@@ -37,7 +38,7 @@ var (
 func TestJournalRestoresAKeptArmy(t *testing.T) {
 	lookup := catalog(t)
 	entries := []Entry{{Seq: 1, Kind: "start", Game: "g1", Variant: "chess4-m2", Start: c4FEN}}
-	seats := []string{"Green", "Red", "Blue", "Yellow", "Green", "Red", "Blue", "Yellow"}
+	seats := []string{"Green", "Red", "Blue", "Green", "Red", "Blue", "Yellow", "Green", "Red", "Blue", "Yellow", "Red"}
 	for i, mv := range c4Moves {
 		entries = append(entries, Entry{Seq: uint64(len(entries) + 1), Kind: "move", Seat: seats[i], Move: mv})
 	}
@@ -52,8 +53,8 @@ func TestJournalRestoresAKeptArmy(t *testing.T) {
 	if g, err = Restore(entries, lookup); err != nil {
 		t.Fatal(err)
 	}
-	if g.Controller(rules.Yellow) != rules.Blue || g.Controller(rules.Green) != rules.NoSeat || g.Turn() != rules.Red {
-		t.Errorf("with the note: Black played by %v, Gold by %v, turn %v; want Silver, nobody, White", g.Controller(rules.Yellow), g.Controller(rules.Green), g.Turn())
+	if g.Controller(rules.Yellow) != rules.Blue || g.Controller(rules.Green) != rules.NoSeat || g.Turn() != rules.Blue {
+		t.Errorf("with the note: Black played by %v, Gold by %v, turn %v; want Silver, nobody, Silver", g.Controller(rules.Yellow), g.Controller(rules.Green), g.Turn())
 	}
 	if got := strings.Join(noteTexts(g), "|"); got != "Blue keeps Yellow's army" {
 		t.Errorf("notes %s", got)
@@ -105,15 +106,15 @@ func TestRecorderKeepsAnArmyChoiceAcrossACrash(t *testing.T) {
 	b = openBoardWith(t, dir, g.Position().Occupancy(), lookup, "chess4-m2", c4FEN) // the switches as the pieces stand
 	defer b.stop()
 	st := b.live.State()
-	if st.Game != before.Game || st.Status != "playing" || st.FEN4 != before.FEN4 || st.Turn != "Red" || st.Pieces["m11"] != "xR" || st.Pieces["h13"] != "yP" {
-		t.Fatalf("after the restart: game %s turn %s m11 %s h13 %s fen %s; want game %s, White to move, Gold static, Black live, %s",
-			st.Game, st.Turn, st.Pieces["m11"], st.Pieces["h13"], st.FEN4, before.Game, before.FEN4)
+	if st.Game != before.Game || st.Status != "playing" || st.FEN4 != before.FEN4 || st.Turn != "Blue" || st.Pieces["m10"] != "xR" || st.Pieces["h13"] != "yP" {
+		t.Fatalf("after the restart: game %s turn %s m10 %s h13 %s fen %s; want game %s, Silver to move, Gold static, Black live, %s",
+			st.Game, st.Turn, st.Pieces["m10"], st.Pieces["h13"], st.FEN4, before.Game, before.FEN4)
 	}
-	// Play on: White, Silver, then Black's army (Silver's) moves.
+	// Play on: Silver, then Black's army (Silver's) moves.
 	if err := g.KeepArmy(rules.Yellow); err != nil {
 		t.Fatal(err)
 	}
-	for _, mv := range []string{"h1-i1", "a8-a9", "h13-h12"} {
+	for _, mv := range []string{"b8-a8", "h13-h12"} {
 		from, to, _ := strings.Cut(mv, "-")
 		var m rules.Move
 		for _, x := range g.LegalMoves() {

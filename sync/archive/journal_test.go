@@ -265,3 +265,29 @@ func noteTexts(g *rules.Game) []string {
 	}
 	return out
 }
+
+// FFA's one-point queen ("Pawns promote to 1-point queens") survives the
+// journal: a game set up from a FEN4 holding one ("rD") restores it as
+// one, and capturing it scores 1, not 9.
+func TestJournalRestoresAOnePointQueen(t *testing.T) {
+	v, err := rules.NewFFA("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.ParsePlacement(v, rules.Blue, "rK:h1 rD:h8 bR:a8 bK:a5 yK:g14 gK:n9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fen := p.FEN4()
+	entries := []Entry{
+		{Seq: 1, Kind: "start", Game: "g1", Variant: "ffa", Start: fen},
+		{Seq: 2, Kind: "move", Seat: "Blue", Move: "a8-h8"},
+	}
+	g, err := Restore(entries, catalog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Position().Points(rules.Blue); got != 1 {
+		t.Errorf("Blue has %d points after taking the one-point queen, want 1 (start %s)", got, fen)
+	}
+}

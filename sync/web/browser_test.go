@@ -186,6 +186,21 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("cut corner %s is drawn", cut)
 		}
 	}
+	// "(If one would imagine a complete 14x14 board, the "n1" square on
+	// the bottom right should be a light square.)" and "All kings are
+	// placed on light squares and all queens are placed on dark squares"
+	// (chess.com's rules text, whose array has the kings on h1, a8, g14
+	// and n7 and the queens on g1, a7, h14 and n8; today's array swaps
+	// Blue's and Green's, so those two kings stand on dark squares).
+	for _, tt := range []struct{ sq, class string }{
+		{"h1", "light"}, {"a8", "light"}, {"g14", "light"}, {"n7", "light"},
+		{"g1", "dark"}, {"a7", "dark"}, {"h14", "dark"}, {"n8", "dark"},
+		{"k4", "light"}, {"d4", "dark"}, {"k1", "dark"}, {"d1", "light"}, {"d14", "dark"}, {"a11", "dark"}, // k4: the central 8x8 part's lower right
+	} {
+		if !eval[bool](t, ctx, `document.querySelector('[data-square="`+tt.sq+`"]').classList.contains('`+tt.class+`')`) {
+			t.Errorf("square %s is not drawn %s", tt.sq, tt.class)
+		}
+	}
 	want := f.State().Pieces
 	got := eval[map[string]string](t, ctx, boardPieces)
 	if fmt.Sprint(got) != fmt.Sprint(want) || got["a7"] != "bK" || got["n8"] != "gK" || got["g14"] != "yK" {

@@ -99,7 +99,9 @@
     board.dataset.n = String(app.n);
     for (const name of squares) {
       const { x, y } = coords(name);
-      const c = el('div', 'sq ' + ((x + y) % 2 === 0 ? 'light' : 'dark'));
+      // chess.com: "the 'n1' square on the bottom right should be a light
+      // square"; a1 (where a full board would have it) is dark.
+      const c = el('div', 'sq ' + ((x + y) % 2 === 1 ? 'light' : 'dark'));
       c.dataset.square = name;
       // children: LED tint, piece, bottom label, left label, walls
       c.append(el('div', 'led'), el('span', 'pc'), el('span', 'coord cb'), el('span', 'coord cl'), el('div', 'wall'));
