@@ -351,6 +351,9 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 			return bad("sensors.mcp23017.addrs", "%q: want an MCP23017 address 0x20 to 0x27", a)
 		}
 	}
+	if err := d.checkPins(file, root); err != nil {
+		return err
+	}
 	l := &d.LEDs
 	if err := oneOf("leds.driver", l.Driver, "none", "term", "apa102", "ws2812"); err != nil {
 		return err

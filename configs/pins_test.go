@@ -1,0 +1,35 @@
+package configs
+
+import (
+	"strings"
+	"testing"
+)
+
+// The config check refuses a wiring that gives one pin two jobs, naming
+// the line of the second job's key and both jobs.
+func TestConfigRefusesPinWithTwoJobs(t *testing.T) {
+	tests := []struct{ name, yaml, want string }{
+		{"documented hc165 + apa102", "sensors:\n  driver: hc165\nleds:\n  driver: apa102\n", ""},
+		{"matrix with 74HC595 rows and the columns of the decoder build",
+			"sensors:\n  driver: gpiomatrix\n  gpiomatrix:\n    row_spi: /dev/spidev1.0\n    cols: [GPIO17, GPIO27, GPIO22, GPIO23, GPIO24, GPIO25, GPIO4, GPIO16, GPIO19, GPIO20]\n",
+			"f.yaml: line 5: sensors.gpiomatrix.cols: GPIO19 has two jobs: SPI1 MISO (the 74HC595 rows, sensors.gpiomatrix.row_spi /dev/spidev1.0) and matrix column 8 (sensors.gpiomatrix.cols GPIO19)"},
+		{"latch on the LEDs' clock", "sensors:\n  driver: hc165\n  hc165:\n    latch: GPIO11\nleds:\n  driver: ws2812\n",
+			"f.yaml: line 6: leds.spi: GPIO11 has two jobs: the 74HC165 latch (sensors.hc165.latch GPIO11) and SPI0 SCLK (the ws2812 LEDs, leds.spi /dev/spidev0.0)"},
+		{"not a pin", "sensors:\n  driver: hc165\n  hc165:\n    latch: GPIO99\n", `f.yaml: line 4: sensors.hc165.latch: "GPIO99": want a GPIO name`},
+		{"LEDs off: SPI0 free for the switches", "sensors:\n  driver: hc165\n  hc165:\n    spi: /dev/spidev0.0\n", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("f.yaml", []byte(tc.yaml))
+			if tc.want == "" {
+				if err != nil {
+					t.Errorf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("error %v\nwant %s…", err, tc.want)
+			}
+		})
+	}
+}
