@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"periph.io/x/conn/v3/gpio"
-	"periph.io/x/conn/v3/gpio/gpioreg"
 	"periph.io/x/conn/v3/i2c/i2creg"
 	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
@@ -24,6 +23,7 @@ import (
 	"periph.io/x/host/v3"
 
 	"boardd/configs"
+	"boardd/internal/pi"
 	"boardd/rules"
 	"boardd/rules/square"
 	"boardd/sensors"
@@ -404,9 +404,9 @@ func openSource(f *sensorFlags, now func() time.Time) (sensors.Source, func(), e
 		}
 		var cols []gpio.PinIn
 		for _, n := range colNames {
-			p := gpioreg.ByName(n)
-			if p == nil {
-				return nil, nil, fmt.Errorf("gpiomatrix: --cols: no GPIO named %q on this machine", n)
+			p, err := pi.GPIO(n)
+			if err != nil {
+				return nil, nil, fmt.Errorf("gpiomatrix: --cols: %v", err)
 			}
 			cols = append(cols, p)
 		}
@@ -474,10 +474,12 @@ func openSource(f *sensorFlags, now func() time.Time) (sensors.Source, func(), e
 	}
 }
 
+// pinOut opens a GPIO by name; on a Pi 5 always through the character
+// device (internal/pi).
 func pinOut(name string) (gpio.PinOut, error) {
-	p := gpioreg.ByName(name)
-	if p == nil {
-		return nil, fmt.Errorf("no GPIO named %q on this machine (is this a Raspberry Pi?)", name)
+	p, err := pi.GPIO(name)
+	if err != nil {
+		return nil, fmt.Errorf("%v (is this a Raspberry Pi?)", err)
 	}
 	return p, nil
 }
