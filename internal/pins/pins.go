@@ -121,6 +121,30 @@ func (w *Wiring) SPI(dev, who, key string) error {
 	return nil
 }
 
+// SPIBus adds every pin an overlay claims for SPI bus bus with
+// chipSelects chip selects (dtoverlay=spi1-3cs: 3), as one claim: what a
+// bus enabled in config.txt takes even when nothing uses it.
+func (w *Wiring) SPIBus(bus, chipSelects int, who, key string) {
+	b, ok := spiBuses[bus]
+	if !ok {
+		return
+	}
+	o := w.claim()
+	add := func(gpio int, signal string) {
+		w.Jobs = append(w.Jobs, Job{GPIO: gpio, What: fmt.Sprintf("SPI%d %s (%s)", bus, signal, who), Key: key, owner: o})
+	}
+	add(b.miso, "MISO")
+	add(b.mosi, "MOSI")
+	add(b.sclk, "SCLK")
+	for cs := 0; cs < chipSelects && cs < len(b.ce); cs++ {
+		add(b.ce[cs], fmt.Sprintf("CE%d", cs))
+	}
+}
+
+// ParseSPI reads an SPI device name (/dev/spidevB.C, SPIB.C or B.C) as
+// its bus and chip select.
+func ParseSPI(dev string) (bus, cs int, ok bool) { return parseSPI(dev) }
+
 // parseSPI reads /dev/spidevB.C, SPIB.C or B.C.
 func parseSPI(dev string) (bus, cs int, ok bool) {
 	s := strings.TrimPrefix(dev, "/dev/spidev")
