@@ -384,6 +384,7 @@ func (d *boardDaemon) greet(w io.Writer) {
 		pw, _ := d.secret(d.cfg.Web.Password, "web-password")
 		fmt.Fprintf(w, "  web display:  http://%s/   (log in to send commands: password %s)\n", d.WebAddr, pw)
 		fmt.Fprintf(w, "  metrics:      http://%s/metrics\n", d.WebAddr)
+		greetLAN(w, d.WebAddr)
 	}
 	if d.broker != nil {
 		if len(d.cfg.MQTT.Embedded.Users) == 0 {
