@@ -90,6 +90,7 @@ type Sensors struct {
 		Latch      string `yaml:"latch"`
 		Chips      int    `yaml:"chips"` // 0: as many as the board needs
 		SpeedHz    int64  `yaml:"speed_hz"`
+		SPIMode    int    `yaml:"spi_mode"` // 2 (safe), 0 or 3
 		LSBFirst   bool   `yaml:"lsb_first"`
 		ActiveHigh bool   `yaml:"active_high"`
 	} `yaml:"hc165"`
@@ -104,8 +105,9 @@ type Sensors struct {
 	} `yaml:"gpiomatrix"`
 	MCP23017 struct {
 		Bus   string   `yaml:"bus"`
-		Addrs []string `yaml:"addrs"` // empty: as many as the board needs
-		Mode  string   `yaml:"mode"`  // matrix, direct
+		Addrs []string `yaml:"addrs"`  // empty: as many as the board needs
+		Mode  string   `yaml:"mode"`   // matrix, direct
+		BusHz int64    `yaml:"bus_hz"` // the bus clock config.txt sets
 	} `yaml:"mcp23017"`
 }
 
@@ -180,7 +182,7 @@ func Defaults() Daemon {
 	d.Sensors.Driver, d.Sensors.Rate, d.Sensors.Debounce, d.Sensors.Quiet = "sim", 200, 4, 400*time.Millisecond
 	d.Sensors.HC165.SPI, d.Sensors.HC165.Latch, d.Sensors.HC165.Chips, d.Sensors.HC165.SpeedHz = "/dev/spidev1.0", "GPIO16", 0, 1000000
 	d.Sensors.GPIOMatrix.RowCount, d.Sensors.GPIOMatrix.Settle = 16, 20*time.Microsecond
-	d.Sensors.MCP23017.Mode = "matrix"
+	d.Sensors.HC165.SPIMode, d.Sensors.MCP23017.Mode, d.Sensors.MCP23017.BusHz = 2, "matrix", 400000
 	d.LEDs.Driver, d.LEDs.SPI, d.LEDs.SpeedHz, d.LEDs.Map, d.LEDs.Gamma, d.LEDs.Brightness, d.LEDs.MaxAmps = "none", "/dev/spidev0.0", 4000000, "serpentine", 2.2, 255, 4
 	d.MQTT.Prefix = "boardd"
 	d.MQTT.Embedded.Listen = "127.0.0.1:1883"
@@ -366,6 +368,9 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 		if v, err := strconv.ParseUint(a, 0, 16); err != nil || v < 0x20 || v > 0x27 {
 			return bad("sensors.mcp23017.addrs", "%q: want an MCP23017 address 0x20 to 0x27", a)
 		}
+	}
+	if err := d.checkHardware(file, root); err != nil {
+		return err
 	}
 	l := &d.LEDs
 	if err := oneOf("leds.driver", l.Driver, "none", "term", "apa102", "ws2812"); err != nil {

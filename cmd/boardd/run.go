@@ -400,6 +400,7 @@ func (d *boardDaemon) greet(w io.Writer) {
 		pw, _ := d.secret(d.cfg.Web.Password, "web-password")
 		fmt.Fprintf(w, "  web display:  http://%s/   (log in to send commands: password %s)\n", d.WebAddr, pw)
 		fmt.Fprintf(w, "  metrics:      http://%s/metrics\n", d.WebAddr)
+		greetLAN(w, d.WebAddr)
 	}
 	if d.broker != nil {
 		if len(d.cfg.MQTT.Embedded.Users) == 0 {
@@ -504,7 +505,7 @@ func newLogger(cfg configs.Daemon, w io.Writer) *slog.Logger {
 func sensorFlagsFrom(cfg configs.Daemon) *sensorFlags {
 	s := cfg.Sensors
 	return &sensorFlags{driver: s.Driver, start: "start", shape: cfg.BoardShape,
-		spiPort: s.HC165.SPI, latch: s.HC165.Latch, chips: cfg.HC165Chips(), spiHz: s.HC165.SpeedHz, lsbFirst: s.HC165.LSBFirst, high: s.HC165.ActiveHigh,
+		spiPort: s.HC165.SPI, latch: s.HC165.Latch, chips: cfg.HC165Chips(), spiHz: s.HC165.SpeedHz, spiMode: s.HC165.SPIMode, lsbFirst: s.HC165.LSBFirst, high: s.HC165.ActiveHigh,
 		rows: strings.Join(s.GPIOMatrix.Rows, ","), cols: strings.Join(s.GPIOMatrix.Cols, ","), decoder: s.GPIOMatrix.Decoder, enable: s.GPIOMatrix.DecoderEnable,
 		rowSPI: s.GPIOMatrix.RowSPI, rowCount: s.GPIOMatrix.RowCount, settle: s.GPIOMatrix.Settle,
 		i2cBus: s.MCP23017.Bus, mcpAddr: strings.Join(cfg.MCP23017Addrs(), ","), mcpMode: s.MCP23017.Mode}
