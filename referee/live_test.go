@@ -667,8 +667,8 @@ func TestPieceCodes(t *testing.T) {
 		{rules.MakePiece(rules.Blue, rules.Pawn), "bP"},
 	}
 	for _, tt := range tests {
-		if got := pieceCode(tt.pc); got != tt.want {
-			t.Errorf("pieceCode(%v) = %q, want %q", tt.pc, got, tt.want)
+		if got := PieceCode(tt.pc); got != tt.want {
+			t.Errorf("PieceCode(%v) = %q, want %q", tt.pc, got, tt.want)
 		}
 	}
 }
