@@ -126,10 +126,14 @@ type State struct {
 	// Status is "playing", "correction" (the board differs from the game:
 	// Wrong and Missing say how), "setup" (a guided set-up of the current
 	// position: Setup says which piece goes where), "takeback_asked", or
-	// "over".
+	// "over"; "paused" while the board cannot write to its disk (Message
+	// says why): it takes no moves until a write succeeds.
 	Status string `json:"status"`
-	FEN4   string `json:"fen4"`
-	Turn   string `json:"turn"`
+	// Message says why the board is paused ("storage full: the game is
+	// paused, nothing is lost"); empty otherwise.
+	Message string `json:"message,omitempty"`
+	FEN4    string `json:"fen4"`
+	Turn    string `json:"turn"`
 	// Squares are the squares of the board (160 on the cross, 256 on
 	// Russian Fortress Chess's 16×16).
 	Squares []string `json:"squares"`

@@ -5,8 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
+	"strings"
 	gosync "sync"
 
 	"boardd/referee"
@@ -15,13 +15,16 @@ import (
 // Stream is the board's message stream on disk (JSON lines, synced per
 // message), so MQTT and other consumers can resume from any sequence
 // number across restarts and outages. It implements referee.StreamLog.
-// On open, a cut-off last line is dropped and a file grown past
-// 2×keep messages is cut back to the newest keep.
+// On open, a cut-off last line and damaged lines are dropped (the good
+// messages after a damaged line are kept) and a file grown past 2×keep
+// messages is cut back to the newest keep. A failed Append is cut off
+// again, so the file keeps only whole lines.
 type Stream struct {
 	mu   gosync.Mutex
 	path string
 	f    *os.File
 	last uint64
+	size int64 // the length of the whole lines
 }
 
 // DefaultKeep is how many messages OpenStream keeps when it compacts.
@@ -37,11 +40,12 @@ func OpenStream(path string, keep int) (s *Stream, warn string, err error) {
 	if err != nil && !os.IsNotExist(err) {
 		return nil, "", fmt.Errorf("stream: %w", err)
 	}
-	msgs, good := parseStream(data)
-	if good < len(data) {
-		warn = fmt.Sprintf("stream %s: dropped %d bytes after message %d (a cut-off write)", path, len(data)-good, lastSeq(msgs))
+	msgs, dropped := parseStream(data)
+	if dropped != "" {
+		warn = fmt.Sprintf("stream %s: dropped %s; kept %d messages, the last %d", path, dropped, len(msgs), lastSeq(msgs))
 	}
-	if len(msgs) > 2*keep || good < len(data) {
+	size := int64(len(data))
+	if len(msgs) > 2*keep || dropped != "" {
 		if len(msgs) > 2*keep {
 			msgs = msgs[len(msgs)-keep:]
 		}
@@ -54,12 +58,13 @@ func OpenStream(path string, keep int) (s *Stream, warn string, err error) {
 		if err := writeAtomic(path, buf.Bytes()); err != nil {
 			return nil, "", err
 		}
+		size = int64(buf.Len())
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, "", fmt.Errorf("stream: %w", err)
 	}
-	return &Stream{path: path, f: f, last: lastSeq(msgs)}, warn, nil
+	return &Stream{path: path, f: f, last: lastSeq(msgs), size: size}, warn, nil
 }
 
 func lastSeq(msgs []referee.Message) uint64 {
@@ -69,42 +74,60 @@ func lastSeq(msgs []referee.Message) uint64 {
 	return msgs[len(msgs)-1].Seq
 }
 
-// parseStream reads the complete, well-formed, rising messages; good is
-// the length of the prefix that holds them.
-func parseStream(data []byte) ([]referee.Message, int) {
-	var out []referee.Message
-	good := 0
+// parseStream reads the complete, well-formed messages with rising Seq:
+// a damaged line, a cut-off last line or a message that does not rise is
+// skipped, and the good messages after it are kept. dropped says what was
+// skipped ("" if nothing).
+func parseStream(data []byte) (out []referee.Message, dropped string) {
+	var bad []string
 	r := bufio.NewReader(bytes.NewReader(data))
-	for {
+	for n := 1; ; n++ {
 		line, err := r.ReadBytes('\n')
-		if err == io.EOF || err != nil {
-			return out, good
+		if len(line) == 0 && err != nil {
+			break
 		}
 		var m referee.Message
-		if json.Unmarshal(line, &m) != nil || m.Seq <= lastSeq(out) {
-			return out, good
+		switch {
+		case err != nil:
+			bad = append(bad, fmt.Sprintf("a cut-off last line (%d bytes)", len(line)))
+		case json.Unmarshal(line, &m) != nil || m.Seq == 0 || m.Kind == "":
+			bad = append(bad, fmt.Sprintf("damaged line %d", n))
+		case m.Seq <= lastSeq(out):
+			bad = append(bad, fmt.Sprintf("line %d (seq %d after %d)", n, m.Seq, lastSeq(out)))
+		default:
+			out = append(out, m)
 		}
-		out = append(out, m)
-		good += len(line)
 	}
+	if len(bad) > 3 {
+		bad = append(bad[:3], fmt.Sprintf("%d more", len(bad)-3))
+	}
+	return out, strings.Join(bad, ", ")
 }
 
-// Append implements referee.StreamLog.
+// Append implements referee.StreamLog. A failed write is cut off again:
+// the file is as it was, and m can be appended once the disk has room.
 func (s *Stream) Append(m referee.Message) error {
 	line, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
+	line = append(line, '\n')
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if m.Seq <= s.last {
 		return fmt.Errorf("stream %s: message %d after %d", s.path, m.Seq, s.last)
 	}
-	if _, err := s.f.Write(append(line, '\n')); err != nil {
+	_, err = s.f.Write(line)
+	if err == nil {
+		err = s.f.Sync()
+	}
+	if err != nil {
+		s.f.Truncate(s.size)
 		return fmt.Errorf("stream %s: %w", s.path, err)
 	}
 	s.last = m.Seq
-	return s.f.Sync()
+	s.size += int64(len(line))
+	return nil
 }
 
 // Since implements referee.StreamLog.
