@@ -63,6 +63,10 @@ func (r *Recorder) Resume() (*Resumed, error) {
 		return nil, fmt.Errorf("archive: %w", err)
 	}
 	path := r.current()
+	leftovers, _ := filepath.Glob(filepath.Join(r.Store().Dir, "*.tmp")) // writes that were cut off
+	for _, f := range append(leftovers, path+".tmp") {
+		os.Remove(f)
+	}
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

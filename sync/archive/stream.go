@@ -36,6 +36,7 @@ func OpenStream(path string, keep int) (s *Stream, warn string, err error) {
 	if keep <= 0 {
 		keep = DefaultKeep
 	}
+	os.Remove(path + ".tmp") // a rewrite that was cut off
 	data, err := os.ReadFile(path)
 	if err != nil && !os.IsNotExist(err) {
 		return nil, "", fmt.Errorf("stream: %w", err)
