@@ -98,7 +98,7 @@ func TestFailedStartWritesNothing(t *testing.T) {
 // rewritten) are removed on start; other files stay.
 func TestStartRemovesLeftoverTemporaryFiles(t *testing.T) {
 	dir := t.TempDir()
-	leftovers := []string{".mqtt-acked.123456", ".mqtt-acked.9", "stream.jsonl.tmp", "current.journal.tmp", "games/2026-11-23_game_r0_board-dur.pgn4.tmp"}
+	leftovers := []string{".mqtt-acked.123456", ".mqtt-acked.9", "stream.jsonl.tmp", "stream.jsonl.seq.tmp", "current.journal.tmp", "games/2026-11-23_game_r0_board-dur.pgn4.tmp"}
 	os.MkdirAll(filepath.Join(dir, "games"), 0o755)
 	for _, f := range leftovers {
 		os.WriteFile(filepath.Join(dir, f), nil, 0o644)

@@ -190,14 +190,16 @@ func TestStreamKeepsGoodMessagesAfterDamage(t *testing.T) {
 		name     string
 		data     string
 		wantSeqs string
+		wantLast uint64 // numbering goes on after it
 	}{
-		{name: "garbage in the middle", data: line(1) + line(2) + "garbage\n" + line(3) + line(4), wantSeqs: "[1 2 3 4]"},
-		{name: "a torn line with more after it", data: line(1) + line(2)[:10] + line(3) + line(4), wantSeqs: "[1 4]"},
-		{name: "a message out of order", data: line(1) + line(5) + line(3) + line(6), wantSeqs: "[1 5 6]"},
-		{name: "zero bytes", data: line(1) + strings.Repeat("\x00", 40) + "\n" + line(2), wantSeqs: "[1 2]"},
-		{name: "a cut-off last line", data: line(1) + line(2) + line(3)[:7], wantSeqs: "[1 2]"},
-		{name: "random bytes only", data: "\x8f\x01{]]\n\xff", wantSeqs: "[]"},
-		{name: "an empty JSON object", data: line(1) + "{}\n" + line(2), wantSeqs: "[1 2]"},
+		{name: "garbage in the middle", data: line(1) + line(2) + "garbage\n" + line(3) + line(4), wantSeqs: "[1 2 3 4]", wantLast: 4},
+		{name: "a torn line with more after it", data: line(1) + line(2)[:10] + line(3) + line(4), wantSeqs: "[1 4]", wantLast: 4},
+		{name: "a message out of order", data: line(1) + line(5) + line(3) + line(6), wantSeqs: "[1 5 6]", wantLast: 6},
+		{name: "zero bytes", data: line(1) + strings.Repeat("\x00", 40) + "\n" + line(2), wantSeqs: "[1 2]", wantLast: 2},
+		{name: "a cut-off last line", data: line(1) + line(2) + line(3)[:7], wantSeqs: "[1 2]", wantLast: 2},
+		{name: "random bytes only", data: "\x8f\x01{]]\n\xff", wantSeqs: "[]", wantLast: 1},
+		{name: "an empty JSON object", data: line(1) + "{}\n" + line(2), wantSeqs: "[1 2]", wantLast: 2},
+		{name: "the last two lines damaged", data: line(1) + line(2) + "garbage\n" + strings.Repeat("\x00", 30) + "\n", wantSeqs: "[1 2]", wantLast: 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "stream.jsonl")
@@ -217,6 +219,9 @@ func TestStreamKeepsGoodMessagesAfterDamage(t *testing.T) {
 			}
 			if got := fmt.Sprint(seqs); got != tc.wantSeqs {
 				t.Errorf("kept %s, want %s", got, tc.wantSeqs)
+			}
+			if s.Last() != tc.wantLast {
+				t.Errorf("numbering goes on after %d, want %d: a damaged whole line after the last good message may have held one", s.Last(), tc.wantLast)
 			}
 			if _, err := os.Stat(path + ".tmp"); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("a temporary file is left: %v", err)
@@ -388,4 +393,50 @@ func TestFullDiskLosesNoAcknowledgedMove(t *testing.T) {
 	}
 	s.Close()
 	t.Logf("%d moves acknowledged, %d pauses on a full disk, 0 lost", len(acked), pauses)
+}
+
+// A stream that lost messages (emptied, cut short, replaced, deleted)
+// numbers on after the reservation, never below a Seq it used; a clean
+// restart goes on from the last message, with no gap.
+func TestStreamNumbersOnAfterLosingMessages(t *testing.T) {
+	const written = 250
+	for _, tc := range []struct {
+		name    string
+		damage  func(path string)
+		atLeast uint64 // the next Seq is above this
+		exactly bool   // and no more: no gap
+	}{
+		{name: "intact", damage: func(string) {}, atLeast: written, exactly: true},
+		{name: "the reservation lost, the stream intact", damage: func(p string) { os.Remove(p + ".seq") }, atLeast: written, exactly: true},
+		{name: "emptied", damage: func(p string) { os.WriteFile(p, nil, 0o644) }, atLeast: written},
+		{name: "deleted", damage: func(p string) { os.Remove(p) }, atLeast: written},
+		{name: "cut in half", damage: func(p string) { d, _ := os.ReadFile(p); os.WriteFile(p, d[:len(d)/2], 0o644) }, atLeast: written},
+		{name: "random bytes", damage: func(p string) { os.WriteFile(p, []byte("\x8f\x01{]]\nseq\xff\n"), 0o644) }, atLeast: written},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "stream.jsonl")
+			s, _, err := OpenStream(path, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := uint64(1); i <= written; i++ {
+				if err := s.Append(referee.Message{Seq: i, Kind: referee.MsgIllegal, Text: "not journaled"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s.Close()
+			tc.damage(path)
+			s, _, err = OpenStream(path, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if s.Last() < tc.atLeast || tc.exactly && s.Last() != tc.atLeast {
+				t.Errorf("numbering goes on after %d; %d were used (gap allowed: %v)", s.Last(), tc.atLeast, !tc.exactly)
+			}
+			if err := s.Append(referee.Message{Seq: s.Last() + 1, Kind: referee.MsgIllegal}); err != nil {
+				t.Errorf("append after reopening: %v", err)
+			}
+		})
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	gosync "sync"
 
@@ -19,13 +20,22 @@ import (
 // messages after a damaged line are kept) and a file grown past 2×keep
 // messages is cut back to the newest keep. A failed Append is cut off
 // again, so the file keeps only whole lines.
+//
+// Seq numbers are reserved ReserveBlock at a time in path+".seq" (one
+// small synced write per block) before a message of a new block is
+// written: a stream found emptied, cut short or replaced on open numbers
+// on after the reservation instead of using a Seq again.
 type Stream struct {
-	mu   gosync.Mutex
-	path string
-	f    *os.File
-	last uint64
-	size int64 // the length of the whole lines
+	mu       gosync.Mutex
+	path     string
+	f        *os.File
+	last     uint64
+	size     int64  // the length of the whole lines
+	reserved uint64 // the highest Seq reserved in path+".seq"
 }
+
+// ReserveBlock is how many Seq numbers one reservation covers.
+const ReserveBlock = 100
 
 // DefaultKeep is how many messages OpenStream keeps when it compacts.
 const DefaultKeep = 20000
@@ -36,14 +46,23 @@ func OpenStream(path string, keep int) (s *Stream, warn string, err error) {
 	if keep <= 0 {
 		keep = DefaultKeep
 	}
-	os.Remove(path + ".tmp") // a rewrite that was cut off
+	os.Remove(path + ".tmp") // rewrites that were cut off
+	os.Remove(path + ".seq.tmp")
 	data, err := os.ReadFile(path)
 	if err != nil && !os.IsNotExist(err) {
 		return nil, "", fmt.Errorf("stream: %w", err)
 	}
 	msgs, dropped := parseStream(data)
+	last := max(lastSeq(msgs), damagedHigh(data, lastSeq(msgs)))
+	reserved := readReserved(path + ".seq")
+	if reserved >= ReserveBlock && last <= reserved-ReserveBlock {
+		// The block's first message was on its way to the file: the stream
+		// lost messages (emptied, cut short, replaced).
+		dropped = strings.TrimPrefix(dropped+", ", ", ") + fmt.Sprintf("messages up to %d (reserved in %s.seq)", reserved, path)
+		last = reserved
+	}
 	if dropped != "" {
-		warn = fmt.Sprintf("stream %s: dropped %s; kept %d messages, the last %d", path, dropped, len(msgs), lastSeq(msgs))
+		warn = fmt.Sprintf("stream %s: dropped %s; kept %d messages, numbering goes on after %d", path, dropped, len(msgs), last)
 	}
 	size := int64(len(data))
 	if len(msgs) > 2*keep || dropped != "" {
@@ -65,7 +84,40 @@ func OpenStream(path string, keep int) (s *Stream, warn string, err error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("stream: %w", err)
 	}
-	return &Stream{path: path, f: f, last: lastSeq(msgs), size: size}, warn, nil
+	return &Stream{path: path, f: f, last: last, size: size, reserved: reserved}, warn, nil
+}
+
+// readReserved reads a reservation file (0 if it is missing or damaged).
+func readReserved(path string) uint64 {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(string(data)), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// damagedHigh is the highest Seq the damaged lines after the last good
+// message (good) may have used: one each, for every whole line that is
+// not a message. A cut-off last line was never synced, so never
+// published, and counts for nothing.
+func damagedHigh(data []byte, good uint64) uint64 {
+	after := uint64(0)
+	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+		if len(line) == 0 || line[len(line)-1] != '\n' {
+			break
+		}
+		var m referee.Message
+		if json.Unmarshal(line, &m) == nil && m.Seq > 0 && m.Kind != "" {
+			after = 0
+		} else {
+			after++
+		}
+	}
+	return good + after
 }
 
 func lastSeq(msgs []referee.Message) uint64 {
@@ -117,6 +169,13 @@ func (s *Stream) Append(m referee.Message) error {
 	defer s.mu.Unlock()
 	if m.Seq <= s.last {
 		return fmt.Errorf("stream %s: message %d after %d", s.path, m.Seq, s.last)
+	}
+	if m.Seq > s.reserved {
+		r := m.Seq + ReserveBlock - 1
+		if err := writeAtomic(s.path+".seq", []byte(strconv.FormatUint(r, 10)+"\n")); err != nil {
+			return fmt.Errorf("stream %s: reserving numbers: %w", s.path, err)
+		}
+		s.reserved = r
 	}
 	_, err = s.f.Write(line)
 	if err == nil {
