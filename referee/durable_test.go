@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"boardd/referee/clock"
 )
 
 // flakyDisk stands for a file on a disk that fills up: while full, every
@@ -184,5 +186,33 @@ func TestLiveNumbersAboveEveryDurableRecord(t *testing.T) {
 				t.Errorf("log's last %d, want %d", last, tc.wantSeq)
 			}
 		})
+	}
+}
+
+// Nobody's clock runs while the board is paused: the seat to move is
+// charged for the time before and after the pause, not for the pause.
+func TestLivePauseStopsTheClocks(t *testing.T) {
+	var mu gosync.Mutex
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	clk := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	disk := &flakyDisk{}
+	ctl := clock.Control{Base: 10 * time.Minute}
+	b := startLive(t, LiveConfig{Clock: &ctl, Now: clk, RetryEvery: time.Millisecond, Sinks: []func(Message) error{disk.write}})
+	b.hand("-h2 +h4")
+	b.next()
+	advance(10 * time.Second) // Blue thinks 10 s
+	disk.setFull(true)
+	b.hand("-b7 +c7")
+	waitState(t, b.Live, "pause", func(st State) bool { return st.Status == "paused" })
+	advance(5 * time.Minute) // the disk stays full for 5 minutes
+	disk.setFull(false)
+	for b.next().Kind != MsgMove {
+	}
+	advance(3 * time.Second) // Yellow thinks 3 s after the pause
+	b.hand("-g13 +g11")
+	m := b.next()
+	if m.Kind != MsgMove || len(m.Clocks) != 4 || m.Clocks[1] != 590000 || m.Clocks[2] != 597000 {
+		t.Errorf("Yellow's move after a 5-minute pause: %s, clocks %v; want Blue 590000 and Yellow 597000 ms", m.Kind, m.Clocks)
 	}
 }

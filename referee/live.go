@@ -115,6 +115,7 @@ type Live struct {
 	idN         int
 	unwritten   []unwritten // emitted, not yet on disk: the board is paused until they are
 	storeErr    error       // why the board is paused (nil: it is not)
+	clockHeld   bool        // the pause stopped a running clock
 	retryAt     time.Time
 
 	mu        gosync.Mutex // guards what other goroutines read
@@ -1042,6 +1043,9 @@ func (l *Live) flush() {
 			if l.storeErr == nil {
 				l.storeErr = err
 				l.log.Error(l.pausedText(), "game", l.game, "seq", w.m.Seq, "kind", w.m.Kind, "err", err)
+				if l.clockHeld = l.clocks != nil && l.clocks.Running() != rules.NoSeat; l.clockHeld {
+					l.clocks.Pause(l.cfg.Now()) // nobody's time runs while the board cannot play
+				}
 			}
 			l.retryAt = l.cfg.Now().Add(l.cfg.RetryEvery)
 			return
@@ -1060,6 +1064,10 @@ func (l *Live) flush() {
 	if l.storeErr != nil {
 		l.storeErr = nil
 		l.log.Info("storage works again: the game goes on", "game", l.game)
+		if _, over := l.ref.Game().Result(); l.clockHeld && !over {
+			l.clocks.Start(l.ref.Game().Turn(), l.cfg.Now())
+		}
+		l.clockHeld = false
 	}
 }
 

@@ -50,7 +50,8 @@ const (
 // Message is one entry of the board's ordered event stream. Seq rises by
 // one per message for the board's whole life (across games and restarts),
 // so a consumer that saw Seq n and then n+2 knows it missed one and can
-// replay from n+1.
+// replay from n+1. A Seq is never reused; after its stream file was
+// damaged or lost the board may skip numbers (LiveConfig.SeqFloor).
 type Message struct {
 	Seq   uint64    `json:"seq"`
 	Time  time.Time `json:"time"`

@@ -88,7 +88,11 @@ web:
 	f.p = startProc(t, f.config)
 	f.observe()
 	for f.cycles = 0; f.cycles < *faultCycles; f.cycles++ {
-		switch r := f.rnd.Intn(20); {
+		r := f.rnd.Intn(20)
+		if f.filler != "" && r >= 11 && f.rnd.Intn(2) == 0 {
+			r = 0 // a full disk: mostly moves, until one pauses the board
+		}
+		switch {
 		case r < 11:
 			f.move()
 		case r < 14 && f.tmpfs:
