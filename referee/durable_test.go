@@ -113,10 +113,18 @@ func TestLivePausesWhileStorageFails(t *testing.T) {
 				t.Fatalf("first move: %+v", m)
 			}
 			disk.setFull(true)
+			if r := b.do("tags", `{"tags":{"Round":"1"}}`); r.OK || !strings.Contains(r.Error, tc.want) {
+				t.Errorf("a command that cannot be written: %+v, want not acknowledged, with %q", r, tc.want)
+			}
+			disk.setFull(false)
+			if m := b.next(); m.Kind != MsgTags || m.Seq != 3 {
+				t.Fatalf("the command once written: %+v", m)
+			}
+			disk.setFull(true)
 			b.hand("-b7 +c7") // Blue's move, made while the disk is full
 			st := waitState(t, b.Live, "pause", func(st State) bool { return st.Status == "paused" })
-			if st.Message != tc.want || len(st.Moves) != 1 || st.Seq != 2 {
-				t.Errorf("paused state: message %q, %d moves, seq %d; want %q, the 1 acknowledged move, seq 2", st.Message, len(st.Moves), st.Seq, tc.want)
+			if st.Message != tc.want || len(st.Moves) != 1 || st.Seq != 3 {
+				t.Errorf("paused state: message %q, %d moves, seq %d; want %q, the 1 acknowledged move, seq 3", st.Message, len(st.Moves), st.Seq, tc.want)
 			}
 			if lt := b.Lights(); len(lt.Squares) != 160 || lt.Squares["h4"] != "#a000a0" || lt.Squares["c7"] != "#a000a0" {
 				t.Errorf("paused lights: %d squares lit, h4 %s c7 %s; want all 160 #a000a0", len(lt.Squares), lt.Squares["h4"], lt.Squares["c7"])
@@ -133,24 +141,24 @@ func TestLivePausesWhileStorageFails(t *testing.T) {
 			disk.setFull(false)
 			for i, want := range []string{"b7-c7", "g13-g11"} {
 				m := b.next()
-				if m.Kind != MsgMove || m.Coord != want || m.Seq != uint64(3+i) {
-					t.Fatalf("after the pause: %s %s seq %d, want move %s seq %d", m.Kind, m.Coord, m.Seq, want, 3+i)
+				if m.Kind != MsgMove || m.Coord != want || m.Seq != uint64(4+i) {
+					t.Fatalf("after the pause: %s %s seq %d, want move %s seq %d", m.Kind, m.Coord, m.Seq, want, 4+i)
 				}
 			}
 			st = waitState(t, b.Live, "the game going on", func(st State) bool { return st.Status == "playing" && len(st.Moves) == 3 })
-			if st.Message != "" || st.Seq != 4 {
+			if st.Message != "" || st.Seq != 5 {
 				t.Errorf("after the pause: message %q, seq %d", st.Message, st.Seq)
 			}
 			if r := b.do("tags", `{"tags":{"Round":"2"}}`); !r.OK {
 				t.Errorf("a command after the pause: %+v", r)
 			}
-			if got := fmt.Sprint(disk.seqs()); got != "[1 2 3 4 5]" {
-				t.Errorf("written: %s, want every message once, in order: [1 2 3 4 5]", got)
+			if got := fmt.Sprint(disk.seqs()); got != "[1 2 3 4 5 6]" {
+				t.Errorf("written: %s, want every message once, in order: [1 2 3 4 5 6]", got)
 			}
 			// The journal sink wrote a message the log then refused: it is
 			// not written twice.
-			if got := fmt.Sprint(log.disk.seqs()); got != "[1 2 3 4 5]" {
-				t.Errorf("stream log: %s, want [1 2 3 4 5]", got)
+			if got := fmt.Sprint(log.disk.seqs()); got != "[1 2 3 4 5 6]" {
+				t.Errorf("stream log: %s, want [1 2 3 4 5 6]", got)
 			}
 		})
 	}

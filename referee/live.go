@@ -235,7 +235,11 @@ func (l *Live) Run(ctx context.Context) error {
 			case l.storeErr != nil:
 				rq.reply <- Reply{Error: l.pausedText() + ": try again once it goes on"}
 			default:
-				rq.reply <- l.do(rq.cmd)
+				r := l.do(rq.cmd)
+				if l.storeErr != nil && r.OK { // not on disk yet: not acknowledged
+					r = Reply{Error: l.pausedText() + ": the command is recorded and published once the board can write again"}
+				}
+				rq.reply <- r
 			}
 		}
 	}
