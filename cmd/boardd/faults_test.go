@@ -173,6 +173,22 @@ func (f *faultRun) observe() referee.State {
 	return st
 }
 
+// metric reads one value from the daemon's /metrics.
+func (f *faultRun) metric(name string) string {
+	resp, err := http.Get("http://" + f.p.web + "/metrics")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+			return v
+		}
+	}
+	return ""
+}
+
 // shadow is the game the board shows, rebuilt from its moves.
 func (f *faultRun) shadow(st referee.State) *rules.Game {
 	f.t.Helper()
@@ -221,6 +237,9 @@ func (f *faultRun) move() {
 		}
 		if st.Status == "paused" {
 			f.pauses++
+			if m := f.metric("boardd_storage_paused"); m != "1" && f.state().Status == "paused" {
+				f.t.Errorf("cycle %d: paused, but /metrics says boardd_storage_paused %q", f.cycles, m)
+			}
 			return
 		}
 		if time.Now().After(deadline) {
