@@ -118,15 +118,21 @@ web:
 }
 
 // state reads the board's state from the web display, checking its Seq:
-// it never goes back, and a Seq seen before never comes with other
-// content.
+// it never goes back (each number it goes back by counts as reused), and
+// a Seq seen before never comes with other content.
 func (f *faultRun) state() referee.State {
 	f.t.Helper()
 	st := webState(f.t, f.p.web)
 	content := fmt.Sprintf("%s %d %s", st.Game, len(st.Moves), st.FEN4)
-	if st.Seq < f.maxSeq {
-		f.reused++
+	if st.Seq < f.maxSeq { // the numbers above st.Seq come round again
+		f.reused += int(f.maxSeq - st.Seq)
 		f.t.Errorf("cycle %d: the board's Seq went back from %d to %d", f.cycles, f.maxSeq, st.Seq)
+		for seq := range f.states {
+			if seq > st.Seq {
+				delete(f.states, seq)
+			}
+		}
+		f.maxSeq = st.Seq
 	} else if old, seen := f.states[st.Seq]; seen && old != content && st.Status != "paused" {
 		f.reused++
 		f.t.Errorf("cycle %d: Seq %d came round again: was %q, now %q", f.cycles, st.Seq, old, content)
