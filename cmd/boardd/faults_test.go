@@ -41,7 +41,7 @@ type faultRun struct {
 	maxSeq uint64
 
 	// The report.
-	cycles, moves, ackedTotal, lost, reused, kills, midMove, fills, pauses, damaged, games int
+	cycles, moves, ackedTotal, lost, reused, kills, midMove, fills, pauses, damaged, games, unanswered int
 }
 
 // TestFaultInjection runs the real daemon as a process and, at random,
@@ -109,8 +109,8 @@ web:
 	t.Logf("fault injection (seed %d): %d cycles, %d moves made, %d moves acknowledged, %d moves lost, %d seq reused; "+
 		"%d SIGKILLs (%d mid-move), %d disk fills, %d pauses, %d damaged files, %d games",
 		seed, f.cycles, f.moves, f.ackedTotal, f.lost, f.reused, f.kills, f.midMove, f.fills, f.pauses, f.damaged, f.games)
-	if f.lost != 0 || f.reused != 0 {
-		t.Errorf("%d acknowledged moves lost, %d seq reused: want 0 and 0 (seed %d)", f.lost, f.reused, seed)
+	if f.lost != 0 || f.reused != 0 || f.unanswered != 0 {
+		t.Errorf("%d acknowledged moves lost, %d seq reused, %d moves neither acknowledged nor paused: want 0, 0 and 0 (seed %d)", f.lost, f.reused, f.unanswered, seed)
 	}
 	if f.ackedTotal == 0 {
 		t.Errorf("no move was acknowledged in %d cycles", f.cycles)
@@ -249,7 +249,9 @@ func (f *faultRun) move() {
 			return
 		}
 		if time.Now().After(deadline) {
-			f.t.Fatalf("cycle %d: the move was neither acknowledged nor paused (status %s); the log:\n%s", f.cycles, st.Status, f.p.out)
+			f.unanswered++
+			f.t.Errorf("cycle %d: the move was neither acknowledged nor paused (status %s, %d moves)", f.cycles, st.Status, len(st.Moves))
+			return
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
