@@ -440,3 +440,31 @@ func TestStreamNumbersOnAfterLosingMessages(t *testing.T) {
 		})
 	}
 }
+
+// A damaged stream opened on a full disk cannot be rewritten: it is kept
+// as it is (its partial last line cut off, which takes no space) and the
+// board starts; the damaged lines are skipped on every read.
+func TestStreamOpensOnAFullDisk(t *testing.T) {
+	dir := mountTmpfs(t, 64<<10)
+	path := filepath.Join(dir, "stream.jsonl")
+	line := func(seq uint64) string { l, _ := jsonLine(referee.Message{Seq: seq, Kind: referee.MsgMove}); return l }
+	os.WriteFile(path, []byte(line(1)+"garbage\n"+line(2)+line(3)[:9]), 0o644)
+	free := fill(t, dir)
+	defer free()
+	s, warn, err := OpenStream(path, 0)
+	if err != nil {
+		t.Fatalf("open on a full disk: %v", err)
+	}
+	defer s.Close()
+	if !strings.Contains(warn, "not rewritten") || s.Last() != 2 {
+		t.Errorf("warning %q, last %d; want not rewritten, last 2", warn, s.Last())
+	}
+	free()
+	if err := s.Append(referee.Message{Seq: 3, Kind: referee.MsgMove}); err != nil {
+		t.Fatal(err)
+	}
+	msgs, _ := s.Since(1)
+	if len(msgs) != 3 || msgs[2].Seq != 3 {
+		t.Errorf("after the disk has room: %d messages, want 1, 2 and 3", len(msgs))
+	}
+}

@@ -75,10 +75,19 @@ func OpenStream(path string, keep int) (s *Stream, warn string, err error) {
 			buf.Write(line)
 			buf.WriteByte('\n')
 		}
-		if err := writeAtomic(path, buf.Bytes()); err != nil {
-			return nil, "", err
+		if err := writeAtomic(path, buf.Bytes()); err == nil {
+			size = int64(buf.Len())
+		} else {
+			// No room to rewrite it (a full disk): keep the file, cut off a
+			// partial last line only; every read skips the damaged lines.
+			size = int64(bytes.LastIndexByte(data, '\n') + 1)
+			if size < int64(len(data)) {
+				if terr := os.Truncate(path, size); terr != nil {
+					return nil, "", fmt.Errorf("stream %s: %v; cutting off its partial last line: %w", path, err, terr)
+				}
+			}
+			warn = strings.TrimPrefix(warn+"; ", "; ") + "not rewritten: " + err.Error()
 		}
-		size = int64(buf.Len())
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
