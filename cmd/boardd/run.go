@@ -115,6 +115,10 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 	// The game: resumed from the journal, or new.
 	d.rec = &archive.Recorder{Dir: cfg.StateDir, Board: cfg.Board, Lookup: loadVariant, Site: cfg.Game.Tags["Site"]}
 	resumed, rerr := d.rec.Resume()
+	if errors.Is(rerr, syscall.ENOSPC) || errors.Is(rerr, syscall.EDQUOT) {
+		// No room to repair the journal: a new game would lose the old one.
+		return nil, fmt.Errorf("state_dir %s is full: %w; free space and start again", cfg.StateDir, rerr)
+	}
 	if rerr != nil {
 		d.log.Warn("the game in progress could not be restored", "err", rerr)
 	}

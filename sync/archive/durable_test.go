@@ -468,3 +468,34 @@ func TestStreamOpensOnAFullDisk(t *testing.T) {
 		t.Errorf("after the disk has room: %d messages, want 1, 2 and 3", len(msgs))
 	}
 }
+
+// A journal damaged in the middle found on a full disk cannot be repaired:
+// it is left exactly as it was (no new game over it), the error says so,
+// and once there is room the repair keeps the game before the damage.
+func TestDamagedJournalOnAFullDisk(t *testing.T) {
+	dir := mountTmpfs(t, 256<<10)
+	path, g := journalOf(t, dir, "teams/4pchess-26780486.pgn4")
+	rec := &Recorder{Dir: dir, Lookup: builtin}
+	os.Rename(path, rec.current())
+	data, _ := os.ReadFile(rec.current())
+	lines := strings.SplitAfter(string(data), "\n")
+	lines[10] = "damaged\n"
+	damaged := strings.Join(lines, "")
+	os.WriteFile(rec.current(), []byte(damaged), 0o644)
+	free := fill(t, dir)
+	_, err := rec.Resume()
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "entry 11") || !strings.Contains(err.Error(), "left as it was") {
+		t.Errorf("resume on a full disk: %v; want ENOSPC, naming entry 11, the journal left as it was", err)
+	}
+	if now, _ := os.ReadFile(rec.current()); string(now) != damaged {
+		t.Errorf("the journal changed on a full disk")
+	}
+	if moved, _ := filepath.Glob(filepath.Join(dir, "journals", "*")); len(moved) != 0 {
+		t.Errorf("files in journals/ after a failed repair: %v", moved)
+	}
+	free()
+	res, err := (&Recorder{Dir: dir, Lookup: builtin}).Resume()
+	if err != nil || res == nil || len(res.Game.Records()) != 9 || res.Game.Records()[8].Move != g.Records()[8].Move {
+		t.Fatalf("resume once there is room: %v", err)
+	}
+}

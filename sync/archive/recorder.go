@@ -73,9 +73,10 @@ func (r *Recorder) Resume() (*Resumed, error) {
 	j, entries, warn, err := Open(path)
 	var dmg *DamagedError
 	if errors.As(err, &dmg) && len(dmg.Kept) > 0 {
-		if warn, err = r.salvage(dmg.Kept, fmt.Sprintf("entry %d (byte %d) is damaged", dmg.Entry, dmg.Offset)); err == nil {
-			j, entries, _, err = Open(path)
+		if warn, err = r.salvage(dmg.Kept, fmt.Sprintf("entry %d (byte %d) is damaged", dmg.Entry, dmg.Offset)); err != nil {
+			return nil, err // left as it was (no room to repair it)
 		}
+		j, entries, _, err = Open(path)
 	}
 	if err != nil {
 		return nil, r.aside(err)
@@ -84,10 +85,13 @@ func (r *Recorder) Resume() (*Resumed, error) {
 	var bad *ReplayError
 	if errors.As(err, &bad) {
 		j.Close()
-		if warn, err = r.salvage(entries[:bad.Index], bad.Error()); err == nil {
-			if j, entries, _, err = Open(path); err == nil {
-				g, err = Restore(entries, r.Lookup)
-			}
+		if warn, err = r.salvage(entries[:bad.Index], bad.Error()); err != nil {
+			return nil, err // left as it was (no room to repair it)
+		}
+		if j, entries, _, err = Open(path); err == nil {
+			g, err = Restore(entries, r.Lookup)
+		} else {
+			j = nil
 		}
 	}
 	if err != nil {
@@ -114,14 +118,15 @@ func (r *Recorder) Resume() (*Resumed, error) {
 
 // salvage moves a damaged journal to journals/ and makes the complete
 // entries before the damage the journal of the game in progress. The
-// warning says what happened.
+// warning says what happened. When it cannot (a full disk), the journal
+// is left as it was and the error (wrapping the cause) says so.
 func (r *Recorder) salvage(kept []Entry, what string) (string, error) {
 	dst, err := r.damagedName()
 	if err == nil {
 		err = os.Rename(r.current(), dst)
 	}
 	if err != nil {
-		return "", fmt.Errorf("journal %s: %s (and moving it aside failed: %v)", r.current(), what, err)
+		return "", fmt.Errorf("journal %s: %s, and moving it aside failed: %w; it was left as it was", r.current(), what, err)
 	}
 	var buf []byte
 	for _, e := range kept {
@@ -130,7 +135,7 @@ func (r *Recorder) salvage(kept []Entry, what string) (string, error) {
 	}
 	if err := writeAtomic(r.current(), buf); err != nil {
 		os.Rename(dst, r.current())
-		return "", fmt.Errorf("journal %s: %s (and writing the entries before it failed: %v)", r.current(), what, err)
+		return "", fmt.Errorf("journal %s: %s, and writing the entries before it failed: %w; it was left as it was", r.current(), what, err)
 	}
 	return fmt.Sprintf("journal %s: %s; the game goes on from the %d entries before it (%d turns), the damaged file was moved to %s",
 		r.current(), what, len(kept), len(turnClocks(kept)), dst), nil
