@@ -17,7 +17,7 @@ func TestSystemdUnit(t *testing.T) {
 		t.Fatal(err)
 	}
 	unit := string(data)
-	for _, want := range []string{"Type=notify", "WatchdogSec=", "Restart=on-failure", "StateDirectory=boardd", "SupplementaryGroups=gpio spi i2c",
+	for _, want := range []string{"Type=notify", "WatchdogSec=", "Restart=on-failure", "StartLimitIntervalSec=0", "StateDirectory=boardd", "SupplementaryGroups=gpio spi i2c",
 		"ExecStart=/usr/local/bin/boardd run --config /etc/boardd/boardd.yaml --stdin=false"} {
 		if !strings.Contains(unit, want) {
 			t.Errorf("the unit lacks %s", want)
