@@ -41,7 +41,7 @@ type faultRun struct {
 	maxSeq uint64
 
 	// The report.
-	cycles, moves, ackedTotal, lost, reused, kills, midMove, fills, pauses, damaged, games, unanswered int
+	cycles, moves, ackedTotal, lost, reused, kills, midMove, fills, pauses, damaged, games, unanswered, logged int
 }
 
 // TestFaultInjection runs the real daemon as a process and, at random,
@@ -111,6 +111,9 @@ web:
 		seed, f.cycles, f.moves, f.ackedTotal, f.lost, f.reused, f.kills, f.midMove, f.fills, f.pauses, f.damaged, f.games)
 	if f.lost != 0 || f.reused != 0 || f.unanswered != 0 {
 		t.Errorf("%d acknowledged moves lost, %d seq reused, %d moves neither acknowledged nor paused: want 0, 0 and 0 (seed %d)", f.lost, f.reused, f.unanswered, seed)
+	}
+	if f.pauses > 0 && f.logged == 0 {
+		t.Errorf("the board paused %d times and never logged \"storage full: the game is paused, nothing is lost\"", f.pauses)
 	}
 	if f.ackedTotal == 0 {
 		t.Errorf("no move was acknowledged in %d cycles", f.cycles)
@@ -358,6 +361,9 @@ func (f *faultRun) kill(midMove bool) {
 	f.p.cmd.Process.Signal(syscall.SIGKILL)
 	f.p.cmd.Wait()
 	f.kills++
+	if strings.Contains(f.p.out.String(), "storage full: the game is paused, nothing is lost") {
+		f.logged++ // a run that paused said so in its log
+	}
 	if f.filler != "" {
 		f.toggleDisk()
 	}
