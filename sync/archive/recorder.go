@@ -55,9 +55,10 @@ func (r *Recorder) Store() Store { return Store{Dir: filepath.Join(r.Dir, "games
 // middle, or with an entry the rules refuse, keeps the game up to the
 // damage: the file is moved to journals/damaged-*.journal, the entries
 // before the damage become the journal, and Resumed.Warning says which
-// entry was damaged and where the file went. Only a journal with nothing
-// to keep is moved aside and reported as an error (the board starts
-// afresh).
+// entry was damaged and where the file went; with no room for that (a
+// full disk) the journal is left as it was and the error wraps the cause.
+// Only a journal with nothing to keep is moved aside and reported as an
+// error (the board starts afresh).
 func (r *Recorder) Resume() (*Resumed, error) {
 	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("archive: %w", err)
