@@ -444,7 +444,7 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 
 // ColourNames are the LED language's colours a config may set
 // (referee.Palette.SetColor takes the same names).
-var ColourNames = []string{"lifted", "destination", "last_move", "check", "wrong", "missing", "promotion", "out", "fault", "red", "blue", "yellow", "green"}
+var ColourNames = []string{"lifted", "destination", "last_move", "check", "wrong", "missing", "promotion", "out", "fault", "storage", "red", "blue", "yellow", "green"}
 
 // ParseColor reads "#rrggbb".
 func ParseColor(s string) ([3]uint8, error) {

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	gosync "sync"
+	"syscall"
 	"time"
 
 	"boardd/leds"
@@ -60,10 +61,21 @@ type LiveConfig struct {
 	Now func() time.Time
 	// Log keeps the stream durably (nil: in memory only).
 	Log StreamLog
+	// SeqFloor is the highest Seq any other durable record names (the game
+	// journal, the MQTT mirror's acknowledged position): numbering goes on
+	// above it and above Log.Last(), so a lost or damaged stream file never
+	// makes a Seq come round again.
+	SeqFloor uint64
 	// Sinks see every message, synchronously and in order, before anyone
 	// else: the game journal is one, so a message is on disk before the
-	// board moves on. A sink's error is logged and the game goes on.
+	// board moves on. When a sink or Log fails, the message is not
+	// acknowledged: the board pauses (State.Status "paused", the LEDs
+	// show Palette.Storage), takes no moves or commands, and writes the
+	// message again every RetryEvery until it succeeds; then it goes on.
 	Sinks []func(Message) error
+	// RetryEvery is how often a paused board tries to write again
+	// (default 1 s).
+	RetryEvery time.Duration
 	// Keep is how many recent messages are kept in memory (default 4096).
 	Keep int
 	// Frame receives every new LED frame (nil: none). It must not block.
@@ -101,6 +113,10 @@ type Live struct {
 	undelivered []Message    // emitted, waiting for the state that includes them
 	idBase      string       // game ids: the start time, numbered within a second
 	idN         int
+	unwritten   []unwritten // emitted, not yet on disk: the board is paused until they are
+	storeErr    error       // why the board is paused (nil: it is not)
+	clockHeld   bool        // the pause stopped a running clock
+	retryAt     time.Time
 
 	mu        gosync.Mutex // guards what other goroutines read
 	seq       uint64
@@ -110,6 +126,13 @@ type Live struct {
 	notify    map[chan struct{}]struct{}
 	state     State
 	lights    Lights
+}
+
+// unwritten is a message waiting for the disk; done counts the writers
+// (sinks, then the log) that have it.
+type unwritten struct {
+	m    Message
+	done int
 }
 
 type request struct {
@@ -142,13 +165,17 @@ func NewLive(cfg LiveConfig) (*Live, error) {
 	if cfg.SuspectAfter <= 0 {
 		cfg.SuspectAfter = 30 * time.Second
 	}
+	if cfg.RetryEvery <= 0 {
+		cfg.RetryEvery = time.Second
+	}
 	l := &Live{cfg: cfg, reqs: make(chan request), touches: make(chan sensors.Event, 256),
 		subs: map[*sub]struct{}{}, notify: map[chan struct{}]struct{}{}}
 	l.log = cfg.Logger
 	if cfg.Log != nil {
 		l.seq = cfg.Log.Last()
-		l.delivered = l.seq // all of them in the log, for Subscribe
 	}
+	l.seq = max(l.seq, cfg.SeqFloor)
+	l.delivered = l.seq // all of them in the log, for Subscribe
 	if cfg.Game != nil {
 		l.ref = New(cfg.Game)
 		l.ref.Takeback = cfg.Takeback
@@ -194,14 +221,27 @@ func (l *Live) Run(ctx context.Context) error {
 		case <-quiet.C:
 			l.judge()
 		case <-tick.C:
+			if l.storeErr != nil {
+				if l.retry() && l.dirty {
+					quiet.Reset(l.cfg.Quiet) // what was moved while paused is judged now
+				}
+				continue
+			}
 			l.checkFlag()
 			l.checkSwitches()
 		case rq := <-l.reqs:
-			if rq.cmd.Name == "ping" {
+			switch {
+			case rq.cmd.Name == "ping":
 				rq.reply <- Reply{OK: true}
-				continue
+			case l.storeErr != nil:
+				rq.reply <- Reply{Error: l.pausedText() + ": try again once it goes on"}
+			default:
+				r := l.do(rq.cmd)
+				if l.storeErr != nil && r.OK { // not on disk yet: not acknowledged
+					r = Reply{Error: l.pausedText() + ": the command is recorded and published once the board can write again"}
+				}
+				rq.reply <- r
 			}
-			rq.reply <- l.do(rq.cmd)
 		}
 	}
 }
@@ -262,7 +302,7 @@ func (l *Live) touch(e sensors.Event) bool {
 
 // judge asks the referee what the still board means.
 func (l *Live) judge() {
-	if !l.dirty {
+	if !l.dirty || l.storeErr != nil { // paused: judged once it goes on
 		return
 	}
 	l.dirty = false
@@ -1029,8 +1069,8 @@ func (l *Live) checkFlag() {
 	l.publishState()
 }
 
-// emit numbers a message, hands it to the sinks and the log, and delivers
-// it to subscribers.
+// emit numbers a message and writes it (flush). While the board is
+// paused it only joins the messages waiting for the disk.
 func (l *Live) emit(m Message) {
 	l.mu.Lock()
 	l.seq++
@@ -1038,24 +1078,91 @@ func (l *Live) emit(m Message) {
 	l.mu.Unlock()
 	m.Time = l.cfg.Now().UTC()
 	m.Board, m.Game = l.cfg.Board, l.game
-	for _, sink := range l.cfg.Sinks {
-		if err := sink(m); err != nil {
-			l.log.Error("recording a message failed", "game", l.game, "seq", m.Seq, "kind", m.Kind, "err", err)
+	l.unwritten = append(l.unwritten, unwritten{m: m})
+	if l.storeErr == nil {
+		l.flush()
+	}
+}
+
+// flush hands the waiting messages, in order, to the sinks and the log;
+// each one all of them took is acknowledged: kept and queued for the
+// subscribers. The first failure pauses the board (storeErr).
+func (l *Live) flush() {
+	for len(l.unwritten) > 0 {
+		w := &l.unwritten[0]
+		err := l.write(w)
+		if err != nil {
+			if l.storeErr == nil {
+				l.storeErr = err
+				l.log.Error(l.pausedText(), "game", l.game, "seq", w.m.Seq, "kind", w.m.Kind, "err", err)
+				if l.clockHeld = l.clocks != nil && l.clocks.Running() != rules.NoSeat; l.clockHeld {
+					l.clocks.Pause(l.cfg.Now()) // nobody's time runs while the board cannot play
+				}
+			}
+			l.retryAt = l.cfg.Now().Add(l.cfg.RetryEvery)
+			return
+		}
+		m := w.m
+		l.unwritten = l.unwritten[1:]
+		l.log.Info(m.Text, "game", l.game, "seq", m.Seq, "kind", m.Kind)
+		l.mu.Lock()
+		l.recent = append(l.recent, m)
+		if len(l.recent) > l.cfg.Keep {
+			l.recent = append(l.recent[:0:0], l.recent[len(l.recent)-l.cfg.Keep/2:]...)
+		}
+		l.mu.Unlock()
+		l.undelivered = append(l.undelivered, m)
+	}
+	if l.storeErr != nil {
+		l.storeErr = nil
+		l.log.Info("storage works again: the game goes on", "game", l.game)
+		if _, over := l.ref.Game().Result(); l.clockHeld && !over {
+			l.clocks.Start(l.ref.Game().Turn(), l.cfg.Now())
+		}
+		l.clockHeld = false
+	}
+}
+
+// write hands w to the writers that do not have it yet.
+func (l *Live) write(w *unwritten) error {
+	for ; w.done < len(l.cfg.Sinks); w.done++ {
+		if err := l.cfg.Sinks[w.done](w.m); err != nil {
+			return err
 		}
 	}
-	if l.cfg.Log != nil {
-		if err := l.cfg.Log.Append(m); err != nil {
-			l.log.Error("stream log", "seq", m.Seq, "err", err)
+	if w.done == len(l.cfg.Sinks) && l.cfg.Log != nil {
+		if err := l.cfg.Log.Append(w.m); err != nil {
+			return err
 		}
+		w.done++
 	}
-	l.log.Info(m.Text, "game", l.game, "seq", m.Seq, "kind", m.Kind)
-	l.mu.Lock()
-	l.recent = append(l.recent, m)
-	if len(l.recent) > l.cfg.Keep {
-		l.recent = append(l.recent[:0:0], l.recent[len(l.recent)-l.cfg.Keep/2:]...)
+	return nil
+}
+
+// retry writes the waiting messages again when it is time; it reports
+// whether the board goes on.
+func (l *Live) retry() bool {
+	if l.cfg.Now().Before(l.retryAt) {
+		return false
 	}
-	l.mu.Unlock()
-	l.undelivered = append(l.undelivered, m)
+	l.flush()
+	if l.storeErr != nil {
+		return false
+	}
+	l.publishState()
+	return true
+}
+
+// StoragePaused is what the board says (log, State.Message) while it
+// cannot write to its disk.
+const StoragePaused = "the game is paused, nothing is lost"
+
+// pausedText says why the board is paused.
+func (l *Live) pausedText() string {
+	if errors.Is(l.storeErr, syscall.ENOSPC) || errors.Is(l.storeErr, syscall.EDQUOT) {
+		return "storage full: " + StoragePaused
+	}
+	return "storage failing: " + StoragePaused
 }
 
 // deliver hands the messages emitted since the last call to the
@@ -1172,6 +1279,10 @@ func (l *Live) Lights() Lights {
 // publishState rebuilds the snapshot and the LED frame and tells the
 // watchers. Called on the Run goroutine after every change.
 func (l *Live) publishState() {
+	if l.storeErr != nil {
+		l.publishPaused()
+		return
+	}
 	var f leds.Frame
 	f.Brightness = 255
 	l.ref.Frame(&f)
@@ -1197,6 +1308,38 @@ func (l *Live) publishState() {
 	st.Seq, lights.Seq = l.seq, l.seq
 	l.state, l.lights = st, lights
 	l.deliver()
+	for ch := range l.notify {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+	l.mu.Unlock()
+}
+
+// publishPaused shows a paused board: the last acknowledged state with
+// Status "paused" and the reason, every square in Palette.Storage.
+func (l *Live) publishPaused() {
+	var f leds.Frame
+	f.Brightness = 255
+	lights := Lights{Squares: map[string]string{}}
+	c := l.ref.Palette.Storage
+	for _, q := range l.ref.Game().Variant().Geometry.Playable.Squares() {
+		f.Set(q, c)
+		lights.Squares[q.String()] = fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
+	}
+	if l.cfg.Frame != nil {
+		l.cfg.Frame(&f)
+	}
+	l.mu.Lock()
+	st := l.state
+	if st.Board == "" { // nothing published yet
+		st = l.snapshot()
+		st.Seq = l.delivered
+	}
+	st.Status, st.Message = "paused", l.pausedText()
+	lights.Seq = st.Seq
+	l.state, l.lights = st, lights
 	for ch := range l.notify {
 		select {
 		case ch <- struct{}{}:

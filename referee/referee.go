@@ -102,14 +102,17 @@ type Palette struct {
 	// resigned, flagged) while it stays on the board; Fault a square whose
 	// switch is suspect.
 	Out, Fault leds.Color
-	Turn       [rules.NumSeats]leds.Color
+	// Storage fills the board while it is paused because its disk cannot
+	// be written (full).
+	Storage leds.Color
+	Turn    [rules.NumSeats]leds.Color
 }
 
 // DefaultPalette: white lifted square, green destinations, dim blue last
 // move, red king in check, red for squares that must be emptied, amber for
 // squares that must be filled, yellow for a promotion choice, purple for
-// an eliminated (mated, resigned, …) seat's king, cyan for a suspect switch, and each seat's own
-// colour for whose turn it is.
+// an eliminated (mated, resigned, …) seat's king, cyan for a suspect switch, magenta over the whole board while the disk
+// cannot be written, and each seat's own colour for whose turn it is.
 var DefaultPalette = Palette{
 	Lifted:      leds.Color{R: 255, G: 255, B: 255},
 	Destination: leds.Color{G: 160},
@@ -120,19 +123,21 @@ var DefaultPalette = Palette{
 	Promotion:   leds.Color{R: 255, G: 220},
 	Out:         leds.Color{R: 120, B: 160},
 	Fault:       leds.Color{G: 200, B: 200},
+	Storage:     leds.Color{R: 160, B: 160},
 	Turn:        [rules.NumSeats]leds.Color{{R: 200}, {B: 200}, {R: 200, G: 200}, {G: 200}},
 }
 
 // SetColor sets one colour of the palette by its config name: lifted,
-// destination, last_move, check, wrong, missing, promotion, out, fault, or
+// destination, last_move, check, wrong, missing, promotion, out, fault,
+// storage, or
 // a seat's turn colour (red, blue, yellow, green).
 func (p *Palette) SetColor(name string, c leds.Color) error {
 	slots := map[string]*leds.Color{"lifted": &p.Lifted, "destination": &p.Destination, "last_move": &p.LastMove, "check": &p.Check,
-		"wrong": &p.Wrong, "missing": &p.Missing, "promotion": &p.Promotion, "out": &p.Out, "fault": &p.Fault,
+		"wrong": &p.Wrong, "missing": &p.Missing, "promotion": &p.Promotion, "out": &p.Out, "fault": &p.Fault, "storage": &p.Storage,
 		"red": &p.Turn[rules.Red], "blue": &p.Turn[rules.Blue], "yellow": &p.Turn[rules.Yellow], "green": &p.Turn[rules.Green]}
 	slot, ok := slots[name]
 	if !ok {
-		return fmt.Errorf("%q is not a colour of the LED language (lifted, destination, last_move, check, wrong, missing, promotion, out, fault, red, blue, yellow, green)", name)
+		return fmt.Errorf("%q is not a colour of the LED language (lifted, destination, last_move, check, wrong, missing, promotion, out, fault, storage, red, blue, yellow, green)", name)
 	}
 	*slot = c
 	return nil

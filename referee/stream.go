@@ -52,7 +52,8 @@ const (
 // Message is one entry of the board's ordered event stream. Seq rises by
 // one per message for the board's whole life (across games and restarts),
 // so a consumer that saw Seq n and then n+2 knows it missed one and can
-// replay from n+1.
+// replay from n+1. A Seq is never reused; after its stream file was
+// damaged or lost the board may skip numbers (LiveConfig.SeqFloor).
 type Message struct {
 	Seq   uint64    `json:"seq"`
 	Time  time.Time `json:"time"`
@@ -128,10 +129,14 @@ type State struct {
 	// Status is "playing", "correction" (the board differs from the game:
 	// Wrong and Missing say how), "setup" (a guided set-up of the current
 	// position: Setup says which piece goes where), "takeback_asked", or
-	// "over".
+	// "over"; "paused" while the board cannot write to its disk (Message
+	// says why): it takes no moves until a write succeeds.
 	Status string `json:"status"`
-	FEN4   string `json:"fen4"`
-	Turn   string `json:"turn"`
+	// Message says why the board is paused ("storage full: the game is
+	// paused, nothing is lost"); empty otherwise.
+	Message string `json:"message,omitempty"`
+	FEN4    string `json:"fen4"`
+	Turn    string `json:"turn"`
 	// Squares are the squares of the board (160 on the cross, 256 on
 	// Russian Fortress Chess's 16×16).
 	Squares []string `json:"squares"`

@@ -72,6 +72,13 @@ func (m *metrics) handler(d *boardDaemon) http.Handler {
 		out("boardd_out_of_turn_total", "counter", "Moves by the wrong seat.", m.outOfTurn.Load())
 		out("boardd_ambiguous_total", "counter", "Board positions more than one move explained.", m.ambigu.Load())
 		out("boardd_takebacks_total", "counter", "Turns taken back.", m.takebacks.Load())
+		if d.live != nil {
+			paused := 0
+			if d.live.State().Status == "paused" {
+				paused = 1
+			}
+			out("boardd_storage_paused", "gauge", "1 while the board is paused because its disk cannot be written.", paused)
+		}
 		if d.mirror != nil {
 			s := d.mirror.Stats()
 			connected := 0

@@ -106,19 +106,30 @@ type boardDaemon struct {
 func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.Writer) (_ *boardDaemon, err error) {
 	ctx, cancel := context.WithCancel(parent)
 	d := &boardDaemon{cfg: cfg, stop: cancel, log: newLogger(cfg, stderr), logOut: stderr}
+	before := listState(cfg.StateDir)
 	defer func() {
 		if err != nil {
 			d.Close()
+			undoStart(cfg.StateDir, before)
 		}
 	}()
 	if err := os.MkdirAll(cfg.StateDir, 0o755); err != nil {
 		return nil, fmt.Errorf("state_dir: %w", err)
 	}
 	d.metrics = newMetrics()
+	// Numbering goes on above every durable record of it: the journals
+	// (read before Resume repairs anything), the stream, and what MQTT
+	// acknowledged, so a lost or damaged stream file never brings a Seq
+	// round again.
+	seqFloor := max(archive.HighSeq(cfg.StateDir), mqtt.AckedSeq(filepath.Join(cfg.StateDir, "mqtt-acked"), cfg.Board))
 
 	// The game: resumed from the journal, or new.
 	d.rec = &archive.Recorder{Dir: cfg.StateDir, Board: cfg.Board, Lookup: loadVariant, Site: cfg.Game.Tags["Site"]}
 	resumed, rerr := d.rec.Resume()
+	if errors.Is(rerr, syscall.ENOSPC) || errors.Is(rerr, syscall.EDQUOT) {
+		// No room to repair the journal: a new game would lose the old one.
+		return nil, fmt.Errorf("state_dir %s is full: %w; free space and start again", cfg.StateDir, rerr)
+	}
 	if rerr != nil {
 		d.log.Warn("the game in progress could not be restored", "err", rerr)
 	}
@@ -182,7 +193,7 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 
 	// The referee.
 	lc := referee.LiveConfig{Board: cfg.Board, Lookup: loadFitting(board), Variant: cfg.Game.Variant, Start: cfg.Game.Start,
-		Tags: cfg.Game.Tags, Occupancy: occ, Quiet: cfg.Sensors.Quiet, Log: d.stream, Logger: d.log,
+		Tags: cfg.Game.Tags, Occupancy: occ, Quiet: cfg.Sensors.Quiet, Log: d.stream, SeqFloor: seqFloor, Logger: d.log,
 		Sinks: []func(referee.Message) error{d.rec.Record, d.metrics.message}, Frame: d.ledsOut.show,
 		Suspect: d.scanner.ReportSuspect, Unsuspect: d.scanner.ClearFault}
 	lc.Takeback = map[string]referee.TakebackMode{"off": referee.TakebackOff, "on": referee.TakebackOn, "ask": referee.TakebackAsk}[cfg.Game.Takeback]
@@ -262,6 +273,40 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 	}
 	d.greet(stdout)
 	return d, nil
+}
+
+// listState names what the state directory holds (nil if it does not
+// exist).
+func listState(dir string) map[string]bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, e := range entries {
+		names[e.Name()] = true
+	}
+	return names
+}
+
+// undoStart removes what a failed start wrote into the state directory:
+// the files it created (a new game's journal, an empty stream, generated
+// passwords) and the directory itself if it made it and it is empty.
+// Existing files stay, as does a directory with files in it (a damaged
+// journal moved to journals/ is kept).
+func undoStart(dir string, before map[string]bool) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !before[e.Name()] {
+			os.Remove(filepath.Join(dir, e.Name())) // a directory only if empty
+		}
+	}
+	if before == nil {
+		os.Remove(dir)
+	}
 }
 
 // dialable turns a listening address into one to connect to: an

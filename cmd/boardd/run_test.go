@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -125,23 +124,8 @@ func (p *daemonProc) play(t *testing.T, g *rules.Game, m rules.Move) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := net.Dial("tcp", p.sim)
-	if err != nil {
+	if err := playSteps(p.sim, steps); err != nil {
 		t.Fatal(err)
-	}
-	defer c.Close()
-	r := bufio.NewReader(c)
-	for _, s := range steps {
-		verb := "place"
-		if s.Lift {
-			verb = "lift"
-		}
-		fmt.Fprintf(c, "%s %s\nwait 30ms\n", verb, s.Square)
-		for i := 0; i < 2; i++ {
-			if line, err := r.ReadString('\n'); err != nil || strings.TrimSpace(line) != "ok" {
-				t.Fatalf("sim control: %q %v", line, err)
-			}
-		}
 	}
 }
 

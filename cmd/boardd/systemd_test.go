@@ -17,7 +17,7 @@ func TestSystemdUnit(t *testing.T) {
 		t.Fatal(err)
 	}
 	unit := string(data)
-	for _, want := range []string{"Type=notify", "WatchdogSec=", "Restart=on-failure", "StateDirectory=boardd",
+	for _, want := range []string{"Type=notify", "WatchdogSec=", "Restart=on-failure", "StartLimitIntervalSec=0", "StateDirectory=boardd",
 		"After=network-online.target time-sync.target", "SystemCallFilter=@system-service",
 		"ExecStart=/usr/bin/boardd run --config /etc/boardd/boardd.yaml --stdin=false"} {
 		if !strings.Contains(unit, want) {

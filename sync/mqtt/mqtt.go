@@ -3,7 +3,8 @@
 //
 // A Mirror publishes under <prefix>/<board>/ (prefix "boardd" by default):
 //
-//	status          retained "online" / "offline" (the last will)
+//	status          retained "online" / "paused" (the board cannot write
+//	                to its disk) / "offline" (the last will)
 //	state           retained referee.State JSON, on every change (at most
 //	                every 100 ms) and on every (re)connect
 //	events          every referee.Message JSON, QoS 1, in Seq order
@@ -61,6 +62,9 @@ const (
 const (
 	StatusOnline  = "online"
 	StatusOffline = "offline"
+	// StatusPaused: the board cannot write to its disk and takes no moves
+	// until it can (the state's message says why).
+	StatusPaused = "paused"
 )
 
 // Config configures a Mirror.
@@ -270,6 +274,7 @@ type Mirror struct {
 	snapMu     sync.Mutex // guards lastState, lastLights
 	lastState  []byte
 	lastLights []byte
+	lastStatus string
 	kick       chan struct{} // republish state and leds now, even if unchanged
 
 	wake chan struct{} // the connection came up
@@ -458,7 +463,7 @@ func (m *Mirror) onConnect(c paho.Client) {
 	if err := m.wait(m.ctx, tok, "subscribe to "+m.t.cmd+"+"); err != nil && m.ctx.Err() == nil {
 		m.log.Error("mqtt: cannot subscribe to commands; reconnect to retry", "error", err)
 	}
-	if err := m.publish(m.ctx, m.t.status, true, []byte(StatusOnline)); err != nil && m.ctx.Err() == nil {
+	if err := m.publish(m.ctx, m.t.status, true, []byte(m.status(m.src.State()))); err != nil && m.ctx.Err() == nil {
 		m.log.Warn("mqtt: cannot publish status", "error", err)
 	}
 	m.poke(m.kick)
