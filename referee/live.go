@@ -283,6 +283,9 @@ func (l *Live) report(evs []Event) {
 				Text: "promotion: the default piece was played; choose another with the promote command before the next move"}
 		case EvIllegal:
 			m = Message{Kind: MsgIllegal, Text: "no legal move explains the board: follow the lights back (red: empty it, amber: fill it)"}
+			if e.Why != "" {
+				m.Text = e.Why + ": put it back as the lights show (red: empty it, amber: fill it)"
+			}
 			if want := g.Position().Occupancy(); l.ref.Occupancy().AndNot(want).Len()+want.AndNot(l.ref.Occupancy()).Len() >= farOff {
 				m.Text += "; if it cannot be put right, take every piece off the board and the lights guide a fresh set-up of the position"
 			}
@@ -305,6 +308,11 @@ func (l *Live) report(evs []Event) {
 			continue
 		case EvPromotionChanged:
 			l.promotionChanged(e.Record)
+			continue
+		case EvRevised:
+			rec := e.Record
+			l.emit(Message{Kind: MsgMoveRevised, Seat: rec.Seat.String(), Move: rec.Text, Coord: coord(rec), Candidates: []string{e.Replaced.Text}, Clocks: l.clockMS(),
+				FEN4: g.Position().FEN4(), Text: fmt.Sprintf("%s: %s, not %s: the king completed the castle", rec.Seat, rec.Text, e.Replaced.Text)})
 			continue
 		case EvSetup:
 			m = Message{Kind: MsgSetup, Text: setupText}

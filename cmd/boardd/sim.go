@@ -350,10 +350,17 @@ func (s *simBoard) judge() {
 		case referee.EvMove:
 			fmt.Fprintf(s.out, "%s: %s\n", e.Record.Seat, e.Record.Text)
 			s.record(e.Record, false)
+		case referee.EvRevised:
+			fmt.Fprintf(s.out, "%s: %s (revised: %s was the castle's first part)\n", e.Record.Seat, e.Record.Text, e.Replaced.Text)
+			s.record(e.Record, true)
 		case referee.EvOutOfTurn:
 			fmt.Fprintf(s.out, "!! that was %s's move, but it is %s's turn: put it back\n", e.Seat, s.ref.Game().Turn())
 		case referee.EvIllegal:
-			fmt.Fprintln(s.out, "!! no legal move explains the board: follow the lights back (xx: empty it, ?? : fill it)")
+			why := "no legal move explains the board"
+			if e.Why != "" {
+				why = e.Why
+			}
+			fmt.Fprintf(s.out, "!! %s: follow the lights back (xx: empty it, ?? : fill it)\n", why)
 		case referee.EvAmbiguous:
 			fmt.Fprintf(s.out, "!! more than one move fits %v: lift and place again more clearly\n", e.Candidates)
 		case referee.EvPromotionChoice:

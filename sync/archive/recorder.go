@@ -133,7 +133,7 @@ func (r *Recorder) Record(m referee.Message) error {
 		return r.j.Append(Entry{Kind: "move", Seat: m.Seat, Move: m.Coord, Clocks: m.Clocks})
 	case referee.MsgResign, referee.MsgTimeout:
 		return r.j.Append(Entry{Kind: m.Kind, Seat: m.Seat, Clocks: m.Clocks})
-	case referee.MsgPromotionChanged:
+	case referee.MsgPromotionChanged, referee.MsgMoveRevised:
 		if err := r.j.Append(Entry{Kind: "takeback"}); err != nil {
 			return err
 		}
