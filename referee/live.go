@@ -160,6 +160,7 @@ func NewLive(cfg LiveConfig) (*Live, error) {
 			return nil, err
 		}
 		l.ref.Resync(cfg.Occupancy)
+		l.lastTouch = cfg.Now()
 		l.publishState()
 		return l, nil
 	}
@@ -252,6 +253,9 @@ func (l *Live) touch(e sensors.Event) bool {
 		l.publishState()
 		return true
 	case sensors.Fault:
+		if e.Cause != sensors.Chatter {
+			return false // a suspect the referee reported (checkSwitches said why)
+		}
 		l.emit(Message{Kind: MsgSensorFault, Square: e.Square.String(),
 			Text: fmt.Sprintf("the switch under %s keeps changing: check the magnet and the switch", e.Square)})
 		l.publishState()
@@ -857,6 +861,7 @@ func (l *Live) newGame(c Command, occ square.Set) Reply {
 		return fail("new_game: %v", err)
 	}
 	l.ref.Resync(occ)
+	l.lastTouch = l.cfg.Now() // the fault timer starts with the game
 	st := start
 	if st == "" {
 		st = g.StartFEN4()
@@ -919,15 +924,17 @@ func (l *Live) clockMS() []int64 {
 	return out
 }
 
-// checkSwitches reports squares whose switch has disagreed with the game
-// for SuspectAfter while nobody touched the board, and clears them when
-// they agree again.
+// checkSwitches reports a square whose switch has disagreed with the game
+// for SuspectAfter since the latest board change or the game's start, and
+// clears it when it agrees again. Only a lone square is suspect: the rest
+// of the board agrees with the game. Two or more squares to fix (a refused
+// move, a set-up) are a correction the lights guide, not a fault.
 func (l *Live) checkSwitches() {
 	if l.cfg.Suspect == nil {
 		return
 	}
 	var off square.Set
-	if !l.ref.InStep() { // a piece held in the hand is not a fault
+	if _, setup := l.ref.Setup(); !l.ref.InStep() && !setup { // a piece held in the hand is not a fault
 		occ, want := l.ref.Occupancy(), l.ref.Game().Position().Occupancy()
 		off = occ.AndNot(want).Or(want.AndNot(occ))
 	}
@@ -939,7 +946,7 @@ func (l *Live) checkSwitches() {
 			l.cfg.Unsuspect(q)
 		}
 	}
-	if off.Len() > 0 && !l.dirty && l.cfg.Now().Sub(l.lastTouch) >= l.cfg.SuspectAfter {
+	if off.Len() == 1 && !l.dirty && l.cfg.Now().Sub(l.lastTouch) >= l.cfg.SuspectAfter {
 		want := l.ref.Game().Position().Occupancy()
 		for _, q := range off.AndNot(l.suspects).Squares() {
 			l.suspects.Add(q)
