@@ -114,6 +114,7 @@ type Live struct {
 
 type request struct {
 	cmd   Command
+	fn    func() // run on the Run goroutine instead of cmd
 	reply chan Reply
 }
 
@@ -197,6 +198,11 @@ func (l *Live) Run(ctx context.Context) error {
 			l.checkFlag()
 			l.checkSwitches()
 		case rq := <-l.reqs:
+			if rq.fn != nil {
+				rq.fn()
+				rq.reply <- Reply{OK: true}
+				continue
+			}
 			if rq.cmd.Name == "ping" {
 				rq.reply <- Reply{OK: true}
 				continue
@@ -227,9 +233,26 @@ func (l *Live) Do(ctx context.Context, c Command) Reply {
 	}
 }
 
+// HandsFor resolves a move typed as PGN4 among the live game's legal
+// moves and returns how a human makes it on the board (GameHands), for a
+// simulated board's typed moves.
+func (l *Live) HandsFor(ctx context.Context, text string) ([]Touch, error) {
+	var out []Touch
+	var err error
+	if e := l.call(ctx, request{fn: func() { out, err = GameHands(l.ref.Game(), text) }}); e != nil {
+		return nil, e
+	}
+	return out, err
+}
+
 // Ping reports whether the Run goroutine answers (for a watchdog).
 func (l *Live) Ping(ctx context.Context) error {
-	rq := request{cmd: Command{Name: "ping"}, reply: make(chan Reply, 1)}
+	return l.call(ctx, request{cmd: Command{Name: "ping"}})
+}
+
+// call hands rq to the Run goroutine and waits for it to be done.
+func (l *Live) call(ctx context.Context, rq request) error {
+	rq.reply = make(chan Reply, 1)
 	select {
 	case l.reqs <- rq:
 	case <-ctx.Done():

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"boardd/configs"
 	"boardd/referee"
 	"boardd/rules"
+	"boardd/rules/variants"
 	"boardd/sensors/sim"
 )
 
@@ -109,6 +113,95 @@ wait 600ms
 			}
 			if strings.Contains(out.String(), "!!") || strings.Contains(out.String(), "sensor fault") {
 				t.Errorf("the board complained:\n%s", out.String())
+			}
+		})
+	}
+}
+
+// Whatever the rules allow can be typed: every move of random games of
+// every variant, typed as its PGN4 token, is made by the hands GameHands
+// builds from the game's legal moves, and the referee reads it back.
+// Chess4's chained en passant and the essay's forced move into check are
+// among them, and have their own cases below.
+func TestTypedMovesAreWhatTheRulesAllow(t *testing.T) {
+	cat, err := variants.Catalog(configs.Variants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range cat {
+		v, err := d.Variant("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := int64(1); seed <= 3; seed++ {
+			g := randomPlayout(t, v, seed, 160)
+			fresh, _ := rules.NewGame(v, "")
+			r := referee.New(fresh)
+			notes := map[int][]string{}
+			for _, n := range g.Notes() {
+				notes[n.After] = append(notes[n.After], n.Text)
+			}
+			for i, rec := range g.Records() {
+				if rec.Action != rules.ActMove {
+					break
+				}
+				for _, text := range notes[i] {
+					if _, err := fresh.ApplyNote(text); err != nil {
+						t.Fatal(err)
+					}
+				}
+				steps, err := referee.GameHands(fresh, rec.Text)
+				if err != nil {
+					t.Fatalf("%s seed %d move %d %s: %v", d.Name, seed, i+1, rec.Text, err)
+				}
+				for _, s := range steps {
+					r.Touch(s)
+				}
+				r.Quiet()
+				if recs := fresh.Records(); len(recs) != i+1 || recs[i].Move != rec.Move {
+					t.Fatalf("%s seed %d move %d %s typed: the board read %v", d.Name, seed, i+1, rec.Text, moveTexts(fresh)[max(0, i-1):])
+				}
+				if !r.InStep() {
+					r.Resync(fresh.Position().Occupancy()) // the rules took an army off: the hands follow the lights
+				}
+			}
+		}
+	}
+}
+
+// The two moves the typed path used to refuse: Chess4's chained
+// (deferred) en passant, and the essay's move into check that a mated
+// partner must still make.
+func TestSimTypedMovesTheRulesAllow(t *testing.T) {
+	essay, err := loadVariant("essay-partners", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := rules.ParsePlacement(essay, rules.Red, "rK:h1 rN:d1 bK:a8 bR:g9 bR:h9 bR:i9 yK:g14 gK:n7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, variant, start, moves, want string
+	}{
+		{"chess4 chained en passant", "chess4", "", "d2-d3 b10-c10 d13-d12 m11-l11 j2-j3 b11-c11 e13-e12 m10-l10 k2-k3 b4-d4 f13-f12 m4-k4 d3-c4 b9-c9 i13-i12 k4-j4 k3-l4", "k3xl4"},
+		{"essay: a mated king must still move", "essay-partners", p.FEN4(), "Kh1-g1", "Kh1-g1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			script := "move " + strings.Join(strings.Fields(tc.moves), "\nmove ") + "\n"
+			path := filepath.Join(t.TempDir(), "moves")
+			os.WriteFile(path, []byte(script), 0o644)
+			args := []string{"sim", "--variant", tc.variant, "-q", "--script", path}
+			if tc.start != "" {
+				args = append(args, "--start", tc.start)
+			}
+			code, out, errs := runCmd(args...)
+			if code != 0 || strings.Contains(out, "!!") {
+				t.Fatalf("exit %d: %s\n%s", code, errs, out)
+			}
+			got := simMoves(t, out)
+			if len(got) != len(strings.Fields(tc.moves)) || !strings.HasPrefix(got[len(got)-1], tc.want) {
+				t.Errorf("the board made %v", got)
 			}
 		})
 	}

@@ -318,9 +318,9 @@ func (s *simBoard) touch(name string, lift bool) error {
 // rook for castling, then a quiet board.
 func (s *simBoard) move(text string) error {
 	g := s.ref.Game()
-	steps, err := handsFor(g.Position(), text)
+	steps, err := referee.GameHands(g, text)
 	if err != nil {
-		return fmt.Errorf("move %v", err)
+		return fmt.Errorf("move %v (want a move such as h2-h4, or lift/place SQ)", err)
 	}
 	for _, h := range steps {
 		s.ref.Touch(h)
