@@ -265,7 +265,7 @@ func (r *Referee) Quiet() []Event {
 		}
 		r.accept(v, emit)
 	default:
-		if m, ok := r.revision(); ok && r.revise(m, emit) {
+		if m, j, ok := r.revision(); ok && r.revise(m, j, emit) {
 			return out
 		}
 		why := ""
@@ -336,10 +336,10 @@ func (r *Referee) recover(p *rules.Position, emit func(Event)) {
 		r.accept(v, emit)
 		return
 	}
-	if m, ok := r.revision(); ok {
+	if m, j, ok := r.revision(); ok {
 		fix := r.fix
 		r.fix = nil
-		if !r.revise(m, emit) {
+		if !r.revise(m, j, emit) {
 			r.fix = fix
 		}
 	}
@@ -431,22 +431,22 @@ func castlePart(p *rules.Position, moves []rules.Move, final square.Set, tr []To
 	return 0
 }
 
-// revision finds the castle that the board shows completed when the last
-// move read was its rook's part, by the same seat, with nobody having
-// moved since (the king put down on its castling square after the rook
-// move was read).
-func (r *Referee) revision() (rules.Move, bool) {
+// revision finds the castle whose rook's part was the last move read, by
+// the same seat, now completed by its king (lifted from its square and put
+// down on its castling square since), with nobody having moved since. It
+// returns the castle and the trace index of the king's put-down.
+func (r *Referee) revision() (rules.Move, int, bool) {
 	recs := r.g.Records()
 	if len(recs) == 0 || len(r.pendProm) > 0 {
-		return 0, false
+		return 0, 0, false
 	}
 	last := recs[len(recs)-1]
 	if c, _ := last.Move.IsCastle(); last.Action != rules.ActMove || c {
-		return 0, false
+		return 0, 0, false
 	}
 	prev, ok := r.g.PreviousPosition()
 	if !ok {
-		return 0, false
+		return 0, 0, false
 	}
 	var buf [256]rules.Move
 	for _, m := range prev.LegalMoves(buf[:0]) {
@@ -456,23 +456,34 @@ func (r *Referee) revision() (rules.Move, bool) {
 		if rf, rt := m.RookSquares(); rf != last.Move.From() || rt != last.Move.To() {
 			continue
 		}
-		if i := index(r.trace, 0, m.From(), true); i >= 0 && index(r.trace, i+1, m.To(), false) >= 0 && prev.OccupancyAfter(m) == r.occ {
-			return m, true
+		if i := index(r.trace, 0, m.From(), true); i >= 0 {
+			if j := index(r.trace, i+1, m.To(), false); j >= 0 {
+				return m, j, true
+			}
 		}
 	}
-	return 0, false
+	return 0, 0, false
 }
 
-// revise takes the last move back and plays castle m instead (EvRevised);
-// it reports false, changing nothing, if the game refuses m.
-func (r *Referee) revise(m rules.Move, emit func(Event)) bool {
+// revise takes the last move back and plays castle m instead (EvRevised)
+// when the board shows the castle, or the castle and the next seat's
+// quick reply after the king's put-down at trace index j. It reports
+// false, changing nothing, otherwise.
+func (r *Referee) revise(m rules.Move, j int, emit func(Event)) bool {
 	recs := r.g.Records()
 	old := recs[len(recs)-1]
 	if err := r.g.Takeback(); err != nil {
 		return false
 	}
 	rec, err := r.g.Play(m)
-	if err != nil {
+	var v Verdict
+	if err == nil && r.g.Position().Occupancy() != r.occ {
+		v = Infer(r.g.Position(), r.g.LegalMoves(), Observation{Trace: r.trace[j+1:], Final: r.occ, After: r.after, Leaves: r.leaves})
+	}
+	if err != nil || r.g.Position().Occupancy() != r.occ && v.Kind != Moved {
+		if err == nil {
+			r.g.Takeback()
+		}
 		if _, err := r.g.Play(old.Move); err != nil {
 			panic(fmt.Sprintf("referee: replaying %v after a refused revision: %v", old.Move, err))
 		}
@@ -482,6 +493,11 @@ func (r *Referee) revise(m rules.Move, emit func(Event)) bool {
 	emit(Event{Kind: EvRevised, Record: rec, Replaced: old})
 	if res, over := r.g.Result(); over {
 		emit(Event{Kind: EvGameOver, Result: res})
+		return true
+	}
+	if v.Kind == Moved {
+		r.accept(v, emit) // the next seat's quick reply
+		return true
 	}
 	r.checkBoard()
 	return true

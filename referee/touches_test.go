@@ -130,6 +130,13 @@ func TestRefereeCastlingAtAnyPace(t *testing.T) {
 	}
 }
 
+// The rook's part read, then the king's part with the next seat's quick
+// reply before the board was quiet: the castle and the reply.
+func TestRefereeRevisionWithAQuickReply(t *testing.T) {
+	r := refAfter(t, "ffa", ffaCastle)
+	runSteps(t, r, []step{{"-a4 +a6", "move Ra4-a6"}, {"-a7 +a5 -e12 +e11", "revised O-O, move e12-e11"}})
+}
+
 // A castle half made is lit: the rook still to move on its square, its
 // destination as a destination.
 func TestRefereeHalfCastleLit(t *testing.T) {
