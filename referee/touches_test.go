@@ -224,3 +224,64 @@ func TestRefereeRefusalSaysWhy(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkDecide times the referee's decision once the board is quiet
+// after the last place event (Referee.Quiet: inference, the checks for a
+// move still being made, a revision, a refusal's reason). The touches
+// before (prepare: judged first, like the rook's part of a castle read
+// before its king's part) and putting the game back after are not timed.
+func BenchmarkDecide(b *testing.B) {
+	v, _ := rules.NewTeams("modern")
+	at := func(pieces string) *Referee {
+		p, err := rules.ParsePlacement(v, rules.Red, pieces)
+		if err != nil {
+			b.Fatal(err)
+		}
+		g, err := rules.NewGame(v, p.FEN4())
+		if err != nil {
+			b.Fatal(err)
+		}
+		return New(g)
+	}
+	t := &testing.T{}
+	cases := []struct {
+		name    string
+		r       *Referee
+		prepare string // touches judged before the timed ones
+		touches string
+		want    EventKind
+	}{
+		{"capture", at("rK:h1 rQ:e4 bK:a7 bR:e8 bN:h7 yK:g14 gK:n8"), "", "-e8 -e4 +e8", EvMove},
+		{"quick reply after a touch", refAfter(t, "teams", ""), "-j2 +j3 -b6", "+b6 -a10 +c9", EvMove},
+		{"castle revised", refAfter(t, "ffa", ffaCastle), "-a4 +a6", "-a7 +a5", EvRevised},
+		{"refused with a reason", at("rK:h1 rB:h2 bK:a7 bR:h9 yK:g14 gK:n8"), "", "-h2 +g3", EvIllegal},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			r, g := c.r, c.r.Game()
+			tr := trace(c.touches)
+			base, occ := len(g.Records()), r.Occupancy()
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				if c.prepare != "" {
+					feed(r, c.prepare)
+				}
+				for _, x := range tr {
+					r.Touch(x)
+				}
+				b.StartTimer()
+				evs := r.Quiet()
+				b.StopTimer()
+				if len(evs) == 0 || evs[0].Kind != c.want {
+					b.Fatalf("events %v, want %v", kinds(evs), c.want)
+				}
+				for len(g.Records()) > base {
+					g.Takeback()
+				}
+				r.Resync(occ)
+				b.StartTimer()
+			}
+		})
+	}
+}
