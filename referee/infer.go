@@ -148,7 +148,7 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) []rules.
 		// neighbour nudged before the move does not count), and that
 		// destination's last event is the put-down
 		i := index(obs.Trace, 0, m.From(), true)
-		if i >= 0 && index(obs.Trace, i+1, m.To(), false) >= 0 && placedLast(obs.Trace, m.To()) {
+		if j := index(obs.Trace, i+1, m.To(), false); i >= 0 && j >= 0 && placedLast(obs.Trace, m.To()) && inHand(obs.Trace, i, j, m) {
 			byTrace = append(byTrace, m)
 		}
 	}
@@ -198,7 +198,7 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) [][
 		// destination before the next seat lifted anything of its own.
 		i1 := index(tr, 0, m1.From(), true)
 		j1 := index(tr, i1+1, m1.To(), false)
-		if i1 < 0 || j1 < 0 || !defaultPromo(moves, m1) {
+		if i1 < 0 || j1 < 0 || !defaultPromo(moves, m1) || !inHand(tr, i1, j1, m1) {
 			continue
 		}
 		var q *rules.Position
@@ -216,7 +216,8 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) [][
 			// m2's piece was lifted after m1 came down, and put down on its
 			// destination after that lift.
 			i2 := index(tr, j1+1, m2.From(), true)
-			if i2 < 0 || index(tr, i2+1, m2.To(), false) < 0 || !placedLast(tr, m2.To()) || !defaultPromo(second, m2) {
+			j2 := index(tr, i2+1, m2.To(), false)
+			if i2 < 0 || j2 < 0 || !placedLast(tr, m2.To()) || !defaultPromo(second, m2) || !inHand(tr, i2, j2, m2) {
 				continue
 			}
 			if q.OccupancyAfter(m2) == obs.Final {
@@ -225,6 +226,41 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) [][
 		}
 	}
 	return out
+}
+
+// inHand reports whether the piece lifted at trace index i can be the one
+// put down on move m's destination at index j: every piece put down on
+// another square in between (but a castling rook's) refills a square
+// emptied before (a neighbour set back, a piece put back) or is lifted
+// again before j (the piece resting on its way, a drag). A piece put down
+// on an empty square and left there is the moving piece, which then never
+// reached m's destination.
+func inHand(tr []Touch, i, j int, m rules.Move) bool {
+	rook := square.None
+	if c, _ := m.IsCastle(); c {
+		_, rook = m.RookSquares()
+	}
+	for k := i + 1; k < j; k++ {
+		x := tr[k].Square
+		if tr[k].Lift || x == m.To() || x == rook {
+			continue
+		}
+		if !emptiedBefore(tr, k, x) && index(tr[:j], k+1, x, true) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// emptiedBefore reports whether the last event on square s before trace
+// index k lifted a piece from it.
+func emptiedBefore(tr []Touch, k int, s square.Square) bool {
+	for k--; k >= 0; k-- {
+		if tr[k].Square == s {
+			return tr[k].Lift
+		}
+	}
+	return false
 }
 
 // index returns the position of the first event at or after from that

@@ -285,3 +285,21 @@ func BenchmarkDecide(b *testing.B) {
 		})
 	}
 }
+
+// A piece set down on an empty square and left there is the piece that
+// moved: it cannot also have landed elsewhere. Red's queen to e7, Blue's
+// piece on e12 lifted and put back, Blue's bishop takes the queen: not
+// Qe8xe12 and Bj2-e7, which the occupancy and the order of lifts and
+// places alone would also allow.
+func TestInferThePieceSetDownIsThePieceThatMoved(t *testing.T) {
+	v, _ := rules.NewTeams("modern")
+	p, err := rules.ParsePlacement(v, rules.Red, "rK:h1 rQ:e8 bK:a7 bN:e12 bB:j2 yK:g14 gK:n8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := trace("-e8 +e7 -e12 +e12 -e7 -j2 +e7")
+	got := Infer(p, p.LegalMoves(nil), Observation{Trace: tr, Final: replay(p.Occupancy(), tr)})
+	if got.Kind != Moved || got.Move.String() != "e8-e7" || len(got.Then) != 1 || got.Then[0].String() != "j2-e7" {
+		t.Fatalf("verdict %v %v then %v, want e8-e7 then j2-e7", got.Kind, got.Move, got.Then)
+	}
+}
