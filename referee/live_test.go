@@ -702,3 +702,19 @@ func TestLiveNewGameOnAnUnsetBoardRaisesNoFault(t *testing.T) {
 		t.Errorf("squares to set up reported as suspect switches: %v", suspects)
 	}
 }
+
+// A refusal on the switches says why, as a typed move would.
+func TestLiveRefusalSaysWhy(t *testing.T) {
+	fen := crossFEN(t, "R", "rK:h1 rB:h2 bK:a7 bR:h9 yK:g14 gK:n8")
+	v, _ := rules.NewVariant("teams", "")
+	g, _ := rules.NewGame(v, fen)
+	b := startLive(t, LiveConfig{Start: fen, Occupancy: g.Position().Occupancy()})
+	b.hand("-h2 +g3")
+	m := b.next()
+	if m.Kind != MsgIllegal || !strings.HasPrefix(m.Text, "Bh2-g3: it would leave Red's king on h1 in check from Blue's rook on h9: put it back") {
+		t.Fatalf("message %+v", m)
+	}
+	if st := b.State(); st.Status != "correction" || strings.Join(st.Missing, ",") != "h2" || strings.Join(st.Wrong, ",") != "g3" {
+		t.Errorf("state %s, missing %v, wrong %v", st.Status, st.Missing, st.Wrong)
+	}
+}
