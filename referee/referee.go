@@ -259,7 +259,8 @@ func (r *Referee) Quiet() []Event {
 	case NoChange:
 		r.trace, r.lifted = r.trace[:0], square.None
 	case Moved, Promotion:
-		if r.Expect != 0 && v.Move != r.Expect {
+		var ok bool
+		if v, ok = r.expected(v); !ok {
 			r.refuse(Verdict{Kind: Illegal}, "", emit)
 			return out
 		}
@@ -277,6 +278,19 @@ func (r *Referee) Quiet() []Event {
 		r.refuse(v, why, emit)
 	}
 	return out
+}
+
+// expected checks a Moved or Promotion verdict against the remote seat's
+// move the board waits for (Expect): it reports false for another move,
+// and turns a promotion into the promotion the remote seat chose.
+func (r *Referee) expected(v Verdict) (Verdict, bool) {
+	switch {
+	case r.Expect == 0:
+		return v, true
+	case v.Kind == Promotion && slices.Contains(v.Candidates, r.Expect):
+		return Verdict{Kind: Moved, Move: r.Expect}, true
+	}
+	return v, v.Kind == Moved && v.Move == r.Expect
 }
 
 // accept plays a Moved or Promotion verdict.
@@ -327,8 +341,8 @@ func (r *Referee) recover(p *rules.Position, emit func(Event)) {
 	}
 	moves := r.g.LegalMoves()
 	for _, tr := range [][]Touch{r.trace, r.trace[min(r.fixAt, len(r.trace)):]} {
-		v := Infer(p, moves, Observation{Trace: tr, Final: r.occ, After: r.after, Leaves: r.leaves})
-		if v.Kind != Moved && v.Kind != Promotion || r.Expect != 0 && v.Move != r.Expect {
+		v, ok := r.expected(Infer(p, moves, Observation{Trace: tr, Final: r.occ, After: r.after, Leaves: r.leaves}))
+		if v.Kind != Moved && v.Kind != Promotion || !ok {
 			continue
 		}
 		r.fix = nil

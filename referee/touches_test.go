@@ -303,3 +303,26 @@ func TestInferThePieceSetDownIsThePieceThatMoved(t *testing.T) {
 		t.Fatalf("verdict %v %v then %v, want e8-e7 then j2-e7", got.Kind, got.Move, got.Then)
 	}
 }
+
+// A remote seat's move the board waits for (Expect): a promotion is made
+// as the remote seat chose it, another move is refused.
+func TestRefereeExpectedPromotion(t *testing.T) {
+	v, _ := rules.NewTeams("modern")
+	p, err := rules.ParsePlacement(v, rules.Red, "rK:h1 rP:e10 bK:a7 yK:g14 gK:n8 gR:n4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRef(t, v, p.FEN4())
+	m, err := ResolveMove(p, r.Game().LegalMoves(), "e10-e11=N")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Expect = m
+	if got := events(feed(r, "-h1 +i1")); got != "illegal" {
+		t.Fatalf("another move than the remote one: %q", got)
+	}
+	feed(r, "-i1 +h1")
+	if got := events(feed(r, "-e10 +e11")); got != "move e10-e11=N" {
+		t.Fatalf("the remote promotion made: %q", got)
+	}
+}
