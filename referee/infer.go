@@ -142,7 +142,7 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) []rules.
 	if len(byOcc) <= 1 {
 		return byOcc
 	}
-	var byTrace []rules.Move
+	var byTrace, oneHand []rules.Move
 	for _, m := range byOcc {
 		// lifted from its square, then put down on its destination (a
 		// neighbour nudged before the move does not count), and that
@@ -150,12 +150,47 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) []rules.
 		i := index(obs.Trace, 0, m.From(), true)
 		if j := index(obs.Trace, i+1, m.To(), false); i >= 0 && j >= 0 && placedLast(obs.Trace, m.To()) && inHand(obs.Trace, i, j, m) {
 			byTrace = append(byTrace, m)
+			if !straddled(obs.Trace, i, j, m) {
+				oneHand = append(oneHand, m)
+			}
 		}
 	}
 	if len(byTrace) == 0 {
 		return byOcc
 	}
+	if len(oneHand) > 0 {
+		return oneHand
+	}
 	return byTrace
+}
+
+// straddled reports whether, while the piece lifted at trace index i was
+// carried to move m's destination (put down at j), a piece lifted before i
+// was put back: a second hand at work through the whole move. Where the
+// same switches fit a reading without that (a piece captured, then
+// another touched by the next player), that reading is preferred.
+func straddled(tr []Touch, i, j int, m rules.Move) bool {
+	rook := square.None
+	if c, _ := m.IsCastle(); c {
+		_, rook = m.RookSquares()
+	}
+	for k := i + 1; k < j; k++ {
+		if x := tr[k].Square; !tr[k].Lift && x != m.To() && x != rook && emptiedBefore(tr, i, x) && !lastLift(tr, i, k, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastLift reports whether square s was lifted between trace indexes from
+// (inclusive) and to (exclusive).
+func lastLift(tr []Touch, from, to int, s square.Square) bool {
+	for k := from; k < to; k++ {
+		if tr[k].Square == s && tr[k].Lift {
+			return true
+		}
+	}
+	return false
 }
 
 // removedToo reports whether the board shows move m (occupancy occ after
@@ -190,7 +225,7 @@ func RulesCleared(p *rules.Position, moves []rules.Move, obs Observation) bool {
 // origin lifted and destination put down in the trace. Promotions are
 // taken as the default piece.
 func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) [][2]rules.Move {
-	var out [][2]rules.Move
+	var out, oneHand [][2]rules.Move
 	var buf [256]rules.Move
 	tr := obs.Trace
 	for _, m1 := range moves {
@@ -222,8 +257,14 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) [][
 			}
 			if q.OccupancyAfter(m2) == obs.Final {
 				out = append(out, [2]rules.Move{m1, m2})
+				if !straddled(tr, i1, j1, m1) && !straddled(tr, i2, j2, m2) {
+					oneHand = append(oneHand, [2]rules.Move{m1, m2})
+				}
 			}
 		}
+	}
+	if len(oneHand) > 0 {
+		return oneHand // see straddled
 	}
 	return out
 }

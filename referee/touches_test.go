@@ -326,3 +326,38 @@ func TestRefereeExpectedPromotion(t *testing.T) {
 		t.Fatalf("the remote promotion made: %q", got)
 	}
 }
+
+// A capture, then the next player touches another piece the capturing
+// piece could also have taken, and moves: read as such, rather than as a
+// piece held through the whole capture by a second hand (the same lifts
+// and places). The capturing piece lifted first is still asked about:
+// there the touch may as well have been the mover's, piece in hand.
+func TestInferCaptureThenATouch(t *testing.T) {
+	v, _ := rules.NewTeams("modern")
+	p, err := rules.ParsePlacement(v, rules.Red, "rK:h1 rQ:e4 bK:a7 bN:e8 bB:b4 bP:b7 yK:g14 gK:n8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		trace, want string
+	}{
+		{"-e8 -e4 +e8 -b4 +b4 -b7 +c7", "moved e4-e8 b7-c7"},     // victim first
+		{"-e4 -e8 +e8 -b4 +b4 -b7 +c7", "ambiguous e4-e8 e4-b4"}, // mover first
+	} {
+		tr := trace(tc.trace)
+		got := Infer(p, p.LegalMoves(nil), Observation{Trace: tr, Final: replay(p.Occupancy(), tr)})
+		s := got.Kind.String()
+		if got.Kind == Moved {
+			s += " " + got.Move.String()
+			for _, m := range got.Then {
+				s += " " + m.String()
+			}
+		}
+		for _, m := range got.Candidates {
+			s += " " + m.String()
+		}
+		if s != tc.want {
+			t.Errorf("%s: %s, want %s", tc.trace, s, tc.want)
+		}
+	}
+}
