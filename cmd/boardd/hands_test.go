@@ -7,10 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"boardd/configs"
 	"boardd/referee"
 	"boardd/rules"
-	"boardd/rules/variants"
 	"boardd/sensors/sim"
 )
 
@@ -124,15 +122,8 @@ wait 600ms
 // Chess4's chained en passant and the essay's forced move into check are
 // among them, and have their own cases below.
 func TestTypedMovesAreWhatTheRulesAllow(t *testing.T) {
-	cat, err := variants.Catalog(configs.Variants)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range cat {
-		v, err := d.Variant("")
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, d := range everyVariant(t) {
+		v := d.v
 		for seed := int64(1); seed <= 3; seed++ {
 			g := randomPlayout(t, v, seed, 160)
 			fresh, _ := rules.NewGame(v, "")

@@ -31,15 +31,8 @@ var (
 // the switches saw) or to correct, they follow its lights back and make
 // the move again. The stops are counted and reported.
 func TestRandomGamesThroughSwitches(t *testing.T) {
-	cat, err := variants.Catalog(configs.Variants)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range cat {
-		v, err := d.Variant("")
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, d := range everyVariant(t) {
+		v := d.v
 		if ok, why := variants.Fits(v, v.Geometry.Playable); !ok {
 			t.Fatalf("%s: %s", d.Name, why)
 		}
@@ -78,17 +71,10 @@ func TestHeavyNoiseReport(t *testing.T) {
 	if *roundTripReport <= 0 {
 		t.Skip("the long run: go test ./cmd/boardd -run HeavyNoiseReport -timeout 2h -args -roundtrip.report=1000")
 	}
-	cat, err := variants.Catalog(configs.Variants)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-26s %6s %8s %7s %6s %5s %14s\n", "variant", "games", "moves", "phantom", "missed", "stops", "moves per stop")
-	for _, d := range cat {
-		v, err := d.Variant("")
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, d := range everyVariant(t) {
+		v := d.v
 		moves, phantom, missed, stops := 0, 0, 0, 0
 		for i := 0; i < *roundTripReport; i++ {
 			seed := int64(1000*noiseHeavy + i)
@@ -157,6 +143,30 @@ func TestSampleGamesThroughSwitches(t *testing.T) {
 		t.Fatalf("only %d games found under testdata/games", games)
 	}
 	t.Logf("%d games × 3 noise levels: %d stops answered by following the lights", games, stops)
+}
+
+// namedVariant is a variant of the catalogue with its first start array.
+type namedVariant struct {
+	Name string
+	v    *rules.Variant
+}
+
+// everyVariant lists the catalogue's variants (configs/variants).
+func everyVariant(t *testing.T) []namedVariant {
+	t.Helper()
+	cat, err := variants.Catalog(configs.Variants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []namedVariant
+	for _, d := range cat {
+		v, err := d.Variant("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, namedVariant{d.Name, v})
+	}
+	return out
 }
 
 // moveTexts lists a game's moves as PGN4 tokens, up to the first turn
