@@ -137,6 +137,7 @@ type unwritten struct {
 
 type request struct {
 	cmd   Command
+	fn    func() // run on the Run goroutine instead of cmd
 	reply chan Reply
 }
 
@@ -188,6 +189,7 @@ func NewLive(cfg LiveConfig) (*Live, error) {
 			return nil, err
 		}
 		l.ref.Resync(cfg.Occupancy)
+		l.lastTouch = cfg.Now()
 		l.publishState()
 		return l, nil
 	}
@@ -231,6 +233,9 @@ func (l *Live) Run(ctx context.Context) error {
 			l.checkSwitches()
 		case rq := <-l.reqs:
 			switch {
+			case rq.fn != nil:
+				rq.fn()
+				rq.reply <- Reply{OK: true}
 			case rq.cmd.Name == "ping":
 				rq.reply <- Reply{OK: true}
 			case l.storeErr != nil:
@@ -267,9 +272,26 @@ func (l *Live) Do(ctx context.Context, c Command) Reply {
 	}
 }
 
+// HandsFor resolves a move typed as PGN4 among the live game's legal
+// moves and returns how a human makes it on the board (GameHands), for a
+// simulated board's typed moves.
+func (l *Live) HandsFor(ctx context.Context, text string) ([]Touch, error) {
+	var out []Touch
+	var err error
+	if e := l.call(ctx, request{fn: func() { out, err = GameHands(l.ref.Game(), text) }}); e != nil {
+		return nil, e
+	}
+	return out, err
+}
+
 // Ping reports whether the Run goroutine answers (for a watchdog).
 func (l *Live) Ping(ctx context.Context) error {
-	rq := request{cmd: Command{Name: "ping"}, reply: make(chan Reply, 1)}
+	return l.call(ctx, request{cmd: Command{Name: "ping"}})
+}
+
+// call hands rq to the Run goroutine and waits for it to be done.
+func (l *Live) call(ctx context.Context, rq request) error {
+	rq.reply = make(chan Reply, 1)
 	select {
 	case l.reqs <- rq:
 	case <-ctx.Done():
@@ -293,6 +315,9 @@ func (l *Live) touch(e sensors.Event) bool {
 		l.publishState()
 		return true
 	case sensors.Fault:
+		if e.Cause != sensors.Chatter {
+			return false // a suspect the referee reported (checkSwitches said why)
+		}
 		l.emit(Message{Kind: MsgSensorFault, Square: e.Square.String(),
 			Text: fmt.Sprintf("the switch under %s keeps changing: check the magnet and the switch", e.Square)})
 		l.publishState()
@@ -324,6 +349,9 @@ func (l *Live) report(evs []Event) {
 				Text: "promotion: the default piece was played; choose another with the promote command before the next move"}
 		case EvIllegal:
 			m = Message{Kind: MsgIllegal, Text: "no legal move explains the board: follow the lights back (red: empty it, amber: fill it)"}
+			if e.Why != "" {
+				m.Text = e.Why + ": put it back as the lights show (red: empty it, amber: fill it)"
+			}
 			if want := g.Position().Occupancy(); l.ref.Occupancy().AndNot(want).Len()+want.AndNot(l.ref.Occupancy()).Len() >= farOff {
 				m.Text += "; if it cannot be put right, take every piece off the board and the lights guide a fresh set-up of the position"
 			}
@@ -346,6 +374,11 @@ func (l *Live) report(evs []Event) {
 			continue
 		case EvPromotionChanged:
 			l.promotionChanged(e.Record)
+			continue
+		case EvRevised:
+			rec := e.Record
+			l.emit(Message{Kind: MsgMoveRevised, Seat: rec.Seat.String(), Move: rec.Text, Coord: coord(rec), Candidates: []string{e.Replaced.Text}, Clocks: l.clockMS(),
+				FEN4: g.Position().FEN4(), Text: fmt.Sprintf("%s: %s, not %s: the king completed the castle", rec.Seat, rec.Text, e.Replaced.Text)})
 			continue
 		case EvSetup:
 			m = Message{Kind: MsgSetup, Text: setupText}
@@ -925,6 +958,7 @@ func (l *Live) newGame(c Command, occ square.Set) Reply {
 		return fail("new_game: %v", err)
 	}
 	l.ref.Resync(occ)
+	l.lastTouch = l.cfg.Now() // the fault timer starts with the game
 	st := start
 	if st == "" {
 		st = g.StartFEN4()
@@ -999,15 +1033,17 @@ func (l *Live) clockMS() []int64 {
 	return out
 }
 
-// checkSwitches reports squares whose switch has disagreed with the game
-// for SuspectAfter while nobody touched the board, and clears them when
-// they agree again.
+// checkSwitches reports a square whose switch has disagreed with the game
+// for SuspectAfter since the latest board change or the game's start, and
+// clears it when it agrees again. Only a lone square is suspect: the rest
+// of the board agrees with the game. Two or more squares to fix (a refused
+// move, a set-up) are a correction the lights guide, not a fault.
 func (l *Live) checkSwitches() {
 	if l.cfg.Suspect == nil {
 		return
 	}
 	var off square.Set
-	if !l.ref.InStep() { // a piece held in the hand is not a fault
+	if _, setup := l.ref.Setup(); !l.ref.InStep() && !setup { // a piece held in the hand is not a fault
 		occ, want := l.ref.Occupancy(), l.ref.Game().Position().Occupancy()
 		off = occ.AndNot(want).Or(want.AndNot(occ))
 	}
@@ -1019,7 +1055,7 @@ func (l *Live) checkSwitches() {
 			l.cfg.Unsuspect(q)
 		}
 	}
-	if off.Len() > 0 && !l.dirty && l.cfg.Now().Sub(l.lastTouch) >= l.cfg.SuspectAfter {
+	if off.Len() == 1 && !l.dirty && l.cfg.Now().Sub(l.lastTouch) >= l.cfg.SuspectAfter {
 		want := l.ref.Game().Position().Occupancy()
 		for _, q := range off.AndNot(l.suspects).Squares() {
 			l.suspects.Add(q)

@@ -120,10 +120,7 @@ func (p *daemonProc) waitMoves(t *testing.T, n int) referee.State {
 // play makes a move by hand through the simulated switches' control port.
 func (p *daemonProc) play(t *testing.T, g *rules.Game, m rules.Move) {
 	t.Helper()
-	steps, err := handsFor(g.Position(), g.Position().MoveText(m))
-	if err != nil {
-		t.Fatal(err)
-	}
+	steps := referee.Hands(g.Position(), m)
 	if err := playSteps(p.sim, steps); err != nil {
 		t.Fatal(err)
 	}

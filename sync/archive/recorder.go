@@ -229,7 +229,7 @@ func (r *Recorder) Record(m referee.Message) error {
 		e.Seat, e.Move = m.Seat, m.Coord
 	case referee.MsgResign, referee.MsgTimeout:
 		e.Seat = m.Seat
-	case referee.MsgPromotionChanged: // one write: never a takeback without its move
+	case referee.MsgPromotionChanged, referee.MsgMoveRevised: // one write: never a takeback without its move
 		return r.j.Append(Entry{Kind: "takeback", Msg: m.Seq}, Entry{Kind: "move", Msg: m.Seq, Seat: m.Seat, Move: m.Coord, Clocks: m.Clocks})
 	case referee.MsgTakeback, referee.MsgClock:
 	case referee.MsgTags:
