@@ -38,8 +38,13 @@
 //
 // Everyone may watch; only a logged-in session may send commands. With an
 // empty Config.Password nobody can log in. POST /api/login compares the
-// password in constant time; a wrong one answers 401 after
-// Config.LoginDelay, one failed attempt at a time, so guessing is slow. A
+// password in constant time; a wrong one answers 401. Guessing is limited
+// per client address before the password is looked at (internal/throttle):
+// after a failure the address waits Config.LoginDelay, doubling with each
+// failure in a row up to a minute, and an earlier attempt answers 429 with
+// Retry-After, unchecked; past 30 failures a minute from all addresses,
+// only addresses without failures are checked. Hanging up early gains
+// nothing, and the owner logging in from another address never waits. A
 // right one sets an HttpOnly, SameSite=Strict cookie holding a random
 // token that the server keeps in memory until it expires
 // (Config.SessionTTL) or the session logs out; sessions do not survive a
@@ -66,6 +71,7 @@ import (
 	"sync"
 	"time"
 
+	"boardd/internal/throttle"
 	"boardd/referee"
 )
 
@@ -85,8 +91,9 @@ type Config struct {
 	Log *slog.Logger
 	// SessionTTL is how long a login lasts (default 12 h).
 	SessionTTL time.Duration
-	// LoginDelay is how long a failed login waits before it answers; failed
-	// attempts wait one at a time across all clients (default 1 s).
+	// LoginDelay is how long a client address must wait after a failed
+	// login before its next attempt is checked; it doubles with each
+	// failure in a row, up to a minute (default 1 s).
 	LoginDelay time.Duration
 	// Variants are the variant names the new-game form offers (default
 	// ffa, teams, stevenson, essay-ffa, essay-partners). Any name may
@@ -100,13 +107,13 @@ type Config struct {
 // Server is the web display. It is an http.Handler for the routes /,
 // /static/ and /api/; mount it at the root of the daemon's HTTP listener.
 type Server struct {
-	cfg     Config
-	log     *slog.Logger
-	mux     *http.ServeMux
-	page    []byte
-	ctx     context.Context // cancelled by Close: ends the event streams
-	stop    context.CancelFunc
-	loginMu sync.Mutex // one failed login at a time
+	cfg    Config
+	log    *slog.Logger
+	mux    *http.ServeMux
+	page   []byte
+	ctx    context.Context // cancelled by Close: ends the event streams
+	stop   context.CancelFunc
+	logins *throttle.Limiter // failed logins per client address
 
 	mu       sync.Mutex
 	sessions map[[32]byte]time.Time // sha256(token) → expiry
@@ -137,7 +144,8 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Backlog <= 0 {
 		cfg.Backlog = 50
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, sessions: map[[32]byte]time.Time{}, now: time.Now}
+	s := &Server{cfg: cfg, log: cfg.Log, sessions: map[[32]byte]time.Time{}, now: time.Now,
+		logins: throttle.New(throttle.Config{Delay: cfg.LoginDelay})}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
