@@ -319,7 +319,8 @@ func (d *boardDaemon) startMQTT(ctx context.Context) error {
 		// The board's own account, never shown: it publishes the mirror.
 		self := broker.GeneratePassword()
 		users = append(users, broker.User{Name: "boardd-mirror-" + d.cfg.Board, Password: self, Write: true})
-		b, err := broker.Start(broker.Config{Listen: c.Embedded.Listen, Users: users, AllowAnonymous: c.Embedded.AllowAnonymous, Log: d.quietLog("broker")})
+		b, err := broker.Start(broker.Config{Listen: c.Embedded.Listen, Users: users, AllowAnonymous: c.Embedded.AllowAnonymous, Log: d.quietLog("broker"),
+			ReservedIDs: map[string]string{mqtt.DefaultClientID(d.cfg.Board): "boardd-mirror-" + d.cfg.Board}})
 		if err != nil {
 			return fmt.Errorf("mqtt.embedded: %w", err)
 		}

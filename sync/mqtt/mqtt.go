@@ -90,8 +90,9 @@ type Config struct {
 	// Log receives the Mirror's log; nil discards it.
 	Log *slog.Logger
 
-	// ClientID defaults to "boardd-<board>". Two clients with one id
-	// throw each other off the broker.
+	// ClientID defaults to DefaultClientID(Board). Two clients with one id
+	// throw each other off the broker: reserve it for the board's user
+	// (broker.Config.ReservedIDs; docs/mqtt.md for mosquitto).
 	ClientID string
 	// KeepAlive (default 30 s), ConnectTimeout (10 s), AckTimeout (how long
 	// to wait for a PUBACK before sending again, 10 s) and
@@ -245,6 +246,9 @@ type Stats struct {
 	CommandsDropped uint64
 }
 
+// DefaultClientID is the mirror's MQTT client id for a board: "boardd-<board>".
+func DefaultClientID(board string) string { return "boardd-" + board }
+
 // Mirror publishes a board to a broker; see the package documentation.
 type Mirror struct {
 	cfg    Config
@@ -325,7 +329,7 @@ func newMirror(cfg Config) (*Mirror, error) {
 		return nil, err
 	}
 	if cfg.ClientID == "" {
-		cfg.ClientID = "boardd-" + cfg.Board
+		cfg.ClientID = DefaultClientID(cfg.Board)
 	}
 	def := func(d *time.Duration, v time.Duration) {
 		if *d <= 0 {

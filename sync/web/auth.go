@@ -61,7 +61,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	})
 	if wait > 0 {
 		secs := int((wait + time.Second - 1) / time.Second)
-		s.log.Warn("web: login refused unchecked: too many failures", "client", client, "retry_after_s", secs)
+		s.log.Debug("web: login refused unchecked: too many failures", "client", client, "retry_after_s", secs)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		writeJSON(w, http.StatusTooManyRequests, me{CanLogin: true, Error: fmt.Sprintf("too many failed logins from %s: try again in %d s", client, secs)})
 		return
