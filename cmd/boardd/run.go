@@ -44,12 +44,9 @@ func runDaemon(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg := configs.Defaults()
-	if *cfgPath != "" {
-		var err error
-		if cfg, err = configs.Load(*cfgPath); err != nil {
-			return err
-		}
+	cfg, err := loadConfig(*cfgPath) // the checks of boardd config check
+	if err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
