@@ -147,6 +147,10 @@ type Web struct {
 	// on first start and kept in the state directory.
 	Password string `yaml:"password"`
 	Title    string `yaml:"title"`
+	// TLSCert and TLSKey (PEM files) serve the display over HTTPS (and
+	// MQTT over WebSocket as wss://); the session cookie is then Secure.
+	TLSCert string `yaml:"tls_cert"`
+	TLSKey  string `yaml:"tls_key"`
 }
 
 // Log is the daemon's logging.
@@ -369,6 +373,9 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	}
 	if err := printable.Check(d.Web.Title); err != nil {
 		return bad("web.title", "%v", err)
+	}
+	if (d.Web.TLSCert == "") != (d.Web.TLSKey == "") {
+		return bad("web", "tls_cert and tls_key go together: a certificate and its private key, both PEM files")
 	}
 	s := &d.Sensors
 	if err := oneOf("sensors.driver", s.Driver, "sim", "hc165", "gpiomatrix", "mcp23017"); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/tls"
 	"errors"
 	"os"
 	"path/filepath"
@@ -25,6 +26,7 @@ var configChecks = []configs.CheckFunc{
 	checkWiring,
 	checkLEDs,
 	checkMQTTTLS,
+	checkWebTLS,
 	checkStateDir,
 }
 
@@ -137,6 +139,18 @@ func checkMQTTTLS(c *configs.Checking) error {
 			key = "mqtt.tls.cert_file"
 		}
 		return c.Errorf(key, "%v", err)
+	}
+	return nil
+}
+
+// checkWebTLS: the web display's certificate and key load as a pair.
+func checkWebTLS(c *configs.Checking) error {
+	w := c.Config.Web
+	if w.TLSCert == "" || w.Listen == "" || w.Listen == "off" {
+		return nil
+	}
+	if _, err := tls.LoadX509KeyPair(w.TLSCert, w.TLSKey); err != nil {
+		return c.Errorf("web.tls_cert", "certificate %s with key %s: %v", w.TLSCert, w.TLSKey, err)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -363,7 +364,16 @@ func (d *boardDaemon) startWeb(ctx context.Context) error {
 		return fmt.Errorf("web.listen: %w", err)
 	}
 	d.WebAddr = ln.Addr().String()
-	d.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	if w := d.cfg.Web; w.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(w.TLSCert, w.TLSKey)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("web.tls_cert: %w", err)
+		}
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+	}
+	d.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(d.log.With("part", "web").Handler(), slog.LevelDebug)} // TLS handshakes that fail, clients gone early
 	d.http.RegisterOnShutdown(func() { d.webSrv.Close() }) // ends the open event streams
 	d.goRun("web", func() error {
 		if err := d.http.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
@@ -378,10 +388,14 @@ func (d *boardDaemon) startWeb(ctx context.Context) error {
 func (d *boardDaemon) greet(w io.Writer) {
 	st := d.live.State()
 	fmt.Fprintf(w, "boardd: board %s, %s, game %s (%d moves), switches: %s\n", d.cfg.Board, st.Variant, st.Game, len(st.Moves), d.cfg.Sensors.Driver)
+	web, ws := "http", "ws"
+	if d.cfg.Web.TLSCert != "" {
+		web, ws = "https", "wss"
+	}
 	if d.WebAddr != "" {
 		pw, _ := d.secret(d.cfg.Web.Password, "web-password")
-		fmt.Fprintf(w, "  web display:  http://%s/   (log in to send commands: password %s)\n", d.WebAddr, pw)
-		fmt.Fprintf(w, "  metrics:      http://%s/metrics\n", d.WebAddr)
+		fmt.Fprintf(w, "  web display:  %s://%s/   (log in to send commands: password %s)\n", web, d.WebAddr, pw)
+		fmt.Fprintf(w, "  metrics:      %s://%s/metrics\n", web, d.WebAddr)
 	}
 	if d.broker != nil {
 		if len(d.cfg.MQTT.Embedded.Users) == 0 {
@@ -391,7 +405,7 @@ func (d *boardDaemon) greet(w io.Writer) {
 			fmt.Fprintf(w, "  MQTT broker:  mqtt://%s  (users from the config; topics %s/%s/#)\n", d.MQTTAddr, d.cfg.MQTT.Prefix, d.cfg.Board)
 		}
 		if d.WebAddr != "" {
-			fmt.Fprintf(w, "  MQTT over WebSocket: ws://%s/mqtt\n", d.WebAddr)
+			fmt.Fprintf(w, "  MQTT over WebSocket: %s://%s/mqtt\n", ws, d.WebAddr)
 		}
 	} else if d.mirror != nil {
 		fmt.Fprintf(w, "  MQTT: mirroring to %s (topics %s/%s/#)\n", d.cfg.MQTT.Broker, d.cfg.MQTT.Prefix, d.cfg.Board)

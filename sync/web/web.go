@@ -6,7 +6,8 @@
 // # Routes
 //
 //	GET  /                 the page (HTML, CSS and JS embedded in the binary)
-//	GET  /static/...       the page's script and style sheet
+//	GET  /static/...       the page's script and style sheet (not its HTML
+//	                       template, nor a directory listing: 404)
 //	GET  /api/state        the current referee.State as JSON
 //	GET  /api/lights       the current referee.Lights as JSON
 //	GET  /api/events       Server-Sent Events (see below)
@@ -69,6 +70,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"boardd/internal/throttle"
@@ -102,18 +104,24 @@ type Config struct {
 	// Backlog is how many recent messages a stream opened without ?from=
 	// starts with (default 50).
 	Backlog int
+	// MaxStreams caps the event streams open at once (default 64, a
+	// club's displays and phones several times over); past it
+	// /api/events answers 503 with Retry-After, so open streams cannot
+	// take the Pi's memory.
+	MaxStreams int
 }
 
 // Server is the web display. It is an http.Handler for the routes /,
 // /static/ and /api/; mount it at the root of the daemon's HTTP listener.
 type Server struct {
-	cfg    Config
-	log    *slog.Logger
-	mux    *http.ServeMux
-	page   []byte
-	ctx    context.Context // cancelled by Close: ends the event streams
-	stop   context.CancelFunc
-	logins *throttle.Limiter // failed logins per client address
+	cfg     Config
+	log     *slog.Logger
+	mux     *http.ServeMux
+	page    []byte
+	ctx     context.Context // cancelled by Close: ends the event streams
+	stop    context.CancelFunc
+	logins  *throttle.Limiter // failed logins per client address
+	streams atomic.Int64      // event streams open now
 
 	mu       sync.Mutex
 	sessions map[[32]byte]time.Time // sha256(token) → expiry
@@ -144,6 +152,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Backlog <= 0 {
 		cfg.Backlog = 50
 	}
+	if cfg.MaxStreams <= 0 {
+		cfg.MaxStreams = 64
+	}
 	s := &Server{cfg: cfg, log: cfg.Log, sessions: map[[32]byte]time.Time{}, now: time.Now,
 		logins: throttle.New(throttle.Config{Delay: cfg.LoginDelay})}
 	if s.log == nil {
@@ -169,7 +180,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := http.StripPrefix("/static/", http.FileServerFS(sub))
+	files := http.StripPrefix("/static/", assetsOnly(http.FileServerFS(sub)))
 
 	m := http.NewServeMux()
 	m.HandleFunc("GET /{$}", s.handlePage)
@@ -193,6 +204,7 @@ func New(cfg Config) (*Server, error) {
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
+	h.Set("Content-Security-Policy", csp) // every answer, whatever route serves it
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
@@ -212,8 +224,23 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
-	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 	w.Write(s.page)
+}
+
+// csp is the Content-Security-Policy of every answer: the page runs only
+// its own script and style.
+const csp = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+
+// assetsOnly serves the page's script, style sheet and images, but not
+// the HTML templates (the page is /, filled in) nor directory listings.
+func assetsOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; p == "" || strings.HasSuffix(p, "/") || strings.HasSuffix(p, ".html") {
+			http.Error(w, "not found: the page is at /", http.StatusNotFound)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // handleNoRoute answers API requests no route takes, in JSON: 405 if the

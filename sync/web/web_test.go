@@ -132,6 +132,11 @@ func TestPageAndStatic(t *testing.T) {
 		{"/static/app.js", 200, "text/javascript", []string{"EventSource", "X-Boardd-Request"}},
 		{"/static/style.css", 200, "text/css", []string{".board"}},
 		{"/static/nope.js", 404, "", nil},
+		// The raw template (with its {{.Title}}) and directory listings
+		// are not served: the page is /, filled in.
+		{"/static/index.html", 404, "", nil},
+		{"/static/", 404, "", nil},
+		{"/static/index.htm%6c", 404, "", nil},
 		{"/elsewhere", 404, "", nil},
 		{"/api/nope", 404, "application/json", []string{"no such API route"}},
 	} {
@@ -145,11 +150,16 @@ func TestPageAndStatic(t *testing.T) {
 			}
 		}
 	}
-	res, _ := do(t, http.DefaultClient, "GET", ts.URL+"/", "", nil)
-	if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") {
-		t.Errorf("page CSP = %q, want scripts from the server only", csp)
+	for _, path := range []string{"/", "/static/app.js", "/static/index.html", "/api/state", "/elsewhere"} {
+		res, body := do(t, http.DefaultClient, "GET", ts.URL+path, "", nil)
+		if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") {
+			t.Errorf("GET %s: CSP = %q, want scripts from the server only", path, csp)
+		}
+		if strings.Contains(body, "{{") {
+			t.Errorf("GET %s: the raw template was served", path)
+		}
 	}
-	res, _ = do(t, http.DefaultClient, "POST", ts.URL+"/api/state", "", nil)
+	res, _ := do(t, http.DefaultClient, "POST", ts.URL+"/api/state", "", nil)
 	if res.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("POST /api/state: %d, want 405", res.StatusCode)
 	}
