@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,14 +10,7 @@ import (
 // Every config boardd run refuses, boardd config check refuses too, with
 // the same error naming the file, the line and the key in words.
 func TestConfigCheckRefusesWhatRunRefuses(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	dir, write := fileWriter(t)
 	notCert := write("ca.pem", "this is not a certificate\n")
 	aFile := write("plain-file", "x")
 	ok := "state_dir: " + filepath.Join(dir, "state") + "\n"
@@ -89,12 +81,7 @@ func TestConfigCheckRefusesWhatRunRefuses(t *testing.T) {
 }
 
 func TestConfigCheck(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		os.WriteFile(p, []byte(text), 0o644)
-		return p
-	}
+	dir, write := fileWriter(t)
 	tests := []struct {
 		name      string
 		args      []string

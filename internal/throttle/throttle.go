@@ -16,6 +16,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -49,6 +50,20 @@ type Limiter struct {
 	mu     sync.Mutex
 	addrs  map[string]*entry
 	recent []time.Time // failures in the last Window, oldest first
+
+	checked, failed, refused atomic.Uint64
+}
+
+// Counts are a Limiter's totals since New.
+type Counts struct {
+	Checked uint64 // attempts whose password was checked
+	Failed  uint64 // of those, the wrong ones
+	Refused uint64 // attempts refused unchecked
+}
+
+// Counts returns the totals, for metrics and measurements.
+func (l *Limiter) Counts() Counts {
+	return Counts{Checked: l.checked.Load(), Failed: l.failed.Load(), Refused: l.refused.Load()}
 }
 
 type entry struct {
@@ -92,10 +107,15 @@ func New(cfg Config) *Limiter {
 func (l *Limiter) Attempt(addr string, check func() bool) (ok bool, wait time.Duration) {
 	key := Key(addr)
 	if wait := l.begin(key); wait > 0 {
+		l.refused.Add(1)
 		return false, wait
 	}
 	ok = check()
 	l.end(key, ok)
+	l.checked.Add(1)
+	if !ok {
+		l.failed.Add(1)
+	}
 	return ok, 0
 }
 

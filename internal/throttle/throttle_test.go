@@ -44,6 +44,9 @@ func TestBackoffPerAddress(t *testing.T) {
 		}
 		c.add(time.Millisecond)
 	}
+	if got, want := l.Counts(), (Counts{Checked: 16, Failed: 16, Refused: 8}); got != want {
+		t.Errorf("counts %+v, want %+v", got, want)
+	}
 	if ok, _ := l.Attempt("10.0.0.1:1", pass); !ok {
 		t.Fatal("the right password after the wait was refused")
 	}

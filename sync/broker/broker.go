@@ -82,6 +82,7 @@ type Broker struct {
 	ln     net.Listener
 	ws     *wsListener
 	log    *slog.Logger
+	auth   *auth
 	closed atomic.Bool
 }
 
@@ -123,7 +124,7 @@ func Start(cfg Config) (*Broker, error) {
 	if err := srv.AddHook(newIDGuard(), nil); err != nil {
 		return nil, fmt.Errorf("mqtt broker: %w", err)
 	}
-	b := &Broker{srv: srv, log: log, ws: &wsListener{}}
+	b := &Broker{srv: srv, log: log, ws: &wsListener{}, auth: hook}
 	if cfg.Listen != "" {
 		ln, err := net.Listen("tcp", cfg.Listen)
 		if err != nil {
