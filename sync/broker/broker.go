@@ -158,6 +158,10 @@ func (b *Broker) Addr() string {
 	return b.ln.Addr().String()
 }
 
+// AuthCounts counts the CONNECTs with a user name: checked, failed (of
+// those) and refused unchecked because the address had to wait.
+func (b *Broker) AuthCounts() throttle.Counts { return b.auth.failures.Counts() }
+
 // Close disconnects every client and stops the listeners; the TCP port is
 // free when it returns. Retained messages are lost: the board's mirror
 // republishes its state when it reconnects.

@@ -211,6 +211,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
+// Stats are the web display's counters, for /metrics.
+type Stats struct {
+	// Streams is the event streams open now.
+	Streams int64
+	// Logins counts login attempts: checked, failed (of those) and
+	// refused unchecked because the client address had to wait.
+	Logins throttle.Counts
+}
+
+// Stats returns the counters.
+func (s *Server) Stats() Stats {
+	return Stats{Streams: s.streams.Load(), Logins: s.logins.Counts()}
+}
+
 // Close ends the open event streams (their clients reconnect elsewhere or
 // later) and refuses new ones. Call it when the HTTP server shuts down, for
 // example with http.Server.RegisterOnShutdown: an event stream never goes
