@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"boardd/referee/clock"
+	"boardd/internal/printable"
 )
 
 // This file holds the board's public interface: the messages every
@@ -310,8 +313,9 @@ const MaxCommandBytes = 16 << 10
 
 // ParseCommand reads the command name with its JSON payload (an empty
 // payload is {}). It checks the shape only: unknown names, unknown or
-// misplaced fields, wrong types, oversize payloads and trailing data are
-// errors that say what is expected. Whether the command makes sense for
+// misplaced fields, keys given twice, wrong types, oversize payloads,
+// trailing data and control characters or line separators in any text
+// (internal/printable) are errors that say what is expected. Whether the command makes sense for
 // the game now is the referee's to say.
 func ParseCommand(name string, payload []byte) (Command, error) {
 	fields, ok := commandFields[name]
@@ -331,6 +335,9 @@ func ParseCommand(name string, payload []byte) (Command, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(payload, &raw); err != nil {
 		return Command{}, fmt.Errorf("%s: payload must be a JSON object: %v", name, err)
+	}
+	if key := duplicateKey(payload); key != "" {
+		return Command{}, fmt.Errorf("%s: key %s appears twice: give each field once", name, clip(key))
 	}
 	allowed := map[string]bool{"id": true}
 	for _, f := range fields {
@@ -354,11 +361,24 @@ func ParseCommand(name string, payload []byte) (Command, error) {
 	if len(c.ID) > 64 {
 		return Command{}, fmt.Errorf("%s: id longer than 64 characters", name)
 	}
-	for k, v := range c.Tags {
-		if k == "" || len(k) > 40 || strings.ContainsAny(k, " \t\r\n\"[]") {
+	for _, f := range [...]struct{ field, v string }{{"id", c.ID}, {"variant", c.Variant}, {"start", c.Start}, {"seat", c.Seat},
+		{"piece", c.Piece}, {"move", c.Move}, {"action", c.Action}, {"reply", c.Reply}, {"army", c.Army}} {
+		if err := printable.Check(f.v); err != nil {
+			return Command{}, fmt.Errorf("%s: %s %w", name, f.field, err)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(c.Tags)) {
+		v := c.Tags[k]
+		if err := printable.Check(k); err != nil {
+			return Command{}, fmt.Errorf("%s: a tag name %w", name, err)
+		}
+		if k == "" || len(k) > 40 || strings.ContainsAny(k, " \"[]") {
 			return Command{}, fmt.Errorf("%s: tag name %q must be 1-40 characters without spaces, quotes or brackets", name, clip(k))
 		}
-		if len(v) > 200 || strings.ContainsAny(v, "\r\n") {
+		if err := printable.Check(v); err != nil {
+			return Command{}, fmt.Errorf("%s: tag %s %w", name, k, err)
+		}
+		if len(v) > 200 {
 			return Command{}, fmt.Errorf("%s: tag %s must be one line of at most 200 characters", name, k)
 		}
 	}
@@ -402,6 +422,58 @@ func ParseCommand(name string, payload []byte) (Command, error) {
 		err = need(c.From != nil, `"from", a sequence number`)
 	}
 	return c, err
+}
+
+// duplicateKey answers the first key that appears twice in one object of
+// a JSON document (as a path: "tags.Red"), or "". encoding/json keeps the
+// last of two, so {"seat":"Purple","seat":"Blue"} would act on Blue.
+func duplicateKey(doc []byte) string {
+	type frame struct {
+		keys map[string]bool // nil in an array
+		path string          // "" at the top, "tags." inside tags
+		key  string          // the last key read
+		val  bool            // a key was read: its value comes next
+	}
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "" // the end, or a syntax error json.Unmarshal reports
+		}
+		var top *frame
+		if n := len(stack); n > 0 {
+			top = stack[n-1]
+		}
+		if top != nil && top.keys != nil && !top.val {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			key, _ := tok.(string)
+			if top.keys[key] {
+				return printable.Escape(top.path + key)
+			}
+			top.keys[key], top.key, top.val = true, key, true
+			continue
+		}
+		inner := ""
+		if top != nil {
+			inner = top.path
+			if top.keys != nil {
+				inner += top.key + "."
+			}
+			top.val = false
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{keys: map[string]bool{}, path: inner})
+		case json.Delim('['):
+			stack = append(stack, &frame{path: inner})
+		case json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+	}
 }
 
 func clip(s string) string {

@@ -12,13 +12,13 @@ import (
 // greetLAN prints, for a web display that listens beyond this machine,
 // every address a phone on the network can open and a QR code of the
 // first; on localhost (go run's default) it prints nothing.
-func greetLAN(w io.Writer, webAddr string) {
+func greetLAN(w io.Writer, scheme, webAddr string) {
 	if lan.Loopback(webAddr) {
 		return
 	}
 	addrs, _ := net.InterfaceAddrs()
 	host, _ := os.Hostname()
-	urls := lan.URLs("http", webAddr, addrs, host)
+	urls := lan.URLs(scheme, webAddr, addrs, host)
 	if len(urls) == 0 {
 		return
 	}

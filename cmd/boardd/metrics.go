@@ -90,5 +90,16 @@ func (m *metrics) handler(d *boardDaemon) http.Handler {
 			out("boardd_mqtt_published_total", "counter", "Events acknowledged by the broker.", s.Published)
 			out("boardd_mqtt_reconnects_total", "counter", "MQTT reconnections.", s.Reconnects)
 		}
+		if d.broker != nil {
+			a := d.broker.AuthCounts()
+			out("boardd_broker_auth_failed_total", "counter", "CONNECTs to the embedded broker with a wrong user name or password.", a.Failed)
+			out("boardd_broker_auth_refused_total", "counter", "CONNECTs refused unchecked: the address failed too recently.", a.Refused)
+		}
+		if d.webSrv != nil {
+			s := d.webSrv.Stats()
+			out("boardd_web_event_streams", "gauge", "Event streams open now.", s.Streams)
+			out("boardd_web_logins_failed_total", "counter", "Web logins with a wrong password.", s.Logins.Failed)
+			out("boardd_web_logins_refused_total", "counter", "Web logins refused unchecked: the address failed too recently.", s.Logins.Refused)
+		}
 	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -46,12 +47,9 @@ func runDaemon(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg := configs.Defaults()
-	if *cfgPath != "" {
-		var err error
-		if cfg, err = configs.Load(*cfgPath); err != nil {
-			return err
-		}
+	cfg, err := loadConfig(*cfgPath) // the checks of boardd config check
+	if err != nil {
+		return err
 	}
 	if err := over.apply(&cfg); err != nil {
 		return err
@@ -378,7 +376,8 @@ func (d *boardDaemon) startMQTT(ctx context.Context) error {
 		// The board's own account, never shown: it publishes the mirror.
 		self := broker.GeneratePassword()
 		users = append(users, broker.User{Name: "boardd-mirror-" + d.cfg.Board, Password: self, Write: true})
-		b, err := broker.Start(broker.Config{Listen: c.Embedded.Listen, Users: users, AllowAnonymous: c.Embedded.AllowAnonymous, Log: d.quietLog("broker")})
+		b, err := broker.Start(broker.Config{Listen: c.Embedded.Listen, Users: users, AllowAnonymous: c.Embedded.AllowAnonymous, Log: d.quietLog("broker"),
+			ReservedIDs: map[string]string{mqtt.DefaultClientID(d.cfg.Board): "boardd-mirror-" + d.cfg.Board}})
 		if err != nil {
 			return fmt.Errorf("mqtt.embedded: %w", err)
 		}
@@ -426,7 +425,16 @@ func (d *boardDaemon) startWeb(ctx context.Context) error {
 		return fmt.Errorf("web.listen: %w", err)
 	}
 	d.WebAddr = ln.Addr().String()
-	d.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	if w := d.cfg.Web; w.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(w.TLSCert, w.TLSKey)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("web.tls_cert: %w", err)
+		}
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+	}
+	d.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(d.log.With("part", "web").Handler(), slog.LevelDebug)} // TLS handshakes that fail, clients gone early
 	d.http.RegisterOnShutdown(func() { d.webSrv.Close() }) // ends the open event streams
 	d.goRun("web", func() error {
 		if err := d.http.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
@@ -441,11 +449,15 @@ func (d *boardDaemon) startWeb(ctx context.Context) error {
 func (d *boardDaemon) greet(w io.Writer) {
 	st := d.live.State()
 	fmt.Fprintf(w, "boardd: board %s, %s, game %s (%d moves), switches: %s\n", d.cfg.Board, st.Variant, st.Game, len(st.Moves), d.cfg.Sensors.Driver)
+	web, ws := "http", "ws"
+	if d.cfg.Web.TLSCert != "" {
+		web, ws = "https", "wss"
+	}
 	if d.WebAddr != "" {
 		pw, _ := d.secret(d.cfg.Web.Password, "web-password")
-		fmt.Fprintf(w, "  web display:  http://%s/   (log in to send commands: password %s)\n", d.WebAddr, pw)
-		fmt.Fprintf(w, "  metrics:      http://%s/metrics\n", d.WebAddr)
-		greetLAN(w, d.WebAddr)
+		fmt.Fprintf(w, "  web display:  %s://%s/   (log in to send commands: password %s)\n", web, d.WebAddr, pw)
+		fmt.Fprintf(w, "  metrics:      %s://%s/metrics\n", web, d.WebAddr)
+		greetLAN(w, web, d.WebAddr)
 	}
 	if d.broker != nil {
 		if len(d.cfg.MQTT.Embedded.Users) == 0 {
@@ -455,7 +467,7 @@ func (d *boardDaemon) greet(w io.Writer) {
 			fmt.Fprintf(w, "  MQTT broker:  mqtt://%s  (users from the config; topics %s/%s/#)\n", d.MQTTAddr, d.cfg.MQTT.Prefix, d.cfg.Board)
 		}
 		if d.WebAddr != "" {
-			fmt.Fprintf(w, "  MQTT over WebSocket: ws://%s/mqtt\n", d.WebAddr)
+			fmt.Fprintf(w, "  MQTT over WebSocket: %s://%s/mqtt\n", ws, d.WebAddr)
 		}
 	} else if d.mirror != nil {
 		fmt.Fprintf(w, "  MQTT: mirroring to %s (topics %s/%s/#)\n", d.cfg.MQTT.Broker, d.cfg.MQTT.Prefix, d.cfg.Board)

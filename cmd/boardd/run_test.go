@@ -197,7 +197,8 @@ web:
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	for _, want := range []string{"boardd_moves_total ", "boardd_scans_total ", "boardd_mqtt_queue_depth ", "boardd_debounce_rejections_total "} {
+	for _, want := range []string{"boardd_moves_total ", "boardd_scans_total ", "boardd_mqtt_queue_depth ", "boardd_debounce_rejections_total ",
+		"boardd_mqtt_connected 1", "boardd_web_logins_refused_total 0", "boardd_broker_auth_failed_total 0", "boardd_web_event_streams "} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("/metrics lacks %s:\n%s", want, body)
 		}

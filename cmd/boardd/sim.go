@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"boardd/internal/printable"
 	"boardd/leds"
 	"boardd/leds/term"
 	"boardd/referee"
@@ -49,6 +50,11 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	quietFor := fs.Duration("quiet", 400*time.Millisecond, "with --switches: how long the board must be still before the referee judges")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	for _, f := range [...]struct{ flag, v string }{{"--event", *event}, {"--round", *round}} {
+		if err := printable.Check(f.v); err != nil {
+			return fmt.Errorf("%w: %s %v", errUsage, f.flag, err)
+		}
 	}
 	array, fen := rules.SplitStart(*start)
 	v, err := loadVariant(*variant, array)

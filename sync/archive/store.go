@@ -10,12 +10,14 @@ import (
 	"strings"
 	"time"
 
+	"boardd/internal/printable"
 	"boardd/rules/pgn4"
 )
 
 // Store is a directory of finished games: one PGN4 file per game, named so
 // a club can find it (date, event, round, board), and index.tsv listing
-// them.
+// them. Control characters in a tag (tabs and newlines included) are
+// written as a visible \uXXXX in both (internal/printable).
 type Store struct{ Dir string }
 
 // Item is one index line.
@@ -60,8 +62,7 @@ func (s Store) Save(g *pgn4.Game, board string, when time.Time) (string, error) 
 	}
 	it := Item{File: filepath.Base(path), Date: date, Event: g.Get("Event"), Round: g.Get("Round"), Board: board,
 		Variant: g.Get("Variant"), Players: strings.Join(players, ","), Result: g.Get("Result")}
-	clean := func(v string) string { return strings.NewReplacer("\t", " ", "\n", " ").Replace(v) }
-	line := strings.Join([]string{it.File, it.Date, clean(it.Event), clean(it.Round), clean(it.Board), clean(it.Variant), clean(it.Players), clean(it.Result)}, "\t") + "\n"
+	line := strings.Join([]string{it.File, it.Date, printable.Escape(it.Event), printable.Escape(it.Round), printable.Escape(it.Board), printable.Escape(it.Variant), printable.Escape(it.Players), printable.Escape(it.Result)}, "\t") + "\n"
 	if err := appendLine(filepath.Join(s.Dir, "index.tsv"), line); err != nil {
 		os.Remove(path) // all or nothing: filing the game again makes no copy
 		return "", fmt.Errorf("archive index: %w", err)
