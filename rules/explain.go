@@ -145,7 +145,17 @@ func (p *Position) explain(from, to square.Square, promo Kind) error {
 			return bad("castling is not possible here: the king or rook has moved, a square between them is occupied, or the king would cross an attacked square")
 		}
 	}
-	if why := p.fortressWhy(pc, from, to); why != "" {
+	if p.v.Provides(OnExplain) {
+		for _, h := range p.v.hooks {
+			if !h.Provides(OnExplain) {
+				continue
+			}
+			if why := h.Explain(p, pc, from, to, promo); why != "" {
+				return bad("%s", why)
+			}
+		}
+	}
+	if why := p.barrierWhy(pc, from, to); why != "" {
 		return bad("%s", why)
 	}
 	if path := p.blockedAt(pc, from, to); path != square.None {
@@ -280,4 +290,38 @@ func sign(x int) int {
 		return 1
 	}
 	return 0
+}
+
+// barrierWhy explains a refused move that a barrier forbids, or returns
+// "".
+func (p *Position) barrierWhy(pc Piece, from, to square.Square) string {
+	v := p.v
+	if !v.Geometry.hasWalls {
+		return ""
+	}
+	c, t := cell(from), cell(to)
+	blocked := &v.Geometry.blocked
+	jump := v.leaps[pc.Kind()]
+	for i := 8; i < 16 && jump; i++ {
+		if c+dirDelta[i] == t && blocked[c]&(1<<i) != 0 {
+			return fmt.Sprintf("a barrier stands in the way (a %s's jump is one orthogonal step, then one diagonal step, and may cross no barrier)", kindNames[pc.Kind()])
+		}
+	}
+	df, dr := to.File()-from.File(), to.Rank()-from.Rank()
+	if (df != 0 && dr != 0 && abs(df) != abs(dr)) || pc.Kind() == Knight {
+		return ""
+	}
+	step, i := sign(dr)*stride+sign(df), 0
+	for i < numKingDirs && dirDelta[i] != step {
+		i++
+	}
+	for f := c; f != t; f += step {
+		if f != c && p.board[f] != NoPiece {
+			return ""
+		}
+		if blocked[f]&(1<<i) != 0 {
+			return fmt.Sprintf("a barrier between %s and %s stands in the way", squareOf(f), squareOf(f+step))
+		}
+	}
+	return ""
 }

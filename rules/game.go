@@ -229,9 +229,12 @@ func (g *Game) mustMove(s Seat) bool {
 // reduced reports whether seat s plays by the normal rules of mate and
 // stalemate: its partners are all out, or (singles) two seats remain.
 func (g *Game) reduced(s Seat) bool {
-	if g.v.MateRemovesArmy {
-		return true // Russian Fortress: normal mate rules throughout
-	}
+	return g.v.hook(OnReduced).Reduced(g, s)
+}
+
+// partnersReduced is the essay's rule for reduced: seat s's partners are
+// all out, or (singles) two seats remain.
+func (g *Game) partnersReduced(s Seat) bool {
 	partners, in := 0, 0
 	for t := Seat(0); t < NumSeats; t++ {
 		if g.status[t] != Playing {
@@ -707,9 +710,7 @@ func (g *Game) settleLastStanding(mover Seat, rec *Record) bool {
 			return mated
 		}
 		g.knockOut(rec, s, Mated)
-		if g.v.MateRemovesArmy {
-			g.removeArmy(s) // "the pieces of a checkmated side are removed from the board"
-		}
+		g.v.hook(OnMated).Mated(g, s)
 		mated = true
 		changed = true
 	}

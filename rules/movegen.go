@@ -137,7 +137,7 @@ func (p *Position) pieceMoves(moves []Move, c int, pc Piece, s Seat, anyEP bool)
 		moves = p.slide(moves, c, dirN, dirW+1, capTab, walls)
 	case Queen:
 		moves = p.slide(moves, c, dirN, dirNW+1, capTab, walls)
-		if v.QueenMovesAsKnight {
+		if v.leaps[Queen] {
 			moves = p.queenJumps(moves, c, capTab)
 		}
 	case King:
@@ -349,7 +349,7 @@ func (p *Position) pawnMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 		}
 		q := p.board[t]
 		if q != NoPiece {
-			if capTab[q] && !(v.pawnHooks && v.InitialPawnTruce && p.truceHolds(c, t)) {
+			if capTab[q] && !(v.pawnHooks && v.provides&(1<<OnPawnCapture) != 0 && !v.hook(OnPawnCapture).PawnCapture(p, c, t)) {
 				moves = p.addPawnMove(moves, c, t, s)
 			}
 			continue
@@ -381,12 +381,21 @@ func (p *Position) addPawnMove(moves []Move, c, t int, s Seat) []Move {
 		if p.v.PromoteToCaptured {
 			return p.addCapturedPromotions(moves, c, t, s)
 		}
-		for _, k := range p.v.Promotions {
-			moves = append(moves, newMove(c, t, k, flagNormal))
+		if p.v.provides&(1<<OnPromote) != 0 {
+			return p.v.hook(OnPromote).Promote(p, moves, c, t, s)
 		}
-		return moves
+		return p.plainPromotions(moves, c, t)
 	}
 	return append(moves, newMove(c, t, NoKind, flagNormal))
+}
+
+// plainPromotions appends a pawn's move from c onto its promotion cell t
+// once for each of the variant's promotion kinds.
+func (p *Position) plainPromotions(moves []Move, c, t int) []Move {
+	for _, k := range p.v.Promotions {
+		moves = append(moves, newMove(c, t, k, flagNormal))
+	}
+	return moves
 }
 
 // addCapturedPromotions offers the kinds among the variant's promotion
@@ -470,7 +479,7 @@ func (p *Position) attacked(t int, s Seat) bool {
 	atk := &v.atkTab[s]
 	walls := v.Geometry.hasWalls
 	blocked := &v.Geometry.blocked
-	if !walls && !v.QueenMovesAsKnight {
+	if !walls && !v.oddLeaps {
 		if p.leaperAttack(t, s) {
 			return true
 		}
@@ -492,7 +501,7 @@ func (p *Position) attacked(t int, s Seat) bool {
 	for i := 8; i < 16; i++ {
 		f := t + dirDelta[i]
 		q := p.board[f]
-		if (q&kindMask == Piece(Knight) || v.QueenMovesAsKnight && q&kindMask == Piece(Queen)) && atk[q] && !p.out[q.Seat()] {
+		if v.leaps[q&kindMask] && atk[q] && !p.out[q.Seat()] {
 			if walls && blocked[f]&(1<<opposite[i]) != 0 {
 				continue // the knight's own path from f to t is walled
 			}
@@ -594,7 +603,7 @@ func (p *Position) pieceAttacks(c, t int) bool {
 			}
 		}
 	case Bishop, Rook, Queen:
-		if pc.Kind() == Queen && p.v.QueenMovesAsKnight && p.queenJumpHits(c, t) {
+		if p.v.leaps[pc.Kind()] && p.queenJumpHits(c, t) {
 			return true
 		}
 		df, dr := t%stride-c%stride, t/stride-c/stride
@@ -658,7 +667,7 @@ func (p *Position) LegalMoves(moves []Move) []Move {
 	var pins [numKingDirs]int16
 	var inCheck bool
 	np := -1 // no fast path across barriers: test every aligned move
-	if p.v.Geometry.hasWalls || p.v.QueenMovesAsKnight {
+	if p.v.Geometry.hasWalls || p.v.oddLeaps {
 		inCheck = p.attacked(k, s)
 	} else {
 		inCheck, np = p.checkAndPins(k, s, &pins)

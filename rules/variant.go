@@ -233,8 +233,12 @@ type Variant struct {
 	pawnAtk    [NumSeats][4 * NumSeats]pawnAttack // where enemy pawns attack a king from
 	pawnAtkN   [NumSeats]int
 	army       [NumSeats][King + 1]int // the start array's pieces per seat and kind
-	pawnHooks  bool                    // HeadToHeadStuck, PromoteToCaptured or PartnerPawnSwap: one test in the hot loop
-	plainCount bool                    // CountLegal may count without generating (no hook changes movement)
+	pawnHooks  bool                    // the pawn generator asks the hooks or a rule not yet a hook: one test in the hot loop
+	plainCount bool                    // CountLegal may count without generating (nothing changes movement)
+	leaps      [8]bool                 // leaps[kind]: the kind jumps like a knight (the knight; hooks add others)
+	oddLeaps   bool                    // a kind other than the knight leaps: attacks take the general test
+	hooks      []Hook                  // the variant's hooks (hooks.go)
+	provides   uint32                  // bit b: a hook provides b
 	promoCell  [NumSeats][numCells]bool
 	dblCell    [NumSeats][numCells]bool
 	// Verney
@@ -242,7 +246,6 @@ type Variant struct {
 	partner [NumSeats]Seat
 	revCell [NumSeats][numCells]bool
 	resCell [NumSeats][numCells]bool
-	truces  []truce // InitialPawnTruce: the start's pawn pairs (rules/fortress.go)
 	// Chess4 Method 2: armyOf[e] is 1 + the player who plays seat e's
 	// acquired army (0: nobody), set on the game's copy of the variant
 	// (c4SetVariant) so that a refusal can say why the two do not capture
@@ -530,11 +533,6 @@ func (v *Variant) Compile() error {
 	if v.NoKingCapture {
 		v.compileNoKingCapture()
 	}
-	v.pawnHooks = v.HeadToHeadStuck || v.PromoteToCaptured || v.PawnReversal || v.PawnLeap || v.ChainEnPassant || v.InitialPawnTruce ||
-		v.Options.PartnerPawnSwap
-	v.plainCount = !(g.hasWalls || v.OrdinaryKings || v.PromoteToCaptured || v.HeadToHeadStuck || v.KingMovesAsQueen ||
-		v.PawnReversal || v.PawnLeap || v.verney || v.ChainEnPassant || v.QueenMovesAsKnight || v.InitialPawnTruce ||
-		v.Options.PartnerPawnSwap || v.Options.PartnerInheritsArmy)
 	v.army = [NumSeats][King + 1]int{}
 	if v.PromoteToCaptured {
 		p, err := ParseFEN4(v, v.Start)
@@ -547,7 +545,21 @@ func (v *Variant) Compile() error {
 			}
 		}
 	}
-	return v.compileTruces()
+	v.leaps = [8]bool{Knight: true}
+	if err := v.compileHooks(); err != nil {
+		return err
+	}
+	v.oddLeaps = false
+	for k := Pawn; k <= King; k++ {
+		v.oddLeaps = v.oddLeaps || (v.leaps[k] && k != Knight)
+	}
+	v.pawnHooks = v.provides&pawnHooks != 0 || v.HeadToHeadStuck || v.PromoteToCaptured || v.PawnReversal || v.PawnLeap || v.ChainEnPassant ||
+		v.Options.PartnerPawnSwap
+	v.plainCount = !(g.hasWalls || v.oddLeaps || v.provides&movementHooks != 0 ||
+		v.OrdinaryKings || v.PromoteToCaptured || v.HeadToHeadStuck || v.KingMovesAsQueen ||
+		v.PawnReversal || v.PawnLeap || v.verney || v.ChainEnPassant ||
+		v.Options.PartnerPawnSwap || v.Options.PartnerInheritsArmy)
+	return nil
 }
 
 // Partners reports whether a and b are different seats of one side: they

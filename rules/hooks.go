@@ -1,0 +1,225 @@
+package rules
+
+import "boardd/rules/square"
+
+// Variant hooks: what a variant's data cannot say, as one small interface
+// with an embeddable no-op base (the shape of mochi-mqtt's Hook, HookBase
+// and Provides).
+//
+// A variant file (configs/variants/NAME.yaml) is data: board, seats, who
+// captures and checks whom, options. Rules that data cannot express live
+// in a hook, in the rules file named after the variant
+// (rules/russian_fortress.go for russian-fortress.yaml). Each hook file
+// registers a maker (registerHook) that looks at a compiled variant's data
+// and returns the hook when the variant calls for it. Variant.Compile asks
+// every maker, keeps the hooks that answer, lets each adjust the variant's
+// tables (Hook.Compile), and records what they provide: the core asks a
+// hook only for what it Provides, and the hot path's needs (whether the
+// last ply may be counted without generating it, whether pawns need more
+// than the plain rules) are computed from those answers.
+//
+// A hook implements only the methods it Provides; HookBase answers the
+// others with "not provided" and the plain rules' result.
+
+// What a hook may provide (Hook.Provides).
+const (
+	// OnPieceMoves: Hook.PieceMoves generates a piece's pseudo-legal
+	// moves in place of the plain rules, when it says so.
+	OnPieceMoves byte = iota
+	// OnPawnCapture: Hook.PawnCapture may refuse a pawn's capture.
+	OnPawnCapture
+	// OnPromote: Hook.Promote decides what a pawn reaching its promotion
+	// square becomes.
+	OnPromote
+	// OnExplain: Hook.Explain names the variant's own rule that refuses a
+	// move.
+	OnExplain
+	// OnReduced: Hook.Reduced decides whether a seat plays by normal mate
+	// rules (LastStanding).
+	OnReduced
+	// OnMated: Hook.Mated is told of a seat checkmated out of the game.
+	OnMated
+	// OnKingCapture: Hook.KingCapture decides what capturing a king does
+	// to the game (the default: the seat is out).
+	OnKingCapture
+	// OnSettle: Hook.Settle applies the variant's end-of-turn rules in
+	// place of its mode's (checkmates, stalemates, the end of the game).
+	OnSettle
+	// OnLegalMoves: Hook.LegalMoves changes which moves are legal beyond
+	// the mover's own king's safety (or, where kings are not royal, drops
+	// that test).
+	OnLegalMoves
+	// OnDraws: Hook.Draws says whether a draw by insufficient material
+	// can arise.
+	OnDraws
+
+	numProvides
+)
+
+// movementHooks are the capabilities that change which moves exist:
+// where any is provided, the last ply of perft is counted by generating
+// the moves (Position.CountLegal), not by the plain shortcut.
+const movementHooks = 1<<OnPieceMoves | 1<<OnPawnCapture | 1<<OnPromote | 1<<OnLegalMoves
+
+// pawnHooks are the capabilities the pawn generator must ask about.
+const pawnHooks = 1<<OnPieceMoves | 1<<OnPawnCapture | 1<<OnPromote
+
+// Hook is a variant's rules that its data cannot express. Embed HookBase
+// and implement only what Provides names.
+type Hook interface {
+	// ID names the hook (its variant file's name, "russian-fortress").
+	ID() string
+	// Provides reports whether the hook implements the method that the
+	// On… constant b stands for.
+	Provides(b byte) bool
+	// Compile prepares the hook for its variant and may adjust the
+	// variant's lookup tables (called by Variant.Compile once the plain
+	// tables are built).
+	Compile(v *Variant) error
+
+	// PieceMoves appends the pseudo-legal moves of the live piece pc on
+	// cell c of the side to move and reports true, or reports false to
+	// leave the piece to the plain rules (OnPieceMoves). anyEP says
+	// whether an en-passant capture may be open.
+	PieceMoves(p *Position, moves []Move, c int, pc Piece, anyEP bool) ([]Move, bool)
+	// PawnCapture reports whether the pawn on cell c may capture the
+	// piece on cell t that the capture table allows (OnPawnCapture).
+	PawnCapture(p *Position, c, t int) bool
+	// Promote appends the moves of a pawn of seat s from c onto its
+	// promotion cell t (OnPromote).
+	Promote(p *Position, moves []Move, c, t int, s Seat) []Move
+	// Explain says which of the variant's rules refuses moving pc from
+	// one square to another with promotion promo, or "" (OnExplain).
+	Explain(p *Position, pc Piece, from, to square.Square, promo Kind) string
+	// LegalMoves filters the pseudo-legal moves of the side to move down
+	// to the legal ones (OnLegalMoves): it returns the moves kept, and
+	// done=false to let the core drop those that expose the mover's king
+	// afterwards.
+	LegalMoves(p *Position, moves []Move) (kept []Move, done bool)
+
+	// Reduced reports whether seat s plays by chess's normal mate and
+	// stalemate rules (LastStanding; OnReduced).
+	Reduced(g *Game, s Seat) bool
+	// Mated is told that seat s was checkmated out of the game (OnMated).
+	Mated(g *Game, s Seat)
+	// KingCapture applies the capture of seat e's king and reports
+	// whether e is out (OnKingCapture).
+	KingCapture(g *Game, rec *Record, e Seat) bool
+	// Settle applies the variant's rules after a turn by mover and
+	// reports whether a seat was checkmated (OnSettle).
+	Settle(g *Game, mover Seat, rec *Record) bool
+	// Draws reports whether the game can end by insufficient material
+	// (OnDraws).
+	Draws(g *Game) bool
+}
+
+// HookBase is the no-op Hook to embed: it provides nothing, and each of
+// its methods gives the plain rules' answer.
+type HookBase struct{}
+
+// ID returns "base".
+func (HookBase) ID() string { return "base" }
+
+// Provides reports false: the base provides nothing.
+func (HookBase) Provides(byte) bool { return false }
+
+// Compile does nothing.
+func (HookBase) Compile(*Variant) error { return nil }
+
+// PieceMoves leaves the piece to the plain rules.
+func (HookBase) PieceMoves(_ *Position, moves []Move, _ int, _ Piece, _ bool) ([]Move, bool) {
+	return moves, false
+}
+
+// PawnCapture allows the capture.
+func (HookBase) PawnCapture(*Position, int, int) bool { return true }
+
+// Promote appends the variant's promotions.
+func (HookBase) Promote(p *Position, moves []Move, c, t int, _ Seat) []Move {
+	return p.plainPromotions(moves, c, t)
+}
+
+// Explain names no rule.
+func (HookBase) Explain(*Position, Piece, square.Square, square.Square, Kind) string { return "" }
+
+// LegalMoves leaves the moves to the core's king-safety test.
+func (HookBase) LegalMoves(_ *Position, moves []Move) ([]Move, bool) { return moves, false }
+
+// Reduced leaves the decision to the mode's rule.
+func (HookBase) Reduced(g *Game, s Seat) bool { return g.partnersReduced(s) }
+
+// Mated does nothing.
+func (HookBase) Mated(*Game, Seat) {}
+
+// KingCapture puts the seat out.
+func (HookBase) KingCapture(*Game, *Record, Seat) bool { return true }
+
+// Settle does nothing and reports no mate.
+func (HookBase) Settle(*Game, Seat, *Record) bool { return false }
+
+// Draws allows the draw.
+func (HookBase) Draws(*Game) bool { return true }
+
+// hookMakers are the registered hook makers, one per variant file that
+// needs one (registerHook, called from each hook file's init).
+var hookMakers []func(v *Variant) Hook
+
+// registerHook adds a maker: given a variant whose data tables are built,
+// it returns the variant's hook, or nil when the variant does not call for
+// it.
+func registerHook(make func(v *Variant) Hook) { hookMakers = append(hookMakers, make) }
+
+// compileHooks builds v's hooks and what they provide.
+func (v *Variant) compileHooks() error {
+	v.hooks = v.hooks[:0]
+	v.provides = 0
+	for _, mk := range hookMakers {
+		if h := mk(v); h != nil {
+			v.hooks = append(v.hooks, h)
+		}
+	}
+	for _, h := range v.hooks {
+		for b := byte(0); b < numProvides; b++ {
+			if h.Provides(b) {
+				v.provides |= 1 << b
+			}
+		}
+		if err := h.Compile(v); err != nil {
+			return err
+		}
+	}
+	if len(v.hooks) == 0 {
+		v.hooks = nil // a variant without hooks compares equal however it was built
+	}
+	return nil
+}
+
+// Provides reports whether one of the variant's hooks provides b.
+func (v *Variant) Provides(b byte) bool { return v.provides&(1<<b) != 0 }
+
+// Hooks returns the variant's hooks, in registration order.
+func (v *Variant) Hooks() []Hook { return append([]Hook(nil), v.hooks...) }
+
+// hook returns the first hook providing b, or the no-op base.
+func (v *Variant) hook(b byte) Hook {
+	if v.provides&(1<<b) != 0 {
+		for _, h := range v.hooks {
+			if h.Provides(b) {
+				return h
+			}
+		}
+	}
+	return HookBase{}
+}
+
+// HookOf returns v's hook of type T, the typed way to reach a variant's
+// own operations (for example the Russian fortress's truce pairs).
+func HookOf[T Hook](v *Variant) (T, bool) {
+	for _, h := range v.hooks {
+		if t, ok := h.(T); ok {
+			return t, true
+		}
+	}
+	var zero T
+	return zero, false
+}
