@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"boardd/rules/square"
@@ -33,13 +32,12 @@ func (p *Position) FindMove(from, to square.Square, promo Kind) (Move, error) {
 		}
 	}
 	if len(cands) > 0 {
-		s := p.At(from).Seat()
 		if cands[0].Promotion() == NoKind {
 			if promo == NoKind {
 				return cands[0], nil
 			}
-			if p.v.PromoteToCaptured && p.v.promoCell[s][cell(to)] {
-				return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: fmt.Sprintf("no piece of %s's has been captured, so the pawn arrives unpromoted: \"If there are no pieces available for promotion, then upon reaching the far side, the Pawn is stuck\"", s)}
+			if why := p.hookWhy(p.At(from), from, to, promo); why != "" {
+				return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: why}
 			}
 			return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: "only a pawn reaching its promotion squares promotes"}
 		}
@@ -51,8 +49,8 @@ func (p *Position) FindMove(from, to square.Square, promo Kind) (Move, error) {
 				return m, nil
 			}
 		}
-		if p.v.PromoteToCaptured && slices.Contains(p.v.Promotions, promo) {
-			return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: fmt.Sprintf("pawns promote \"only to previously captured pieces\", and no %s of %s's has been captured", kindNames[promo], s)}
+		if why := p.hookWhy(p.At(from), from, to, promo); why != "" {
+			return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: why}
 		}
 		return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: fmt.Sprintf("a pawn may not promote to a %s in %s", kindNames[promo], p.v.Name)}
 	}
@@ -145,26 +143,16 @@ func (p *Position) explain(from, to square.Square, promo Kind) error {
 			return bad("castling is not possible here: the king or rook has moved, a square between them is occupied, or the king would cross an attacked square")
 		}
 	}
-	if p.v.Provides(OnExplain) {
-		for _, h := range p.v.hooks {
-			if !h.Provides(OnExplain) {
-				continue
-			}
-			if why := h.Explain(p, pc, from, to, promo); why != "" {
-				return bad("%s", why)
-			}
-		}
-	}
 	if why := p.barrierWhy(pc, from, to); why != "" {
 		return bad("%s", why)
 	}
 	if path := p.blockedAt(pc, from, to); path != square.None {
 		return bad("the %s's path is blocked at %s", name, path)
 	}
+	if why := p.hookWhy(pc, from, to, promo); why != "" {
+		return bad("%s", why)
+	}
 	if pc.Kind() == Pawn {
-		if why := p.stuckPawnWhy(pc, from); why != "" {
-			return bad("%s", why)
-		}
 		if p.At(to).IsPiece() {
 			return bad("a pawn captures only diagonally forward")
 		}
@@ -173,16 +161,19 @@ func (p *Position) explain(from, to square.Square, promo Kind) error {
 	return bad("a %s does not move from %s to %s", name, from, to)
 }
 
-// stuckPawnWhy says why the pawn pc on from cannot move at all under
-// Stevenson's rules, or "".
-func (p *Position) stuckPawnWhy(pc Piece, from square.Square) string {
-	v, c, s := p.v, cell(from), pc.Seat()
-	if v.PromoteToCaptured && v.promoCell[s][c] {
-		return fmt.Sprintf("the pawn on %s reached the far side with no piece available for promotion: \"the Pawn is stuck and may no longer move\"", from)
+// hookWhy asks the variant's hooks which of its own rules refuses moving
+// pc from one square to another, or returns "".
+func (p *Position) hookWhy(pc Piece, from, to square.Square, promo Kind) string {
+	if !p.v.Provides(OnExplain) {
+		return ""
 	}
-	fwd := v.Seats[s].Forward
-	if q := p.board[c+dirDelta[fwd]]; v.HeadToHeadStuck && q.IsPiece() && q.Kind() == Pawn && !q.Dead() && v.Partners(s, q.Seat()) && opposite[fwd] == int(v.Seats[q.Seat()].Forward) {
-		return fmt.Sprintf("the pawn on %s meets %s's pawn on %s head to head: \"A Pawn head-to-head with a friendly Pawn is stuck until one of them is captured\"", from, q.Seat(), squareOf(c+dirDelta[fwd]))
+	for _, h := range p.v.hooks {
+		if !h.Provides(OnExplain) {
+			continue
+		}
+		if why := h.Explain(p, pc, from, to, promo); why != "" {
+			return why
+		}
 	}
 	return ""
 }

@@ -531,9 +531,8 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 	if g.v.InertMates {
 		return g.settleVerney(mover, rec)
 	}
-	if g.v.Mode == CaptureAll {
-		g.settleCaptureAll(rec)
-		return false
+	if g.v.provides&(1<<OnSettle) != 0 {
+		return g.v.hook(OnSettle).Settle(g, mover, rec)
 	}
 	if g.v.Mode == LastStanding {
 		return g.settleLastStanding(mover, rec)
@@ -623,48 +622,6 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 		g.checkDraws(rec != nil && rec.Action == ActMove)
 	}
 	return mated
-}
-
-// settleCaptureAll applies Stevenson's rules after a turn: a seat with no
-// pieces left is out; "victory is by capturing all opposing pieces"; a seat
-// that cannot move passes; "If the only pieces a side has left on either
-// side are blocked or stuck Pawns, the game is a stalemate (draw)."
-func (g *Game) settleCaptureAll(rec *Record) {
-	p := g.pos
-	for s := Seat(0); s < NumSeats; s++ {
-		if g.status[s] != Playing {
-			continue
-		}
-		alive := false
-		for _, c := range p.plist[s][:p.pcount[s]] {
-			alive = alive || !p.board[c].Dead()
-		}
-		if !alive {
-			g.knockOut(rec, s, Wiped)
-		}
-	}
-	for s := Seat(0); s < NumSeats; s++ {
-		side := g.sideOf(s)
-		out, moves := true, false
-		for _, t := range side {
-			if g.status[t] == Playing {
-				out = false
-				moves = moves || g.hasMoves(t)
-			}
-		}
-		if out {
-			g.end("all pieces captured", g.sideOf(g.opponentOf(s)))
-			return
-		}
-		if !moves {
-			g.end("stalemate", nil)
-			return
-		}
-	}
-	for i := 0; i < NumSeats && !g.hasMoves(p.turn); i++ {
-		p.turn = p.nextSeat(p.turn) // a seat that cannot move passes
-	}
-	g.checkDraws(rec != nil && rec.Action == ActMove)
 }
 
 // removeArmy takes every piece of seat s off the board.
@@ -843,7 +800,7 @@ func (g *Game) checkDraws(moved bool) {
 		reason = "threefold repetition"
 	case p.halfmove >= g.v.fiftyMovePlies(len(g.activeInOrder(p.turn))):
 		reason = "50-move rule"
-	case g.v.Mode != CaptureAll && g.insufficient() && g.normalRules():
+	case g.v.hook(OnDraws).Draws(g) && g.insufficient() && g.normalRules():
 		reason = "insufficient material"
 	default:
 		return

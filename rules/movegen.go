@@ -117,6 +117,11 @@ func (p *Position) pieceMoves(moves []Move, c int, pc Piece, s Seat, anyEP bool)
 	walls := v.Geometry.hasWalls
 	blocked := &v.Geometry.blocked
 	capTab := &v.capTab[s]
+	if v.provides&(1<<OnPieceMoves) != 0 {
+		if out, done := v.hook(OnPieceMoves).PieceMoves(p, moves, c, pc, anyEP); done {
+			return out
+		}
+	}
 	switch pc.Kind() {
 	case Pawn:
 		moves = p.pawnMoves(moves, c, s, anyEP)
@@ -141,9 +146,6 @@ func (p *Position) pieceMoves(moves []Move, c int, pc Piece, s Seat, anyEP bool)
 			moves = p.queenJumps(moves, c, capTab)
 		}
 	case King:
-		if v.KingMovesAsQueen {
-			return p.slide(moves, c, dirN, dirNW+1, capTab, walls)
-		}
 		for i := 0; i < numKingDirs; i++ {
 			t := c + dirDelta[i]
 			q := p.board[t]
@@ -320,12 +322,6 @@ func (p *Position) pawnMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 		if v.PawnReversal || v.PawnLeap {
 			return p.verneyPawnMoves(moves, c, s)
 		}
-		if q := p.board[t]; v.HeadToHeadStuck && q.Kind() == Pawn && !q.Dead() && v.Partners(s, q.Seat()) && opposite[fwdDir] == int(v.Seats[q.Seat()].Forward) {
-			return moves // head to head with a partner's pawn: stuck
-		}
-		if v.PromoteToCaptured && v.promoCell[s][c] {
-			return moves // reached the last square unpromoted: stuck
-		}
 		if v.ChainEnPassant && p.passedPawn(c, s) {
 			return p.pawnPushes(moves, c, s) // "may not capture … but it may move"
 		}
@@ -378,9 +374,6 @@ func (p *Position) epCapturable(t int, s Seat) bool {
 
 func (p *Position) addPawnMove(moves []Move, c, t int, s Seat) []Move {
 	if p.v.promoCell[s][t] {
-		if p.v.PromoteToCaptured {
-			return p.addCapturedPromotions(moves, c, t, s)
-		}
 		if p.v.provides&(1<<OnPromote) != 0 {
 			return p.v.hook(OnPromote).Promote(p, moves, c, t, s)
 		}
@@ -394,28 +387,6 @@ func (p *Position) addPawnMove(moves []Move, c, t int, s Seat) []Move {
 func (p *Position) plainPromotions(moves []Move, c, t int) []Move {
 	for _, k := range p.v.Promotions {
 		moves = append(moves, newMove(c, t, k, flagNormal))
-	}
-	return moves
-}
-
-// addCapturedPromotions offers the kinds among the variant's promotion
-// kinds of which seat s has fewer on the board than it started with; with
-// none, the pawn moves onto the square unpromoted.
-func (p *Position) addCapturedPromotions(moves []Move, c, t int, s Seat) []Move {
-	var have [King + 1]int
-	for _, x := range p.plist[s][:p.pcount[s]] {
-		if pc := p.board[x]; !pc.Dead() {
-			have[pc.Kind()]++
-		}
-	}
-	n := len(moves)
-	for _, k := range p.v.Promotions {
-		if have[k] < p.v.army[s][k] {
-			moves = append(moves, newMove(c, t, k, flagNormal))
-		}
-	}
-	if len(moves) == n {
-		moves = append(moves, newMove(c, t, NoKind, flagNormal))
 	}
 	return moves
 }

@@ -232,13 +232,12 @@ type Variant struct {
 	along      [NumSeats]int                      // the cell step along each seat's back line
 	pawnAtk    [NumSeats][4 * NumSeats]pawnAttack // where enemy pawns attack a king from
 	pawnAtkN   [NumSeats]int
-	army       [NumSeats][King + 1]int // the start array's pieces per seat and kind
-	pawnHooks  bool                    // the pawn generator asks the hooks or a rule not yet a hook: one test in the hot loop
-	plainCount bool                    // CountLegal may count without generating (nothing changes movement)
-	leaps      [8]bool                 // leaps[kind]: the kind jumps like a knight (the knight; hooks add others)
-	oddLeaps   bool                    // a kind other than the knight leaps: attacks take the general test
-	hooks      []Hook                  // the variant's hooks (hooks.go)
-	provides   uint32                  // bit b: a hook provides b
+	pawnHooks  bool    // the pawn generator asks the hooks or a rule not yet a hook: one test in the hot loop
+	plainCount bool    // CountLegal may count without generating (nothing changes movement)
+	leaps      [8]bool // leaps[kind]: the kind jumps like a knight (the knight; hooks add others)
+	oddLeaps   bool    // a kind other than the knight leaps: attacks take the general test
+	hooks      []Hook  // the variant's hooks (hooks.go)
+	provides   uint32  // bit b: a hook provides b
 	promoCell  [NumSeats][numCells]bool
 	dblCell    [NumSeats][numCells]bool
 	// Verney
@@ -533,18 +532,6 @@ func (v *Variant) Compile() error {
 	if v.NoKingCapture {
 		v.compileNoKingCapture()
 	}
-	v.army = [NumSeats][King + 1]int{}
-	if v.PromoteToCaptured {
-		p, err := ParseFEN4(v, v.Start)
-		if err != nil {
-			return fmt.Errorf("variant %s: start position: %v", v.Name, err)
-		}
-		for _, c := range v.cells {
-			if pc := p.board[c]; pc.IsPiece() {
-				v.army[pc.Seat()][pc.Kind()]++
-			}
-		}
-	}
 	v.leaps = [8]bool{Knight: true}
 	if err := v.compileHooks(); err != nil {
 		return err
@@ -553,10 +540,10 @@ func (v *Variant) Compile() error {
 	for k := Pawn; k <= King; k++ {
 		v.oddLeaps = v.oddLeaps || (v.leaps[k] && k != Knight)
 	}
-	v.pawnHooks = v.provides&pawnHooks != 0 || v.HeadToHeadStuck || v.PromoteToCaptured || v.PawnReversal || v.PawnLeap || v.ChainEnPassant ||
+	v.pawnHooks = v.provides&pawnHooks != 0 || v.PawnReversal || v.PawnLeap || v.ChainEnPassant ||
 		v.Options.PartnerPawnSwap
 	v.plainCount = !(g.hasWalls || v.oddLeaps || v.provides&movementHooks != 0 ||
-		v.OrdinaryKings || v.PromoteToCaptured || v.HeadToHeadStuck || v.KingMovesAsQueen ||
+		v.OrdinaryKings ||
 		v.PawnReversal || v.PawnLeap || v.verney || v.ChainEnPassant ||
 		v.Options.PartnerPawnSwap || v.Options.PartnerInheritsArmy)
 	return nil
