@@ -223,7 +223,7 @@ func (g *Game) LegalMoves() []Move {
 // mustMove reports whether seat s, having no legal move, must still make
 // one that leaves its king in check (LastStanding, not yet reduced).
 func (g *Game) mustMove(s Seat) bool {
-	return g.v.Mode == LastStanding && !g.reduced(s)
+	return g.v.provides&(1<<OnMustMove) != 0 && g.v.hook(OnMustMove).MustMove(g, s)
 }
 
 // reduced reports whether seat s plays by the normal rules of mate and
@@ -288,9 +288,7 @@ func (g *Game) Play(m Move) (Record, error) {
 		if g.status[e] == Playing || g.status[e] == Walking {
 			if !g.inherit(e) {
 				g.eliminate(e, KingCaptured)
-				if g.v.KingCaptureRemovesArmy {
-					g.removeArmy(e)
-				}
+				g.v.hook(OnKingCaptured).KingCaptured(g, e)
 			}
 			rec.Out = append(rec.Out, e)
 		}
@@ -534,9 +532,6 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 	if g.v.provides&(1<<OnSettle) != 0 {
 		return g.v.hook(OnSettle).Settle(g, mover, rec)
 	}
-	if g.v.Mode == LastStanding {
-		return g.settleLastStanding(mover, rec)
-	}
 	if g.v.Mode == Chess4 {
 		return g.settleChess4(mover, rec)
 	}
@@ -633,48 +628,6 @@ func (g *Game) removeArmy(s Seat) {
 		p.board[c] = NoPiece
 	}
 	p.king[s] = 0
-}
-
-// settleLastStanding applies the essay's rules after a turn: a side with
-// no seat left loses; a reduced seat with no legal move is checkmated (out)
-// or stalemated (draw); a seat that is not reduced must move anyway.
-func (g *Game) settleLastStanding(mover Seat, rec *Record) bool {
-	p := g.pos
-	mated := false
-	for changed := true; changed && g.result == nil; {
-		changed = false
-		var sides []Seat
-		for s := Seat(0); s < NumSeats; s++ {
-			if g.status[s] == Playing && (len(sides) == 0 || !g.sameSide(s, sides)) {
-				sides = append(sides, s)
-			}
-		}
-		if len(sides) == 1 {
-			g.end("last side standing", g.sideOf(sides[0]))
-			return mated
-		}
-		s := p.turn
-		if g.status[s] != Playing || g.hasMoves(s) || !g.reduced(s) {
-			if g.status[s] == Playing && !g.hasMoves(s) && len(p.PseudoLegal(nil)) == 0 {
-				p.turn = p.nextSeat(s) // not even a move into check: pass
-				changed = true
-			}
-			continue
-		}
-		if !p.InCheck(s) {
-			g.status[s] = Stalemated
-			g.end("stalemate", nil)
-			return mated
-		}
-		g.knockOut(rec, s, Mated)
-		g.v.hook(OnMated).Mated(g, s)
-		mated = true
-		changed = true
-	}
-	if g.result == nil {
-		g.checkDraws(rec != nil && rec.Action == ActMove)
-	}
-	return mated
 }
 
 // sameSide reports whether s is a partner of one of the seats listed.
@@ -829,11 +782,11 @@ func (v *Variant) fiftyMovePlies(n int) int {
 // normal mate rules: always, except in LastStanding before it is reduced
 // (a king forced to move into check can still be captured).
 func (g *Game) normalRules() bool {
-	if g.v.Mode != LastStanding {
+	if g.v.provides&(1<<OnMustMove) == 0 {
 		return true
 	}
 	for s := Seat(0); s < NumSeats; s++ {
-		if g.status[s] == Playing && !g.reduced(s) {
+		if g.status[s] == Playing && g.mustMove(s) {
 			return false
 		}
 	}

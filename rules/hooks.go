@@ -39,9 +39,9 @@ const (
 	OnReduced
 	// OnMated: Hook.Mated is told of a seat checkmated out of the game.
 	OnMated
-	// OnKingCapture: Hook.KingCapture decides what capturing a king does
-	// to the game (the default: the seat is out).
-	OnKingCapture
+	// OnKingCaptured: Hook.KingCaptured is told of a seat put out by the
+	// capture of its king.
+	OnKingCaptured
 	// OnSettle: Hook.Settle applies the variant's end-of-turn rules in
 	// place of its mode's (checkmates, stalemates, the end of the game).
 	OnSettle
@@ -52,6 +52,12 @@ const (
 	// OnDraws: Hook.Draws says whether a draw by insufficient material
 	// can arise.
 	OnDraws
+	// OnMustMove: Hook.MustMove says whether a seat with no legal move
+	// must still make one that leaves its king in check.
+	OnMustMove
+	// OnRead: Hook.Read completes a position just read from FEN4 with what
+	// the variant infers from it.
+	OnRead
 
 	numProvides
 )
@@ -79,8 +85,9 @@ type Hook interface {
 
 	// PieceMoves appends the pseudo-legal moves of the live piece pc on
 	// cell c of the side to move and reports true, or reports false to
-	// leave the piece to the plain rules (OnPieceMoves). anyEP says
-	// whether an en-passant capture may be open.
+	// let the plain rules append the piece's moves after those it
+	// appended (OnPieceMoves). anyEP says whether an en-passant capture
+	// may be open.
 	PieceMoves(p *Position, moves []Move, c int, pc Piece, anyEP bool) ([]Move, bool)
 	// PawnCapture reports whether the pawn on cell c may capture the
 	// piece on cell t that the capture table allows (OnPawnCapture).
@@ -102,15 +109,20 @@ type Hook interface {
 	Reduced(g *Game, s Seat) bool
 	// Mated is told that seat s was checkmated out of the game (OnMated).
 	Mated(g *Game, s Seat)
-	// KingCapture applies the capture of seat e's king and reports
-	// whether e is out (OnKingCapture).
-	KingCapture(g *Game, rec *Record, e Seat) bool
+	// KingCaptured is told that seat e is out because its king was
+	// captured (OnKingCaptured).
+	KingCaptured(g *Game, e Seat)
 	// Settle applies the variant's rules after a turn by mover and
 	// reports whether a seat was checkmated (OnSettle).
 	Settle(g *Game, mover Seat, rec *Record) bool
 	// Draws reports whether the game can end by insufficient material
 	// (OnDraws).
 	Draws(g *Game) bool
+	// MustMove reports whether seat s, having no legal move, must still
+	// make one that leaves its king in check (OnMustMove).
+	MustMove(g *Game, s Seat) bool
+	// Read completes a position just read from FEN4 (OnRead).
+	Read(p *Position)
 }
 
 // HookBase is the no-op Hook to embed: it provides nothing, and each of
@@ -151,14 +163,21 @@ func (HookBase) Reduced(g *Game, s Seat) bool { return g.partnersReduced(s) }
 // Mated does nothing.
 func (HookBase) Mated(*Game, Seat) {}
 
-// KingCapture puts the seat out.
-func (HookBase) KingCapture(*Game, *Record, Seat) bool { return true }
+// KingCaptured does nothing.
+func (HookBase) KingCaptured(*Game, Seat) {}
 
 // Settle does nothing and reports no mate.
 func (HookBase) Settle(*Game, Seat, *Record) bool { return false }
 
 // Draws allows the draw.
 func (HookBase) Draws(*Game) bool { return true }
+
+// MustMove reports false: a seat with no legal move is mated or
+// stalemated.
+func (HookBase) MustMove(*Game, Seat) bool { return false }
+
+// Read does nothing.
+func (HookBase) Read(*Position) {}
 
 // hookMakers are the registered hook makers, one per variant file that
 // needs one (registerHook, called from each hook file's init).

@@ -104,7 +104,7 @@ func (p *Position) PseudoLegal(moves []Move) []Move {
 			moves = p.pieceMoves(moves, int(c16), pc, s, anyEP)
 		}
 	}
-	if p.v.Options.PartnerInheritsArmy {
+	if p.heir != [NumSeats]uint8{} {
 		moves = p.inheritedMoves(moves, s, anyEP)
 	}
 	return moves
@@ -118,8 +118,9 @@ func (p *Position) pieceMoves(moves []Move, c int, pc Piece, s Seat, anyEP bool)
 	blocked := &v.Geometry.blocked
 	capTab := &v.capTab[s]
 	if v.provides&(1<<OnPieceMoves) != 0 {
-		if out, done := v.hook(OnPieceMoves).PieceMoves(p, moves, c, pc, anyEP); done {
-			return out
+		var done bool
+		if moves, done = v.hook(OnPieceMoves).PieceMoves(p, moves, c, pc, anyEP); done {
+			return moves
 		}
 	}
 	switch pc.Kind() {
@@ -171,7 +172,7 @@ func (p *Position) CountLegal(buf []Move) int {
 	s := p.turn
 	k := int(p.king[s])
 	v := p.v
-	if k == 0 || !v.plainCount {
+	if k == 0 || !v.plainCount || p.heir != [NumSeats]uint8{} {
 		return len(p.LegalMoves(buf[:0]))
 	}
 	var pins [numKingDirs]int16
@@ -324,9 +325,6 @@ func (p *Position) pawnMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 		}
 		if v.ChainEnPassant && p.passedPawn(c, s) {
 			return p.pawnPushes(moves, c, s) // "may not capture … but it may move"
-		}
-		if v.Options.PartnerPawnSwap {
-			moves = p.swapMoves(moves, c, s, anyEP)
 		}
 	}
 	if p.board[t] == NoPiece && !(walls && blocked[c]&(1<<fwdDir) != 0) {
@@ -643,7 +641,7 @@ func (p *Position) LegalMoves(moves []Move) []Move {
 	} else {
 		inCheck, np = p.checkAndPins(k, s, &pins)
 	}
-	if p.v.Options.PartnerInheritsArmy && p.commands(s) {
+	if p.heir != [NumSeats]uint8{} && p.commands(s) {
 		np = -1 // pins are found among s's own pieces only: test every aligned move
 	}
 	kf, kr := k%stride, k/stride

@@ -223,23 +223,24 @@ type Variant struct {
 	// chess.com practice differ or are silent.
 	Options Options
 
-	capTab     [NumSeats][256]bool                // capTab[s][p]: a piece of s may capture p
-	atkTab     [NumSeats][256]bool                // atkTab[s][p]: p gives check to s's king
-	cells      []int16                            // the playable cells, a1 first
-	orderIdx   [NumSeats]int                      // each seat's index in Order
-	cornerSeat [numCells]Seat                     // seat+1 whose rook corner the cell is, or 0
-	corners    [NumSeats][2]int                   // the rook corners' cells
-	along      [NumSeats]int                      // the cell step along each seat's back line
-	pawnAtk    [NumSeats][4 * NumSeats]pawnAttack // where enemy pawns attack a king from
-	pawnAtkN   [NumSeats]int
-	pawnHooks  bool    // the pawn generator asks the hooks or a rule not yet a hook: one test in the hot loop
-	plainCount bool    // CountLegal may count without generating (nothing changes movement)
-	leaps      [8]bool // leaps[kind]: the kind jumps like a knight (the knight; hooks add others)
-	oddLeaps   bool    // a kind other than the knight leaps: attacks take the general test
-	hooks      []Hook  // the variant's hooks (hooks.go)
-	provides   uint32  // bit b: a hook provides b
-	promoCell  [NumSeats][numCells]bool
-	dblCell    [NumSeats][numCells]bool
+	capTab      [NumSeats][256]bool                // capTab[s][p]: a piece of s may capture p
+	atkTab      [NumSeats][256]bool                // atkTab[s][p]: p gives check to s's king
+	cells       []int16                            // the playable cells, a1 first
+	orderIdx    [NumSeats]int                      // each seat's index in Order
+	cornerSeat  [numCells]Seat                     // seat+1 whose rook corner the cell is, or 0
+	corners     [NumSeats][2]int                   // the rook corners' cells
+	along       [NumSeats]int                      // the cell step along each seat's back line
+	pawnAtk     [NumSeats][4 * NumSeats]pawnAttack // where enemy pawns attack a king from
+	pawnAtkN    [NumSeats]int
+	pawnHooks   bool    // the pawn generator asks the hooks or a rule not yet a hook: one test in the hot loop
+	plainCount  bool    // CountLegal may count without generating (nothing changes movement)
+	leaps       [8]bool // leaps[kind]: the kind jumps like a knight (the knight; hooks add others)
+	oddLeaps    bool    // a kind other than the knight leaps: attacks take the general test
+	hooks       []Hook  // the variant's hooks (hooks.go)
+	provides    uint32  // bit b: a hook provides b
+	inheritance bool    // an army may pass to a partner (armies.go; the essay's alternate rule)
+	promoCell   [NumSeats][numCells]bool
+	dblCell     [NumSeats][numCells]bool
 	// Verney
 	verney  bool // GuardPartnerKing or InertMates: LegalMoves filters
 	partner [NumSeats]Seat
@@ -533,6 +534,7 @@ func (v *Variant) Compile() error {
 		v.compileNoKingCapture()
 	}
 	v.leaps = [8]bool{Knight: true}
+	v.inheritance = false
 	if err := v.compileHooks(); err != nil {
 		return err
 	}
@@ -540,12 +542,10 @@ func (v *Variant) Compile() error {
 	for k := Pawn; k <= King; k++ {
 		v.oddLeaps = v.oddLeaps || (v.leaps[k] && k != Knight)
 	}
-	v.pawnHooks = v.provides&pawnHooks != 0 || v.PawnReversal || v.PawnLeap || v.ChainEnPassant ||
-		v.Options.PartnerPawnSwap
+	v.pawnHooks = v.provides&pawnHooks != 0 || v.PawnReversal || v.PawnLeap || v.ChainEnPassant
 	v.plainCount = !(g.hasWalls || v.oddLeaps || v.provides&movementHooks != 0 ||
 		v.OrdinaryKings ||
-		v.PawnReversal || v.PawnLeap || v.verney || v.ChainEnPassant ||
-		v.Options.PartnerPawnSwap || v.Options.PartnerInheritsArmy)
+		v.PawnReversal || v.PawnLeap || v.verney || v.ChainEnPassant)
 	return nil
 }
 
