@@ -117,9 +117,14 @@ func (p *Position) explain(from, to square.Square, promo Kind) error {
 		if m.From() != from || m.To() != to {
 			continue
 		}
-		if p.v.verney {
-			if why := p.verneyWhy(m); why != "" {
-				return bad("%s", why)
+		if p.v.provides&(1<<OnRefuse) != 0 {
+			for _, h := range p.v.hooks {
+				if !h.Provides(OnRefuse) {
+					continue
+				}
+				if why := h.Refuse(p, m); why != "" {
+					return bad("%s", why)
+				}
 			}
 		}
 		if pc.Kind() == King && p.InCheck(s) {

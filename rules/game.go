@@ -526,9 +526,6 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 	if g.result != nil {
 		return false
 	}
-	if g.v.InertMates {
-		return g.settleVerney(mover, rec)
-	}
 	if g.v.provides&(1<<OnSettle) != 0 {
 		return g.v.hook(OnSettle).Settle(g, mover, rec)
 	}

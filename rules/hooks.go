@@ -1,6 +1,10 @@
 package rules
 
-import "boardd/rules/square"
+import (
+	"fmt"
+
+	"boardd/rules/square"
+)
 
 // Variant hooks: what a variant's data cannot say, as one small interface
 // with an embeddable no-op base (the shape of mochi-mqtt's Hook, HookBase
@@ -45,10 +49,12 @@ const (
 	// OnSettle: Hook.Settle applies the variant's end-of-turn rules in
 	// place of its mode's (checkmates, stalemates, the end of the game).
 	OnSettle
-	// OnLegalMoves: Hook.LegalMoves changes which moves are legal beyond
-	// the mover's own king's safety (or, where kings are not royal, drops
-	// that test).
+	// OnLegalMoves: Hook.LegalMoves drops moves the variant forbids
+	// beyond the mover's own king's safety.
 	OnLegalMoves
+	// OnRefuse: Hook.Refuse names the variant's rule that refuses a
+	// pseudo-legal move.
+	OnRefuse
 	// OnDraws: Hook.Draws says whether a draw by insufficient material
 	// can arise.
 	OnDraws
@@ -66,6 +72,11 @@ const (
 // where any is provided, the last ply of perft is counted by generating
 // the moves (Position.CountLegal), not by the plain shortcut.
 const movementHooks = 1<<OnPieceMoves | 1<<OnPawnCapture | 1<<OnPromote | 1<<OnLegalMoves
+
+// exclusive are the capabilities only one hook of a variant may provide:
+// the core asks only the first.
+const exclusive = 1<<OnPieceMoves | 1<<OnPawnCapture | 1<<OnPromote | 1<<OnReduced | 1<<OnMated |
+	1<<OnKingCaptured | 1<<OnSettle | 1<<OnDraws | 1<<OnMustMove
 
 // pawnHooks are the capabilities the pawn generator must ask about.
 const pawnHooks = 1<<OnPieceMoves | 1<<OnPawnCapture | 1<<OnPromote
@@ -98,11 +109,13 @@ type Hook interface {
 	// Explain says which of the variant's rules refuses moving pc from
 	// one square to another with promotion promo, or "" (OnExplain).
 	Explain(p *Position, pc Piece, from, to square.Square, promo Kind) string
-	// LegalMoves filters the pseudo-legal moves of the side to move down
-	// to the legal ones (OnLegalMoves): it returns the moves kept, and
-	// done=false to let the core drop those that expose the mover's king
-	// afterwards.
-	LegalMoves(p *Position, moves []Move) (kept []Move, done bool)
+	// LegalMoves drops from moves, the side to move's moves that keep its
+	// king safe, those the variant forbids, compacting in place and
+	// returning what is kept (OnLegalMoves).
+	LegalMoves(p *Position, moves []Move) []Move
+	// Refuse names the variant's rule that refuses the pseudo-legal move
+	// m, or returns "" (OnRefuse).
+	Refuse(p *Position, m Move) string
 
 	// Reduced reports whether seat s plays by chess's normal mate and
 	// stalemate rules (LastStanding; OnReduced).
@@ -154,8 +167,11 @@ func (HookBase) Promote(p *Position, moves []Move, c, t int, _ Seat) []Move {
 // Explain names no rule.
 func (HookBase) Explain(*Position, Piece, square.Square, square.Square, Kind) string { return "" }
 
-// LegalMoves leaves the moves to the core's king-safety test.
-func (HookBase) LegalMoves(_ *Position, moves []Move) ([]Move, bool) { return moves, false }
+// LegalMoves keeps every move.
+func (HookBase) LegalMoves(_ *Position, moves []Move) []Move { return moves }
+
+// Refuse names no rule.
+func (HookBase) Refuse(*Position, Move) string { return "" }
 
 // Reduced leaves the decision to the mode's rule.
 func (HookBase) Reduced(g *Game, s Seat) bool { return g.partnersReduced(s) }
@@ -199,9 +215,13 @@ func (v *Variant) compileHooks() error {
 	}
 	for _, h := range v.hooks {
 		for b := byte(0); b < numProvides; b++ {
-			if h.Provides(b) {
-				v.provides |= 1 << b
+			if !h.Provides(b) {
+				continue
 			}
+			if v.provides&(1<<b) != 0 && exclusive&(1<<b) != 0 {
+				return fmt.Errorf("variant %s: two hooks (%s and another) both decide the same rule (hook method %d); a variant has one hook per rule", v.Name, h.ID(), b)
+			}
+			v.provides |= 1 << b
 		}
 		if err := h.Compile(v); err != nil {
 			return err

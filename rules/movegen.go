@@ -320,9 +320,6 @@ func (p *Position) pawnMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 	capTab := &v.capTab[s]
 	t := c + fwd
 	if v.pawnHooks {
-		if v.PawnReversal || v.PawnLeap {
-			return p.verneyPawnMoves(moves, c, s)
-		}
 		if v.ChainEnPassant && p.passedPawn(c, s) {
 			return p.pawnPushes(moves, c, s) // "may not capture … but it may move"
 		}
@@ -682,8 +679,12 @@ func (p *Position) LegalMoves(moves []Move) []Move {
 			n++
 		}
 	}
-	if p.v.verney {
-		n = start + p.verneyFilter(moves[start:n])
+	if p.v.provides&(1<<OnLegalMoves) != 0 {
+		for _, h := range p.v.hooks {
+			if h.Provides(OnLegalMoves) {
+				n = start + len(h.LegalMoves(p, moves[start:n]))
+			}
+		}
 	}
 	return moves[:n]
 }

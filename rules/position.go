@@ -242,7 +242,7 @@ func (p *Position) Make(m Move) Undo {
 		p.board[to] = np
 	} else {
 		p.board[to] = pc
-		if p.v.PawnReversal && pc.Kind() == Pawn {
+		if p.v.pawnTurns && pc.Kind() == Pawn {
 			p.board[to] = p.v.turnPawn(pc, s, to)
 		}
 	}

@@ -241,11 +241,11 @@ type Variant struct {
 	inheritance bool    // an army may pass to a partner (armies.go; the essay's alternate rule)
 	promoCell   [NumSeats][numCells]bool
 	dblCell     [NumSeats][numCells]bool
-	// Verney
-	verney  bool // GuardPartnerKing or InertMates: LegalMoves filters
-	partner [NumSeats]Seat
-	revCell [NumSeats][numCells]bool
-	resCell [NumSeats][numCells]bool
+	// Pawns that turn round (SeatRules.Reverse and Resume; Verney)
+	pawnTurns bool // some seat has Reverse squares: Make turns pawns
+	partner   [NumSeats]Seat
+	revCell   [NumSeats][numCells]bool
+	resCell   [NumSeats][numCells]bool
 	// Chess4 Method 2: armyOf[e] is 1 + the player who plays seat e's
 	// acquired army (0: nobody), set on the game's copy of the variant
 	// (c4SetVariant) so that a refusal can say why the two do not capture
@@ -527,8 +527,23 @@ func (v *Variant) Compile() error {
 			v.atkTab[s][p] = v.Checks[pc.Seat()][s] && !v.OrdinaryKings
 		}
 	}
-	if err := v.compileVerney(); err != nil {
-		return err
+	v.pawnTurns = false
+	for s := Seat(0); s < NumSeats; s++ {
+		v.partner[s] = NoSeat
+		for t := Seat(0); t < NumSeats; t++ {
+			if v.Partners(s, t) && v.partner[s] == NoSeat {
+				v.partner[s] = t
+			}
+		}
+		v.revCell[s] = [numCells]bool{}
+		v.resCell[s] = [numCells]bool{}
+		for _, q := range v.Seats[s].Reverse.Squares() {
+			v.revCell[s][cell(q)] = true
+			v.pawnTurns = true
+		}
+		for _, q := range v.Seats[s].Resume.Squares() {
+			v.resCell[s][cell(q)] = true
+		}
 	}
 	if v.NoKingCapture {
 		v.compileNoKingCapture()
@@ -542,13 +557,37 @@ func (v *Variant) Compile() error {
 	for k := Pawn; k <= King; k++ {
 		v.oddLeaps = v.oddLeaps || (v.leaps[k] && k != Knight)
 	}
-	v.pawnHooks = v.provides&pawnHooks != 0 || v.PawnReversal || v.PawnLeap || v.ChainEnPassant
+	v.pawnHooks = v.provides&pawnHooks != 0 || v.ChainEnPassant
 	v.plainCount = !(g.hasWalls || v.oddLeaps || v.provides&movementHooks != 0 ||
 		v.OrdinaryKings ||
-		v.PawnReversal || v.PawnLeap || v.verney || v.ChainEnPassant)
+		v.ChainEnPassant)
 	return nil
 }
 
 // Partners reports whether a and b are different seats of one side: they
 // may not capture each other.
 func (v *Variant) Partners(a, b Seat) bool { return a != b && !v.CanCapture[a][b] }
+
+// pawnDir returns the direction pawn pc moves in: its seat's forward
+// direction, or the opposite one when it is reversed.
+func (v *Variant) pawnDir(pc Piece) int {
+	d := int(v.Seats[pc.Seat()].Forward)
+	if pc.Reversed() {
+		d = opposite[d]
+	}
+	return d
+}
+
+// turnPawn returns the pawn pc of seat s as it stands after landing on
+// cell to: reversed on its Reverse squares, forward again on its Resume
+// squares.
+func (v *Variant) turnPawn(pc Piece, s Seat, to int) Piece {
+	if pc.Reversed() {
+		if v.resCell[s][to] {
+			return pc &^ reversedFlag
+		}
+	} else if v.revCell[s][to] {
+		return pc | reversedFlag
+	}
+	return pc
+}
