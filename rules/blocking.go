@@ -60,6 +60,59 @@ const (
 
 var replyNames = [...]string{"", "Unwise", "I Accept", "Another", "Impossible"}
 
+func init() {
+	registerHook(func(v *Variant) Hook {
+		if v.Mode != Double {
+			return nil
+		}
+		return &BlockingDouble{}
+	})
+}
+
+// BlockingDouble is the hook of blocking-double.yaml (mode double): the
+// announce-and-reply protocol above the position's moves, the individual
+// games' ends, resignations, draws and notes.
+type BlockingDouble struct{ HookBase }
+
+// ID returns "blocking-double".
+func (*BlockingDouble) ID() string { return "blocking-double" }
+
+// Provides reports the game-level rules the hook decides.
+func (*BlockingDouble) Provides(b byte) bool {
+	switch b {
+	case OnGameMoves, OnSettle, OnLeave, OnDrawAgreement, OnNote:
+		return true
+	}
+	return false
+}
+
+// GameMoves returns the seat to move's moves under the protocol.
+func (*BlockingDouble) GameMoves(g *Game) []Move { return g.doubleMoves() }
+
+// CheckMove refuses a move the protocol does not allow now.
+func (*BlockingDouble) CheckMove(g *Game, m Move) error { return g.doubleCheckMove(m) }
+
+// Settle applies the end of turn: the individual games and the match.
+func (*BlockingDouble) Settle(g *Game, mover Seat, rec *Record) bool {
+	return g.settleDouble(mover, rec)
+}
+
+// Leave loses the seat's individual game.
+func (*BlockingDouble) Leave(g *Game, rec *Record, s Seat, st Status) { g.doubleLeave(rec, s, st) }
+
+// DrawVoters: "draw by agreement" ends one of the two individual games.
+func (*BlockingDouble) DrawVoters(g *Game, s Seat) []Seat {
+	return []Seat{s, g.doubleOpponent(s)}
+}
+
+// AgreeDraw draws the individual game of agreed[0] and its opponent.
+func (*BlockingDouble) AgreeDraw(g *Game, agreed []Seat) error {
+	return g.agreeGameDraw(agreed[0], g.doubleOpponent(agreed[0]))
+}
+
+// ApplyNote carries out an announcement or a reply.
+func (*BlockingDouble) ApplyNote(g *Game, text string) (bool, error) { return g.doubleApplyNote(text) }
+
 // String is the reply as the essay words it ("I Accept").
 func (r Reply) String() string {
 	if int(r) < len(replyNames) && r != 0 {

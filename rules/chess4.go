@@ -29,6 +29,75 @@ import (
 // seat's turns; its king is never in check and may be captured; a player
 // keeps one such army.
 
+func init() {
+	registerHook(func(v *Variant) Hook {
+		if v.Mode != Chess4 && !v.NoKingCapture && !v.ArmyControl && !v.ChainEnPassant {
+			return nil
+		}
+		return &Chess4Hook{v: v}
+	})
+}
+
+// Chess4Hook is the hook of chess4.yaml and chess4-m2.yaml: the game layer
+// above (mode chess4), the king that may not be captured (NoKingCapture,
+// a capture table entry the hook clears) and the chained en passant's
+// stuck pawn (ChainEnPassant; the deferred rights themselves are
+// position state, chess4_ep.go).
+type Chess4Hook struct {
+	HookBase
+	v *Variant
+}
+
+// ID returns "chess4".
+func (*Chess4Hook) ID() string { return "chess4" }
+
+// Provides names what the variant's data asks for.
+func (h *Chess4Hook) Provides(b byte) bool {
+	switch b {
+	case OnPieceMoves:
+		return h.v.ChainEnPassant
+	case OnSettle, OnLeave, OnDrawEnd, OnNote:
+		return h.v.Mode == Chess4
+	}
+	return false
+}
+
+// Compile forbids capturing an active king.
+func (h *Chess4Hook) Compile(v *Variant) error {
+	if v.NoKingCapture {
+		v.compileNoKingCapture()
+	}
+	return nil
+}
+
+// PieceMoves: a pawn passed by a chained en passant "may not capture …
+// but it may move".
+func (h *Chess4Hook) PieceMoves(p *Position, moves []Move, c int, pc Piece, _ bool) ([]Move, bool) {
+	if pc.Kind() == Pawn && p.passedPawn(c, pc.Seat()) {
+		return p.pawnPushes(moves, c, pc.Seat()), true
+	}
+	return moves, false
+}
+
+// Settle applies Chess4's end of turn (settleChess4).
+func (h *Chess4Hook) Settle(g *Game, mover Seat, rec *Record) bool { return g.settleChess4(mover, rec) }
+
+// Leave puts the seat out with no credit, its army (and any army it
+// controlled) static; play goes on.
+func (h *Chess4Hook) Leave(g *Game, rec *Record, s Seat, st Status) {
+	if g.pos.turn == s {
+		g.pos.ep[s] = epEntry{}
+	}
+	g.c4Eliminate(rec, s, st, 0)
+	g.settleChess4(s, rec)
+}
+
+// DrawEnd shares the draw among the players still in.
+func (h *Chess4Hook) DrawEnd(g *Game, reason string) { g.c4Draw(reason) }
+
+// ApplyNote carries out a Method 2 army choice.
+func (h *Chess4Hook) ApplyNote(g *Game, text string) (bool, error) { return g.c4ApplyNote(text) }
+
 // chess4State is the game state Chess4 adds, kept in every snapshot. Seats
 // are stored plus one, so that the zero value means "nobody".
 type chess4State struct {
@@ -587,23 +656,6 @@ func (g *Game) c4CastleRights(s Seat) {
 			p.castle[s] |= castleLong
 		}
 	}
-}
-
-// leaveChess4 handles a resignation or time-out: the seat is out with no
-// credit, its army (and any army it controlled) static, and play goes on.
-func (g *Game) leaveChess4(s Seat, a Action) (Record, error) {
-	rec := Record{Seat: s, Action: a, Text: "R"}
-	st := Resigned
-	if a == ActTimeout {
-		rec.Text, st = "T", TimedOut
-	}
-	if g.pos.turn == s {
-		g.pos.ep[s] = epEntry{}
-	}
-	g.c4Eliminate(&rec, s, st, 0)
-	g.settleChess4(s, &rec)
-	g.finishTurn(&rec)
-	return rec, nil
 }
 
 // c4End ends the game: winners (the last player standing), or a draw

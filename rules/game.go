@@ -208,8 +208,8 @@ func (g *Game) LegalMoves() []Move {
 	if g.result != nil {
 		return nil
 	}
-	if g.v.Mode == Double {
-		return g.doubleMoves()
+	if g.v.provides&(1<<OnGameMoves) != 0 {
+		return g.v.hook(OnGameMoves).GameMoves(g)
 	}
 	moves := g.pos.LegalMoves(nil)
 	if len(moves) == 0 && g.mustMove(g.pos.turn) {
@@ -257,8 +257,8 @@ func (g *Game) Play(m Move) (Record, error) {
 	if g.result != nil {
 		return Record{}, ErrGameOver
 	}
-	if g.v.Mode == Double {
-		if err := g.doubleCheckMove(m); err != nil {
+	if g.v.provides&(1<<OnGameMoves) != 0 {
+		if err := g.v.hook(OnGameMoves).CheckMove(g, m); err != nil {
 			return Record{}, err
 		}
 	} else if !g.pos.IsLegal(m) && !(g.mustMove(g.pos.turn) && g.canOnlyMoveIntoCheck(m)) {
@@ -404,13 +404,15 @@ func (g *Game) leave(s Seat, a Action) (Record, error) {
 	if s >= NumSeats || (g.status[s] != Playing && g.status[s] != Walking) {
 		return Record{}, fmt.Errorf("%s is not playing", s)
 	}
-	if g.v.Mode == Chess4 {
-		return g.leaveChess4(s, a)
-	}
 	rec := Record{Seat: s, Action: a, Text: "R"}
 	st := Resigned
 	if a == ActTimeout {
 		rec.Text, st = "T", TimedOut
+	}
+	if g.v.provides&(1<<OnLeave) != 0 {
+		g.v.hook(OnLeave).Leave(g, &rec, s, st)
+		g.finishTurn(&rec)
+		return rec, nil
 	}
 	if g.status[s] == Walking {
 		// Already resigned: the king walks on (chess.com writes a walking
@@ -419,11 +421,6 @@ func (g *Game) leave(s Seat, a Action) (Record, error) {
 		if g.pos.turn == s {
 			g.pos.turn = g.pos.nextSeat(s)
 		}
-		g.finishTurn(&rec)
-		return rec, nil
-	}
-	if g.v.Mode == Double {
-		g.doubleLeave(&rec, s, st)
 		g.finishTurn(&rec)
 		return rec, nil
 	}
@@ -528,12 +525,6 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 	}
 	if g.v.provides&(1<<OnSettle) != 0 {
 		return g.v.hook(OnSettle).Settle(g, mover, rec)
-	}
-	if g.v.Mode == Chess4 {
-		return g.settleChess4(mover, rec)
-	}
-	if g.v.Mode == Double {
-		return g.settleDouble(mover, rec)
 	}
 	mated := false
 	p := g.pos
@@ -755,14 +746,10 @@ func (g *Game) checkDraws(moved bool) {
 	default:
 		return
 	}
-	if g.v.Mode == Chess4 {
-		g.c4Draw(reason)
-		return
-	}
-	if g.v.Mode != FFA { // only FFA scores draws; elsewhere nobody wins
-		g.end(reason, nil)
-	} else {
+	if g.v.Mode == FFA { // only FFA scores draws; elsewhere nobody wins
 		g.endFFA(reason, 10)
+	} else {
+		g.v.hook(OnDrawEnd).DrawEnd(g, reason)
 	}
 }
 
@@ -907,4 +894,15 @@ func (p *Position) Hash() uint64 {
 		p.hashDeferredEP(h)
 	}
 	return h.Sum64()
+}
+
+// playingSeats lists the seats still playing.
+func (g *Game) playingSeats() []Seat {
+	var out []Seat
+	for t := Seat(0); t < NumSeats; t++ {
+		if g.status[t] == Playing {
+			out = append(out, t)
+		}
+	}
+	return out
 }

@@ -64,6 +64,19 @@ const (
 	// OnRead: Hook.Read completes a position just read from FEN4 with what
 	// the variant infers from it.
 	OnRead
+	// OnLeave: Hook.Leave applies a resignation or a time-out.
+	OnLeave
+	// OnDrawEnd: Hook.DrawEnd ends the game drawn by a rule or by
+	// agreement (who shares the draw).
+	OnDrawEnd
+	// OnDrawAgreement: Hook.DrawVoters and Hook.AgreeDraw decide what a
+	// draw by agreement concerns and does.
+	OnDrawAgreement
+	// OnGameMoves: Hook.GameMoves and Hook.CheckMove decide the moves of
+	// the game as a whole (a protocol above the position's legal moves).
+	OnGameMoves
+	// OnNote: Hook.ApplyNote carries out a note between turns.
+	OnNote
 
 	numProvides
 )
@@ -76,7 +89,8 @@ const movementHooks = 1<<OnPieceMoves | 1<<OnPawnCapture | 1<<OnPromote | 1<<OnL
 // exclusive are the capabilities only one hook of a variant may provide:
 // the core asks only the first.
 const exclusive = 1<<OnPieceMoves | 1<<OnPawnCapture | 1<<OnPromote | 1<<OnReduced | 1<<OnMated |
-	1<<OnKingCaptured | 1<<OnSettle | 1<<OnDraws | 1<<OnMustMove
+	1<<OnKingCaptured | 1<<OnSettle | 1<<OnDraws | 1<<OnMustMove | 1<<OnLeave | 1<<OnDrawEnd |
+	1<<OnDrawAgreement | 1<<OnGameMoves | 1<<OnNote
 
 // pawnHooks are the capabilities the pawn generator must ask about.
 const pawnHooks = 1<<OnPieceMoves | 1<<OnPawnCapture | 1<<OnPromote
@@ -136,6 +150,25 @@ type Hook interface {
 	MustMove(g *Game, s Seat) bool
 	// Read completes a position just read from FEN4 (OnRead).
 	Read(p *Position)
+	// Leave applies seat s's resignation or time-out (status st) to the
+	// game and to the turn's record rec (OnLeave); the core records the
+	// turn.
+	Leave(g *Game, rec *Record, s Seat, st Status)
+	// DrawEnd ends the game drawn for the reason given (OnDrawEnd).
+	DrawEnd(g *Game, reason string)
+	// DrawVoters lists the seats whose agreement a draw offered by s
+	// needs (OnDrawAgreement).
+	DrawVoters(g *Game, s Seat) []Seat
+	// AgreeDraw carries out a draw the seats agreed (OnDrawAgreement).
+	AgreeDraw(g *Game, agreed []Seat) error
+	// GameMoves returns the moves of the seat to move (OnGameMoves).
+	GameMoves(g *Game) []Move
+	// CheckMove returns why m may not be played now, or nil
+	// (OnGameMoves).
+	CheckMove(g *Game, m Move) error
+	// ApplyNote carries out a note as Game.Notes writes it, reporting
+	// false for text that is no note of the variant's (OnNote).
+	ApplyNote(g *Game, text string) (bool, error)
 }
 
 // HookBase is the no-op Hook to embed: it provides nothing, and each of
@@ -195,6 +228,30 @@ func (HookBase) MustMove(*Game, Seat) bool { return false }
 // Read does nothing.
 func (HookBase) Read(*Position) {}
 
+// Leave does nothing.
+func (HookBase) Leave(*Game, *Record, Seat, Status) {}
+
+// DrawEnd ends the game with no winner.
+func (HookBase) DrawEnd(g *Game, reason string) { g.end(reason, nil) }
+
+// DrawVoters lists the seats still playing.
+func (HookBase) DrawVoters(g *Game, _ Seat) []Seat { return g.playingSeats() }
+
+// AgreeDraw ends the game drawn by agreement.
+func (HookBase) AgreeDraw(g *Game, _ []Seat) error {
+	g.v.hook(OnDrawEnd).DrawEnd(g, ReasonAgreement)
+	return nil
+}
+
+// GameMoves returns the position's legal moves.
+func (HookBase) GameMoves(g *Game) []Move { return g.pos.LegalMoves(nil) }
+
+// CheckMove accepts a legal move.
+func (HookBase) CheckMove(g *Game, m Move) error { return g.pos.Explain(m) }
+
+// ApplyNote knows no note.
+func (HookBase) ApplyNote(*Game, string) (bool, error) { return false, nil }
+
 // hookMakers are the registered hook makers, one per variant file that
 // needs one (registerHook, called from each hook file's init).
 var hookMakers []func(v *Variant) Hook
@@ -206,7 +263,7 @@ func registerHook(make func(v *Variant) Hook) { hookMakers = append(hookMakers, 
 
 // compileHooks builds v's hooks and what they provide.
 func (v *Variant) compileHooks() error {
-	v.hooks = v.hooks[:0]
+	v.hooks = nil // a fresh slice: a copied variant (Chess4's control) must not overwrite its original's
 	v.provides = 0
 	for _, mk := range hookMakers {
 		if h := mk(v); h != nil {

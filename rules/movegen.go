@@ -319,11 +319,6 @@ func (p *Position) pawnMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 	blocked := &v.Geometry.blocked
 	capTab := &v.capTab[s]
 	t := c + fwd
-	if v.pawnHooks {
-		if v.ChainEnPassant && p.passedPawn(c, s) {
-			return p.pawnPushes(moves, c, s) // "may not capture … but it may move"
-		}
-	}
 	if p.board[t] == NoPiece && !(walls && blocked[c]&(1<<fwdDir) != 0) {
 		moves = p.addPawnMove(moves, c, t, s)
 		if v.DoubleStep && v.dblCell[s][c] {

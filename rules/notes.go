@@ -35,13 +35,7 @@ func (g *Game) Notes() []Note { return append([]Note(nil), g.notes...) }
 // ApplyNote carries out a note as Notes writes it (a PGN4 comment). It
 // reports false for text that is no note of the game's mode.
 func (g *Game) ApplyNote(text string) (bool, error) {
-	switch g.v.Mode {
-	case Double:
-		return g.doubleApplyNote(text)
-	case Chess4:
-		return g.c4ApplyNote(text)
-	}
-	return false, nil
+	return g.v.hook(OnNote).ApplyNote(g, text)
 }
 
 // note records a note and keeps the current snapshot current.

@@ -232,7 +232,7 @@ type Variant struct {
 	along       [NumSeats]int                      // the cell step along each seat's back line
 	pawnAtk     [NumSeats][4 * NumSeats]pawnAttack // where enemy pawns attack a king from
 	pawnAtkN    [NumSeats]int
-	pawnHooks   bool    // the pawn generator asks the hooks or a rule not yet a hook: one test in the hot loop
+	pawnHooks   bool    // a hook changes pawns' moves: one test in the hot loop
 	plainCount  bool    // CountLegal may count without generating (nothing changes movement)
 	leaps       [8]bool // leaps[kind]: the kind jumps like a knight (the knight; hooks add others)
 	oddLeaps    bool    // a kind other than the knight leaps: attacks take the general test
@@ -545,9 +545,6 @@ func (v *Variant) Compile() error {
 			v.resCell[s][cell(q)] = true
 		}
 	}
-	if v.NoKingCapture {
-		v.compileNoKingCapture()
-	}
 	v.leaps = [8]bool{Knight: true}
 	v.inheritance = false
 	if err := v.compileHooks(); err != nil {
@@ -557,10 +554,10 @@ func (v *Variant) Compile() error {
 	for k := Pawn; k <= King; k++ {
 		v.oddLeaps = v.oddLeaps || (v.leaps[k] && k != Knight)
 	}
-	v.pawnHooks = v.provides&pawnHooks != 0 || v.ChainEnPassant
-	v.plainCount = !(g.hasWalls || v.oddLeaps || v.provides&movementHooks != 0 ||
-		v.OrdinaryKings ||
-		v.ChainEnPassant)
+	v.pawnHooks = v.provides&pawnHooks != 0
+	// The plain count holds where nothing changes how pieces move and
+	// kings are royal.
+	v.plainCount = !(g.hasWalls || v.oddLeaps || v.provides&movementHooks != 0 || v.OrdinaryKings)
 	return nil
 }
 
