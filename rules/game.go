@@ -133,16 +133,14 @@ type Game struct {
 	reps   map[uint64]int
 	result *Result
 	agreed bool        // the game ended by AgreeDraw (a takeback reopens it)
-	c4     chess4State // Chess4's credits and army control (rules/chess4.go)
-	dbl    doubleState // Double: the announce protocol and the individual games
+	states []HookState // states[i]: the game state of the variant's hook i (nil: none)
 	notes  []Note      // decisions between turns (notes.go); never appended to in place
 }
 
 type snapshot struct {
 	pos    *Position
 	status [NumSeats]Status
-	c4     chess4State
-	dbl    doubleState
+	states []HookState // the hooks' states, copies no later change touches
 	notes  []Note
 }
 
@@ -160,6 +158,12 @@ func NewGame(v *Variant, fen string) (*Game, error) {
 		return nil, err
 	}
 	g := &Game{v: v, pos: p, start: fen, reps: map[uint64]int{}}
+	g.states = make([]HookState, len(v.hooks))
+	for i, h := range v.hooks {
+		if h.Provides(OnState) {
+			g.states[i] = h.NewState()
+		}
+	}
 	for s := Seat(0); s < NumSeats; s++ {
 		if p.out[s] {
 			g.status[s] = Mated
@@ -168,7 +172,7 @@ func NewGame(v *Variant, fen string) (*Game, error) {
 		}
 	}
 	g.reps[p.Hash()]++
-	g.snaps = append(g.snaps, snapshot{pos: p.Clone(), status: g.status})
+	g.snaps = append(g.snaps, g.snapshot())
 	g.settle(Red, nil)
 	return g, nil
 }
@@ -813,7 +817,7 @@ func (g *Game) finishTurn(rec *Record) {
 	if rec.Action == ActMove {
 		g.reps[g.pos.Hash()]++ // only moves repeat positions
 	}
-	g.snaps = append(g.snaps, snapshot{pos: g.pos.Clone(), status: g.status, c4: g.c4, dbl: g.dbl, notes: g.notes})
+	g.snaps = append(g.snaps, g.snapshot())
 }
 
 // PreviousPosition returns a copy of the position before the last turn.
@@ -836,7 +840,11 @@ func (g *Game) Takeback() error {
 		return errors.New("no move to take back")
 	}
 	last := g.popTurn()
-	g.dbl = last.dbl.takeback()
+	for i, st := range g.states {
+		if st != nil {
+			g.states[i] = st.TakenBack()
+		}
+	}
 	g.notes = takebackNotes(last.notes, len(g.records))
 	return nil
 }
@@ -851,13 +859,13 @@ func (g *Game) LookAhead(m Move, see func()) error {
 	}
 	see()
 	last := g.popTurn()
-	g.dbl, g.notes = last.dbl, last.notes
+	g.notes = last.notes
 	return nil
 }
 
-// popTurn drops the last turn and restores the state kept before it but
-// for the notes and the blocking-double protocol, which are the caller's
-// to restore; it returns that state.
+// popTurn drops the last turn and restores the state kept before it (the
+// hooks' states included) but for the notes, which are the caller's to
+// restore; it returns that state.
 func (g *Game) popTurn() snapshot {
 	if g.records[len(g.records)-1].Action == ActMove {
 		g.reps[g.pos.Hash()]--
@@ -867,7 +875,7 @@ func (g *Game) popTurn() snapshot {
 	last := g.snaps[len(g.snaps)-1]
 	g.pos = last.pos.Clone()
 	g.status = last.status
-	g.c4 = last.c4
+	g.states = copyStates(last.states)
 	g.result = nil
 	return last
 }
@@ -905,4 +913,32 @@ func (g *Game) playingSeats() []Seat {
 		}
 	}
 	return out
+}
+
+// snapshot returns the current state for the history: copies of the
+// position and of the hooks' states.
+func (g *Game) snapshot() snapshot {
+	return snapshot{pos: g.pos.Clone(), status: g.status, states: copyStates(g.states), notes: g.notes}
+}
+
+// copyStates copies the hooks' states.
+func copyStates(states []HookState) []HookState {
+	out := make([]HookState, len(states))
+	for i, st := range states {
+		if st != nil {
+			out[i] = st.Copy()
+		}
+	}
+	return out
+}
+
+// hookState returns the game's state of the hook of type H, or nil.
+func hookState[S HookState](g *Game) (S, bool) {
+	for _, st := range g.states {
+		if s, ok := st.(S); ok {
+			return s, true
+		}
+	}
+	var zero S
+	return zero, false
 }

@@ -77,6 +77,8 @@ const (
 	OnGameMoves
 	// OnNote: Hook.ApplyNote carries out a note between turns.
 	OnNote
+	// OnState: Hook.NewState gives the hook's own state in a new game.
+	OnState
 
 	numProvides
 )
@@ -169,6 +171,20 @@ type Hook interface {
 	// ApplyNote carries out a note as Game.Notes writes it, reporting
 	// false for text that is no note of the variant's (OnNote).
 	ApplyNote(g *Game, text string) (bool, error)
+	// NewState returns the hook's state at the start of a game (OnState):
+	// kept with every turn, restored by Takeback and LookAhead.
+	NewState() HookState
+}
+
+// HookState is a hook's own state in one game (OnState): the game keeps a
+// copy with every turn, so that taking turns back and looking ahead
+// restore it with the position.
+type HookState interface {
+	// Copy returns a copy that later changes to either do not touch.
+	Copy() HookState
+	// TakenBack returns the state to restore when the turn after it is
+	// taken back (Game.Takeback; LookAhead restores the copy as it was).
+	TakenBack() HookState
 }
 
 // HookBase is the no-op Hook to embed: it provides nothing, and each of
@@ -251,6 +267,9 @@ func (HookBase) CheckMove(g *Game, m Move) error { return g.pos.Explain(m) }
 
 // ApplyNote knows no note.
 func (HookBase) ApplyNote(*Game, string) (bool, error) { return false, nil }
+
+// NewState returns nil: no state.
+func (HookBase) NewState() HookState { return nil }
 
 // hookMakers are the registered hook makers, one per variant file that
 // needs one (registerHook, called from each hook file's init).

@@ -47,7 +47,7 @@ func (g *Game) note(text string) {
 // resnap brings the snapshot of the current state (the last one) up to
 // date after a change that is not a turn.
 func (g *Game) resnap() {
-	g.snaps[len(g.snaps)-1] = snapshot{pos: g.pos.Clone(), status: g.status, c4: g.c4, dbl: g.dbl, notes: g.notes}
+	g.snaps[len(g.snaps)-1] = g.snapshot()
 }
 
 // takebackNotes returns the notes to keep when the turn after n records is
