@@ -80,7 +80,7 @@ func (*BlockingDouble) ID() string { return "blocking-double" }
 // Provides reports the game-level rules the hook decides.
 func (*BlockingDouble) Provides(b byte) bool {
 	switch b {
-	case OnGameMoves, OnSettle, OnLeave, OnDrawAgreement, OnNote, OnState:
+	case OnGameMoves, OnSettle, OnLeave, OnDrawAgreement, OnNote, OnState, OnExplain:
 		return true
 	}
 	return false
@@ -109,6 +109,23 @@ func (g *Game) dbl() *doubleState {
 		return st
 	}
 	return &doubleState{}
+}
+
+// CaptureBar: "Red plays its game against Yellow, and Green's men only
+// block it".
+func (*BlockingDouble) CaptureBar(p *Position, s Seat, victim Piece, to square.Square) string {
+	v := p.v
+	e, name := victim.Seat(), kindNames[victim.Kind()]
+	if e == s || v.Side[s] == 0 || v.Side[s] == v.Side[e] {
+		return ""
+	}
+	var opp []string
+	for t := Seat(0); t < NumSeats; t++ {
+		if t != s && v.CanCapture[s][t] {
+			opp = append(opp, t.String())
+		}
+	}
+	return fmt.Sprintf("%s's %s on %s may not be captured by %s: %s plays its game against %s, and %s's men only block it", e, name, to, s, s, strings.Join(opp, " and "), e)
 }
 
 // GameMoves returns the seat to move's moves under the protocol.

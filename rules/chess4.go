@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"boardd/rules/square"
 )
 
 // Chess4 (shared/seeds/chess4-rules.txt): the game layer of Mode Chess4.
@@ -54,10 +56,12 @@ func (*Chess4Hook) ID() string { return "chess4" }
 // Provides names what the variant's data asks for.
 func (h *Chess4Hook) Provides(b byte) bool {
 	switch b {
-	case OnPieceMoves:
+	case OnPieceMoves, OnEnPassant:
 		return h.v.ChainEnPassant
 	case OnSettle, OnLeave, OnDrawEnd, OnNote, OnState:
 		return h.v.Mode == Chess4
+	case OnExplain:
+		return h.v.NoKingCapture || h.v.ArmyControl
 	}
 	return false
 }
@@ -96,6 +100,25 @@ func (g *Game) c4() *chess4State {
 		return st
 	}
 	return &chess4State{}
+}
+
+// CaptureBar names Method 2's acquired army and its controller, and the
+// active king that may not be captured.
+func (h *Chess4Hook) CaptureBar(p *Position, s Seat, victim Piece, to square.Square) string {
+	v := p.v // the position's copy of the variant knows who plays which army (c4SetVariant)
+	e, name := victim.Seat(), kindNames[victim.Kind()]
+	switch {
+	case e == s:
+	case v.armyOf[e] == s+1 || v.armyOf[s] == e+1:
+		c, army := s, e
+		if v.armyOf[s] == e+1 {
+			c, army = e, s
+		}
+		return fmt.Sprintf("%s's %s on %s may not be captured by %s: %s plays %s's army, which does not capture its controller's pieces, nor they it", e, name, to, s, c, army)
+	case v.NoKingCapture && victim.Kind() == King && v.CanCapture[s][e]:
+		return fmt.Sprintf("%s's king on %s may not be captured: \"It is an illegal move to capture an active player's King\" (%s must be checkmated instead)", e, to, e)
+	}
+	return ""
 }
 
 // Settle applies Chess4's end of turn (settleChess4).

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"strings"
 
 	"boardd/rules/square"
 )
@@ -184,33 +183,26 @@ func (p *Position) hookWhy(pc Piece, from, to square.Square, promo Kind) string 
 }
 
 // captureBar says why seat s may not capture the live piece victim on to,
-// which the variant's capture table forbids: its own piece, a partner's,
-// Chess4's active king or (Method 2) an acquired army and its controller,
-// or (blocking double chess) a piece of the other individual game, which
-// only blocks.
+// which the variant's capture table forbids: its own piece, a reason of
+// the variant's own (Hook.CaptureBar: Chess4's active king, blocking
+// double chess's other game), a partner's.
 func (p *Position) captureBar(s Seat, victim Piece, to square.Square) string {
 	v := p.v
 	e, name := victim.Seat(), kindNames[victim.Kind()]
 	switch {
 	case e == s:
 		return fmt.Sprintf("%s already holds %s's own %s", to, s, name)
-	case v.armyOf[e] == s+1 || v.armyOf[s] == e+1:
-		c, army := s, e
-		if v.armyOf[s] == e+1 {
-			c, army = e, s
-		}
-		return fmt.Sprintf("%s's %s on %s may not be captured by %s: %s plays %s's army, which does not capture its controller's pieces, nor they it", e, name, to, s, c, army)
-	case v.NoKingCapture && victim.Kind() == King && v.CanCapture[s][e]:
-		return fmt.Sprintf("%s's king on %s may not be captured: \"It is an illegal move to capture an active player's King\" (%s must be checkmated instead)", e, to, e)
-	case v.Side[s] != 0 && v.Side[s] != v.Side[e]:
-		var opp []string
-		for t := Seat(0); t < NumSeats; t++ {
-			if t != s && v.CanCapture[s][t] {
-				opp = append(opp, t.String())
+	case v.provides&(1<<OnExplain) != 0:
+		for _, h := range v.hooks {
+			if !h.Provides(OnExplain) {
+				continue
+			}
+			if why := h.CaptureBar(p, s, victim, to); why != "" {
+				return why
 			}
 		}
-		return fmt.Sprintf("%s's %s on %s may not be captured by %s: %s plays its game against %s, and %s's men only block it", e, name, to, s, s, strings.Join(opp, " and "), e)
-	case v.Partners(s, e):
+	}
+	if v.Partners(s, e) {
 		return fmt.Sprintf("%s's %s on %s may not be captured by %s (partner)", e, name, to, s)
 	}
 	return fmt.Sprintf("%s's %s on %s may not be captured by %s in %s", e, name, to, s, v.Name)

@@ -898,8 +898,8 @@ func (p *Position) Hash() uint64 {
 		buf[5+s*5] = byte(p.ep[s].pawn >> 8)
 	}
 	h.Write(buf[:])
-	if p.v.ChainEnPassant {
-		p.hashDeferredEP(h)
+	if p.v.provides&(1<<OnEnPassant) != 0 {
+		p.v.hook(OnEnPassant).HashInto(p, h)
 	}
 	return h.Sum64()
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"hash"
 
 	"boardd/rules/square"
 )
@@ -79,6 +80,10 @@ const (
 	OnNote
 	// OnState: Hook.NewState gives the hook's own state in a new game.
 	OnState
+	// OnEnPassant: the variant keeps en-passant rights of its own in the
+	// position (Hook.EnPassantOpen, EnPassantTo, EnPassantVictim, Made,
+	// Unmade, HashInto).
+	OnEnPassant
 
 	numProvides
 )
@@ -92,7 +97,7 @@ const movementHooks = 1<<OnPieceMoves | 1<<OnPawnCapture | 1<<OnPromote | 1<<OnL
 // the core asks only the first.
 const exclusive = 1<<OnPieceMoves | 1<<OnPawnCapture | 1<<OnPromote | 1<<OnReduced | 1<<OnMated |
 	1<<OnKingCaptured | 1<<OnSettle | 1<<OnDraws | 1<<OnMustMove | 1<<OnLeave | 1<<OnDrawEnd |
-	1<<OnDrawAgreement | 1<<OnGameMoves | 1<<OnNote
+	1<<OnDrawAgreement | 1<<OnGameMoves | 1<<OnNote | 1<<OnEnPassant
 
 // pawnHooks are the capabilities the pawn generator must ask about.
 const pawnHooks = 1<<OnPieceMoves | 1<<OnPawnCapture | 1<<OnPromote
@@ -125,6 +130,10 @@ type Hook interface {
 	// Explain says which of the variant's rules refuses moving pc from
 	// one square to another with promotion promo, or "" (OnExplain).
 	Explain(p *Position, pc Piece, from, to square.Square, promo Kind) string
+	// CaptureBar says which of the variant's rules keeps seat s from
+	// capturing the live piece victim on to, which the capture table
+	// forbids, or "" (OnExplain).
+	CaptureBar(p *Position, s Seat, victim Piece, to square.Square) string
 	// LegalMoves drops from moves, the side to move's moves that keep its
 	// king safe, those the variant forbids, compacting in place and
 	// returning what is kept (OnLegalMoves).
@@ -174,6 +183,24 @@ type Hook interface {
 	// NewState returns the hook's state at the start of a game (OnState):
 	// kept with every turn, restored by Takeback and LookAhead.
 	NewState() HookState
+
+	// EnPassantOpen reports whether seat s holds an en-passant right of
+	// the variant's own (OnEnPassant).
+	EnPassantOpen(p *Position, s Seat) bool
+	// EnPassantTo reports whether such a right lets seat s take en
+	// passant onto the empty cell t (OnEnPassant).
+	EnPassantTo(p *Position, t int, s Seat) bool
+	// EnPassantVictim returns the cell of the pawn that seat s's en-passant
+	// capture onto t takes (OnEnPassant).
+	EnPassantVictim(p *Position, t int, s Seat) int
+	// Made updates the variant's position state after seat s's move m
+	// (piece pc, captured piece's cell capCell) is made (OnEnPassant).
+	Made(p *Position, m Move, s Seat, pc Piece, capCell int)
+	// Unmade restores what Made changed (OnEnPassant).
+	Unmade(p *Position)
+	// HashInto adds the variant's position state to a repetition hash
+	// (OnEnPassant).
+	HashInto(p *Position, h hash.Hash64)
 }
 
 // HookState is a hook's own state in one game (OnState): the game keeps a
@@ -215,6 +242,9 @@ func (HookBase) Promote(p *Position, moves []Move, c, t int, _ Seat) []Move {
 
 // Explain names no rule.
 func (HookBase) Explain(*Position, Piece, square.Square, square.Square, Kind) string { return "" }
+
+// CaptureBar names no rule.
+func (HookBase) CaptureBar(*Position, Seat, Piece, square.Square) string { return "" }
 
 // LegalMoves keeps every move.
 func (HookBase) LegalMoves(_ *Position, moves []Move) []Move { return moves }
@@ -270,6 +300,31 @@ func (HookBase) ApplyNote(*Game, string) (bool, error) { return false, nil }
 
 // NewState returns nil: no state.
 func (HookBase) NewState() HookState { return nil }
+
+// EnPassantOpen reports false.
+func (HookBase) EnPassantOpen(*Position, Seat) bool { return false }
+
+// EnPassantTo reports false.
+func (HookBase) EnPassantTo(*Position, int, Seat) bool { return false }
+
+// EnPassantVictim returns the pawn of the plain entry naming t.
+func (HookBase) EnPassantVictim(p *Position, t int, s Seat) int {
+	for e := Seat(0); e < NumSeats; e++ {
+		if int(p.ep[e].target) == t && e != s {
+			return int(p.ep[e].pawn)
+		}
+	}
+	return t
+}
+
+// Made does nothing.
+func (HookBase) Made(*Position, Move, Seat, Piece, int) {}
+
+// Unmade does nothing.
+func (HookBase) Unmade(*Position) {}
+
+// HashInto adds nothing.
+func (HookBase) HashInto(*Position, hash.Hash64) {}
 
 // hookMakers are the registered hook makers, one per variant file that
 // needs one (registerHook, called from each hook file's init).

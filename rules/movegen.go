@@ -98,7 +98,7 @@ var pawnDiag = [4][2]int{
 // own king attacked. Castling is only generated when fully legal.
 func (p *Position) PseudoLegal(moves []Move) []Move {
 	s := p.turn
-	anyEP := p.v.EnPassant && (p.ep != [NumSeats]epEntry{} || p.v.ChainEnPassant && p.epx[s] != [NumSeats]epEntry{})
+	anyEP := p.v.EnPassant && (p.ep != [NumSeats]epEntry{} || p.v.provides&(1<<OnEnPassant) != 0 && p.v.hook(OnEnPassant).EnPassantOpen(p, s))
 	for _, c16 := range p.plist[s][:p.pcount[s]] {
 		if pc := p.board[c16]; pc&deadFlag == 0 {
 			moves = p.pieceMoves(moves, int(c16), pc, s, anyEP)
@@ -359,7 +359,7 @@ func (p *Position) epCapturable(t int, s Seat) bool {
 			}
 		}
 	}
-	return p.v.ChainEnPassant && p.deferredEP(t, s)
+	return p.v.provides&(1<<OnEnPassant) != 0 && p.v.hook(OnEnPassant).EnPassantTo(p, t, s)
 }
 
 func (p *Position) addPawnMove(moves []Move, c, t int, s Seat) []Move {

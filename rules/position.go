@@ -213,8 +213,8 @@ func (p *Position) Make(m Move) Undo {
 				break
 			}
 		}
-		if p.v.ChainEnPassant {
-			u.capCell = int16(p.epVictim(to, s))
+		if p.v.provides&(1<<OnEnPassant) != 0 {
+			u.capCell = int16(p.v.hook(OnEnPassant).EnPassantVictim(p, to, s))
 		}
 	case flagSwap:
 		return p.makeSwap(m, u)
@@ -270,8 +270,8 @@ func (p *Position) Make(m Move) Undo {
 	if m.flag() == flagDouble {
 		p.ep[s] = epEntry{target: int16((from + to) / 2), pawn: int16(to)}
 	}
-	if p.v.ChainEnPassant {
-		p.chainEP(m, s, pc, int(u.capCell))
+	if p.v.provides&(1<<OnEnPassant) != 0 {
+		p.v.hook(OnEnPassant).Made(p, m, s, pc, int(u.capCell))
 	}
 	p.turn = p.nextSeat(s)
 	return u
@@ -334,8 +334,8 @@ func (p *Position) Unmake(m Move, u Undo) {
 	}
 	p.castle = u.castle
 	p.ep[s] = u.ep
-	if p.v.ChainEnPassant {
-		p.unchainEP()
+	if p.v.provides&(1<<OnEnPassant) != 0 {
+		p.v.hook(OnEnPassant).Unmade(p)
 	}
 	p.halfmove = u.halfmove
 }
