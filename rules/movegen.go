@@ -193,17 +193,28 @@ func (p *Position) CountLegal(buf []Move) int {
 		}
 	}
 	anyEP := ne > 0
+	// The pawns' steps and tables, looked up once per node.
+	fwdDir := int(v.Seats[s].Forward)
+	fwd := dirDelta[fwdDir]
+	diagA, diagB := dirDelta[pawnDiag[fwdDir][0]], dirDelta[pawnDiag[fwdDir][1]]
+	promo := &v.promoCell[s]
+	dbl := &v.dblCell[s]
+	double := v.DoubleStep
+	promos := len(v.Promotions)
+	board := &p.board
 	n := 0
 	for _, c16 := range p.plist[s][:p.pcount[s]] {
 		c := int(c16)
-		pc := p.board[c]
+		pc := board[c]
 		if pc&deadFlag != 0 {
 			continue
 		}
 		kind := pc.Kind()
 		pinned := false
-		for _, x := range pins[:np] {
-			pinned = pinned || int(x) == c
+		if np > 0 {
+			for _, x := range pins[:np] {
+				pinned = pinned || int(x) == c
+			}
 		}
 		if pinned || kind == King {
 			for _, m := range p.pieceMoves(buf[:0], c, pc, s, anyEP) {
@@ -215,10 +226,40 @@ func (p *Position) CountLegal(buf []Move) int {
 		}
 		switch kind {
 		case Pawn:
-			n += p.countPawn(c, s, capTab, eps[:ne])
+			// A pawn that is not pinned, its king not in check: pushes
+			// and captures count as they are; en passant takes the full
+			// test.
+			if t := c + fwd; board[t] == NoPiece {
+				if promo[t] {
+					n += promos
+				} else {
+					n++
+				}
+				if double && dbl[c] && board[t+fwd] == NoPiece {
+					n++
+				}
+			}
+			for _, t := range [2]int{c + diagA, c + diagB} {
+				if q := board[t]; q != NoPiece {
+					if capTab[q] {
+						if promo[t] {
+							n += promos
+						} else {
+							n++
+						}
+					}
+					continue
+				}
+				for _, x := range eps[:ne] {
+					if int(x) == t && p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
+						n++
+						break
+					}
+				}
+			}
 		case Knight:
 			for i := 8; i < 16; i++ {
-				if q := p.board[c+dirDelta[i]]; q == NoPiece || capTab[q] {
+				if q := board[c+dirDelta[i]]; q == NoPiece || capTab[q] {
 					n++
 				}
 			}
@@ -244,46 +285,6 @@ func (p *Position) countSlide(c, d0, d1 int, capTab *[256]bool) int {
 		}
 		if capTab[p.board[t]] {
 			n++
-		}
-	}
-	return n
-}
-
-// countPawn counts a pawn's legal moves when it is not pinned and its
-// king is not in check (en passant still takes the full test).
-func (p *Position) countPawn(c int, s Seat, capTab *[256]bool, eps []int16) int {
-	v := p.v
-	fwdDir := int(v.Seats[s].Forward)
-	fwd := dirDelta[fwdDir]
-	promos := len(v.Promotions)
-	n := 0
-	if t := c + fwd; p.board[t] == NoPiece {
-		if v.promoCell[s][t] {
-			n += promos
-		} else {
-			n++
-		}
-		if v.DoubleStep && v.dblCell[s][c] && p.board[t+fwd] == NoPiece {
-			n++
-		}
-	}
-	for _, di := range pawnDiag[fwdDir] {
-		t := c + dirDelta[di]
-		if q := p.board[t]; q != NoPiece {
-			if capTab[q] {
-				if v.promoCell[s][t] {
-					n += promos
-				} else {
-					n++
-				}
-			}
-			continue
-		}
-		for _, x := range eps {
-			if int(x) == t && p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
-				n++
-				break
-			}
 		}
 	}
 	return n

@@ -173,6 +173,9 @@ func (p *Position) EnPassant(s Seat) (skipped, pawn square.Square) {
 // nextSeat returns the seat after s in turn order that is still playing,
 // or s itself when nobody else is.
 func (p *Position) nextSeat(s Seat) Seat {
+	if p.out == [NumSeats]bool{} && p.heir == [NumSeats]uint8{} {
+		return p.v.next[s] // everybody plays: the turn order's next seat
+	}
 	o := p.v.Order
 	i := p.v.orderIdx[s]
 	for k := 1; k <= len(o); k++ {

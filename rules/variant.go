@@ -227,6 +227,7 @@ type Variant struct {
 	atkTab      [NumSeats][256]bool                // atkTab[s][p]: p gives check to s's king
 	cells       []int16                            // the playable cells, a1 first
 	orderIdx    [NumSeats]int                      // each seat's index in Order
+	next        [NumSeats]Seat                     // the seat after each in Order, while every seat plays
 	cornerSeat  [numCells]Seat                     // seat+1 whose rook corner the cell is, or 0
 	corners     [NumSeats][2]int                   // the rook corners' cells
 	along       [NumSeats]int                      // the cell step along each seat's back line
@@ -470,6 +471,9 @@ func (v *Variant) Compile() error {
 			return fmt.Errorf("variant %s: turn order %v names a seat twice or an unknown seat", v.Name, v.Order)
 		}
 		v.orderIdx[s] = i
+	}
+	for s := Seat(0); s < NumSeats; s++ {
+		v.next[s] = v.Order[(v.orderIdx[s]+1)%len(v.Order)] // a seat not in Order (index -1): the first
 	}
 	v.cornerSeat = [numCells]Seat{}
 	for s := Seat(0); s < NumSeats; s++ {
