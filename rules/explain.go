@@ -6,6 +6,12 @@ import (
 	"boardd/rules/square"
 )
 
+// Why a move is refused: FindMove and Explain name the move and the rule
+// ("Qd1-h5: the queen's path is blocked at f3"). The plain reasons
+// (geometry, turn, capture table, king safety, barriers, blocked paths)
+// are here; a variant's own reasons come from its hook (Explain,
+// CaptureBar, Refuse).
+
 // IllegalMoveError says why a move was refused, naming the move and the
 // reason ("Qd1-h5: the queen's path is blocked at f3").
 type IllegalMoveError struct {

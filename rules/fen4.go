@@ -9,6 +9,12 @@ import (
 	"boardd/rules/square"
 )
 
+// FEN4, chess.com's position format, in both corner dialects (x tokens
+// and counted corners), with boardd's extensions ('d' for a dead piece,
+// 'v' for a reversed pawn, rD for FFA's one-point queen) and the extras
+// block kept as written. A hook completes what a variant infers from a
+// position just read (OnRead).
+
 // extra is one entry of a FEN4 extras block ({'enPassant':(...), ...}),
 // kept as written so that entries boardd does not interpret survive a
 // round trip.

@@ -7,6 +7,14 @@ import (
 	"strings"
 )
 
+// The game layer: a Game is a position plus everything above movement for
+// chess.com's Teams and FFA (checkmate and when it counts, elimination,
+// FFA's points, the draws, resignation and time-outs) and the history
+// that takeback and look-ahead restore. Where a variant decides otherwise
+// (its end of turn, resignation, draws, the seat that must move into
+// check, notes), Play, leave, settle and checkDraws ask its hook
+// (hooks.go); the hooks' per-game states travel in every snapshot.
+
 // Status is where a seat stands in a game.
 type Status uint8
 

@@ -4,6 +4,13 @@ import (
 	"boardd/rules/square"
 )
 
+// Move generation, the hot path (see doc.go): pseudo-legal moves per
+// piece, legal moves decided mostly without making them (pins and check
+// found in one pass of eight rays from the king), CountLegal for perft's
+// last ply, and the attack tests. A variant's own movement enters only
+// behind a bit of Variant.provides (hooks.go) or through tables its hook
+// filled (the leaper table); nothing here names a variant.
+
 // Move is a move packed into 32 bits: from cell (9 bits), to cell (9
 // bits), promotion kind (3 bits) and a flag (3 bits). The zero Move is
 // "no move".

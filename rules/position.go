@@ -4,6 +4,13 @@ import (
 	"boardd/rules/square"
 )
 
+// A Position: the padded 20×20 mailbox board, per-seat piece lists, kings,
+// castling rights, en-passant entries, points and who is out, with
+// Make/Unmake. Make applies the variant's data (promotion kinds, pawns
+// that turn round) and asks a hook only for the variant's own en-passant
+// rights (OnEnPassant); an army played by a partner is core state
+// (armies.go).
+
 // epEntry is one seat's en-passant entry: the square its pawn skipped
 // (where a capturer lands) and the square the pawn stands on (whose pawn is
 // removed). Cells are 0 when the seat has no entry.

@@ -7,6 +7,13 @@ import (
 	"boardd/rules/square"
 )
 
+// Variants as data: the Variant type (seats, pawn rules, turn order, who
+// captures and checks whom, options, the start), chess.com's Teams and FFA
+// built in Go, and Compile, which checks the data, builds the move
+// generator's lookup tables, asks the registered hook makers for the
+// variant's hooks (hooks.go) and computes what the hot path needs from
+// what they provide.
+
 // Mode is the family of rules a variant's game layer follows.
 type Mode uint8
 
