@@ -209,6 +209,7 @@ func (p *Position) CountLegal(buf []Move) int {
 	double := v.DoubleStep
 	promos := len(v.Promotions)
 	board := &p.board
+	dest := &v.destTab[s]
 	n := 0
 	for _, c16 := range p.plist[s][:p.pcount[s]] {
 		c := int(c16)
@@ -223,7 +224,11 @@ func (p *Position) CountLegal(buf []Move) int {
 				pinned = pinned || int(x) == c
 			}
 		}
-		if pinned || kind == King {
+		if kind == King {
+			n += p.countKing(c, pc, s, dest)
+			continue
+		}
+		if pinned {
 			for _, m := range p.pieceMoves(buf[:0], c, pc, s, anyEP) {
 				if m.flag() == flagCastleShort || m.flag() == flagCastleLong || p.legalAfter(m) {
 					n++
@@ -246,30 +251,15 @@ func (p *Position) CountLegal(buf []Move) int {
 					n++
 				}
 			}
-			for _, t := range [2]int{c + diagA, c + diagB} {
-				if q := board[t]; q != NoPiece {
-					if capTab[q] {
-						if promo[t] {
-							n += promos
-						} else {
-							n++
-						}
-					}
-					continue
-				}
-				for _, x := range eps[:ne] {
-					if int(x) == t && p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
-						n++
-						break
-					}
-				}
-			}
+			n += p.countPawnCapture(c, c+diagA, capTab, promo, promos, eps[:ne])
+			n += p.countPawnCapture(c, c+diagB, capTab, promo, promos, eps[:ne])
 		case Knight:
-			for i := 8; i < 16; i++ {
-				if q := board[c+dirDelta[i]]; q == NoPiece || capTab[q] {
-					n++
-				}
-			}
+			// Eight jumps, counted without a branch: dest[q] is 1 for an
+			// empty square or a piece s may capture.
+			n += int(dest[board[c+2*stride+1]]) + int(dest[board[c+2*stride-1]]) +
+				int(dest[board[c-2*stride+1]]) + int(dest[board[c-2*stride-1]]) +
+				int(dest[board[c+stride+2]]) + int(dest[board[c-stride+2]]) +
+				int(dest[board[c+stride-2]]) + int(dest[board[c-stride-2]])
 		case Bishop:
 			n += p.countSlide(c, dirNE, dirNW+1, capTab)
 		case Rook:
@@ -279,6 +269,61 @@ func (p *Position) CountLegal(buf []Move) int {
 		}
 	}
 	return n
+}
+
+// countKing counts the legal moves of seat s's king pc on cell c, not in
+// check: each step tested with the king lifted off the board (a king
+// capture takes the full test, for FFA's greying), and castling, which is
+// generated only when legal.
+func (p *Position) countKing(c int, pc Piece, s Seat, dest *[256]uint8) int {
+	n := 0
+	p.board[c] = NoPiece
+	for i := 0; i < numKingDirs; i++ {
+		t := c + dirDelta[i]
+		q := p.board[t]
+		if dest[q] == 0 {
+			continue
+		}
+		if q.Kind() == King {
+			p.board[c] = pc
+			if p.legalAfter(newMove(c, t, NoKind, flagNormal)) {
+				n++
+			}
+			p.board[c] = NoPiece
+			continue
+		}
+		if !p.attacked(t, s) {
+			n++
+		}
+	}
+	p.board[c] = pc
+	if p.v.Castling && p.castle[s] != 0 && int(p.king[s]) == c {
+		var buf [2]Move
+		n += len(p.castleMoves(buf[:0], c, s))
+	}
+	return n
+}
+
+// countPawnCapture counts the moves of the pawn on cell c, not pinned
+// and its king not in check, onto the diagonal cell t: a capture (once
+// per promotion kind on a promotion cell), or en passant, which takes the
+// full test.
+func (p *Position) countPawnCapture(c, t int, capTab *[256]bool, promo *[numCells]bool, promos int, eps []int16) int {
+	if q := p.board[t]; q != NoPiece {
+		switch {
+		case !capTab[q]:
+			return 0
+		case promo[t]:
+			return promos
+		}
+		return 1
+	}
+	for _, x := range eps {
+		if int(x) == t && p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
+			return 1
+		}
+	}
+	return 0
 }
 
 func (p *Position) countSlide(c, d0, d1 int, capTab *[256]bool) int {

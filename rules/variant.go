@@ -231,6 +231,7 @@ type Variant struct {
 	Options Options
 
 	capTab      [NumSeats][256]bool                // capTab[s][p]: a piece of s may capture p
+	destTab     [NumSeats][256]uint8               // destTab[s][p]: 1 if a piece of s may move onto a cell holding p (empty or capturable)
 	atkTab      [NumSeats][256]bool                // atkTab[s][p]: p gives check to s's king
 	cells       []int16                            // the playable cells, a1 first
 	orderIdx    [NumSeats]int                      // each seat's index in Order
@@ -561,6 +562,7 @@ func (v *Variant) Compile() error {
 	if err := v.compileHooks(); err != nil {
 		return err
 	}
+	v.compileDest() // after the hooks, which may change capTab
 	v.oddLeaps = false
 	for k := Pawn; k <= King; k++ {
 		v.oddLeaps = v.oddLeaps || (v.leaps[k] && k != Knight)
@@ -598,4 +600,17 @@ func (v *Variant) turnPawn(pc Piece, s Seat, to int) Piece {
 		return pc | reversedFlag
 	}
 	return pc
+}
+
+// compileDest builds destTab from capTab: the cells a piece may land on.
+// Call it after any change to capTab.
+func (v *Variant) compileDest() {
+	for s := Seat(0); s < NumSeats; s++ {
+		for p := 0; p < 256; p++ {
+			v.destTab[s][p] = 0
+			if Piece(p) == NoPiece || v.capTab[s][p] {
+				v.destTab[s][p] = 1
+			}
+		}
+	}
 }
