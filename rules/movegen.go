@@ -261,14 +261,31 @@ func (p *Position) CountLegal(buf []Move) int {
 				int(dest[board[c+stride+2]]) + int(dest[board[c-stride+2]]) +
 				int(dest[board[c+stride-2]]) + int(dest[board[c-stride-2]])
 		case Bishop:
-			n += p.countSlide(c, dirNE, dirNW+1, capTab)
+			n += countRay(board, dest, c, stride+1) + countRay(board, dest, c, stride-1) +
+				countRay(board, dest, c, -stride+1) + countRay(board, dest, c, -stride-1)
 		case Rook:
-			n += p.countSlide(c, dirN, dirW+1, capTab)
+			n += countRay(board, dest, c, stride) + countRay(board, dest, c, -stride) +
+				countRay(board, dest, c, 1) + countRay(board, dest, c, -1)
 		case Queen:
-			n += p.countSlide(c, dirN, dirNW+1, capTab)
+			n += countRay(board, dest, c, stride+1) + countRay(board, dest, c, stride-1) +
+				countRay(board, dest, c, -stride+1) + countRay(board, dest, c, -stride-1) +
+				countRay(board, dest, c, stride) + countRay(board, dest, c, -stride) +
+				countRay(board, dest, c, 1) + countRay(board, dest, c, -1)
 		}
 	}
 	return n
+}
+
+// countRay counts a slider's moves from cell c along step d: the empty
+// cells, and the first piece if it may be captured (dest, as destTab).
+func countRay(board *[numCells]Piece, dest *[256]uint8, c, d int) int {
+	n := 0
+	t := c + d
+	for board[t] == NoPiece {
+		n++
+		t += d
+	}
+	return n + int(dest[board[t]])
 }
 
 // countKing counts the legal moves of seat s's king pc on cell c, not in
@@ -324,22 +341,6 @@ func (p *Position) countPawnCapture(c, t int, capTab *[256]bool, promo *[numCell
 		}
 	}
 	return 0
-}
-
-func (p *Position) countSlide(c, d0, d1 int, capTab *[256]bool) int {
-	n := 0
-	for i := d0; i < d1; i++ {
-		d := dirDelta[i]
-		t := c + d
-		for p.board[t] == NoPiece {
-			n++
-			t += d
-		}
-		if capTab[p.board[t]] {
-			n++
-		}
-	}
-	return n
 }
 
 func (p *Position) slide(moves []Move, c, d0, d1 int, capTab *[256]bool, walls bool) []Move {
