@@ -251,8 +251,20 @@ func (p *Position) CountLegal(buf []Move) int {
 					n++
 				}
 			}
-			n += p.countPawnCapture(c, c+diagA, capTab, promo, promos, eps[:ne])
-			n += p.countPawnCapture(c, c+diagB, capTab, promo, promos, eps[:ne])
+			for _, t := range [2]int{c + diagA, c + diagB} {
+				switch q := board[t]; {
+				case q != NoPiece:
+					if capTab[q] {
+						if promo[t] {
+							n += promos
+						} else {
+							n++
+						}
+					}
+				case ne > 0:
+					n += p.countEnPassant(c, t, eps[:ne])
+				}
+			}
 		case Knight:
 			// Eight jumps, counted without a branch: dest[q] is 1 for an
 			// empty square or a piece s may capture.
@@ -321,20 +333,10 @@ func (p *Position) countKing(c int, pc Piece, s Seat, dest *[256]uint8) int {
 	return n
 }
 
-// countPawnCapture counts the moves of the pawn on cell c, not pinned
-// and its king not in check, onto the diagonal cell t: a capture (once
-// per promotion kind on a promotion cell), or en passant, which takes the
-// full test.
-func (p *Position) countPawnCapture(c, t int, capTab *[256]bool, promo *[numCells]bool, promos int, eps []int16) int {
-	if q := p.board[t]; q != NoPiece {
-		switch {
-		case !capTab[q]:
-			return 0
-		case promo[t]:
-			return promos
-		}
-		return 1
-	}
+// countEnPassant counts the en-passant capture of the pawn on cell c onto
+// the empty cell t, if one of eps names t and the capture leaves the king
+// safe (the full test).
+func (p *Position) countEnPassant(c, t int, eps []int16) int {
 	for _, x := range eps {
 		if int(x) == t && p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
 			return 1
