@@ -106,6 +106,9 @@ var pawnDiag = [4][2]int{
 func (p *Position) PseudoLegal(moves []Move) []Move {
 	s := p.turn
 	anyEP := p.v.EnPassant && (p.ep != [NumSeats]epEntry{} || p.v.provides&(1<<OnEnPassant) != 0 && p.v.hook(OnEnPassant).EnPassantOpen(p, s))
+	if p.v.plainGen && p.heir == [NumSeats]uint8{} {
+		return p.plainMoves(moves, s, anyEP)
+	}
 	for _, c16 := range p.plist[s][:p.pcount[s]] {
 		if pc := p.board[c16]; pc&deadFlag == 0 {
 			moves = p.pieceMoves(moves, int(c16), pc, s, anyEP)
@@ -113,6 +116,115 @@ func (p *Position) PseudoLegal(moves []Move) []Move {
 	}
 	if p.heir != [NumSeats]uint8{} {
 		moves = p.inheritedMoves(moves, s, anyEP)
+	}
+	return moves
+}
+
+// plainMoves is PseudoLegal for a variant whose pieces move by the plain
+// rules (Variant.plainGen: no barriers, no hook changing movement, no
+// extra leaper) and a position where no army is played by a partner: the
+// same moves in the same order as pieceMoves gives, with the steps as
+// constants and no barrier tests.
+func (p *Position) plainMoves(moves []Move, s Seat, anyEP bool) []Move {
+	v := p.v
+	board := &p.board
+	dest := &v.destTab[s]
+	capTab := &v.capTab[s]
+	fwdDir := int(v.Seats[s].Forward)
+	fwd := dirDelta[fwdDir]
+	diagA, diagB := dirDelta[pawnDiag[fwdDir][0]], dirDelta[pawnDiag[fwdDir][1]]
+	promo := &v.promoCell[s]
+	dbl := &v.dblCell[s]
+	double := v.DoubleStep
+	for _, c16 := range p.plist[s][:p.pcount[s]] {
+		c := int(c16)
+		pc := board[c]
+		if pc&deadFlag != 0 {
+			continue
+		}
+		switch pc.Kind() {
+		case Pawn:
+			if t := c + fwd; board[t] == NoPiece {
+				if promo[t] {
+					moves = p.plainPromotions(moves, c, t)
+				} else {
+					moves = append(moves, newMove(c, t, NoKind, flagNormal))
+				}
+				if double && dbl[c] && board[t+fwd] == NoPiece {
+					moves = append(moves, newMove(c, t+fwd, NoKind, flagDouble))
+				}
+			}
+			for _, t := range [2]int{c + diagA, c + diagB} {
+				if q := board[t]; q != NoPiece {
+					if capTab[q] {
+						if promo[t] {
+							moves = p.plainPromotions(moves, c, t)
+						} else {
+							moves = append(moves, newMove(c, t, NoKind, flagNormal))
+						}
+					}
+				} else if anyEP && p.epCapturable(t, s) {
+					moves = append(moves, newMove(c, t, NoKind, flagEnPassant))
+				}
+			}
+		case Knight:
+			moves = step(moves, board, dest, c, 2*stride+1)
+			moves = step(moves, board, dest, c, 2*stride-1)
+			moves = step(moves, board, dest, c, -2*stride+1)
+			moves = step(moves, board, dest, c, -2*stride-1)
+			moves = step(moves, board, dest, c, stride+2)
+			moves = step(moves, board, dest, c, -stride+2)
+			moves = step(moves, board, dest, c, stride-2)
+			moves = step(moves, board, dest, c, -stride-2)
+		case Bishop:
+			moves = ray(moves, board, dest, c, stride+1)
+			moves = ray(moves, board, dest, c, -stride+1)
+			moves = ray(moves, board, dest, c, -stride-1)
+			moves = ray(moves, board, dest, c, stride-1)
+		case Rook:
+			moves = ray(moves, board, dest, c, stride)
+			moves = ray(moves, board, dest, c, 1)
+			moves = ray(moves, board, dest, c, -stride)
+			moves = ray(moves, board, dest, c, -1)
+		case Queen:
+			moves = ray(moves, board, dest, c, stride)
+			moves = ray(moves, board, dest, c, 1)
+			moves = ray(moves, board, dest, c, -stride)
+			moves = ray(moves, board, dest, c, -1)
+			moves = ray(moves, board, dest, c, stride+1)
+			moves = ray(moves, board, dest, c, -stride+1)
+			moves = ray(moves, board, dest, c, -stride-1)
+			moves = ray(moves, board, dest, c, stride-1)
+		case King:
+			for i := 0; i < numKingDirs; i++ {
+				moves = step(moves, board, dest, c, dirDelta[i])
+			}
+			if v.Castling && p.castle[s] != 0 && int(p.king[s]) == c {
+				moves = p.castleMoves(moves, c, s)
+			}
+		}
+	}
+	return moves
+}
+
+// step appends the move from c to c+d if the piece may land there.
+func step(moves []Move, board *[numCells]Piece, dest *[256]uint8, c, d int) []Move {
+	if dest[board[c+d]] != 0 {
+		moves = append(moves, newMove(c, c+d, NoKind, flagNormal))
+	}
+	return moves
+}
+
+// ray appends a slider's moves from c along step d: the empty cells, and
+// the first piece if it may be captured.
+func ray(moves []Move, board *[numCells]Piece, dest *[256]uint8, c, d int) []Move {
+	t := c + d
+	for board[t] == NoPiece {
+		moves = append(moves, newMove(c, t, NoKind, flagNormal))
+		t += d
+	}
+	if dest[board[t]] != 0 {
+		moves = append(moves, newMove(c, t, NoKind, flagNormal))
 	}
 	return moves
 }

@@ -243,6 +243,7 @@ type Variant struct {
 	pawnAtkN    [NumSeats]int
 	pawnHooks   bool    // a hook changes pawns' moves: one test in the hot loop
 	plainCount  bool    // CountLegal may count without generating (nothing changes movement)
+	plainGen    bool    // PseudoLegal may use the plain generator (nothing changes movement)
 	leaps       [8]bool // leaps[kind]: the kind jumps like a knight (the knight; hooks add others)
 	oddLeaps    bool    // a kind other than the knight leaps: attacks take the general test
 	hooks       []Hook  // the variant's hooks (hooks.go)
@@ -571,6 +572,9 @@ func (v *Variant) Compile() error {
 	// The plain count holds where nothing changes how pieces move and
 	// kings are royal.
 	v.plainCount = !(g.hasWalls || v.oddLeaps || v.provides&movementHooks != 0 || v.OrdinaryKings)
+	// The plain generator holds where no barrier and no hook changes how
+	// pieces move (the king's safety is LegalMoves' business).
+	v.plainGen = !(g.hasWalls || v.oddLeaps || v.provides&(1<<OnPieceMoves|1<<OnPawnCapture|1<<OnPromote) != 0)
 	return nil
 }
 
