@@ -6,8 +6,7 @@ package rules
 // the hook of mode last_standing. It owns the essay's end of turn (a side
 // with no seat left loses; a seat that is not yet reduced must move even
 // into check, and is out only when its king is captured; a reduced seat
-// is mated or stalemated as in chess), the removal of a captured king's
-// army (Variant.KingCaptureRemovesArmy), and the two optional rules: the
+// is mated or stalemated as in chess), and the two optional rules: the
 // partner pawn swap (Options.PartnerPawnSwap) and the alternate rule, a
 // partner inheriting the army (Options.PartnerInheritsArmy; the core's
 // mechanics for an army played by another seat are in armies.go). Make
@@ -15,7 +14,7 @@ package rules
 
 func init() {
 	registerHook(func(v *Variant) Hook {
-		if v.Mode != LastStanding && !v.KingCaptureRemovesArmy && !v.Options.PartnerPawnSwap && !v.Options.PartnerInheritsArmy {
+		if v.Mode != LastStanding && !v.Options.PartnerPawnSwap && !v.Options.PartnerInheritsArmy {
 			return nil
 		}
 		return &Essay{v: v}
@@ -39,8 +38,6 @@ func (h *Essay) Provides(b byte) bool {
 		return v.Options.PartnerPawnSwap
 	case OnSettle, OnMustMove:
 		return v.Mode == LastStanding
-	case OnKingCaptured:
-		return v.KingCaptureRemovesArmy
 	case OnRead:
 		return v.Options.PartnerInheritsArmy
 	}
@@ -65,10 +62,6 @@ func (h *Essay) PieceMoves(p *Position, moves []Move, c int, pc Piece, anyEP boo
 // Read restores the inheritances a FEN4 shows (a seat written eliminated
 // with live pieces and no king).
 func (h *Essay) Read(p *Position) { p.readHeirs() }
-
-// KingCaptured takes the army of a seat whose king was captured off the
-// board.
-func (h *Essay) KingCaptured(g *Game, e Seat) { g.removeArmy(e) }
 
 // MustMove: a seat not yet reduced must still move.
 func (h *Essay) MustMove(g *Game, s Seat) bool { return !g.reduced(s) }

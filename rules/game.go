@@ -300,7 +300,9 @@ func (g *Game) Play(m Move) (Record, error) {
 		if g.status[e] == Playing || g.status[e] == Walking {
 			if !g.inherit(e) {
 				g.eliminate(e, KingCaptured)
-				g.v.hook(OnKingCaptured).KingCaptured(g, e)
+				if g.v.KingCaptureRemovesArmy {
+					g.removeArmy(e) // data: the essay's games, the fortress, blocking double
+				}
 			}
 			rec.Out = append(rec.Out, e)
 		}

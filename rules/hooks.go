@@ -44,9 +44,6 @@ const (
 	OnReduced
 	// OnMated: Hook.Mated is told of a seat checkmated out of the game.
 	OnMated
-	// OnKingCaptured: Hook.KingCaptured is told of a seat put out by the
-	// capture of its king.
-	OnKingCaptured
 	// OnSettle: Hook.Settle applies the variant's end-of-turn rules in
 	// place of its mode's (checkmates, stalemates, the end of the game).
 	OnSettle
@@ -96,7 +93,7 @@ const movementHooks = 1<<OnPieceMoves | 1<<OnPawnCapture | 1<<OnPromote | 1<<OnL
 // exclusive are the capabilities only one hook of a variant may provide:
 // the core asks only the first.
 const exclusive = 1<<OnPieceMoves | 1<<OnPawnCapture | 1<<OnPromote | 1<<OnReduced | 1<<OnMated |
-	1<<OnKingCaptured | 1<<OnSettle | 1<<OnDraws | 1<<OnMustMove | 1<<OnLeave | 1<<OnDrawEnd |
+	1<<OnSettle | 1<<OnDraws | 1<<OnMustMove | 1<<OnLeave | 1<<OnDrawEnd |
 	1<<OnDrawAgreement | 1<<OnGameMoves | 1<<OnNote | 1<<OnEnPassant
 
 // pawnHooks are the capabilities the pawn generator must ask about.
@@ -147,9 +144,6 @@ type Hook interface {
 	Reduced(g *Game, s Seat) bool
 	// Mated is told that seat s was checkmated out of the game (OnMated).
 	Mated(g *Game, s Seat)
-	// KingCaptured is told that seat e is out because its king was
-	// captured (OnKingCaptured).
-	KingCaptured(g *Game, e Seat)
 	// Settle applies the variant's rules after a turn by mover and
 	// reports whether a seat was checkmated (OnSettle).
 	Settle(g *Game, mover Seat, rec *Record) bool
@@ -257,9 +251,6 @@ func (HookBase) Reduced(g *Game, s Seat) bool { return g.partnersReduced(s) }
 
 // Mated does nothing.
 func (HookBase) Mated(*Game, Seat) {}
-
-// KingCaptured does nothing.
-func (HookBase) KingCaptured(*Game, Seat) {}
 
 // Settle does nothing and reports no mate.
 func (HookBase) Settle(*Game, Seat, *Record) bool { return false }
