@@ -396,9 +396,6 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 		return bad("web", "tls_cert and tls_key go together: a certificate and its private key, both PEM files")
 	}
 	s := &d.Sensors
-	if err := oneOf("sensors.driver", s.Driver, "sim", "hc165", "gpiomatrix", "mcp23017"); err != nil {
-		return err
-	}
 	if s.Rate < 10 || s.Rate > 2000 {
 		return bad("sensors.rate", "%v: want 10 to 2000 scans per second (200 is usual)", s.Rate)
 	}
@@ -408,44 +405,12 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	if s.Quiet < 50*time.Millisecond || s.Quiet > 10*time.Second {
 		return bad("sensors.quiet", "%v: want 50ms to 10s (400ms is usual)", s.Quiet)
 	}
-	if s.Listen != "" && s.Driver != "sim" {
-		return bad("sensors.listen", "only the sim driver takes switch scripts over the network")
-	}
 	if s.Listen != "" && !strings.HasPrefix(s.Listen, "/") && !strings.HasPrefix(s.Listen, "@") {
 		if err := checkListen(s.Listen); err != nil {
 			return bad("sensors.listen", "%q: %v, or a Unix socket path", s.Listen, err)
 		}
 	}
-	if s.Driver == "gpiomatrix" && (len(s.GPIOMatrix.Cols) == 0 || len(s.GPIOMatrix.Rows) == 0 && s.GPIOMatrix.RowSPI == "") {
-		return bad("sensors.gpiomatrix", "needs cols and rows (or row_spi): GPIO names such as GPIO5")
-	}
-	squares := d.Squares().Len()
-	if c := s.HC165.Chips; c < 0 || c > 40 {
-		return bad("sensors.hc165.chips", "%d: want 1 to 40 chips, or 0 for as many as the board needs", c)
-	} else if c > 0 && c*8 < squares && s.Driver == "hc165" {
-		return bad("sensors.hc165.chips", "%d chips read %d switches, but the %s board has %d squares: want %d (or 0: as many as the board needs)", c, c*8, d.BoardShape, squares, (squares+7)/8)
-	}
-	if err := oneOf("sensors.mcp23017.mode", s.MCP23017.Mode, "matrix", "direct"); err != nil {
-		return err
-	}
-	if n := len(s.MCP23017.Addrs); s.Driver == "mcp23017" && s.MCP23017.Mode == "matrix" && n > 0 && n*56 < squares {
-		return bad("sensors.mcp23017.addrs", "%d chips as a matrix read %d switches, but the %s board has %d squares: want %d addresses (or none: as many as the board needs)", n, n*56, d.BoardShape, squares, (squares+55)/56)
-	}
-	if n := len(s.MCP23017.Addrs); n > 8 || s.MCP23017.Mode == "matrix" && n*56 > 320 {
-		return bad("sensors.mcp23017.addrs", "%d chips: one bus takes at most 8 (0x20-0x27), and at most 5 as a matrix", n)
-	}
-	for _, a := range s.MCP23017.Addrs {
-		if v, err := strconv.ParseUint(a, 0, 16); err != nil || v < 0x20 || v > 0x27 {
-			return bad("sensors.mcp23017.addrs", "%q: want an MCP23017 address 0x20 to 0x27", a)
-		}
-	}
-	if err := d.checkHardware(file, root); err != nil {
-		return err
-	}
 	l := &d.LEDs
-	if err := oneOf("leds.driver", l.Driver, "none", "term", "apa102", "ws2812"); err != nil {
-		return err
-	}
 	if l.Gamma < 1 || l.Gamma > 4 {
 		return bad("leds.gamma", "%v: want 1 (none) to 4 (2.2 is usual)", l.Gamma)
 	}
@@ -462,6 +427,14 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	}
 	if l.MaxAmps < 0 {
 		return bad("leds.max_amps", "%v: want 0 (no limit) or the supply's amps", l.MaxAmps)
+	}
+	// The drivers' sections: each registered driver checks its own
+	// (sensorreg, ledreg), then no pin may have two jobs.
+	if err := runHardwareChecks(&Checking{File: file, Root: root, Config: d}); err != nil {
+		return err
+	}
+	if err := d.checkPins(file, root); err != nil {
+		return err
 	}
 	m := &d.MQTT
 	if m.Prefix == "" || strings.ContainsAny(m.Prefix, "+# ") {

@@ -9,22 +9,22 @@ import (
 	"syscall"
 
 	"boardd/configs"
-	"boardd/leds"
 	"boardd/rules"
 	"boardd/sensors"
+	"boardd/sensors/sensorreg"
 	"boardd/sync/mqtt"
 )
 
 // configChecks are the checks of a daemon config beyond its keys and
-// values (configs.Daemon.Check): the ones that need a package owning the
-// value or the machine. boardd run and boardd config check both load
+// values (configs.Daemon.Check, which runs the registered drivers' checks
+// of their sections): the ones that need a package owning the value or
+// the machine. boardd run and boardd config check both load
 // through loadConfig, so they refuse the same files. A new check is one
 // more entry here.
 var configChecks = []configs.CheckFunc{
 	checkBoardID,
 	checkGame,
 	checkWiring,
-	checkLEDs,
 	checkMQTTTLS,
 	checkWebTLS,
 	checkStateDir,
@@ -77,43 +77,8 @@ func checkWiring(c *configs.Checking) error {
 	if err != nil {
 		return c.Errorf("sensors.wiring", "%v", err)
 	}
-	bits := sensors.MaxBits
-	switch d.Sensors.Driver {
-	case "hc165":
-		bits = d.HC165Chips() * 8
-	case "mcp23017":
-		per := 56
-		if d.Sensors.MCP23017.Mode == "direct" {
-			per = 14
-		}
-		bits = per * len(d.MCP23017Addrs())
-	}
-	if _, err := sensors.ParseMapOn(d.Sensors.Wiring, data, bits, d.Squares()); err != nil {
+	if _, err := sensors.ParseMapOn(d.Sensors.Wiring, data, sensorreg.Bits(d), d.Squares()); err != nil {
 		return c.Errorf("sensors.wiring", "%v", err)
-	}
-	return nil
-}
-
-// checkLEDs: an LED map file exists and maps the board, and the strip's
-// power budget is one the driver takes.
-func checkLEDs(c *configs.Checking) error {
-	l := c.Config.LEDs
-	if l.Driver == "none" {
-		return nil
-	}
-	if l.Map != "serpentine" && l.Map != "arms" {
-		data, err := os.ReadFile(l.Map)
-		if err != nil {
-			return c.Errorf("leds.map", "%v (or serpentine, arms)", err)
-		}
-		if _, err := leds.ParseMap(l.Map, data, c.Config.Squares(), 0); err != nil {
-			return c.Errorf("leds.map", "%v", err)
-		}
-	}
-	if l.Driver == "apa102" || l.Driver == "ws2812" {
-		if _, err := leds.PowerFor(l.Driver, l.MaxAmps); err != nil {
-			return c.Errorf("leds.max_amps", "%v", err)
-		}
 	}
 	return nil
 }

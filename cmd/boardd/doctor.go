@@ -9,6 +9,7 @@ import (
 	"boardd/configs"
 	"boardd/internal/doctor"
 	"boardd/sensors"
+	"boardd/sensors/sensorreg"
 )
 
 func init() {
@@ -31,7 +32,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	if *root == "/" && env.ConfigErr == nil && env.Config.Sensors.Driver != "sim" {
 		cfg := env.Config
 		env.Live = func() error {
-			src, closer, err := openSource(sensorFlagsFrom(cfg), time.Now)
+			src, closer, err := sensorreg.Open(&cfg, sensorreg.Env{Now: time.Now, Start: startOccupancy(cfg.BoardShape)})
 			if err != nil {
 				return err
 			}

@@ -24,6 +24,7 @@ import (
 	"syscall"
 
 	"boardd/configs"
+	_ "boardd/internal/drivers" // Config.Pins asks the registered drivers
 	"boardd/internal/pi"
 	"boardd/internal/pins"
 )

@@ -1,0 +1,200 @@
+// Package sensorreg is the registry of switch drivers, as periph's spireg
+// is of SPI ports: each driver package registers one Driver when it loads
+// (sensors/sim, sensors/hc165, sensors/gpiomatrix, sensors/mcp23017), and
+// boardd opens, checks and lists drivers only through here. Adding a
+// driver is one new package that calls Register from init, plus one blank
+// import in internal/drivers.
+package sensorreg
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"boardd/configs"
+	"boardd/internal/pins"
+	"boardd/rules/square"
+	"boardd/sensors"
+)
+
+// ErrUsage marks an error in the settings a driver was opened with (a
+// flag or key it cannot read); boardd exits 2 on it.
+var ErrUsage = errors.New("usage")
+
+// Env is what opening a driver needs beyond the config.
+type Env struct {
+	// Now is the clock the driver stamps its reads with (sim).
+	Now func() time.Time
+	// Start is where the pieces stand when the board is switched on: a
+	// simulated board starts with these squares occupied.
+	Start square.Set
+}
+
+// Driver is one switch driver.
+type Driver struct {
+	// Name is the value of sensors.driver and --driver that selects it.
+	Name string
+	// Scripts says the driver plays switch scripts (--script,
+	// sensors.listen): only a simulated board can.
+	Scripts bool
+	// Flags binds the driver's options of 'boardd sensors' to its config
+	// section in s, so the command line and the config set the same
+	// values. May be nil.
+	Flags func(fs *flag.FlagSet, s *configs.Sensors)
+	// Check checks the driver's config section. It runs on every config,
+	// whichever driver is selected (an unused section must still be
+	// valid); checks that only matter when the driver is selected test
+	// c.Config.Sensors.Driver. May be nil.
+	Check func(c *configs.Checking) error
+	// Pins adds the GPIOs and buses the driver uses when selected. May be
+	// nil.
+	Pins configs.PinsFunc
+	// Bits is how many switches the configured driver reads, 0 when only
+	// opening the hardware tells. May be nil.
+	Bits func(d *configs.Daemon) int
+	// Open opens the switch hardware the config describes. close (may be
+	// nil) releases it.
+	Open func(d *configs.Daemon, env Env) (src sensors.Source, close func(), err error)
+}
+
+var (
+	mu      sync.Mutex
+	drivers = map[string]*Driver{}
+)
+
+// Register adds a driver. A driver without a name or Open, or a name
+// registered twice, is a programming error: Register panics.
+func Register(d *Driver) {
+	mu.Lock()
+	defer mu.Unlock()
+	if d.Name == "" || d.Open == nil {
+		panic("sensorreg: a driver needs a Name and an Open")
+	}
+	if _, dup := drivers[d.Name]; dup {
+		panic(fmt.Sprintf("sensorreg: driver %q registered twice", d.Name))
+	}
+	drivers[d.Name] = d
+}
+
+// Lookup returns the driver called name, or nil.
+func Lookup(name string) *Driver {
+	mu.Lock()
+	defer mu.Unlock()
+	return drivers[name]
+}
+
+// All returns the registered drivers by name.
+func All() []*Driver {
+	mu.Lock()
+	defer mu.Unlock()
+	var out []*Driver
+	for _, n := range slices.Sorted(maps.Keys(drivers)) {
+		out = append(out, drivers[n])
+	}
+	return out
+}
+
+// Names returns the registered drivers' names, sorted.
+func Names() []string {
+	var out []string
+	for _, d := range All() {
+		out = append(out, d.Name)
+	}
+	return out
+}
+
+// Want lists the names for an error: "gpiomatrix, hc165, mcp23017 or sim".
+func Want() string {
+	n := Names()
+	if len(n) < 2 {
+		return strings.Join(n, "")
+	}
+	return strings.Join(n[:len(n)-1], ", ") + " or " + n[len(n)-1]
+}
+
+// Check is the config check of the sensors section's drivers (a
+// configs.CheckFunc): sensors.driver names a registered driver, only a
+// driver that plays scripts listens for them, and every driver's own
+// section is valid.
+func Check(c *configs.Checking) error {
+	s := &c.Config.Sensors
+	d := Lookup(s.Driver)
+	if d == nil {
+		return c.Errorf("sensors.driver", "%q: want %s", s.Driver, strings.Join(Names(), ", "))
+	}
+	if s.Listen != "" && !d.Scripts {
+		return c.Errorf("sensors.listen", "only the sim driver takes switch scripts over the network")
+	}
+	for _, d := range All() {
+		if d.Check != nil {
+			if err := d.Check(c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Pins adds the configured driver's pin jobs to w (a configs.PinsFunc).
+func Pins(d *configs.Daemon, w *pins.Wiring) error {
+	if drv := Lookup(d.Sensors.Driver); drv != nil && drv.Pins != nil {
+		return drv.Pins(d, w)
+	}
+	return nil
+}
+
+// Bits is how many switches the configured driver reads, or
+// sensors.MaxBits when the config does not fix it.
+func Bits(d *configs.Daemon) int {
+	if drv := Lookup(d.Sensors.Driver); drv != nil && drv.Bits != nil {
+		if n := drv.Bits(d); n > 0 {
+			return n
+		}
+	}
+	return sensors.MaxBits
+}
+
+// Open opens the configured switch driver.
+func Open(d *configs.Daemon, env Env) (sensors.Source, func(), error) {
+	drv := Lookup(d.Sensors.Driver)
+	if drv == nil {
+		return nil, nil, fmt.Errorf("%w: --driver %q: want %s", ErrUsage, d.Sensors.Driver, Want())
+	}
+	if env.Now == nil {
+		env.Now = time.Now
+	}
+	return drv.Open(d, env)
+}
+
+// BindFlags binds every driver's options of 'boardd sensors' to s.
+func BindFlags(fs *flag.FlagSet, s *configs.Sensors) {
+	for _, d := range All() {
+		if d.Flags != nil {
+			d.Flags(fs, s)
+		}
+	}
+}
+
+// ListFlag binds a comma-separated flag (GPIO5,GPIO6) to a list.
+func ListFlag(fs *flag.FlagSet, p *[]string, name, usage string) {
+	fs.Func(name, usage, func(v string) error {
+		*p = SplitList(v)
+		return nil
+	})
+}
+
+// SplitList splits a comma-separated list, dropping blanks.
+func SplitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
