@@ -1,0 +1,148 @@
+package sensorreg_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"boardd/configs"
+	_ "boardd/internal/drivers" // the real drivers, and the checks handed to configs
+	"boardd/internal/pins"
+	"boardd/sensors"
+	"boardd/sensors/sensorreg"
+	"boardd/sensors/sim"
+)
+
+// fake is a driver registered by this test, as a new driver package
+// would: a config selects it by name, its check and pin jobs run with the
+// config's, and Open opens it.
+type fake struct{ bits int }
+
+func (f fake) Bits() int                    { return f.bits }
+func (f fake) Read(fr *sensors.Frame) error { return nil }
+
+func init() {
+	sensorreg.Register(&sensorreg.Driver{
+		Name: "fake",
+		Check: func(c *configs.Checking) error {
+			if c.Config.Sensors.Driver == "fake" && c.Config.Sensors.Rate > 500 {
+				return c.Errorf("sensors.rate", "%v: the fake board scans at most 500 times a second", c.Config.Sensors.Rate)
+			}
+			return nil
+		},
+		Pins: func(d *configs.Daemon, w *pins.Wiring) error {
+			return w.GPIO("GPIO5", "the fake's strobe", "sensors.driver")
+		},
+		Bits: func(*configs.Daemon) int { return 168 },
+		Open: func(*configs.Daemon, sensorreg.Env) (sensors.Source, func(), error) { return fake{168}, nil, nil },
+	})
+}
+
+func TestRegisteredDrivers(t *testing.T) {
+	want := []string{"fake", "gpiomatrix", "hc165", "mcp23017", "sim"}
+	if got := sensorreg.Names(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("Names() = %v, want %v", got, want)
+	}
+	if got := sensorreg.Want(); got != "fake, gpiomatrix, hc165, mcp23017 or sim" {
+		t.Errorf("Want() = %q", got)
+	}
+	if d := sensorreg.Lookup("sim"); d == nil || !d.Scripts {
+		t.Errorf("sim: %+v, want a driver that plays scripts", d)
+	}
+	if sensorreg.Lookup("hc165").Scripts {
+		t.Error("hc165 plays scripts")
+	}
+}
+
+// A config selects a registered driver by name, and the driver's own
+// check and pins run with the config's; an unknown name lists the drivers.
+func TestConfigGoesThroughTheRegistry(t *testing.T) {
+	tests := []struct{ name, yaml, want string }{
+		{"the test's driver", "sensors:\n  driver: fake\n", ""},
+		{"its own check", "sensors:\n  driver: fake\n  rate: 600\n", "f.yaml: line 3: sensors.rate: 600: the fake board scans at most 500 times a second"},
+		{"not its check when not selected", "sensors:\n  rate: 600\n", ""},
+		{"its pins", "sensors:\n  driver: fake\nleds:\n  driver: apa102\n  spi: /dev/spidev0.0\n", ""},
+		{"an unselected driver's pins are no jobs", "sensors:\n  driver: fake\n  hc165:\n    latch: GPIO5\n", ""},
+		{"unknown", "sensors:\n  driver: plate\n", `f.yaml: line 2: sensors.driver: "plate": want fake, gpiomatrix, hc165, mcp23017, sim`},
+		{"listen needs scripts", "sensors:\n  driver: fake\n  listen: \":7165\"\n", "f.yaml: line 3: sensors.listen: only the sim driver takes switch scripts over the network"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := configs.Parse("f.yaml", []byte(tc.yaml))
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || err.Error() != tc.want) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+	d := configs.Defaults()
+	d.Sensors.Driver = "fake"
+	w, err := d.Pins()
+	if err != nil || len(w.Jobs) != 1 || !strings.HasPrefix(w.Jobs[0].What, "the fake's strobe") {
+		t.Errorf("Pins() = %+v, %v; want the fake's strobe", w, err)
+	}
+}
+
+func TestBits(t *testing.T) {
+	tests := []struct {
+		yaml string
+		want int
+	}{
+		{"sensors:\n  driver: sim\n", sensors.MaxBits}, // the sim's map is its own
+		{"sensors:\n  driver: fake\n", 168},
+		{"sensors:\n  driver: hc165\n", 160},
+		{"board_shape: square16\nsensors:\n  driver: hc165\n", 256},
+		{"sensors:\n  driver: hc165\n  hc165: {chips: 24}\n", 192},
+		{"sensors:\n  driver: mcp23017\n  rate: 100\n", 168},
+		{"sensors:\n  driver: mcp23017\n  rate: 100\n  mcp23017: {mode: direct}\n", 14 * 8},
+		{"sensors:\n  driver: gpiomatrix\n  gpiomatrix: {rows: [GPIO5], cols: [GPIO6]}\n", sensors.MaxBits},
+	}
+	for _, tc := range tests {
+		d, err := configs.Parse("f.yaml", []byte(tc.yaml))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.yaml, err)
+		}
+		if got := sensorreg.Bits(&d); got != tc.want {
+			t.Errorf("%q: Bits = %d, want %d", tc.yaml, got, tc.want)
+		}
+	}
+}
+
+func TestOpen(t *testing.T) {
+	d := configs.Defaults()
+	now := func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
+	src, closer, err := sensorreg.Open(&d, sensorreg.Env{Now: now, Start: sim.StartPosition()})
+	if err != nil || closer != nil {
+		t.Fatalf("sim: %v, closer %v", err, closer != nil)
+	}
+	b, ok := src.(*sim.Board)
+	if !ok || b.Occupied() != sim.StartPosition() {
+		t.Errorf("sim opened %T with the wrong pieces", src)
+	}
+	d.BoardShape = "square16"
+	if src, _, err := sensorreg.Open(&d, sensorreg.Env{}); err != nil || src.(*sim.Board).Squares().Len() != 256 {
+		t.Errorf("sim on square16: %v", err)
+	}
+	d.Sensors.Driver = "plate"
+	if _, _, err := sensorreg.Open(&d, sensorreg.Env{}); !errors.Is(err, sensorreg.ErrUsage) || !strings.Contains(err.Error(), `--driver "plate": want fake, gpiomatrix`) {
+		t.Errorf("unknown driver: %v", err)
+	}
+	d.Sensors.Driver = "gpiomatrix"
+	if _, _, err := sensorreg.Open(&d, sensorreg.Env{}); !errors.Is(err, sensorreg.ErrUsage) {
+		t.Errorf("gpiomatrix without pins: %v, want a usage error", err)
+	}
+}
+
+func TestRegisterRefusesMistakes(t *testing.T) {
+	open := func(*configs.Daemon, sensorreg.Env) (sensors.Source, func(), error) { return nil, nil, nil }
+	for _, d := range []*sensorreg.Driver{{Name: "sim", Open: open}, {Name: "", Open: open}, {Name: "noopen"}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Register(%q) did not panic", d.Name)
+				}
+			}()
+			sensorreg.Register(d)
+		}()
+	}
+}
