@@ -213,35 +213,6 @@ func BoardSquares(shape string) square.Set {
 // Squares returns the configured board's squares (BoardSquares).
 func (d *Daemon) Squares() square.Set { return BoardSquares(d.BoardShape) }
 
-// HC165Chips is the 74HC165 chain's length: the configured chips, or one
-// chip per 8 squares of the board (20 for cross14, 32 for square16).
-func (d *Daemon) HC165Chips() int {
-	if d.Sensors.HC165.Chips > 0 {
-		return d.Sensors.HC165.Chips
-	}
-	return (d.Squares().Len() + 7) / 8
-}
-
-// MCP23017Addrs are the expanders' addresses: the configured ones, or
-// from 0x20 up as many as the board needs (as a matrix, 56 switches a
-// chip: 0x20-0x22 for cross14, 0x20-0x24 for square16; wired directly,
-// 14 a chip, at most the eight one bus takes).
-func (d *Daemon) MCP23017Addrs() []string {
-	if len(d.Sensors.MCP23017.Addrs) > 0 {
-		return d.Sensors.MCP23017.Addrs
-	}
-	per := 56
-	if d.Sensors.MCP23017.Mode == "direct" {
-		per = 14
-	}
-	n := min((d.Squares().Len()+per-1)/per, 8)
-	out := make([]string, n)
-	for i := range out {
-		out[i] = fmt.Sprintf("%#x", 0x20+i)
-	}
-	return out
-}
-
 // Error is a problem in the config file, with its position.
 type Error = yamlpos.Error
 

@@ -1,7 +1,6 @@
 package configs_test
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -86,31 +85,6 @@ func TestParseValues(t *testing.T) {
 	if d.Board != "club-3" || d.Game.Variant != "ffa" || d.Game.Clock.Base != 10*time.Minute || d.Game.Clock.Delay != 15*time.Second ||
 		d.Game.Tags["Event"] != "League" || d.MQTT.Broker != "ssl://club:8883" || d.Sensors.Rate != 200 {
 		t.Errorf("%+v", d)
-	}
-}
-
-// board_shape: square16 sizes the hardware for 256 squares; cross14 (the
-// default) for 160.
-func TestBoardShape(t *testing.T) {
-	t.Setenv("STATE_DIRECTORY", "")
-	for _, tc := range []struct {
-		yaml          string
-		squares, chip int
-		addrs         string
-	}{
-		{"", 160, 20, "[0x20 0x21 0x22]"},
-		{"board_shape: cross14\n", 160, 20, "[0x20 0x21 0x22]"},
-		{"board_shape: square16\n", 256, 32, "[0x20 0x21 0x22 0x23 0x24]"},
-		{"board_shape: square16\nsensors: {hc165: {chips: 33}, mcp23017: {addrs: [\"0x27\"]}}\n", 256, 33, "[0x27]"},
-		{"board_shape: square16\nsensors: {mcp23017: {mode: direct}}\n", 256, 32, "[0x20 0x21 0x22 0x23 0x24 0x25 0x26 0x27]"},
-	} {
-		d, err := configs.Parse("f.yaml", []byte(tc.yaml))
-		if err != nil {
-			t.Fatalf("%q: %v", tc.yaml, err)
-		}
-		if d.Squares().Len() != tc.squares || d.HC165Chips() != tc.chip || fmt.Sprint(d.MCP23017Addrs()) != tc.addrs {
-			t.Errorf("%q: %d squares, %d chips, addrs %v; want %d, %d, %s", tc.yaml, d.Squares().Len(), d.HC165Chips(), d.MCP23017Addrs(), tc.squares, tc.chip, tc.addrs)
-		}
 	}
 }
 

@@ -149,7 +149,7 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 		d.closers = append(d.closers, closeSrc)
 	}
 	board := cfg.Squares()
-	m, err := sourceMap(src, board, cfg.Sensors.Wiring)
+	m, err := sensors.SourceMap(src, board, cfg.Sensors.Wiring)
 	if err != nil {
 		return nil, err
 	}

@@ -95,7 +95,7 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 	if closer != nil {
 		defer closer()
 	}
-	m, err := sourceMap(src, board, s.Wiring)
+	m, err := sensors.SourceMap(src, board, s.Wiring)
 	if err != nil {
 		return err
 	}
@@ -253,28 +253,6 @@ func calReport(cal *sensors.Calibration, m *sensors.Map, w io.Writer) error {
 		return errors.New("wiring test failed")
 	}
 	return nil
-}
-
-// sourceMap is the wiring map for src under a board with the given
-// squares: the simulated board's own, a wiring map file checked against
-// the board, or the board's standard layout for as many bits as the
-// driver reads.
-func sourceMap(src sensors.Source, board square.Set, wiring string) (*sensors.Map, error) {
-	if wiring != "" {
-		data, err := os.ReadFile(wiring)
-		if err != nil {
-			return nil, fmt.Errorf("sensors.wiring: %w", err)
-		}
-		return sensors.ParseMapOn(wiring, data, src.Bits(), board)
-	}
-	if sb, ok := src.(*sim.Board); ok {
-		return sb.Map(), nil
-	}
-	m, err := sensors.StandardMapOn(board, src.Bits())
-	if err != nil {
-		return nil, fmt.Errorf("%v (a wiring map: sensors.wiring, --wiring FILE)", err)
-	}
-	return m, nil
 }
 
 // startOccupancy is where the pieces stand when a board of this shape is

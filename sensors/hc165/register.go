@@ -27,7 +27,7 @@ func init() {
 			return errors.Join(w.SPI(d.Sensors.HC165.SPI, "the 74HC165 chain", "sensors.hc165.spi"),
 				w.GPIO(d.Sensors.HC165.Latch, "the 74HC165 latch", "sensors.hc165.latch"))
 		},
-		Bits: func(d *configs.Daemon) int { return d.HC165Chips() * 8 },
+		Bits: func(d *configs.Daemon) int { return Chips(d) * 8 },
 		Open: open,
 	})
 }
@@ -76,10 +76,19 @@ func open(d *configs.Daemon, _ sensorreg.Env) (sensors.Source, func(), error) {
 		return nil, nil, fmt.Errorf("hc165: --latch: %v", err)
 	}
 	mode := spi.Mode(h.SPIMode)
-	dev, err := New(port, latch, &Opts{Chips: d.HC165Chips(), Speed: physic.Frequency(h.SpeedHz) * physic.Hertz, Mode: &mode, LSBFirst: h.LSBFirst, ActiveHigh: h.ActiveHigh})
+	dev, err := New(port, latch, &Opts{Chips: Chips(d), Speed: physic.Frequency(h.SpeedHz) * physic.Hertz, Mode: &mode, LSBFirst: h.LSBFirst, ActiveHigh: h.ActiveHigh})
 	if err != nil {
 		port.Close()
 		return nil, nil, err
 	}
 	return dev, func() { port.Close() }, nil
+}
+
+// Chips is the configured chain's length: sensors.hc165.chips, or one
+// chip per 8 squares of the board (20 for cross14, 32 for square16).
+func Chips(d *configs.Daemon) int {
+	if d.Sensors.HC165.Chips > 0 {
+		return d.Sensors.HC165.Chips
+	}
+	return (d.Squares().Len() + 7) / 8
 }

@@ -26,7 +26,7 @@ func init() {
 		Pins: func(d *configs.Daemon, w *pins.Wiring) error {
 			return w.I2C(d.Sensors.MCP23017.Bus, "the MCP23017s", "sensors.mcp23017.bus")
 		},
-		Bits: func(d *configs.Daemon) int { return perChip(d.Sensors.MCP23017.Mode) * len(d.MCP23017Addrs()) },
+		Bits: func(d *configs.Daemon) int { return perChip(d.Sensors.MCP23017.Mode) * len(Addrs(d)) },
 		Open: open,
 	})
 }
@@ -84,7 +84,7 @@ func check(c *configs.Checking) error {
 		return nil
 	}
 	mode := modeOf(m.Mode)
-	chips := len(d.MCP23017Addrs())
+	chips := len(Addrs(d))
 	hz := physic.Frequency(m.BusHz) * physic.Hertz
 	if max := MaxRate(mode, chips, hz); s.Rate > max {
 		faster := ""
@@ -117,7 +117,7 @@ func open(d *configs.Daemon, _ sensorreg.Env) (sensors.Source, func(), error) {
 		return nil, nil, fmt.Errorf("mcp23017: I²C bus %q: %v (on a Pi, enable I²C: dtparam=i2c_arm=on)", m.Bus, err)
 	}
 	var addrs []uint16
-	for _, s := range d.MCP23017Addrs() {
+	for _, s := range Addrs(d) {
 		a, err := strconv.ParseUint(s, 0, 16)
 		if err != nil {
 			bus.Close()
@@ -135,4 +135,21 @@ func open(d *configs.Daemon, _ sensorreg.Env) (sensors.Source, func(), error) {
 		return nil, nil, err
 	}
 	return dev, func() { bus.Close() }, nil
+}
+
+// Addrs are the configured expanders' addresses: sensors.mcp23017.addrs,
+// or from 0x20 up as many as the board needs (as a matrix, 56 switches a
+// chip: 0x20-0x22 for cross14, 0x20-0x24 for square16; wired directly, 14
+// a chip, at most the eight one bus takes).
+func Addrs(d *configs.Daemon) []string {
+	m := &d.Sensors.MCP23017
+	if len(m.Addrs) > 0 {
+		return m.Addrs
+	}
+	n := min((d.Squares().Len()+perChip(m.Mode)-1)/perChip(m.Mode), 8)
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%#x", 0x20+i)
+	}
+	return out
 }

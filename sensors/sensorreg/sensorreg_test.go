@@ -2,6 +2,7 @@ package sensorreg_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,8 @@ import (
 	_ "boardd/internal/drivers" // the real drivers, and the checks handed to configs
 	"boardd/internal/pins"
 	"boardd/sensors"
+	"boardd/sensors/hc165"
+	"boardd/sensors/mcp23017"
 	"boardd/sensors/sensorreg"
 	"boardd/sensors/sim"
 )
@@ -144,5 +147,30 @@ func TestRegisterRefusesMistakes(t *testing.T) {
 			}()
 			sensorreg.Register(d)
 		}()
+	}
+}
+
+// board_shape: square16 sizes the hardware for 256 squares; cross14 (the
+// default) for 160.
+func TestBoardShape(t *testing.T) {
+	t.Setenv("STATE_DIRECTORY", "")
+	for _, tc := range []struct {
+		yaml          string
+		squares, chip int
+		addrs         string
+	}{
+		{"", 160, 20, "[0x20 0x21 0x22]"},
+		{"board_shape: cross14\n", 160, 20, "[0x20 0x21 0x22]"},
+		{"board_shape: square16\n", 256, 32, "[0x20 0x21 0x22 0x23 0x24]"},
+		{"board_shape: square16\nsensors: {hc165: {chips: 33}, mcp23017: {addrs: [\"0x27\"]}}\n", 256, 33, "[0x27]"},
+		{"board_shape: square16\nsensors: {mcp23017: {mode: direct}}\n", 256, 32, "[0x20 0x21 0x22 0x23 0x24 0x25 0x26 0x27]"},
+	} {
+		d, err := configs.Parse("f.yaml", []byte(tc.yaml))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.yaml, err)
+		}
+		if d.Squares().Len() != tc.squares || hc165.Chips(&d) != tc.chip || fmt.Sprint(mcp23017.Addrs(&d)) != tc.addrs {
+			t.Errorf("%q: %d squares, %d chips, addrs %v; want %d, %d, %s", tc.yaml, d.Squares().Len(), hc165.Chips(&d), mcp23017.Addrs(&d), tc.squares, tc.chip, tc.addrs)
+		}
 	}
 }
