@@ -81,7 +81,7 @@ type Clock struct {
 
 // Sensors is the switch hardware and its timing.
 type Sensors struct {
-	Driver   string        `yaml:"driver"` // sim, hc165, gpiomatrix, mcp23017
+	Driver   string        `yaml:"driver"` // a switch driver registered with sensors/sensorreg
 	Wiring   string        `yaml:"wiring"` // wiring map file (bit → square)
 	Rate     float64       `yaml:"rate"`   // scans per second
 	Debounce int           `yaml:"debounce"`
@@ -116,7 +116,7 @@ type Sensors struct {
 
 // LEDs is the LED hardware.
 type LEDs struct {
-	Driver     string  `yaml:"driver"` // none, term, apa102, ws2812
+	Driver     string  `yaml:"driver"` // an LED driver registered with leds/ledreg
 	SPI        string  `yaml:"spi"`
 	SpeedHz    int64   `yaml:"speed_hz"`
 	Map        string  `yaml:"map"` // serpentine, arms, or a map file

@@ -8,14 +8,11 @@ package ledreg
 import (
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
-	"strings"
-	"sync"
 
 	"boardd/configs"
 	"boardd/internal/pins"
+	"boardd/internal/registry"
 	"boardd/leds"
 	"boardd/rules/square"
 )
@@ -39,54 +36,26 @@ type Driver struct {
 	Draw func(l configs.LEDs, board square.Set, w io.Writer) func(*leds.Frame)
 }
 
-var (
-	mu      sync.Mutex
-	drivers = map[string]*Driver{}
-)
+var drivers = registry.New[*Driver]("ledreg")
 
 // Register adds a driver. A driver without a name, or a name registered
 // twice, is a programming error: Register panics.
-func Register(d *Driver) {
-	mu.Lock()
-	defer mu.Unlock()
-	if d.Name == "" {
-		panic("ledreg: a driver needs a Name")
-	}
-	if _, dup := drivers[d.Name]; dup {
-		panic(fmt.Sprintf("ledreg: driver %q registered twice", d.Name))
-	}
-	drivers[d.Name] = d
-}
+func Register(d *Driver) { drivers.Register(d.Name, d) }
 
 // The driver that lights nothing.
 func init() { Register(&Driver{Name: "none"}) }
 
 // Lookup returns the driver called name, or nil.
 func Lookup(name string) *Driver {
-	mu.Lock()
-	defer mu.Unlock()
-	return drivers[name]
+	d, _ := drivers.Lookup(name)
+	return d
 }
 
 // All returns the registered drivers by name.
-func All() []*Driver {
-	mu.Lock()
-	defer mu.Unlock()
-	var out []*Driver
-	for _, n := range slices.Sorted(maps.Keys(drivers)) {
-		out = append(out, drivers[n])
-	}
-	return out
-}
+func All() []*Driver { return drivers.All() }
 
 // Names returns the registered drivers' names, sorted.
-func Names() []string {
-	var out []string
-	for _, d := range All() {
-		out = append(out, d.Name)
-	}
-	return out
-}
+func Names() []string { return drivers.Names() }
 
 // lights reports whether a driver shows anything (so needs the LED map).
 func (d *Driver) lights() bool { return d.Strip != nil || d.Draw != nil }
@@ -98,7 +67,7 @@ func Check(c *configs.Checking) error {
 	l := &c.Config.LEDs
 	d := Lookup(l.Driver)
 	if d == nil {
-		return c.Errorf("leds.driver", "%q: want %s", l.Driver, strings.Join(Names(), ", "))
+		return c.Errorf("leds.driver", "%q: want %s", l.Driver, drivers.List(", "))
 	}
 	for _, d := range All() {
 		if d.Check != nil {
@@ -156,7 +125,7 @@ type Env struct {
 func Open(l configs.LEDs, board square.Set, env Env) (*Out, error) {
 	d := Lookup(l.Driver)
 	if d == nil {
-		return nil, fmt.Errorf("leds.driver %q: want %s", l.Driver, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("leds.driver %q: want %s", l.Driver, drivers.List(", "))
 	}
 	if !d.lights() {
 		return nil, nil

@@ -10,14 +10,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"boardd/configs"
 	"boardd/internal/pins"
+	"boardd/internal/registry"
 	"boardd/rules/square"
 	"boardd/sensors"
 )
@@ -62,51 +60,28 @@ type Driver struct {
 	Open func(d *configs.Daemon, env Env) (src sensors.Source, close func(), err error)
 }
 
-var (
-	mu      sync.Mutex
-	drivers = map[string]*Driver{}
-)
+var drivers = registry.New[*Driver]("sensorreg")
 
 // Register adds a driver. A driver without a name or Open, or a name
 // registered twice, is a programming error: Register panics.
 func Register(d *Driver) {
-	mu.Lock()
-	defer mu.Unlock()
-	if d.Name == "" || d.Open == nil {
+	if d.Open == nil {
 		panic("sensorreg: a driver needs a Name and an Open")
 	}
-	if _, dup := drivers[d.Name]; dup {
-		panic(fmt.Sprintf("sensorreg: driver %q registered twice", d.Name))
-	}
-	drivers[d.Name] = d
+	drivers.Register(d.Name, d)
 }
 
 // Lookup returns the driver called name, or nil.
 func Lookup(name string) *Driver {
-	mu.Lock()
-	defer mu.Unlock()
-	return drivers[name]
+	d, _ := drivers.Lookup(name)
+	return d
 }
 
 // All returns the registered drivers by name.
-func All() []*Driver {
-	mu.Lock()
-	defer mu.Unlock()
-	var out []*Driver
-	for _, n := range slices.Sorted(maps.Keys(drivers)) {
-		out = append(out, drivers[n])
-	}
-	return out
-}
+func All() []*Driver { return drivers.All() }
 
 // Names returns the registered drivers' names, sorted.
-func Names() []string {
-	var out []string
-	for _, d := range All() {
-		out = append(out, d.Name)
-	}
-	return out
-}
+func Names() []string { return drivers.Names() }
 
 // Want lists the names for an error: "gpiomatrix, hc165, mcp23017 or sim".
 func Want() string {
@@ -125,7 +100,7 @@ func Check(c *configs.Checking) error {
 	s := &c.Config.Sensors
 	d := Lookup(s.Driver)
 	if d == nil {
-		return c.Errorf("sensors.driver", "%q: want %s", s.Driver, strings.Join(Names(), ", "))
+		return c.Errorf("sensors.driver", "%q: want %s", s.Driver, drivers.List(", "))
 	}
 	if s.Listen != "" && !d.Scripts {
 		return c.Errorf("sensors.listen", "only the sim driver takes switch scripts over the network")
