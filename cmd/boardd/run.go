@@ -66,7 +66,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) error {
 	if *stdin && d.simBoard != nil {
 		go d.readSim(ctx, os.Stdin, stdout)
 	}
-	if *draw && cfg.LEDs.Driver != "term" {
+	if *draw && ledreg.Lookup(cfg.LEDs.Driver).Draw == nil { // not already drawn by the LED driver
 		go showBoard(ctx, d.live, stdout, true)
 	}
 	daemon.SdNotify(false, daemon.SdNotifyReady)

@@ -66,7 +66,7 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 	if drv == nil {
 		return fmt.Errorf("%w: --driver %q: want %s", errUsage, s.Driver, sensorreg.Want())
 	}
-	if f.script != "" && !drv.Scripts {
+	if f.script != "" && !drv.Simulated {
 		return fmt.Errorf("%w: --script needs --driver sim", errUsage)
 	}
 	if !slices.Contains(configs.BoardShapes, f.cfg.BoardShape) {

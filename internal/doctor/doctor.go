@@ -148,39 +148,11 @@ func (c *checker) model() {
 	c.add(OK, "model", msg, "")
 }
 
-// bus is one SPI or I²C bus the config uses.
-type bus struct {
-	i2c   bool
-	n, cs int
-	dev   string // /dev/spidev1.0, /dev/i2c-1
-	who   string // the 74HC165 chain
-	key   string
-}
-
-func (c *checker) usedBuses() []bus {
-	d := &c.env.Config
-	var out []bus
-	spi := func(dev, who, key string) {
-		if n, cs, ok := pins.ParseSPI(dev); ok {
-			out = append(out, bus{n: n, cs: cs, dev: fmt.Sprintf("/dev/spidev%d.%d", n, cs), who: who, key: key})
-		}
-	}
-	switch d.Sensors.Driver {
-	case "hc165":
-		spi(d.Sensors.HC165.SPI, "the 74HC165 chain", "sensors.hc165.spi")
-	case "gpiomatrix":
-		if d.Sensors.GPIOMatrix.RowSPI != "" {
-			spi(d.Sensors.GPIOMatrix.RowSPI, "the 74HC595 rows", "sensors.gpiomatrix.row_spi")
-		}
-	case "mcp23017":
-		if n, ok := pins.I2CBus(d.Sensors.MCP23017.Bus); ok {
-			out = append(out, bus{i2c: true, n: n, dev: fmt.Sprintf("/dev/i2c-%d", n), who: "the MCP23017s", key: "sensors.mcp23017.bus"})
-		}
-	}
-	if d.LEDs.Driver == "apa102" || d.LEDs.Driver == "ws2812" {
-		spi(d.LEDs.SPI, "the "+d.LEDs.Driver+" LEDs", "leds.spi")
-	}
-	return out
+// usedBuses are the SPI and I²C buses the configured drivers use, as
+// they report them (configs.Daemon.Pins).
+func (c *checker) usedBuses() []pins.Bus {
+	w, _ := c.env.Config.Pins() // a pin error is the pins check's to report
+	return w.Buses
 }
 
 // spiLine is the config.txt line that enables SPI bus n with cs+1 chip
@@ -199,27 +171,27 @@ func (c *checker) addLine(line string) string {
 func (c *checker) buses() {
 	d := &c.env.Config
 	for _, b := range c.usedBuses() {
-		topic := fmt.Sprintf("spi%d", b.n)
-		enabled := c.boot.spiChipSelects(b.n) > b.cs
-		need := spiLine(b.n, b.cs)
-		if b.i2c {
-			topic = fmt.Sprintf("i2c%d", b.n)
-			enabled = b.n != 1 || c.boot.param("i2c_arm") == "on"
+		topic := fmt.Sprintf("spi%d", b.N)
+		enabled := c.boot.spiChipSelects(b.N) > b.CS
+		need := spiLine(b.N, b.CS)
+		if b.I2C {
+			topic = fmt.Sprintf("i2c%d", b.N)
+			enabled = b.N != 1 || c.boot.param("i2c_arm") == "on"
 			need = "dtparam=i2c_arm=on"
 		}
-		present := c.exists(b.dev)
-		what := fmt.Sprintf("%s (%s %s)", b.who, b.key, b.dev)
+		present := c.exists(b.Dev)
+		what := fmt.Sprintf("%s (%s %s)", b.Who, b.Key, b.Dev)
 		switch {
 		case present && enabled:
-			c.add(OK, topic, fmt.Sprintf("%s is there for %s", b.dev, what), "")
+			c.add(OK, topic, fmt.Sprintf("%s is there for %s", b.Dev, what), "")
 		case present:
-			c.add(Warn, topic, fmt.Sprintf("%s is there for %s, but %s does not enable it: it may be gone after the next config change", b.dev, what, c.boot.shown), fmt.Sprintf("add the line `%s` to %s", need, c.boot.shown))
+			c.add(Warn, topic, fmt.Sprintf("%s is there for %s, but %s does not enable it: it may be gone after the next config change", b.Dev, what, c.boot.shown), fmt.Sprintf("add the line `%s` to %s", need, c.boot.shown))
 		case enabled:
-			c.add(Fail, topic, fmt.Sprintf("%s is missing for %s, though %s enables it: the Pi has not rebooted since", b.dev, what, c.boot.shown), "run `sudo reboot`")
+			c.add(Fail, topic, fmt.Sprintf("%s is missing for %s, though %s enables it: the Pi has not rebooted since", b.Dev, what, c.boot.shown), "run `sudo reboot`")
 		default:
-			c.add(Fail, topic, fmt.Sprintf("%s is missing for %s: %s does not enable it", b.dev, what, c.boot.shown), c.addLine(need))
+			c.add(Fail, topic, fmt.Sprintf("%s is missing for %s: %s does not enable it", b.Dev, what, c.boot.shown), c.addLine(need))
 		}
-		if b.i2c && b.n == 1 {
+		if b.I2C && b.N == 1 {
 			have := c.boot.param("i2c_arm_baudrate")
 			if have == "" {
 				have = "100000" // the firmware's default
@@ -243,8 +215,10 @@ func (c *checker) buses() {
 	}
 }
 
+// needGPIO says the configured drivers use single GPIOs, not only buses.
 func needGPIO(d *configs.Daemon) bool {
-	return d.Sensors.Driver == "hc165" || d.Sensors.Driver == "gpiomatrix"
+	w, _ := d.Pins()
+	return w.UsesGPIO
 }
 
 // coreFreq checks the core clock lines WS2812 over SPI needs on a Pi 3
@@ -288,7 +262,7 @@ func (c *checker) pins() {
 	}
 	used := map[string]bool{}
 	for _, b := range c.usedBuses() {
-		used[fmt.Sprintf("%v%d", b.i2c, b.n)] = true
+		used[fmt.Sprintf("%v%d", b.I2C, b.N)] = true
 	}
 	lines := map[string]string{}
 	for n := 0; n <= 6; n++ {
@@ -350,7 +324,7 @@ func (c *checker) groups() {
 	d := &c.env.Config
 	need := map[string]bool{}
 	for _, b := range c.usedBuses() {
-		if b.i2c {
+		if b.I2C {
 			need["i2c"] = true
 		} else {
 			need["spi"] = true

@@ -52,8 +52,26 @@ func (c Conflict) Error() string {
 
 // Wiring is the set of pin jobs of one board. The zero value is empty.
 type Wiring struct {
-	Jobs   []Job
-	owners int
+	Jobs []Job
+	// Buses are the SPI and I²C buses the jobs use, in the order they
+	// were added, including buses whose pins this package does not know.
+	Buses []Bus
+	// UsesGPIO says a job drives or reads a single GPIO (through the GPIO
+	// character device, /dev/gpiochip*), not only buses.
+	UsesGPIO bool
+	owners   int
+}
+
+// Bus is one SPI or I²C bus a wiring uses.
+type Bus struct {
+	I2C bool
+	// N is the bus number, CS the SPI chip select.
+	N, CS int
+	// Dev is the device file: /dev/spidev1.0, /dev/i2c-1.
+	Dev string
+	// Who uses it ("the 74HC165 chain") and Key is the config key that
+	// names it.
+	Who, Key string
 }
 
 func (w *Wiring) claim() int {
@@ -68,6 +86,7 @@ func (w *Wiring) GPIO(name, what, key string) error {
 	if name == "" {
 		return nil
 	}
+	w.UsesGPIO = true
 	n, err := ParseGPIO(name)
 	if err != nil {
 		return fmt.Errorf("%s: %v", key, err)
@@ -101,6 +120,7 @@ func (w *Wiring) SPI(dev, who, key string) error {
 	if !ok {
 		return nil
 	}
+	w.Buses = append(w.Buses, Bus{N: bus, CS: cs, Dev: fmt.Sprintf("/dev/spidev%d.%d", bus, cs), Who: who, Key: key})
 	b, ok := spiBuses[bus]
 	if !ok || cs >= len(b.ce) {
 		return nil
@@ -166,6 +186,7 @@ func (w *Wiring) I2C(bus, who, key string) error {
 	if !ok {
 		return nil
 	}
+	w.Buses = append(w.Buses, Bus{I2C: true, N: n, Dev: fmt.Sprintf("/dev/i2c-%d", n), Who: who, Key: key})
 	var sda, scl int
 	switch n {
 	case 1:

@@ -37,9 +37,9 @@ type Env struct {
 type Driver struct {
 	// Name is the value of sensors.driver and --driver that selects it.
 	Name string
-	// Scripts says the driver plays switch scripts (--script,
-	// sensors.listen): only a simulated board can.
-	Scripts bool
+	// Simulated says the driver is a simulated board: it plays switch
+	// scripts (--script, sensors.listen) and has no hardware to check.
+	Simulated bool
 	// Flags binds the driver's options of 'boardd sensors' to its config
 	// section in s, so the command line and the config set the same
 	// values. May be nil.
@@ -102,7 +102,7 @@ func Check(c *configs.Checking) error {
 	if d == nil {
 		return c.Errorf("sensors.driver", "%q: want %s", s.Driver, drivers.List(", "))
 	}
-	if s.Listen != "" && !d.Scripts {
+	if s.Listen != "" && !d.Simulated {
 		return c.Errorf("sensors.listen", "only the sim driver takes switch scripts over the network")
 	}
 	for _, d := range All() {

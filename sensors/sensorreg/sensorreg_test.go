@@ -50,10 +50,10 @@ func TestRegisteredDrivers(t *testing.T) {
 	if got := sensorreg.Want(); got != "fake, gpiomatrix, hc165, mcp23017 or sim" {
 		t.Errorf("Want() = %q", got)
 	}
-	if d := sensorreg.Lookup("sim"); d == nil || !d.Scripts {
+	if d := sensorreg.Lookup("sim"); d == nil || !d.Simulated {
 		t.Errorf("sim: %+v, want a driver that plays scripts", d)
 	}
-	if sensorreg.Lookup("hc165").Scripts {
+	if sensorreg.Lookup("hc165").Simulated {
 		t.Error("hc165 plays scripts")
 	}
 }

@@ -12,8 +12,8 @@ import (
 // switch scripts.
 func init() {
 	sensorreg.Register(&sensorreg.Driver{
-		Name:    "sim",
-		Scripts: true,
+		Name:      "sim",
+		Simulated: true,
 		Open: func(d *configs.Daemon, env sensorreg.Env) (sensors.Source, func(), error) {
 			board := d.Squares()
 			if board == square.Cross() {
