@@ -10,21 +10,18 @@ import (
 
 	"boardd/configs"
 	"boardd/rules"
-	"boardd/sensors"
-	"boardd/sensors/sensorreg"
 	"boardd/sync/mqtt"
 )
 
 // configChecks are the checks of a daemon config beyond its keys and
 // values (configs.Daemon.Check, which runs the registered drivers' checks
-// of their sections): the ones that need a package owning the value or
-// the machine. boardd run and boardd config check both load
-// through loadConfig, so they refuse the same files. A new check is one
-// more entry here.
+// of their sections and the wiring and LED map files): the ones that need
+// a package owning the value or the machine. boardd run and boardd config
+// check both load through loadConfig, so they refuse the same files. A new
+// check is one more entry here.
 var configChecks = []configs.CheckFunc{
 	checkBoardID,
 	checkGame,
-	checkWiring,
 	checkMQTTTLS,
 	checkWebTLS,
 	checkStateDir,
@@ -61,24 +58,6 @@ func checkGame(c *configs.Checking) error {
 	}
 	if _, err := rules.NewGame(v, fen); err != nil {
 		return c.Errorf("game.start", "%q: %v (want a start array's name such as modern, or a FEN4)", d.Game.Start, err)
-	}
-	return nil
-}
-
-// checkWiring: the wiring map file exists and maps the board's squares.
-// The bit count is the driver's where the config fixes it, else the most
-// a map may have (the driver checks the rest when it opens).
-func checkWiring(c *configs.Checking) error {
-	d := c.Config
-	if d.Sensors.Wiring == "" {
-		return nil
-	}
-	data, err := os.ReadFile(d.Sensors.Wiring)
-	if err != nil {
-		return c.Errorf("sensors.wiring", "%v", err)
-	}
-	if _, err := sensors.ParseMapOn(d.Sensors.Wiring, data, sensorreg.Bits(d), d.Squares()); err != nil {
-		return c.Errorf("sensors.wiring", "%v", err)
 	}
 	return nil
 }

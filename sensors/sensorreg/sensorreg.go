@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -94,8 +95,10 @@ func Want() string {
 
 // Check is the config check of the sensors section's drivers (a
 // configs.CheckFunc): sensors.driver names a registered driver, only a
-// driver that plays scripts listens for them, and every driver's own
-// section is valid.
+// simulated board listens for switch scripts, every driver's own section
+// is valid, and a wiring map file exists and maps the board's squares
+// (with the driver's bit count where the config fixes it, else the most a
+// map may have: the driver checks the rest when it opens).
 func Check(c *configs.Checking) error {
 	s := &c.Config.Sensors
 	d := Lookup(s.Driver)
@@ -111,6 +114,16 @@ func Check(c *configs.Checking) error {
 				return err
 			}
 		}
+	}
+	if s.Wiring == "" {
+		return nil
+	}
+	data, err := os.ReadFile(s.Wiring)
+	if err != nil {
+		return c.Errorf("sensors.wiring", "%v", err)
+	}
+	if _, err := sensors.ParseMapOn(s.Wiring, data, Bits(c.Config), c.Config.Squares()); err != nil {
+		return c.Errorf("sensors.wiring", "%v", err)
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package sensorreg_test
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"boardd/configs"
 	_ "boardd/internal/drivers" // the real drivers, and the checks handed to configs
 	"boardd/internal/pins"
+	"boardd/rules/square"
 	"boardd/sensors"
 	"boardd/sensors/hc165"
 	"boardd/sensors/mcp23017"
@@ -171,6 +174,39 @@ func TestBoardShape(t *testing.T) {
 		}
 		if d.Squares().Len() != tc.squares || hc165.Chips(&d) != tc.chip || fmt.Sprint(mcp23017.Addrs(&d)) != tc.addrs {
 			t.Errorf("%q: %d squares, %d chips, addrs %v; want %d, %d, %s", tc.yaml, d.Squares().Len(), hc165.Chips(&d), mcp23017.Addrs(&d), tc.squares, tc.chip, tc.addrs)
+		}
+	}
+}
+
+// The wiring map file is checked with the config: it exists, and maps the
+// board's squares onto no more bits than the configured driver reads.
+func TestConfigChecksTheWiringMap(t *testing.T) {
+	dir := t.TempDir()
+	var rows strings.Builder
+	rows.WriteString("squares:\n")
+	sqs := square.Cross().Squares()
+	for i := 0; i < len(sqs); i += 8 {
+		rows.WriteString("  - [")
+		for j, q := range sqs[i : i+8] {
+			if j > 0 {
+				rows.WriteString(", ")
+			}
+			rows.WriteString(q.String())
+		}
+		rows.WriteString("]\n")
+	}
+	good := filepath.Join(dir, "wiring.yaml")
+	os.WriteFile(good, []byte(rows.String()), 0o644)
+	tests := []struct{ name, yaml, want string }{
+		{"a map of 160 bits", "sensors:\n  wiring: " + good + "\n", ""},
+		{"on a chain of 20 chips", "sensors:\n  driver: hc165\n  wiring: " + good + "\n", ""},
+		{"on two expanders wired directly", "sensors:\n  driver: mcp23017\n  mcp23017: {mode: direct, addrs: [\"0x20\", \"0x21\"]}\n  wiring: " + good + "\n", "f.yaml: line 4: sensors.wiring: " + good + ":5: bit 28 (e4) out of range: the driver reads bits 0-27"},
+		{"missing", "sensors:\n  wiring: " + filepath.Join(dir, "none.yaml") + "\n", "f.yaml: line 2: sensors.wiring: open " + filepath.Join(dir, "none.yaml")},
+	}
+	for _, tc := range tests {
+		_, err := configs.Parse("f.yaml", []byte(tc.yaml))
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
 	}
 }
