@@ -88,30 +88,9 @@ type Sensors struct {
 	Quiet    time.Duration `yaml:"quiet"`
 	// Listen (sim only): accept switch script lines on this address.
 	Listen string `yaml:"listen"`
-	HC165  struct {
-		SPI        string `yaml:"spi"`
-		Latch      string `yaml:"latch"`
-		Chips      int    `yaml:"chips"` // 0: as many as the board needs
-		SpeedHz    int64  `yaml:"speed_hz"`
-		SPIMode    int    `yaml:"spi_mode"` // 2 (safe), 0 or 3
-		LSBFirst   bool   `yaml:"lsb_first"`
-		ActiveHigh bool   `yaml:"active_high"`
-	} `yaml:"hc165"`
-	GPIOMatrix struct {
-		Rows          []string      `yaml:"rows"`
-		Cols          []string      `yaml:"cols"`
-		Decoder       bool          `yaml:"decoder"`
-		DecoderEnable string        `yaml:"decoder_enable"`
-		RowSPI        string        `yaml:"row_spi"`
-		RowCount      int           `yaml:"row_count"`
-		Settle        time.Duration `yaml:"settle"`
-	} `yaml:"gpiomatrix"`
-	MCP23017 struct {
-		Bus   string   `yaml:"bus"`
-		Addrs []string `yaml:"addrs"`  // empty: as many as the board needs
-		Mode  string   `yaml:"mode"`   // matrix, direct
-		BusHz int64    `yaml:"bus_hz"` // the bus clock config.txt sets
-	} `yaml:"mcp23017"`
+	// sections are the switch drivers' own sections (sensors.hc165, …),
+	// registered by the drivers (RegisterSensorsSection, SensorsSection).
+	sections map[string]any
 }
 
 // LEDs is the LED hardware.
@@ -187,9 +166,7 @@ func Defaults() Daemon {
 	d.Game.Variant = "teams"
 	d.Game.Takeback = "off"
 	d.Sensors.Driver, d.Sensors.Rate, d.Sensors.Debounce, d.Sensors.Quiet = "sim", 200, 4, 400*time.Millisecond
-	d.Sensors.HC165.SPI, d.Sensors.HC165.Latch, d.Sensors.HC165.Chips, d.Sensors.HC165.SpeedHz = "/dev/spidev1.0", "GPIO16", 0, 1000000
-	d.Sensors.GPIOMatrix.RowCount, d.Sensors.GPIOMatrix.Settle = 16, 20*time.Microsecond
-	d.Sensors.HC165.SPIMode, d.Sensors.MCP23017.Mode, d.Sensors.MCP23017.BusHz = 2, "matrix", 400000
+	d.Sensors.sections = newSections() // each driver's section at its defaults
 	d.LEDs.Driver, d.LEDs.SPI, d.LEDs.SpeedHz, d.LEDs.Map, d.LEDs.Gamma, d.LEDs.Brightness, d.LEDs.MaxAmps = "none", "/dev/spidev0.0", 4000000, "serpentine", 2.2, 255, 4
 	d.MQTT.Prefix = "boardd"
 	d.MQTT.Embedded.Listen = "127.0.0.1:1883"

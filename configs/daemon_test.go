@@ -8,6 +8,8 @@ import (
 
 	"boardd/configs"
 	_ "boardd/internal/drivers" // the drivers check their sections
+	"boardd/sensors/gpiomatrix"
+	"boardd/sensors/mcp23017"
 )
 
 func TestExampleIsTheDefaults(t *testing.T) {
@@ -19,8 +21,9 @@ func TestExampleIsTheDefaults(t *testing.T) {
 	want := configs.Defaults()
 	want.Game.Tags = map[string]string{}
 	want.LEDs.Colours = map[string]string{}
-	want.Sensors.GPIOMatrix.Rows, want.Sensors.GPIOMatrix.Cols, want.MQTT.Embedded.Users = []string{}, []string{}, []configs.User{}
-	want.Sensors.MCP23017.Addrs = []string{}
+	m := configs.SensorsSection[gpiomatrix.Config](&want.Sensors, "gpiomatrix")
+	m.Rows, m.Cols, want.MQTT.Embedded.Users = []string{}, []string{}, []configs.User{}
+	configs.SensorsSection[mcp23017.Config](&want.Sensors, "mcp23017").Addrs = []string{}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("configs/boardd.yaml differs from configs.Defaults():\n got %+v\nwant %+v", got, want)
 	}

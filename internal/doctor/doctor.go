@@ -191,17 +191,17 @@ func (c *checker) buses() {
 		default:
 			c.add(Fail, topic, fmt.Sprintf("%s is missing for %s: %s does not enable it", b.Dev, what, c.boot.shown), c.addLine(need))
 		}
-		if b.I2C && b.N == 1 {
+		if b.I2C && b.N == 1 && b.HzKey != "" {
 			have := c.boot.param("i2c_arm_baudrate")
 			if have == "" {
 				have = "100000" // the firmware's default
 			}
-			want := strconv.FormatInt(d.Sensors.MCP23017.BusHz, 10)
+			want := strconv.FormatInt(b.Hz, 10)
 			if have != want {
-				c.add(Fail, topic, fmt.Sprintf("the I²C bus runs at %s Hz (%s), but sensors.mcp23017.bus_hz is %s: the scan rate was checked against the wrong clock", have, c.boot.shown, want),
+				c.add(Fail, topic, fmt.Sprintf("the I²C bus runs at %s Hz (%s), but %s is %s: the scan rate was checked against the wrong clock", have, c.boot.shown, b.HzKey, want),
 					c.addLine("dtparam=i2c_arm_baudrate="+want))
 			} else {
-				c.add(OK, topic, fmt.Sprintf("I²C clock %s Hz, as sensors.mcp23017.bus_hz says", have), "")
+				c.add(OK, topic, fmt.Sprintf("I²C clock %s Hz, as %s says", have, b.HzKey), "")
 			}
 		}
 	}

@@ -72,6 +72,10 @@ type Bus struct {
 	// Who uses it ("the 74HC165 chain") and Key is the config key that
 	// names it.
 	Who, Key string
+	// Hz is the clock the config says an I²C bus runs at (0: not said),
+	// set by HzKey.
+	Hz    int64
+	HzKey string
 }
 
 func (w *Wiring) claim() int {
@@ -205,6 +209,17 @@ func (w *Wiring) I2C(bus, who, key string) error {
 		Job{GPIO: sda, What: fmt.Sprintf("I2C%d SDA (%s, %s %s)", n, who, key, name), Key: key, owner: o},
 		Job{GPIO: scl, What: fmt.Sprintf("I2C%d SCL (%s, %s %s)", n, who, key, name), Key: key, owner: o})
 	return nil
+}
+
+// I2CClock is I2C for a driver whose config also says the bus's clock:
+// hz, set by hzKey (boardd doctor compares it with config.txt's).
+func (w *Wiring) I2CClock(bus string, hz int64, hzKey, who, key string) error {
+	n := len(w.Buses)
+	err := w.I2C(bus, who, key)
+	if len(w.Buses) > n {
+		w.Buses[n].Hz, w.Buses[n].HzKey = hz, hzKey
+	}
+	return err
 }
 
 // I2CBus reads a bus name as the drivers take it: "" (the first, 1 on a

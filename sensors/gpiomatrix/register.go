@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"time"
 
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/physic"
@@ -20,11 +21,27 @@ import (
 // The driver as boardd knows it: sensors.driver gpiomatrix, configured by
 // the sensors.gpiomatrix section.
 func init() {
-	sensorreg.Register(&sensorreg.Driver{Name: "gpiomatrix", Flags: flags, Check: check, Pins: pinJobs, Open: open})
+	sensorreg.Register(&sensorreg.Driver{Name: "gpiomatrix", Section: &Config{RowCount: 16, Settle: 20 * time.Microsecond}, Flags: flags, Check: check, Pins: pinJobs, Open: open})
+}
+
+// Config is the section sensors.gpiomatrix.
+type Config struct {
+	Rows          []string      `yaml:"rows"`
+	Cols          []string      `yaml:"cols"`
+	Decoder       bool          `yaml:"decoder"`
+	DecoderEnable string        `yaml:"decoder_enable"`
+	RowSPI        string        `yaml:"row_spi"`
+	RowCount      int           `yaml:"row_count"`
+	Settle        time.Duration `yaml:"settle"`
+}
+
+// section is d's sensors.gpiomatrix.
+func section(d *configs.Daemon) *Config {
+	return configs.SensorsSection[Config](&d.Sensors, "gpiomatrix")
 }
 
 func flags(fs *flag.FlagSet, s *configs.Sensors) {
-	m := &s.GPIOMatrix
+	m := configs.SensorsSection[Config](s, "gpiomatrix")
 	sensorreg.ListFlag(fs, &m.Rows, "rows", "gpiomatrix: row GPIOs, row 0 first (with --decoder: the address pins, A0 first)")
 	sensorreg.ListFlag(fs, &m.Cols, "cols", "gpiomatrix: column GPIOs, column 0 first")
 	fs.BoolVar(&m.Decoder, "decoder", m.Decoder, "gpiomatrix: rows through a 74HC138/154 decoder on the --rows address pins")
@@ -36,7 +53,7 @@ func flags(fs *flag.FlagSet, s *configs.Sensors) {
 
 // check: a selected matrix needs its columns and its rows.
 func check(c *configs.Checking) error {
-	m := &c.Config.Sensors.GPIOMatrix
+	m := section(c.Config)
 	if c.Config.Sensors.Driver == "gpiomatrix" && (len(m.Cols) == 0 || len(m.Rows) == 0 && m.RowSPI == "") {
 		return c.Errorf("sensors.gpiomatrix", "needs cols and rows (or row_spi): GPIO names such as GPIO5")
 	}
@@ -46,7 +63,7 @@ func check(c *configs.Checking) error {
 // pinJobs: the rows (GPIOs, decoder address lines or the 74HC595s' SPI
 // bus) and the columns.
 func pinJobs(d *configs.Daemon, w *pins.Wiring) error {
-	m := &d.Sensors.GPIOMatrix
+	m := section(d)
 	var errs []error
 	add := func(err error) { errs = append(errs, err) }
 	if m.RowSPI != "" {
@@ -70,7 +87,7 @@ func pinJobs(d *configs.Daemon, w *pins.Wiring) error {
 }
 
 func open(d *configs.Daemon, _ sensorreg.Env) (sensors.Source, func(), error) {
-	m := &d.Sensors.GPIOMatrix
+	m := section(d)
 	if (len(m.Rows) == 0 && m.RowSPI == "") || len(m.Cols) == 0 {
 		return nil, nil, fmt.Errorf("%w: gpiomatrix needs --rows (or --row-spi) and --cols (comma-separated GPIO names)", sensorreg.ErrUsage)
 	}

@@ -20,20 +20,36 @@ import (
 // sensors.hc165 section.
 func init() {
 	sensorreg.Register(&sensorreg.Driver{
-		Name:  "hc165",
-		Flags: flags,
-		Check: check,
+		Name:    "hc165",
+		Section: &Config{SPI: "/dev/spidev1.0", Latch: "GPIO16", SpeedHz: 1000000, SPIMode: int(DefaultMode)},
+		Flags:   flags,
+		Check:   check,
 		Pins: func(d *configs.Daemon, w *pins.Wiring) error {
-			return errors.Join(w.SPI(d.Sensors.HC165.SPI, "the 74HC165 chain", "sensors.hc165.spi"),
-				w.GPIO(d.Sensors.HC165.Latch, "the 74HC165 latch", "sensors.hc165.latch"))
+			h := section(d)
+			return errors.Join(w.SPI(h.SPI, "the 74HC165 chain", "sensors.hc165.spi"),
+				w.GPIO(h.Latch, "the 74HC165 latch", "sensors.hc165.latch"))
 		},
 		Bits: func(d *configs.Daemon) int { return Chips(d) * 8 },
 		Open: open,
 	})
 }
 
+// Config is the section sensors.hc165.
+type Config struct {
+	SPI        string `yaml:"spi"`
+	Latch      string `yaml:"latch"`
+	Chips      int    `yaml:"chips"` // 0: as many as the board needs
+	SpeedHz    int64  `yaml:"speed_hz"`
+	SPIMode    int    `yaml:"spi_mode"` // 2 (safe), 0 or 3
+	LSBFirst   bool   `yaml:"lsb_first"`
+	ActiveHigh bool   `yaml:"active_high"`
+}
+
+// section is d's sensors.hc165.
+func section(d *configs.Daemon) *Config { return configs.SensorsSection[Config](&d.Sensors, "hc165") }
+
 func flags(fs *flag.FlagSet, s *configs.Sensors) {
-	h := &s.HC165
+	h := configs.SensorsSection[Config](s, "hc165")
 	fs.StringVar(&h.SPI, "spi", h.SPI, "hc165: SPI port (SPI1: the LEDs own SPI0)")
 	fs.StringVar(&h.Latch, "latch", h.Latch, "hc165: GPIO on the chips' SH/LD")
 	fs.IntVar(&h.Chips, "chips", h.Chips, "hc165: chips in the chain (0: as many as the board needs, 20 or 32)")
@@ -48,7 +64,7 @@ func flags(fs *flag.FlagSet, s *configs.Sensors) {
 // fewer than the board's squares need.
 func check(c *configs.Checking) error {
 	d := c.Config
-	h := &d.Sensors.HC165
+	h := section(d)
 	squares := d.Squares().Len()
 	if n := h.Chips; n < 0 || n > 40 {
 		return c.Errorf("sensors.hc165.chips", "%d: want 1 to 40 chips, or 0 for as many as the board needs", n)
@@ -62,7 +78,7 @@ func check(c *configs.Checking) error {
 }
 
 func open(d *configs.Daemon, _ sensorreg.Env) (sensors.Source, func(), error) {
-	h := &d.Sensors.HC165
+	h := section(d)
 	if err := pi.Host(); err != nil {
 		return nil, nil, err
 	}
@@ -87,8 +103,8 @@ func open(d *configs.Daemon, _ sensorreg.Env) (sensors.Source, func(), error) {
 // Chips is the configured chain's length: sensors.hc165.chips, or one
 // chip per 8 squares of the board (20 for cross14, 32 for square16).
 func Chips(d *configs.Daemon) int {
-	if d.Sensors.HC165.Chips > 0 {
-		return d.Sensors.HC165.Chips
+	if n := section(d).Chips; n > 0 {
+		return n
 	}
 	return (d.Squares().Len() + 7) / 8
 }

@@ -20,13 +20,15 @@ import (
 // sensors.mcp23017 section.
 func init() {
 	sensorreg.Register(&sensorreg.Driver{
-		Name:  "mcp23017",
-		Flags: flags,
-		Check: check,
+		Name:    "mcp23017",
+		Section: &Config{Mode: "matrix", BusHz: 400000},
+		Flags:   flags,
+		Check:   check,
 		Pins: func(d *configs.Daemon, w *pins.Wiring) error {
-			return w.I2C(d.Sensors.MCP23017.Bus, "the MCP23017s", "sensors.mcp23017.bus")
+			m := section(d)
+			return w.I2CClock(m.Bus, m.BusHz, "sensors.mcp23017.bus_hz", "the MCP23017s", "sensors.mcp23017.bus")
 		},
-		Bits: func(d *configs.Daemon) int { return perChip(d.Sensors.MCP23017.Mode) * len(Addrs(d)) },
+		Bits: func(d *configs.Daemon) int { return perChip(section(d).Mode) * len(Addrs(d)) },
 		Open: open,
 	})
 }
@@ -47,8 +49,21 @@ func modeOf(name string) Mode {
 	return Matrix
 }
 
+// Config is the section sensors.mcp23017.
+type Config struct {
+	Bus   string   `yaml:"bus"`
+	Addrs []string `yaml:"addrs"`  // empty: as many as the board needs
+	Mode  string   `yaml:"mode"`   // matrix, direct
+	BusHz int64    `yaml:"bus_hz"` // the bus clock config.txt sets
+}
+
+// section is d's sensors.mcp23017.
+func section(d *configs.Daemon) *Config {
+	return configs.SensorsSection[Config](&d.Sensors, "mcp23017")
+}
+
 func flags(fs *flag.FlagSet, s *configs.Sensors) {
-	m := &s.MCP23017
+	m := configs.SensorsSection[Config](s, "mcp23017")
 	fs.StringVar(&m.Bus, "i2c", m.Bus, "mcp23017: I²C bus (default: the first)")
 	sensorreg.ListFlag(fs, &m.Addrs, "mcp-addr", "mcp23017: chip addresses (none: as many as the board needs from 0x20 up, 0x20-0x22 or 0x20-0x24 as a matrix)")
 	fs.StringVar(&m.Mode, "mcp-mode", m.Mode, "mcp23017: matrix or direct")
@@ -61,7 +76,7 @@ func flags(fs *flag.FlagSet, s *configs.Sensors) {
 func check(c *configs.Checking) error {
 	d := c.Config
 	s := &d.Sensors
-	m := &s.MCP23017
+	m := section(d)
 	if m.Mode != "matrix" && m.Mode != "direct" {
 		return c.Errorf("sensors.mcp23017.mode", "%q: want matrix, direct", m.Mode)
 	}
@@ -108,7 +123,7 @@ func rateBelow(max float64) int {
 }
 
 func open(d *configs.Daemon, _ sensorreg.Env) (sensors.Source, func(), error) {
-	m := &d.Sensors.MCP23017
+	m := section(d)
 	if err := pi.Host(); err != nil {
 		return nil, nil, err
 	}
@@ -142,7 +157,7 @@ func open(d *configs.Daemon, _ sensorreg.Env) (sensors.Source, func(), error) {
 // chip: 0x20-0x22 for cross14, 0x20-0x24 for square16; wired directly, 14
 // a chip, at most the eight one bus takes).
 func Addrs(d *configs.Daemon) []string {
-	m := &d.Sensors.MCP23017
+	m := section(d)
 	if len(m.Addrs) > 0 {
 		return m.Addrs
 	}

@@ -41,6 +41,11 @@ type Driver struct {
 	// Simulated says the driver is a simulated board: it plays switch
 	// scripts (--script, sensors.listen) and has no hardware to check.
 	Simulated bool
+	// Section, if the driver has settings of its own, points to a struct
+	// with yaml tags holding their defaults: the config's section
+	// sensors.<Name> (configs.RegisterSensorsSection; the driver reads a
+	// config's values with configs.SensorsSection).
+	Section any
 	// Flags binds the driver's options of 'boardd sensors' to its config
 	// section in s, so the command line and the config set the same
 	// values. May be nil.
@@ -70,6 +75,9 @@ func Register(d *Driver) {
 		panic("sensorreg: a driver needs a Name and an Open")
 	}
 	drivers.Register(d.Name, d)
+	if d.Section != nil {
+		configs.RegisterSensorsSection(d.Name, d.Section)
+	}
 }
 
 // Lookup returns the driver called name, or nil.
