@@ -27,6 +27,7 @@ import (
 	_ "boardd/internal/drivers" // Config.Pins asks the registered drivers
 	"boardd/internal/pi"
 	"boardd/internal/pins"
+	"boardd/leds/ledreg"
 )
 
 // Level is how bad a Finding is.
@@ -221,32 +222,28 @@ func needGPIO(d *configs.Daemon) bool {
 	return w.UsesGPIO
 }
 
-// coreFreq checks the core clock lines WS2812 over SPI needs on a Pi 3
-// or 4 (SPI0's clock is divided from the core clock, which drops when
-// idle).
+// coreFreq checks the config.txt lines the LED driver needs on this Pi
+// (WS2812 over SPI on a Pi 3 or 4: a fixed core clock, which SPI0's
+// clock is divided from).
 func (c *checker) coreFreq() {
-	if c.env.Config.LEDs.Driver != "ws2812" {
+	d := ledreg.Lookup(c.env.Config.LEDs.Driver)
+	if d == nil || d.Boot == nil {
 		return
 	}
-	var want [][2]string
-	switch c.kind {
-	case pi.Pi3:
-		want = [][2]string{{"core_freq", "250"}}
-	case pi.Pi4:
-		want = [][2]string{{"core_freq", "500"}, {"core_freq_min", "500"}}
-	default:
+	b := d.Boot(c.kind)
+	if b == nil {
 		return
 	}
-	for _, kv := range want {
+	for _, kv := range b.Settings {
 		line := kv[0] + "=" + kv[1]
 		if got := c.boot.setting(kv[0]); got != kv[1] {
-			msg := fmt.Sprintf("WS2812 LEDs on a %s need `%s` in %s (SPI0's clock follows the core clock, which drops when idle: the strip shows garbage)", c.kind, line, c.boot.shown)
+			msg := fmt.Sprintf("%s on a %s need `%s` in %s (%s)", b.Who, c.kind, line, c.boot.shown, b.Why)
 			if got != "" {
-				msg = fmt.Sprintf("%s has %s=%s; WS2812 LEDs on a %s need `%s`", c.boot.shown, kv[0], got, c.kind, line)
+				msg = fmt.Sprintf("%s has %s=%s; %s on a %s need `%s`", c.boot.shown, kv[0], got, b.Who, c.kind, line)
 			}
 			c.add(Fail, "core", msg, c.addLine(line))
 		} else {
-			c.add(OK, "core", fmt.Sprintf("%s for the WS2812 timing", line), "")
+			c.add(OK, "core", fmt.Sprintf("%s for %s", line, b.For), "")
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"boardd/configs"
+	"boardd/internal/pi"
 	"boardd/internal/pins"
 	"boardd/internal/registry"
 	"boardd/leds"
@@ -34,6 +35,19 @@ type Driver struct {
 	// Draw, for a driver that shows whole frames rather than pixels
 	// (term), returns the function that shows one.
 	Draw func(l configs.LEDs, board square.Set, w io.Writer) func(*leds.Frame)
+	// Boot, for a driver that needs config.txt settings on some Pis,
+	// answers them for one kind of Pi (nil: none); boardd doctor checks
+	// them. May be nil.
+	Boot func(kind pi.Kind) *Boot
+}
+
+// Boot is what an LED driver needs in config.txt on one kind of Pi.
+type Boot struct {
+	// Settings are key=value lines, such as core_freq=250.
+	Settings [][2]string
+	// Who needs them ("WS2812 LEDs"), why (for a failure) and what they
+	// are for (for a pass: "the WS2812 timing").
+	Who, Why, For string
 }
 
 var drivers = registry.New[*Driver]("ledreg")
