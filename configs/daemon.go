@@ -81,42 +81,21 @@ type Clock struct {
 
 // Sensors is the switch hardware and its timing.
 type Sensors struct {
-	Driver   string        `yaml:"driver"` // sim, hc165, gpiomatrix, mcp23017
+	Driver   string        `yaml:"driver"` // a switch driver registered with sensors/sensorreg
 	Wiring   string        `yaml:"wiring"` // wiring map file (bit → square)
 	Rate     float64       `yaml:"rate"`   // scans per second
 	Debounce int           `yaml:"debounce"`
 	Quiet    time.Duration `yaml:"quiet"`
 	// Listen (sim only): accept switch script lines on this address.
 	Listen string `yaml:"listen"`
-	HC165  struct {
-		SPI        string `yaml:"spi"`
-		Latch      string `yaml:"latch"`
-		Chips      int    `yaml:"chips"` // 0: as many as the board needs
-		SpeedHz    int64  `yaml:"speed_hz"`
-		SPIMode    int    `yaml:"spi_mode"` // 2 (safe), 0 or 3
-		LSBFirst   bool   `yaml:"lsb_first"`
-		ActiveHigh bool   `yaml:"active_high"`
-	} `yaml:"hc165"`
-	GPIOMatrix struct {
-		Rows          []string      `yaml:"rows"`
-		Cols          []string      `yaml:"cols"`
-		Decoder       bool          `yaml:"decoder"`
-		DecoderEnable string        `yaml:"decoder_enable"`
-		RowSPI        string        `yaml:"row_spi"`
-		RowCount      int           `yaml:"row_count"`
-		Settle        time.Duration `yaml:"settle"`
-	} `yaml:"gpiomatrix"`
-	MCP23017 struct {
-		Bus   string   `yaml:"bus"`
-		Addrs []string `yaml:"addrs"`  // empty: as many as the board needs
-		Mode  string   `yaml:"mode"`   // matrix, direct
-		BusHz int64    `yaml:"bus_hz"` // the bus clock config.txt sets
-	} `yaml:"mcp23017"`
+	// sections are the switch drivers' own sections (sensors.hc165, …),
+	// registered by the drivers (RegisterSensorsSection, SensorsSection).
+	sections map[string]any
 }
 
 // LEDs is the LED hardware.
 type LEDs struct {
-	Driver     string  `yaml:"driver"` // none, term, apa102, ws2812
+	Driver     string  `yaml:"driver"` // an LED driver registered with leds/ledreg
 	SPI        string  `yaml:"spi"`
 	SpeedHz    int64   `yaml:"speed_hz"`
 	Map        string  `yaml:"map"` // serpentine, arms, or a map file
@@ -187,9 +166,7 @@ func Defaults() Daemon {
 	d.Game.Variant = "teams"
 	d.Game.Takeback = "off"
 	d.Sensors.Driver, d.Sensors.Rate, d.Sensors.Debounce, d.Sensors.Quiet = "sim", 200, 4, 400*time.Millisecond
-	d.Sensors.HC165.SPI, d.Sensors.HC165.Latch, d.Sensors.HC165.Chips, d.Sensors.HC165.SpeedHz = "/dev/spidev1.0", "GPIO16", 0, 1000000
-	d.Sensors.GPIOMatrix.RowCount, d.Sensors.GPIOMatrix.Settle = 16, 20*time.Microsecond
-	d.Sensors.HC165.SPIMode, d.Sensors.MCP23017.Mode, d.Sensors.MCP23017.BusHz = 2, "matrix", 400000
+	d.Sensors.sections = newSections() // each driver's section at its defaults
 	d.LEDs.Driver, d.LEDs.SPI, d.LEDs.SpeedHz, d.LEDs.Map, d.LEDs.Gamma, d.LEDs.Brightness, d.LEDs.MaxAmps = "none", "/dev/spidev0.0", 4000000, "serpentine", 2.2, 255, 4
 	d.MQTT.Prefix = "boardd"
 	d.MQTT.Embedded.Listen = "127.0.0.1:1883"
@@ -212,35 +189,6 @@ func BoardSquares(shape string) square.Set {
 
 // Squares returns the configured board's squares (BoardSquares).
 func (d *Daemon) Squares() square.Set { return BoardSquares(d.BoardShape) }
-
-// HC165Chips is the 74HC165 chain's length: the configured chips, or one
-// chip per 8 squares of the board (20 for cross14, 32 for square16).
-func (d *Daemon) HC165Chips() int {
-	if d.Sensors.HC165.Chips > 0 {
-		return d.Sensors.HC165.Chips
-	}
-	return (d.Squares().Len() + 7) / 8
-}
-
-// MCP23017Addrs are the expanders' addresses: the configured ones, or
-// from 0x20 up as many as the board needs (as a matrix, 56 switches a
-// chip: 0x20-0x22 for cross14, 0x20-0x24 for square16; wired directly,
-// 14 a chip, at most the eight one bus takes).
-func (d *Daemon) MCP23017Addrs() []string {
-	if len(d.Sensors.MCP23017.Addrs) > 0 {
-		return d.Sensors.MCP23017.Addrs
-	}
-	per := 56
-	if d.Sensors.MCP23017.Mode == "direct" {
-		per = 14
-	}
-	n := min((d.Squares().Len()+per-1)/per, 8)
-	out := make([]string, n)
-	for i := range out {
-		out[i] = fmt.Sprintf("%#x", 0x20+i)
-	}
-	return out
-}
 
 // Error is a problem in the config file, with its position.
 type Error = yamlpos.Error
@@ -396,9 +344,6 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 		return bad("web", "tls_cert and tls_key go together: a certificate and its private key, both PEM files")
 	}
 	s := &d.Sensors
-	if err := oneOf("sensors.driver", s.Driver, "sim", "hc165", "gpiomatrix", "mcp23017"); err != nil {
-		return err
-	}
 	if s.Rate < 10 || s.Rate > 2000 {
 		return bad("sensors.rate", "%v: want 10 to 2000 scans per second (200 is usual)", s.Rate)
 	}
@@ -408,44 +353,12 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	if s.Quiet < 50*time.Millisecond || s.Quiet > 10*time.Second {
 		return bad("sensors.quiet", "%v: want 50ms to 10s (400ms is usual)", s.Quiet)
 	}
-	if s.Listen != "" && s.Driver != "sim" {
-		return bad("sensors.listen", "only the sim driver takes switch scripts over the network")
-	}
 	if s.Listen != "" && !strings.HasPrefix(s.Listen, "/") && !strings.HasPrefix(s.Listen, "@") {
 		if err := checkListen(s.Listen); err != nil {
 			return bad("sensors.listen", "%q: %v, or a Unix socket path", s.Listen, err)
 		}
 	}
-	if s.Driver == "gpiomatrix" && (len(s.GPIOMatrix.Cols) == 0 || len(s.GPIOMatrix.Rows) == 0 && s.GPIOMatrix.RowSPI == "") {
-		return bad("sensors.gpiomatrix", "needs cols and rows (or row_spi): GPIO names such as GPIO5")
-	}
-	squares := d.Squares().Len()
-	if c := s.HC165.Chips; c < 0 || c > 40 {
-		return bad("sensors.hc165.chips", "%d: want 1 to 40 chips, or 0 for as many as the board needs", c)
-	} else if c > 0 && c*8 < squares && s.Driver == "hc165" {
-		return bad("sensors.hc165.chips", "%d chips read %d switches, but the %s board has %d squares: want %d (or 0: as many as the board needs)", c, c*8, d.BoardShape, squares, (squares+7)/8)
-	}
-	if err := oneOf("sensors.mcp23017.mode", s.MCP23017.Mode, "matrix", "direct"); err != nil {
-		return err
-	}
-	if n := len(s.MCP23017.Addrs); s.Driver == "mcp23017" && s.MCP23017.Mode == "matrix" && n > 0 && n*56 < squares {
-		return bad("sensors.mcp23017.addrs", "%d chips as a matrix read %d switches, but the %s board has %d squares: want %d addresses (or none: as many as the board needs)", n, n*56, d.BoardShape, squares, (squares+55)/56)
-	}
-	if n := len(s.MCP23017.Addrs); n > 8 || s.MCP23017.Mode == "matrix" && n*56 > 320 {
-		return bad("sensors.mcp23017.addrs", "%d chips: one bus takes at most 8 (0x20-0x27), and at most 5 as a matrix", n)
-	}
-	for _, a := range s.MCP23017.Addrs {
-		if v, err := strconv.ParseUint(a, 0, 16); err != nil || v < 0x20 || v > 0x27 {
-			return bad("sensors.mcp23017.addrs", "%q: want an MCP23017 address 0x20 to 0x27", a)
-		}
-	}
-	if err := d.checkHardware(file, root); err != nil {
-		return err
-	}
 	l := &d.LEDs
-	if err := oneOf("leds.driver", l.Driver, "none", "term", "apa102", "ws2812"); err != nil {
-		return err
-	}
 	if l.Gamma < 1 || l.Gamma > 4 {
 		return bad("leds.gamma", "%v: want 1 (none) to 4 (2.2 is usual)", l.Gamma)
 	}
@@ -462,6 +375,14 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	}
 	if l.MaxAmps < 0 {
 		return bad("leds.max_amps", "%v: want 0 (no limit) or the supply's amps", l.MaxAmps)
+	}
+	// The drivers' sections: each registered driver checks its own
+	// (sensorreg, ledreg), then no pin may have two jobs.
+	if err := runHardwareChecks(&Checking{File: file, Root: root, Config: d}); err != nil {
+		return err
+	}
+	if err := d.checkPins(file, root); err != nil {
+		return err
 	}
 	m := &d.MQTT
 	if m.Prefix == "" || strings.ContainsAny(m.Prefix, "+# ") {

@@ -1,28 +1,33 @@
-package configs
+package configs_test
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"boardd/configs"
+	_ "boardd/internal/drivers" // the drivers check their sections
+	"boardd/sensors/gpiomatrix"
+	"boardd/sensors/mcp23017"
 )
 
 func TestExampleIsTheDefaults(t *testing.T) {
 	t.Setenv("STATE_DIRECTORY", "")
-	got, err := Parse("boardd.yaml", Example)
+	got, err := configs.Parse("boardd.yaml", configs.Example)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Defaults()
+	want := configs.Defaults()
 	want.Game.Tags = map[string]string{}
 	want.LEDs.Colours = map[string]string{}
-	want.Sensors.GPIOMatrix.Rows, want.Sensors.GPIOMatrix.Cols, want.MQTT.Embedded.Users = []string{}, []string{}, []User{}
-	want.Sensors.MCP23017.Addrs = []string{}
+	m := configs.SensorsSection[gpiomatrix.Config](&want.Sensors, "gpiomatrix")
+	m.Rows, m.Cols, want.MQTT.Embedded.Users = []string{}, []string{}, []configs.User{}
+	configs.SensorsSection[mcp23017.Config](&want.Sensors, "mcp23017").Addrs = []string{}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("configs/boardd.yaml differs from Defaults():\n got %+v\nwant %+v", got, want)
+		t.Errorf("configs/boardd.yaml differs from configs.Defaults():\n got %+v\nwant %+v", got, want)
 	}
-	if d, err := Parse("empty.yaml", nil); err != nil || d.Sensors.Driver != "sim" {
+	if d, err := configs.Parse("empty.yaml", nil); err != nil || d.Sensors.Driver != "sim" {
 		t.Errorf("an empty file: %v %+v", err, d)
 	}
 }
@@ -39,7 +44,7 @@ func TestParseErrors(t *testing.T) {
 		{"list for a value", "board: [a, b]\n", `line 1: board: a list: want a single value`},
 		{"duration", "game:\n  clock: {base: ten}\n", `line 2: game.clock.base: "ten": want a duration such as 400ms, 10s or 10m`},
 		{"colours not a map", "leds:\n  colours: red\n", `line 2: leds.colours: "red": want indented name: value lines`},
-		{"bad driver", "sensors:\n  driver: usb\n", `f.yaml: line 2: sensors.driver: "usb": want sim, hc165, gpiomatrix, mcp23017`},
+		{"bad driver", "sensors:\n  driver: usb\n", `f.yaml: line 2: sensors.driver: "usb": want gpiomatrix, hc165, mcp23017, sim`},
 		{"bad board", "board: a/b\n", `line 1: board: "a/b": want a short id`},
 		{"bad rate", "sensors:\n  rate: 5\n", `line 2: sensors.rate: 5: want 10 to 2000`},
 		{"bad quiet", "sensors:\n  quiet: 1ms\n", `sensors.quiet: 1ms: want 50ms to 10s`},
@@ -67,7 +72,7 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("f.yaml", []byte(tc.yaml))
+			_, err := configs.Parse("f.yaml", []byte(tc.yaml))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v\nwant an error containing %q", err, tc.want)
 			}
@@ -76,7 +81,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestParseValues(t *testing.T) {
-	d, err := Parse("f.yaml", []byte("board: club-3\ngame:\n  variant: ffa\n  clock: {base: 10m, delay: 15s}\n  tags: {Event: League}\nmqtt:\n  broker: ssl://club:8883\n"))
+	d, err := configs.Parse("f.yaml", []byte("board: club-3\ngame:\n  variant: ffa\n  clock: {base: 10m, delay: 15s}\n  tags: {Event: League}\nmqtt:\n  broker: ssl://club:8883\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,38 +91,13 @@ func TestParseValues(t *testing.T) {
 	}
 }
 
-// board_shape: square16 sizes the hardware for 256 squares; cross14 (the
-// default) for 160.
-func TestBoardShape(t *testing.T) {
-	t.Setenv("STATE_DIRECTORY", "")
-	for _, tc := range []struct {
-		yaml          string
-		squares, chip int
-		addrs         string
-	}{
-		{"", 160, 20, "[0x20 0x21 0x22]"},
-		{"board_shape: cross14\n", 160, 20, "[0x20 0x21 0x22]"},
-		{"board_shape: square16\n", 256, 32, "[0x20 0x21 0x22 0x23 0x24]"},
-		{"board_shape: square16\nsensors: {hc165: {chips: 33}, mcp23017: {addrs: [\"0x27\"]}}\n", 256, 33, "[0x27]"},
-		{"board_shape: square16\nsensors: {mcp23017: {mode: direct}}\n", 256, 32, "[0x20 0x21 0x22 0x23 0x24 0x25 0x26 0x27]"},
-	} {
-		d, err := Parse("f.yaml", []byte(tc.yaml))
-		if err != nil {
-			t.Fatalf("%q: %v", tc.yaml, err)
-		}
-		if d.Squares().Len() != tc.squares || d.HC165Chips() != tc.chip || fmt.Sprint(d.MCP23017Addrs()) != tc.addrs {
-			t.Errorf("%q: %d squares, %d chips, addrs %v; want %d, %d, %s", tc.yaml, d.Squares().Len(), d.HC165Chips(), d.MCP23017Addrs(), tc.squares, tc.chip, tc.addrs)
-		}
-	}
-}
-
 func FuzzParse(f *testing.F) {
-	f.Add(string(Example))
+	f.Add(string(configs.Example))
 	f.Add("board: x\nsensors: {driver: hc165}\n")
 	f.Add("game:\n  clock: {base: 1m}\n")
 	f.Add("board_shape: square16\nsensors: {driver: hc165, hc165: {chips: 32}}\n")
 	f.Fuzz(func(t *testing.T, s string) {
-		d, err := Parse("fuzz.yaml", []byte(s))
+		d, err := configs.Parse("fuzz.yaml", []byte(s))
 		if err == nil {
 			if err := d.Check("again", nil); err != nil {
 				t.Fatalf("accepted a config its own check refuses: %v", err)
@@ -140,7 +120,7 @@ func TestVariantDefaultsToTheBoardShape(t *testing.T) {
 		{"game:\n  variant: verney\n", "verney"},
 	}
 	for _, tt := range tests {
-		d, err := Parse("f.yaml", []byte(tt.yaml))
+		d, err := configs.Parse("f.yaml", []byte(tt.yaml))
 		if err != nil {
 			t.Fatalf("%q: %v", tt.yaml, err)
 		}

@@ -2,6 +2,7 @@ package configs
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -50,6 +51,13 @@ func checkKeys(file string, n *yaml.Node, t reflect.Type, path string) error {
 			}
 			fields[name] = f
 			names = append(names, name)
+		}
+		if t == reflect.TypeFor[Sensors]() { // and the drivers' sections
+			types := sectionTypes()
+			for _, name := range slices.Sorted(maps.Keys(types)) {
+				fields[name] = reflect.StructField{Name: name, Type: types[name]}
+				names = append(names, name)
+			}
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]

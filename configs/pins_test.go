@@ -1,8 +1,11 @@
-package configs
+package configs_test
 
 import (
 	"strings"
 	"testing"
+
+	"boardd/configs"
+	_ "boardd/internal/drivers" // the drivers check their sections
 )
 
 // The config check refuses a wiring that gives one pin two jobs, naming
@@ -30,7 +33,7 @@ func TestConfigRefusesPinWithTwoJobs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("f.yaml", []byte(tc.yaml))
+			_, err := configs.Parse("f.yaml", []byte(tc.yaml))
 			if tc.want == "" {
 				if err != nil {
 					t.Errorf("refused: %v", err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/bits"
+	"os"
 	"strconv"
 	"strings"
 
@@ -334,6 +335,29 @@ func ParseMapOn(name string, data []byte, nbits int, board square.Set) (*Map, er
 	}
 	if err := m.complete(); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return m, nil
+}
+
+// SourceMap is the wiring map for src on a board with the given squares:
+// a wiring map file (sensors.wiring, --wiring) checked against the board
+// and the bits src reads; else the map of a source that brings its own
+// (a simulated board: Map() *Map); else the board's standard layout for
+// as many bits as src reads.
+func SourceMap(src Source, board square.Set, wiring string) (*Map, error) {
+	if wiring != "" {
+		data, err := os.ReadFile(wiring)
+		if err != nil {
+			return nil, fmt.Errorf("sensors.wiring: %w", err)
+		}
+		return ParseMapOn(wiring, data, src.Bits(), board)
+	}
+	if own, ok := src.(interface{ Map() *Map }); ok {
+		return own.Map(), nil
+	}
+	m, err := StandardMapOn(board, src.Bits())
+	if err != nil {
+		return nil, fmt.Errorf("%v (a wiring map: sensors.wiring, --wiring FILE)", err)
 	}
 	return m, nil
 }

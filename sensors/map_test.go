@@ -1,6 +1,8 @@
 package sensors_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -208,6 +210,60 @@ func TestStandardMapOnSixteenBySixteen(t *testing.T) {
 		_, err := sensors.ParseMapOn("w.yaml", []byte(tc.data), tc.bits, tc.board)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v\nwant an error containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// ownMap is a source that brings its own wiring map, as a simulated board.
+type ownMap struct {
+	bitsSource
+	m *sensors.Map
+}
+
+func (o ownMap) Map() *sensors.Map { return o.m }
+
+// SourceMap takes the wiring file first, then the source's own map, then
+// the board's standard layout for the source's bits.
+func TestSourceMap(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "wiring.yaml")
+	os.WriteFile(file, []byte("squares:\n"+rowsYAML()), 0o644)
+	dup := filepath.Join(dir, "dup.yaml")
+	os.WriteFile(dup, []byte("squares:\n  - [d1, d1]\n"), 0o644)
+	std, err := sensors.StandardMapOn(square.Cross(), 160)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := sensors.StandardMapOn(square.Cross(), 168)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		src    sensors.Source
+		wiring string
+		bits   int    // of the map answered
+		err    string // substring of the error
+	}{
+		{"wiring file", bitsSource{n: 160}, file, 160, ""},
+		{"wiring file over the source's own", ownMap{bitsSource{n: 160}, own}, file, 160, ""},
+		{"wiring file with a mistake", bitsSource{n: 160}, dup, 0, "dup.yaml:2: square d1 is mapped twice"},
+		{"missing wiring file", bitsSource{n: 160}, filepath.Join(dir, "none.yaml"), 0, "sensors.wiring: open "},
+		{"the source's own", ownMap{bitsSource{n: 168}, own}, "", 168, ""},
+		{"standard layout", bitsSource{n: 160}, "", std.Bits(), ""},
+		{"too few bits for the standard layout", bitsSource{n: 100}, "", 0, "(a wiring map: sensors.wiring, --wiring FILE)"},
+	}
+	for _, tc := range tests {
+		m, err := sensors.SourceMap(tc.src, square.Cross(), tc.wiring)
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: error %v, want %q", tc.name, err, tc.err)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case m.Bits() != tc.bits:
+			t.Errorf("%s: a map of %d bits, want %d", tc.name, m.Bits(), tc.bits)
 		}
 	}
 }

@@ -9,22 +9,19 @@ import (
 	"syscall"
 
 	"boardd/configs"
-	"boardd/leds"
 	"boardd/rules"
-	"boardd/sensors"
 	"boardd/sync/mqtt"
 )
 
 // configChecks are the checks of a daemon config beyond its keys and
-// values (configs.Daemon.Check): the ones that need a package owning the
-// value or the machine. boardd run and boardd config check both load
-// through loadConfig, so they refuse the same files. A new check is one
-// more entry here.
+// values (configs.Daemon.Check, which runs the registered drivers' checks
+// of their sections and the wiring and LED map files): the ones that need
+// a package owning the value or the machine. boardd run and boardd config
+// check both load through loadConfig, so they refuse the same files. A new
+// check is one more entry here.
 var configChecks = []configs.CheckFunc{
 	checkBoardID,
 	checkGame,
-	checkWiring,
-	checkLEDs,
 	checkMQTTTLS,
 	checkWebTLS,
 	checkStateDir,
@@ -61,59 +58,6 @@ func checkGame(c *configs.Checking) error {
 	}
 	if _, err := rules.NewGame(v, fen); err != nil {
 		return c.Errorf("game.start", "%q: %v (want a start array's name such as modern, or a FEN4)", d.Game.Start, err)
-	}
-	return nil
-}
-
-// checkWiring: the wiring map file exists and maps the board's squares.
-// The bit count is the driver's where the config fixes it, else the most
-// a map may have (the driver checks the rest when it opens).
-func checkWiring(c *configs.Checking) error {
-	d := c.Config
-	if d.Sensors.Wiring == "" {
-		return nil
-	}
-	data, err := os.ReadFile(d.Sensors.Wiring)
-	if err != nil {
-		return c.Errorf("sensors.wiring", "%v", err)
-	}
-	bits := sensors.MaxBits
-	switch d.Sensors.Driver {
-	case "hc165":
-		bits = d.HC165Chips() * 8
-	case "mcp23017":
-		per := 56
-		if d.Sensors.MCP23017.Mode == "direct" {
-			per = 14
-		}
-		bits = per * len(d.MCP23017Addrs())
-	}
-	if _, err := sensors.ParseMapOn(d.Sensors.Wiring, data, bits, d.Squares()); err != nil {
-		return c.Errorf("sensors.wiring", "%v", err)
-	}
-	return nil
-}
-
-// checkLEDs: an LED map file exists and maps the board, and the strip's
-// power budget is one the driver takes.
-func checkLEDs(c *configs.Checking) error {
-	l := c.Config.LEDs
-	if l.Driver == "none" {
-		return nil
-	}
-	if l.Map != "serpentine" && l.Map != "arms" {
-		data, err := os.ReadFile(l.Map)
-		if err != nil {
-			return c.Errorf("leds.map", "%v (or serpentine, arms)", err)
-		}
-		if _, err := leds.ParseMap(l.Map, data, c.Config.Squares(), 0); err != nil {
-			return c.Errorf("leds.map", "%v", err)
-		}
-	}
-	if l.Driver == "apa102" || l.Driver == "ws2812" {
-		if _, err := leds.PowerFor(l.Driver, l.MaxAmps); err != nil {
-			return c.Errorf("leds.max_amps", "%v", err)
-		}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"boardd/configs"
 	"boardd/internal/doctor"
 	"boardd/sensors"
+	"boardd/sensors/sensorreg"
 )
 
 func init() {
@@ -28,10 +29,10 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	}
 	env := doctor.Env{Root: *root, ConfigPath: *config, User: *user}
 	env.Config, env.ConfigErr = configs.Load(filepath.Join(*root, *config))
-	if *root == "/" && env.ConfigErr == nil && env.Config.Sensors.Driver != "sim" {
+	if *root == "/" && env.ConfigErr == nil && !sensorreg.Lookup(env.Config.Sensors.Driver).Simulated {
 		cfg := env.Config
 		env.Live = func() error {
-			src, closer, err := openSource(sensorFlagsFrom(cfg), time.Now)
+			src, closer, err := sensorreg.Open(&cfg, sensorreg.Env{Now: time.Now, Start: startOccupancy(cfg.BoardShape)})
 			if err != nil {
 				return err
 			}

@@ -15,6 +15,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"boardd/configs"
+	"boardd/leds/ledreg"
 	"boardd/referee"
 	"boardd/rules/square"
 	"boardd/sync/archive"
@@ -237,10 +238,10 @@ func TestBoardShapeRefusesOtherVariants(t *testing.T) {
 	os.WriteFile(ledMap, []byte(l.String()), 0o644)
 	lc := configs.Defaults().LEDs
 	lc.Driver, lc.Map = "term", ledMap
-	if _, err := openLEDs(lc, square.Full(), io.Discard); err != nil {
+	if _, err := ledreg.Open(lc, square.Full(), ledreg.Env{Term: io.Discard}); err != nil {
 		t.Errorf("a 256-LED map file: %v", err)
 	}
-	if _, err := openLEDs(lc, square.Cross(), io.Discard); err == nil || !strings.Contains(err.Error(), "line 2: LED 0: \"a1\" is not a square of the board") {
+	if _, err := ledreg.Open(lc, square.Cross(), ledreg.Env{Term: io.Discard}); err == nil || !strings.Contains(err.Error(), "line 2: LED 0: \"a1\" is not a square of the board") {
 		t.Errorf("a 256-LED map file on the cross: %v", err)
 	}
 

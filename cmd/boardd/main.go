@@ -11,6 +11,9 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	_ "boardd/internal/drivers" // every switch and LED driver
+	"boardd/sensors/sensorreg"
 )
 
 // command is one boardd subcommand. Each lives in its own file and adds
@@ -31,7 +34,8 @@ func register(c command) {
 	commands[c.name] = c
 }
 
-// errUsage marks an error caused by bad command-line use; main exits 2.
+// errUsage marks an error caused by bad command-line use; main exits 2,
+// as it does on a driver's sensorreg.ErrUsage.
 var errUsage = errors.New("usage")
 
 func main() {
@@ -55,7 +59,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		fmt.Fprintf(stderr, "boardd %s: %v\n", c.name, err)
-		if errors.Is(err, errUsage) {
+		if errors.Is(err, errUsage) || errors.Is(err, sensorreg.ErrUsage) {
 			return 2
 		}
 		return 1

@@ -21,12 +21,12 @@ import (
 
 	"boardd/configs"
 	"boardd/leds"
-	"boardd/leds/term"
+	"boardd/leds/ledreg"
 	"boardd/referee"
 	"boardd/referee/clock"
-	"boardd/rules/square"
 	"boardd/rules/variants"
 	"boardd/sensors"
+	"boardd/sensors/sensorreg"
 	"boardd/sensors/sim"
 	"boardd/sync/archive"
 	"boardd/sync/broker"
@@ -66,7 +66,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) error {
 	if *stdin && d.simBoard != nil {
 		go d.readSim(ctx, os.Stdin, stdout)
 	}
-	if *draw && cfg.LEDs.Driver != "term" {
+	if *draw && ledreg.Lookup(cfg.LEDs.Driver).Draw == nil { // not already drawn by the LED driver
 		go showBoard(ctx, d.live, stdout, true)
 	}
 	daemon.SdNotify(false, daemon.SdNotifyReady)
@@ -84,7 +84,7 @@ type boardDaemon struct {
 	stream   *archive.Stream
 	scanner  *sensors.Scanner
 	simBoard *sim.Board
-	ledsOut  *ledOut
+	ledsOut  *ledreg.Out
 	broker   *broker.Broker
 	mirror   *mqtt.Mirror
 	webSrv   *web.Server
@@ -141,7 +141,7 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 	}
 
 	// The switches.
-	src, closeSrc, err := openSource(sensorFlagsFrom(cfg), time.Now)
+	src, closeSrc, err := sensorreg.Open(&cfg, sensorreg.Env{Now: time.Now, Start: startOccupancy(cfg.BoardShape)})
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +149,7 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 		d.closers = append(d.closers, closeSrc)
 	}
 	board := cfg.Squares()
-	m, err := sourceMap(src, board, cfg.Sensors.Wiring)
+	m, err := sensors.SourceMap(src, board, cfg.Sensors.Wiring)
 	if err != nil {
 		return nil, err
 	}
@@ -185,14 +185,14 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 	}
 
 	// The LEDs.
-	if d.ledsOut, err = openLEDs(cfg.LEDs, board, stdout); err != nil {
+	if d.ledsOut, err = ledreg.Open(cfg.LEDs, board, ledreg.Env{Term: stdout}); err != nil {
 		return nil, err
 	}
 
 	// The referee.
 	lc := referee.LiveConfig{Board: cfg.Board, Lookup: loadFitting(board), Variant: cfg.Game.Variant, Start: cfg.Game.Start,
 		Tags: cfg.Game.Tags, Occupancy: occ, Quiet: cfg.Sensors.Quiet, Log: d.stream, SeqFloor: seqFloor, Logger: d.log,
-		Sinks: []func(referee.Message) error{d.rec.Record, d.metrics.message}, Frame: d.ledsOut.show,
+		Sinks: []func(referee.Message) error{d.rec.Record, d.metrics.message}, Frame: d.ledsOut.Show,
 		Suspect: d.scanner.ReportSuspect, Unsuspect: d.scanner.ClearFault}
 	lc.Takeback = map[string]referee.TakebackMode{"off": referee.TakebackOff, "on": referee.TakebackOn, "ask": referee.TakebackAsk}[cfg.Game.Takeback]
 	if len(cfg.LEDs.Colours) > 0 {
@@ -523,7 +523,7 @@ func (d *boardDaemon) Close() error {
 	if d.broker != nil {
 		d.broker.Close()
 	}
-	if err := d.ledsOut.close(); err != nil {
+	if err := d.ledsOut.Close(); err != nil {
 		d.log.Error("turning the LEDs off", "err", err)
 	}
 	if d.rec != nil {
@@ -555,59 +555,4 @@ func newLogger(cfg configs.Daemon, w io.Writer) *slog.Logger {
 		h = slog.NewJSONHandler(w, opts)
 	}
 	return slog.New(oneOfEach{h: h}).With("board", cfg.Board)
-}
-
-// sensorFlagsFrom maps the config's board shape and sensors section onto
-// the driver options 'boardd sensors' takes as flags.
-func sensorFlagsFrom(cfg configs.Daemon) *sensorFlags {
-	s := cfg.Sensors
-	return &sensorFlags{driver: s.Driver, start: "start", shape: cfg.BoardShape,
-		spiPort: s.HC165.SPI, latch: s.HC165.Latch, chips: cfg.HC165Chips(), spiHz: s.HC165.SpeedHz, spiMode: s.HC165.SPIMode, lsbFirst: s.HC165.LSBFirst, high: s.HC165.ActiveHigh,
-		rows: strings.Join(s.GPIOMatrix.Rows, ","), cols: strings.Join(s.GPIOMatrix.Cols, ","), decoder: s.GPIOMatrix.Decoder, enable: s.GPIOMatrix.DecoderEnable,
-		rowSPI: s.GPIOMatrix.RowSPI, rowCount: s.GPIOMatrix.RowCount, settle: s.GPIOMatrix.Settle,
-		i2cBus: s.MCP23017.Bus, mcpAddr: strings.Join(cfg.MCP23017Addrs(), ","), mcpMode: s.MCP23017.Mode}
-}
-
-// ledOut shows the referee's frames on the configured LEDs, or draws
-// them in the terminal (driver term).
-type ledOut struct {
-	out    *leds.Output
-	strip  leds.Strip
-	writer *leds.Writer
-	px     []leds.Color
-	bright uint8
-	// term
-	termW io.Writer
-	board square.Set
-	last  leds.Frame
-}
-
-func (o *ledOut) show(f *leds.Frame) {
-	if o != nil && o.termW != nil {
-		f.Brightness = o.bright
-		if *f != o.last { // only changed frames
-			o.last = *f
-			term.Render(o.termW, o.board, f, func(square.Square) string { return "" }, true)
-		}
-		return
-	}
-	if o == nil || o.writer == nil {
-		return
-	}
-	f.Brightness = o.bright
-	o.out.Render(f, o.px)
-	o.writer.Show(o.px)
-}
-
-// close turns the LEDs off: the writer stops first (a frame it was still
-// retrying is dropped), then the dark frame goes to the strip directly.
-func (o *ledOut) close() error {
-	if o == nil || o.writer == nil {
-		return nil
-	}
-	o.writer.Close()
-	for i := range o.px {
-		o.px[i] = leds.Off
-	}
-	return o.strip.Show(o.px)
 }

@@ -19,6 +19,7 @@ import (
 
 	"boardd/configs"
 	"boardd/leds"
+	"boardd/leds/ledreg"
 	"boardd/referee"
 	"boardd/rules"
 	"boardd/rules/pgn4"
@@ -283,11 +284,11 @@ func TestLEDsOffOnClose(t *testing.T) {
 			t.Fatal(err)
 		}
 		strip := &recStrip{}
-		o := &ledOut{out: out, strip: strip, writer: leds.NewWriter(strip, nil), px: make([]leds.Color, out.Len()), bright: 255}
+		o := ledreg.NewOut(out, strip, 255, nil)
 		f := leds.NewFrame()
 		f.Set(sqr(t, "h1"), leds.Color{R: 255})
-		o.show(f)
-		if err := o.close(); err != nil {
+		o.Show(f)
+		if err := o.Close(); err != nil {
 			t.Fatal(err)
 		}
 		strip.mu.Lock()

@@ -35,7 +35,7 @@ func TestSensorsCommand(t *testing.T) {
 		{[]string{"sensors", "--start", "empty", "--test", "--timeout", "1s", "--script", calib}, 1, []string{"1 of 160 squares passed", "e1 closed the switch mapped to f1 (bit 2; e1 is mapped to bit 1)", "158 squares not tested (from f1)"}, "wiring test failed"},
 		{[]string{"sensors", "--script", bad}, 1, nil, `bad.txt:2: unknown command "fly"`},
 		{[]string{"sensors", "--driver", "hc165", "--script", game}, 2, nil, "--script needs --driver sim"},
-		{[]string{"sensors", "--driver", "plate"}, 2, nil, `--driver "plate": want sim, hc165, gpiomatrix or mcp23017`},
+		{[]string{"sensors", "--driver", "plate"}, 2, nil, `--driver "plate": want gpiomatrix, hc165, mcp23017 or sim`},
 	}
 	for _, tc := range tests {
 		code, out, errOut := runCmd(tc.args...)

@@ -24,8 +24,10 @@ import (
 	"syscall"
 
 	"boardd/configs"
+	_ "boardd/internal/drivers" // Config.Pins asks the registered drivers
 	"boardd/internal/pi"
 	"boardd/internal/pins"
+	"boardd/leds/ledreg"
 )
 
 // Level is how bad a Finding is.
@@ -147,39 +149,11 @@ func (c *checker) model() {
 	c.add(OK, "model", msg, "")
 }
 
-// bus is one SPI or I²C bus the config uses.
-type bus struct {
-	i2c   bool
-	n, cs int
-	dev   string // /dev/spidev1.0, /dev/i2c-1
-	who   string // the 74HC165 chain
-	key   string
-}
-
-func (c *checker) usedBuses() []bus {
-	d := &c.env.Config
-	var out []bus
-	spi := func(dev, who, key string) {
-		if n, cs, ok := pins.ParseSPI(dev); ok {
-			out = append(out, bus{n: n, cs: cs, dev: fmt.Sprintf("/dev/spidev%d.%d", n, cs), who: who, key: key})
-		}
-	}
-	switch d.Sensors.Driver {
-	case "hc165":
-		spi(d.Sensors.HC165.SPI, "the 74HC165 chain", "sensors.hc165.spi")
-	case "gpiomatrix":
-		if d.Sensors.GPIOMatrix.RowSPI != "" {
-			spi(d.Sensors.GPIOMatrix.RowSPI, "the 74HC595 rows", "sensors.gpiomatrix.row_spi")
-		}
-	case "mcp23017":
-		if n, ok := pins.I2CBus(d.Sensors.MCP23017.Bus); ok {
-			out = append(out, bus{i2c: true, n: n, dev: fmt.Sprintf("/dev/i2c-%d", n), who: "the MCP23017s", key: "sensors.mcp23017.bus"})
-		}
-	}
-	if d.LEDs.Driver == "apa102" || d.LEDs.Driver == "ws2812" {
-		spi(d.LEDs.SPI, "the "+d.LEDs.Driver+" LEDs", "leds.spi")
-	}
-	return out
+// usedBuses are the SPI and I²C buses the configured drivers use, as
+// they report them (configs.Daemon.Pins).
+func (c *checker) usedBuses() []pins.Bus {
+	w, _ := c.env.Config.Pins() // a pin error is the pins check's to report
+	return w.Buses
 }
 
 // spiLine is the config.txt line that enables SPI bus n with cs+1 chip
@@ -198,37 +172,37 @@ func (c *checker) addLine(line string) string {
 func (c *checker) buses() {
 	d := &c.env.Config
 	for _, b := range c.usedBuses() {
-		topic := fmt.Sprintf("spi%d", b.n)
-		enabled := c.boot.spiChipSelects(b.n) > b.cs
-		need := spiLine(b.n, b.cs)
-		if b.i2c {
-			topic = fmt.Sprintf("i2c%d", b.n)
-			enabled = b.n != 1 || c.boot.param("i2c_arm") == "on"
+		topic := fmt.Sprintf("spi%d", b.N)
+		enabled := c.boot.spiChipSelects(b.N) > b.CS
+		need := spiLine(b.N, b.CS)
+		if b.I2C {
+			topic = fmt.Sprintf("i2c%d", b.N)
+			enabled = b.N != 1 || c.boot.param("i2c_arm") == "on"
 			need = "dtparam=i2c_arm=on"
 		}
-		present := c.exists(b.dev)
-		what := fmt.Sprintf("%s (%s %s)", b.who, b.key, b.dev)
+		present := c.exists(b.Dev)
+		what := fmt.Sprintf("%s (%s %s)", b.Who, b.Key, b.Dev)
 		switch {
 		case present && enabled:
-			c.add(OK, topic, fmt.Sprintf("%s is there for %s", b.dev, what), "")
+			c.add(OK, topic, fmt.Sprintf("%s is there for %s", b.Dev, what), "")
 		case present:
-			c.add(Warn, topic, fmt.Sprintf("%s is there for %s, but %s does not enable it: it may be gone after the next config change", b.dev, what, c.boot.shown), fmt.Sprintf("add the line `%s` to %s", need, c.boot.shown))
+			c.add(Warn, topic, fmt.Sprintf("%s is there for %s, but %s does not enable it: it may be gone after the next config change", b.Dev, what, c.boot.shown), fmt.Sprintf("add the line `%s` to %s", need, c.boot.shown))
 		case enabled:
-			c.add(Fail, topic, fmt.Sprintf("%s is missing for %s, though %s enables it: the Pi has not rebooted since", b.dev, what, c.boot.shown), "run `sudo reboot`")
+			c.add(Fail, topic, fmt.Sprintf("%s is missing for %s, though %s enables it: the Pi has not rebooted since", b.Dev, what, c.boot.shown), "run `sudo reboot`")
 		default:
-			c.add(Fail, topic, fmt.Sprintf("%s is missing for %s: %s does not enable it", b.dev, what, c.boot.shown), c.addLine(need))
+			c.add(Fail, topic, fmt.Sprintf("%s is missing for %s: %s does not enable it", b.Dev, what, c.boot.shown), c.addLine(need))
 		}
-		if b.i2c && b.n == 1 {
+		if b.I2C && b.N == 1 && b.HzKey != "" {
 			have := c.boot.param("i2c_arm_baudrate")
 			if have == "" {
 				have = "100000" // the firmware's default
 			}
-			want := strconv.FormatInt(d.Sensors.MCP23017.BusHz, 10)
+			want := strconv.FormatInt(b.Hz, 10)
 			if have != want {
-				c.add(Fail, topic, fmt.Sprintf("the I²C bus runs at %s Hz (%s), but sensors.mcp23017.bus_hz is %s: the scan rate was checked against the wrong clock", have, c.boot.shown, want),
+				c.add(Fail, topic, fmt.Sprintf("the I²C bus runs at %s Hz (%s), but %s is %s: the scan rate was checked against the wrong clock", have, c.boot.shown, b.HzKey, want),
 					c.addLine("dtparam=i2c_arm_baudrate="+want))
 			} else {
-				c.add(OK, topic, fmt.Sprintf("I²C clock %s Hz, as sensors.mcp23017.bus_hz says", have), "")
+				c.add(OK, topic, fmt.Sprintf("I²C clock %s Hz, as %s says", have, b.HzKey), "")
 			}
 		}
 	}
@@ -242,36 +216,34 @@ func (c *checker) buses() {
 	}
 }
 
+// needGPIO says the configured drivers use single GPIOs, not only buses.
 func needGPIO(d *configs.Daemon) bool {
-	return d.Sensors.Driver == "hc165" || d.Sensors.Driver == "gpiomatrix"
+	w, _ := d.Pins()
+	return w.UsesGPIO
 }
 
-// coreFreq checks the core clock lines WS2812 over SPI needs on a Pi 3
-// or 4 (SPI0's clock is divided from the core clock, which drops when
-// idle).
+// coreFreq checks the config.txt lines the LED driver needs on this Pi
+// (WS2812 over SPI on a Pi 3 or 4: a fixed core clock, which SPI0's
+// clock is divided from).
 func (c *checker) coreFreq() {
-	if c.env.Config.LEDs.Driver != "ws2812" {
+	d := ledreg.Lookup(c.env.Config.LEDs.Driver)
+	if d == nil || d.Boot == nil {
 		return
 	}
-	var want [][2]string
-	switch c.kind {
-	case pi.Pi3:
-		want = [][2]string{{"core_freq", "250"}}
-	case pi.Pi4:
-		want = [][2]string{{"core_freq", "500"}, {"core_freq_min", "500"}}
-	default:
+	b := d.Boot(c.kind)
+	if b == nil {
 		return
 	}
-	for _, kv := range want {
+	for _, kv := range b.Settings {
 		line := kv[0] + "=" + kv[1]
 		if got := c.boot.setting(kv[0]); got != kv[1] {
-			msg := fmt.Sprintf("WS2812 LEDs on a %s need `%s` in %s (SPI0's clock follows the core clock, which drops when idle: the strip shows garbage)", c.kind, line, c.boot.shown)
+			msg := fmt.Sprintf("%s on a %s need `%s` in %s (%s)", b.Who, c.kind, line, c.boot.shown, b.Why)
 			if got != "" {
-				msg = fmt.Sprintf("%s has %s=%s; WS2812 LEDs on a %s need `%s`", c.boot.shown, kv[0], got, c.kind, line)
+				msg = fmt.Sprintf("%s has %s=%s; %s on a %s need `%s`", c.boot.shown, kv[0], got, b.Who, c.kind, line)
 			}
 			c.add(Fail, "core", msg, c.addLine(line))
 		} else {
-			c.add(OK, "core", fmt.Sprintf("%s for the WS2812 timing", line), "")
+			c.add(OK, "core", fmt.Sprintf("%s for %s", line, b.For), "")
 		}
 	}
 }
@@ -287,7 +259,7 @@ func (c *checker) pins() {
 	}
 	used := map[string]bool{}
 	for _, b := range c.usedBuses() {
-		used[fmt.Sprintf("%v%d", b.i2c, b.n)] = true
+		used[fmt.Sprintf("%v%d", b.I2C, b.N)] = true
 	}
 	lines := map[string]string{}
 	for n := 0; n <= 6; n++ {
@@ -349,7 +321,7 @@ func (c *checker) groups() {
 	d := &c.env.Config
 	need := map[string]bool{}
 	for _, b := range c.usedBuses() {
-		if b.i2c {
+		if b.I2C {
 			need["i2c"] = true
 		} else {
 			need["spi"] = true

@@ -11,6 +11,7 @@ import (
 
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/gpio/gpioreg"
+	"periph.io/x/host/v3"
 	"periph.io/x/host/v3/gpioioctl"
 
 	"boardd/internal/pins"
@@ -97,4 +98,24 @@ func GPIO(name string) (gpio.PinIO, error) {
 		}
 	}
 	return nil, fmt.Errorf("%s: no line %s on any /dev/gpiochip* (on a Pi 5, boardd drives GPIO through the character device only; is the kernel older than 6.1?)", name, line)
+}
+
+// Host initialises periph's host drivers (SPI, I²C, GPIO registries); a
+// driver calls it before it opens a bus or a pin. It is safe to call more
+// than once.
+func Host() error {
+	if _, err := host.Init(); err != nil {
+		return fmt.Errorf("periph host init: %v", err)
+	}
+	return nil
+}
+
+// Out opens the GPIO called name for output (GPIO); the error asks
+// whether this is a Pi at all.
+func Out(name string) (gpio.PinOut, error) {
+	p, err := GPIO(name)
+	if err != nil {
+		return nil, fmt.Errorf("%v (is this a Raspberry Pi?)", err)
+	}
+	return p, nil
 }

@@ -52,8 +52,30 @@ func (c Conflict) Error() string {
 
 // Wiring is the set of pin jobs of one board. The zero value is empty.
 type Wiring struct {
-	Jobs   []Job
-	owners int
+	Jobs []Job
+	// Buses are the SPI and I²C buses the jobs use, in the order they
+	// were added, including buses whose pins this package does not know.
+	Buses []Bus
+	// UsesGPIO says a job drives or reads a single GPIO (through the GPIO
+	// character device, /dev/gpiochip*), not only buses.
+	UsesGPIO bool
+	owners   int
+}
+
+// Bus is one SPI or I²C bus a wiring uses.
+type Bus struct {
+	I2C bool
+	// N is the bus number, CS the SPI chip select.
+	N, CS int
+	// Dev is the device file: /dev/spidev1.0, /dev/i2c-1.
+	Dev string
+	// Who uses it ("the 74HC165 chain") and Key is the config key that
+	// names it.
+	Who, Key string
+	// Hz is the clock the config says an I²C bus runs at (0: not said),
+	// set by HzKey.
+	Hz    int64
+	HzKey string
 }
 
 func (w *Wiring) claim() int {
@@ -68,6 +90,7 @@ func (w *Wiring) GPIO(name, what, key string) error {
 	if name == "" {
 		return nil
 	}
+	w.UsesGPIO = true
 	n, err := ParseGPIO(name)
 	if err != nil {
 		return fmt.Errorf("%s: %v", key, err)
@@ -101,6 +124,7 @@ func (w *Wiring) SPI(dev, who, key string) error {
 	if !ok {
 		return nil
 	}
+	w.Buses = append(w.Buses, Bus{N: bus, CS: cs, Dev: fmt.Sprintf("/dev/spidev%d.%d", bus, cs), Who: who, Key: key})
 	b, ok := spiBuses[bus]
 	if !ok || cs >= len(b.ce) {
 		return nil
@@ -166,6 +190,7 @@ func (w *Wiring) I2C(bus, who, key string) error {
 	if !ok {
 		return nil
 	}
+	w.Buses = append(w.Buses, Bus{I2C: true, N: n, Dev: fmt.Sprintf("/dev/i2c-%d", n), Who: who, Key: key})
 	var sda, scl int
 	switch n {
 	case 1:
@@ -184,6 +209,17 @@ func (w *Wiring) I2C(bus, who, key string) error {
 		Job{GPIO: sda, What: fmt.Sprintf("I2C%d SDA (%s, %s %s)", n, who, key, name), Key: key, owner: o},
 		Job{GPIO: scl, What: fmt.Sprintf("I2C%d SCL (%s, %s %s)", n, who, key, name), Key: key, owner: o})
 	return nil
+}
+
+// I2CClock is I2C for a driver whose config also says the bus's clock:
+// hz, set by hzKey (boardd doctor compares it with config.txt's).
+func (w *Wiring) I2CClock(bus string, hz int64, hzKey, who, key string) error {
+	n := len(w.Buses)
+	err := w.I2C(bus, who, key)
+	if len(w.Buses) > n {
+		w.Buses[n].Hz, w.Buses[n].HzKey = hz, hzKey
+	}
+	return err
 }
 
 // I2CBus reads a bus name as the drivers take it: "" (the first, 1 on a

@@ -149,3 +149,38 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// A wiring records the buses its jobs use (for boardd doctor's bus
+// checks), including buses whose pins it does not know, and whether any
+// job is a single GPIO.
+func TestBusesAndSingleGPIOs(t *testing.T) {
+	tests := []struct {
+		name     string
+		add      func(w *Wiring)
+		buses    []Bus
+		usesGPIO bool
+	}{
+		{"nothing", func(w *Wiring) {}, nil, false},
+		{"74HC165 chain and APA102s", func(w *Wiring) {
+			w.SPI("/dev/spidev1.0", "the 74HC165 chain", "sensors.hc165.spi")
+			w.GPIO("GPIO16", "the 74HC165 latch", "sensors.hc165.latch")
+			w.SPI("/dev/spidev0.0", "the apa102 LEDs", "leds.spi")
+		}, []Bus{{N: 1, Dev: "/dev/spidev1.0", Who: "the 74HC165 chain", Key: "sensors.hc165.spi"}, {N: 0, Dev: "/dev/spidev0.0", Who: "the apa102 LEDs", Key: "leds.spi"}}, true},
+		{"MCP23017s on the default bus", func(w *Wiring) { w.I2C("", "the MCP23017s", "sensors.mcp23017.bus") },
+			[]Bus{{I2C: true, N: 1, Dev: "/dev/i2c-1", Who: "the MCP23017s", Key: "sensors.mcp23017.bus"}}, false},
+		{"a bus whose pins are unknown", func(w *Wiring) {
+			w.I2C("/dev/i2c-22", "the MCP23017s", "sensors.mcp23017.bus")
+			w.SPI("SPI2.1", "rows", "k")
+		},
+			[]Bus{{I2C: true, N: 22, Dev: "/dev/i2c-22", Who: "the MCP23017s", Key: "sensors.mcp23017.bus"}, {N: 2, CS: 1, Dev: "/dev/spidev2.1", Who: "rows", Key: "k"}}, false},
+		{"a bad pin name still uses GPIOs", func(w *Wiring) { w.GPIO("GPIO99", "latch", "k") }, nil, true},
+		{"an empty pin name is no job", func(w *Wiring) { w.GPIO("", "decoder enable", "k"); w.SPI("", "x", "k") }, nil, false},
+	}
+	for _, tc := range tests {
+		var w Wiring
+		tc.add(&w)
+		if !slices.Equal(w.Buses, tc.buses) || w.UsesGPIO != tc.usesGPIO {
+			t.Errorf("%s: buses %+v, single GPIOs %v; want %+v, %v", tc.name, w.Buses, w.UsesGPIO, tc.buses, tc.usesGPIO)
+		}
+	}
+}
