@@ -11,8 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"boardd/referee/clock"
 	"boardd/internal/printable"
+	"boardd/referee/clock"
 )
 
 // This file holds the board's public interface: the messages every
