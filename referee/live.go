@@ -1274,7 +1274,10 @@ func (l *Live) Subscribe(from uint64) ([]Message, <-chan Message, func(), error)
 	}
 	if len(old) == 0 || old[0].Seq != from {
 		cancel()
-		return nil, nil, nil, fmt.Errorf("messages from %d are no longer kept (the oldest is %d)", from, oldest)
+		if len(old) > 0 && old[0].Seq < oldest {
+			oldest = old[0].Seq // the log keeps more than memory
+		}
+		return nil, nil, nil, &NotKeptError{From: from, Oldest: oldest}
 	}
 	backlog := old[:0:0]
 	for _, m := range old {

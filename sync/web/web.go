@@ -131,6 +131,7 @@ type Server struct {
 	stop    context.CancelFunc
 	logins  *throttle.Limiter // failed logins per client address
 	streams atomic.Int64      // event streams open now
+	timing  streamTiming      // the event streams' pace (defaultTiming)
 
 	mu       sync.Mutex
 	sessions map[[32]byte]time.Time // sha256(token) → expiry
@@ -164,7 +165,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxStreams <= 0 {
 		cfg.MaxStreams = 64
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, sessions: map[[32]byte]time.Time{}, now: time.Now,
+	s := &Server{cfg: cfg, log: cfg.Log, sessions: map[[32]byte]time.Time{}, now: time.Now, timing: defaultTiming,
 		logins: throttle.New(throttle.Config{Delay: cfg.LoginDelay})}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
