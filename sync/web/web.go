@@ -35,6 +35,8 @@
 // messages from N are no longer kept: the stream continues with new ones,
 // and the state event has the whole picture. Comment lines keep idle
 // connections alive.
+// At most Config.MaxStreams streams are open at once; past that the
+// answer is 503 with Retry-After.
 //
 // # Authentication
 //
@@ -46,9 +48,9 @@
 // failure in a row up to a minute, and an earlier attempt answers 429 with
 // Retry-After, unchecked; past 30 failures a minute from all addresses,
 // only addresses without failures are checked. Hanging up early gains
-// nothing, and the owner logging in from another address never waits. A
-// right one sets an HttpOnly, SameSite=Strict cookie holding a random
-// token that the server keeps in memory until it expires
+// nothing, and the owner logging in from another address never waits. The
+// right password sets an HttpOnly, SameSite=Strict cookie (Secure when the
+// request came over TLS) holding a random token that the server keeps in memory until it expires
 // (Config.SessionTTL) or the session logs out; sessions do not survive a
 // restart. POST /api/cmd/{name} needs that cookie (401 without) and the
 // header "X-Boardd-Request: 1" (403 without), which a cross-site form
