@@ -358,6 +358,16 @@ func TestReplay(t *testing.T) {
 	}
 	c.command("state", ``)
 	c.waitUntil("state reply", func() bool { return len(c.replies) == 3 && c.replies[2].OK })
+
+	// From 0 is everything still kept (11…21), as the web display's
+	// ?from=0 is.
+	c.command("replay", `{"from":0}`)
+	c.waitUntil("replay from 0", func() bool { return len(c.replies) == 4 })
+	c.waitUntil("11…21 again", func() bool { return len(c.raw) >= 20+7+11 })
+	raw, _, _ = c.snapshot()
+	if r := c.replies[3]; !r.OK || !slices.Equal(raw[27:], seqRange(11, 21)) {
+		t.Errorf("replay from 0: %+v, events %v, want 11…21", r, raw[27:])
+	}
 }
 
 // The state file makes a new Mirror resume after the last acknowledged
