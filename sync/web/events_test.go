@@ -144,6 +144,7 @@ func noWatchers(t *testing.T, f *fakeBoard) {
 }
 
 func TestEventsStart(t *testing.T) {
+	t.Parallel() // each test has its own Server and board: nothing shared
 	for _, tc := range []struct {
 		name    string
 		backlog int // Config.Backlog
@@ -165,6 +166,7 @@ func TestEventsStart(t *testing.T) {
 		{name: "Last-Event-ID after from", query: "?from=2", header: map[string]string{"Last-Event-ID": "4"}, want: seqRange(5, 5)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f, _, ts := newTestServer(t, Config{Backlog: tc.backlog})
 			emitN(f, 4)
 			f.keepFrom(tc.oldest)
@@ -206,6 +208,7 @@ func TestEventsStart(t *testing.T) {
 }
 
 func TestEventsBadFrom(t *testing.T) {
+	t.Parallel() // each test has its own Server and board: nothing shared
 	_, _, ts := newTestServer(t, Config{})
 	_, res := openEvents(t, t.Context(), ts.URL+"/api/events?from=-1", nil)
 	if res.StatusCode != 400 {
@@ -270,6 +273,7 @@ func TestEventsCoalesce(t *testing.T) {
 }
 
 func TestEventsResubscribe(t *testing.T) {
+	t.Parallel() // each test has its own Server and board: nothing shared
 	f, _, ts := newTestServer(t, Config{})
 	emitN(f, 2) // 1..3
 	ch, _ := openEvents(t, t.Context(), ts.URL+"/api/events?from=1", nil)
@@ -296,6 +300,7 @@ func TestEventsResubscribe(t *testing.T) {
 }
 
 func TestEventsFallBehindForReal(t *testing.T) {
+	t.Parallel() // each test has its own Server and board: nothing shared
 	f, _, ts := newTestServer(t, Config{})
 	f.SetBuffer(1) // the smallest buffer: bursts overflow it
 	ch, _ := openEvents(t, t.Context(), ts.URL+"/api/events?from=1", nil)
@@ -308,6 +313,7 @@ func TestEventsFallBehindForReal(t *testing.T) {
 }
 
 func TestEventsGap(t *testing.T) {
+	t.Parallel() // each test has its own Server and board: nothing shared
 	f, _, ts := newTestServer(t, Config{})
 	emitN(f, 9)   // 1..10
 	f.keepFrom(6) // 1..5 are no longer kept
@@ -333,6 +339,7 @@ func TestEventsGap(t *testing.T) {
 }
 
 func TestEventsHeartbeat(t *testing.T) {
+	t.Parallel() // each test has its own Server and board: nothing shared
 	_, _, ts := newTunedServer(t, Config{}, func(s *Server) { s.timing.heartbeat = 20 * time.Millisecond })
 	ch, _ := openEvents(t, t.Context(), ts.URL+"/api/events", nil)
 	if ev := next(t, ch, ":"); ev.data != "ping" {
