@@ -284,6 +284,30 @@ func (l *Live) HandsFor(ctx context.Context, text string) ([]Touch, error) {
 	return out, err
 }
 
+// Feed hands the switch events evs to the board in order and, with
+// judge, then judges the board at once as if it had been still for Quiet;
+// it returns once the board has done so and the messages it caused are on
+// the subscribers' channels. It is for front ends that keep their own
+// time (boardd sim's typed lines, its simulated switches in simulated
+// time): the board's own quiet timer runs only for events sent on Touches.
+func (l *Live) Feed(ctx context.Context, evs []sensors.Event, judge bool) error {
+	return l.call(ctx, request{fn: func() {
+		for _, e := range evs {
+			l.touch(e)
+		}
+		if judge {
+			l.judge()
+		}
+	}})
+}
+
+// WithGame runs fn with the live game on the Run goroutine, for a front
+// end that reads it whole (boardd sim writes it as PGN4). fn must neither
+// change g nor keep it.
+func (l *Live) WithGame(ctx context.Context, fn func(g *rules.Game)) error {
+	return l.call(ctx, request{fn: func() { fn(l.ref.Game()) }})
+}
+
 // Ping reports whether the Run goroutine answers (for a watchdog).
 func (l *Live) Ping(ctx context.Context) error {
 	return l.call(ctx, request{cmd: Command{Name: "ping"}})
@@ -1274,7 +1298,10 @@ func (l *Live) Subscribe(from uint64) ([]Message, <-chan Message, func(), error)
 	}
 	if len(old) == 0 || old[0].Seq != from {
 		cancel()
-		return nil, nil, nil, fmt.Errorf("messages from %d are no longer kept (the oldest is %d)", from, oldest)
+		if len(old) > 0 && old[0].Seq < oldest {
+			oldest = old[0].Seq // the log keeps more than memory
+		}
+		return nil, nil, nil, &NotKeptError{From: from, Oldest: oldest}
 	}
 	backlog := old[:0:0]
 	for _, m := range old {

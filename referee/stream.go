@@ -487,11 +487,11 @@ func clip(s string) string {
 // archive) see of it. Live implements it; tests may fake it.
 type Board interface {
 	// Subscribe returns the kept messages with Seq >= from (from 0: none,
-	// only new ones), then delivers
-	// every later message on live, in order. If the consumer falls behind
-	// far enough to fill live's buffer, live is closed: subscribe again
-	// from the last Seq seen + 1. from older than the oldest kept message
-	// is an error that names the oldest. cancel ends the subscription.
+	// only new ones), then delivers every later message on live, in
+	// order. If the consumer falls behind far enough to fill live's
+	// buffer, live is closed: subscribe again from the last Seq seen + 1
+	// (Resume does). from older than the oldest kept message is a
+	// *NotKeptError that names the oldest. cancel ends the subscription.
 	Subscribe(from uint64) (backlog []Message, live <-chan Message, cancel func(), err error)
 	// State is the current snapshot.
 	State() State

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -11,8 +10,7 @@ import (
 	"boardd/configs"
 
 	"boardd/internal/printable"
-	"boardd/rules/chess4pgn"
-	"boardd/rules/pgn4"
+	"boardd/rules/notation"
 	"boardd/sync/archive"
 )
 
@@ -31,7 +29,7 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	event := fs.String("event", "", "only games of this event")
 	player := fs.String("player", "", "only games with a player whose name contains this")
 	date := fs.String("date", "", "only games whose date starts with this (2026-11)")
-	notation := fs.String("notation", "pgn4", "export: pgn4 (the archive's files as they are) or chess4 (Chess4's notation)")
+	notationName := fs.String("notation", archiveNotation, "export: pgn4 (the archive's files as they are) or chess4 (Chess4's notation)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -92,8 +90,9 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		_, err = io.WriteString(stdout, strings.Join(lines, ""))
 		return err
 	case "export":
-		if *notation != "pgn4" && *notation != "chess4" {
-			return fmt.Errorf("%w: --notation %q: want pgn4 or chess4", errUsage, *notation)
+		to, err := notation.ByName(*notationName)
+		if err != nil {
+			return fmt.Errorf("%w: --%v", errUsage, err)
 		}
 		// One file with every selected game, blank lines between: what a
 		// tournament director sends on.
@@ -102,8 +101,8 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 			if err != nil {
 				return err
 			}
-			if *notation == "chess4" {
-				if data, err = toChess4(data); err != nil {
+			if to.Name() != archiveNotation {
+				if data, err = convert(data, to); err != nil {
 					return fmt.Errorf("%s: %w", it.File, err)
 				}
 			}
@@ -117,29 +116,22 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	return fmt.Errorf("%w: unknown games command %q: want list, show or export", errUsage, sub)
 }
 
-// toChess4 replays an archived PGN4 game and writes it in Chess4's
-// notation: Red, Blue, Yellow and Green's names become White, Silver,
-// Black and Gold's.
-func toChess4(data []byte) ([]byte, error) {
-	games, _, err := pgn4.Parse(bytes.NewReader(data))
+// archiveNotation is the notation of the archive's files: exported in
+// it, they are copied as they are.
+const archiveNotation = "pgn4"
+
+// convert replays an archived game and writes it in the notation to,
+// with its tags (Chess4's notation names Red, Blue, Yellow and Green's
+// players White, Silver, Black and Gold).
+func convert(data []byte, to notation.Notation) ([]byte, error) {
+	from, err := notation.ByName(archiveNotation)
 	if err != nil {
 		return nil, err
 	}
-	if len(games) == 0 {
-		return nil, fmt.Errorf("no game found")
-	}
-	pg := games[0]
-	g, _, err := pgn4.ReplayWith(pg, "", loadVariant)
+	r, err := from.Read(string(data), notation.Options{Lookup: loadVariant})
 	if err != nil {
 		return nil, err
 	}
-	info := chess4pgn.Info{Date: pg.Get("Date")}
-	for s, tag := range []string{"Red", "Blue", "Yellow", "Green"} {
-		info.Names[s] = pg.Get(tag)
-	}
-	if _, over := g.Result(); over {
-		info.DateEnded = info.Date
-	}
-	text, err := chess4pgn.Export(g, info)
+	text, err := to.Write(r.Game, r.Tags)
 	return []byte(text), err
 }

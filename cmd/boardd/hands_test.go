@@ -85,8 +85,8 @@ wait 600ms
 			}
 			before := len(g.Records())
 			var out strings.Builder
-			s := &simBoard{ref: referee.New(g), board: v.Geometry.Playable, out: &out}
-			rig, err := s.newRig(400 * time.Millisecond)
+			s, err := newRefRig(referee.New(g), &out, 400*time.Millisecond)
+			rig := s.rig
 			if err != nil {
 				t.Fatal(err)
 			}

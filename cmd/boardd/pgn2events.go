@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"boardd/referee"
 	"boardd/rules"
 	"boardd/rules/pgn4"
 	"boardd/rules/square"
@@ -146,15 +147,17 @@ func handChunks(g *rules.Game, seed int64, noise int) ([]string, error) {
 				fmt.Fprintf(&b, "lift %s\nwait %dms\nplace %s\nwait 40ms\n", x, 30+rng.Intn(40), x)
 			}
 		}
-		var victims []string
-		if p.At(m.To()).IsPiece() {
-			victims = append(victims, m.To().String())
+		// What comes off the board is what the referee's hands take off
+		// (referee.Hands: a captured piece, en-passant pawns, Chess4's
+		// chained en passant, the essay's partner pawn).
+		rookFrom := square.None
+		if c, _ := m.IsCastle(); c {
+			rookFrom, _ = m.RookSquares()
 		}
-		if m.IsEnPassant() {
-			for e := rules.Seat(0); e < rules.NumSeats; e++ {
-				if sk, pw := p.EnPassant(e); sk == m.To() {
-					victims = append(victims, pw.String())
-				}
+		var victims []string
+		for _, h := range referee.Hands(p, m) {
+			if h.Lift && h.Square != m.From() && h.Square != rookFrom {
+				victims = append(victims, h.Square.String())
 			}
 		}
 		switch c, _ := m.IsCastle(); {

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"boardd/rules"
-	"boardd/rules/chess4pgn"
-	"boardd/rules/pgn4"
+	_ "boardd/rules/chess4pgn" // registers the chess4 notation
+	"boardd/rules/notation"
+	_ "boardd/rules/pgn4" // registers the pgn4 notation
 )
 
 func init() {
@@ -20,7 +19,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("replay", stderr)
 	variant := fs.String("variant", "", "rules: a name from 'boardd variants' (default: the game's Variant tag)")
 	quiet := fs.Bool("q", false, "print only the final FEN4 (and errors)")
-	notation := fs.String("notation", "", "pgn4 or chess4 (Chess4's notation, docs/variants/chess4-notation.md); default: by the file's content")
+	notationName := fs.String("notation", "", "pgn4 or chess4 (Chess4's notation, docs/variants/chess4-notation.md); default: by the file's content")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -32,45 +31,42 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	switch *notation {
-	case "chess4":
-		return replayChess4(path, string(data), *variant, *quiet, stdout)
-	case "":
-		if chess4pgn.Detect(string(data)) {
-			return replayChess4(path, string(data), *variant, *quiet, stdout)
-		}
-	case "pgn4":
-	default:
-		return fmt.Errorf("%w: --notation %q: want pgn4 or chess4", errUsage, *notation)
-	}
-	games, warnings, err := pgn4.Parse(bytes.NewReader(data))
+	n, err := pickNotation(*notationName, string(data))
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return err
 	}
-	for _, w := range warnings {
-		fmt.Fprintf(stderr, "%s: warning: %v\n", path, w)
-	}
-	if len(games) == 0 {
-		return fmt.Errorf("%s: no game found", path)
-	}
-	if len(games) > 1 {
-		fmt.Fprintf(stderr, "%s: %d games in the file; replaying the first\n", path, len(games))
-	}
-	g, notes, err := pgn4.ReplayWith(games[0], *variant, loadVariant)
-	if !*quiet {
-		for _, n := range notes {
-			fmt.Fprintf(stderr, "note: %s\n", n)
+	r, err := n.Read(string(data), notation.Options{Variant: *variant, Lookup: loadVariant})
+	if r != nil {
+		for _, w := range r.Warnings {
+			fmt.Fprintf(stderr, "%s: warning: %s\n", path, w)
 		}
-	}
-	var re *pgn4.ReplayError
-	if errors.As(err, &re) {
-		return fmt.Errorf("%s: illegal %w", path, err)
+		if r.Games > 1 {
+			fmt.Fprintf(stderr, "%s: %d games in the file; replaying the first\n", path, r.Games)
+		}
+		if !*quiet {
+			for _, note := range r.Notes {
+				fmt.Fprintf(stderr, "note: %s\n", note)
+			}
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	printReplayed(path, g, *quiet, stdout)
+	printReplayed(path, r.Game, *quiet, stdout)
 	return nil
+}
+
+// pickNotation answers the notation named on the command line, or with
+// none the one text is written in.
+func pickNotation(name, text string) (notation.Notation, error) {
+	if name == "" {
+		return notation.For(text)
+	}
+	n, err := notation.ByName(name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: --%v", errUsage, err)
+	}
+	return n, nil
 }
 
 // printReplayed reports a replayed game: turns, result and final FEN4.
@@ -87,33 +83,4 @@ func printReplayed(path string, g *rules.Game, quiet bool, stdout io.Writer) {
 		fmt.Fprintln(stdout)
 	}
 	fmt.Fprintln(stdout, g.Position().FEN4())
-}
-
-// replayChess4 replays a game in Chess4's notation on the --variant, else
-// the file's Variant header, else the catalog's chess4.
-func replayChess4(path, text, variant string, quiet bool, stdout io.Writer) error {
-	pg, err := chess4pgn.Parse(text)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if variant == "" {
-		variant = pg.Get("Variant")
-	}
-	if variant == "" {
-		variant = "chess4"
-	}
-	v, err := loadVariant(variant, "")
-	if err != nil {
-		return err
-	}
-	g, err := chess4pgn.Replay(pg, v)
-	var re *chess4pgn.ReplayError
-	if errors.As(err, &re) {
-		return fmt.Errorf("%s: illegal %w", path, err)
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	printReplayed(path, g, quiet, stdout)
-	return nil
 }

@@ -213,8 +213,8 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise int) roundTripResu
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	s := &simBoard{ref: referee.New(fresh), board: fresh.Variant().Geometry.Playable, out: &out}
-	rig, err := s.newRig(400 * time.Millisecond)
+	s, err := newRefRig(referee.New(fresh), &out, 400*time.Millisecond)
+	rig := s.rig
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,10 +2,14 @@ package main
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"boardd/internal/printable"
@@ -55,6 +59,9 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 		if err := printable.Check(f.v); err != nil {
 			return fmt.Errorf("%w: %s %v", errUsage, f.flag, err)
 		}
+	}
+	if *switches && *script == "" {
+		return fmt.Errorf("%w: --switches needs --script FILE", errUsage)
 	}
 	array, fen := rules.SplitStart(*start)
 	v, err := loadVariant(*variant, array)
@@ -108,20 +115,25 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintln(stdout, simHelp)
 	}
-	s := &simBoard{ref: referee.New(g), board: g.Variant().Geometry.Playable, out: stdout, color: *color, draw: !*quiet, journal: jl}
+	s, err := startSim(g, jl, stdout)
+	if err != nil {
+		return err
+	}
+	defer s.stop()
+	s.color, s.draw = *color, !*quiet
 	s.show()
 	if *switches {
-		if *script == "" {
-			return fmt.Errorf("%w: --switches needs --script FILE", errUsage)
-		}
 		if err := s.playSwitches(in, *script, *quietFor); err != nil {
 			return err
 		}
-		return s.finish(g, *event, *round, *archiveDir)
+		return s.finish(*event, *round, *archiveDir)
 	}
 	sc := bufio.NewScanner(in)
 	for n := 1; sc.Scan(); n++ {
 		if err := s.line(strings.TrimSpace(sc.Text())); err != nil {
+			if errors.Is(err, errSimPaused) {
+				return err
+			}
 			if *script != "" {
 				return fmt.Errorf("%s:%d: %v", *script, n, err)
 			}
@@ -131,15 +143,141 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	s.judge()
-	return s.finish(g, *event, *round, *archiveDir)
+	if err := s.judge(); err != nil {
+		return err
+	}
+	return s.finish(*event, *round, *archiveDir)
+}
+
+// errSimPaused is why a simulated game stops: the board could not write
+// its journal (the error wrapping it says why).
+var errSimPaused = errors.New("the journal cannot be written")
+
+// simBoard is the terminal front end of boardd sim: a referee.Live, as
+// boardd run has, fed typed lines or simulated switches, whose messages
+// are printed and whose lights are drawn in the terminal.
+type simBoard struct {
+	live  *referee.Live
+	ctx   context.Context
+	stop  func() // ends the board's Run and waits for it
+	msgs  <-chan referee.Message
+	board square.Set
+	out   io.Writer
+	color bool
+	draw  bool
+	setup referee.SetupInfo // the guided set-up's last step printed
+
+	mu    sync.Mutex
+	frame leds.Frame // the board's last LED frame
+}
+
+// startSim runs a live board on g (a new game, or one restored from its
+// journal) for the terminal; with jl every turn is journaled before the
+// board goes on, as archive.Recorder does for boardd run.
+func startSim(g *rules.Game, jl *archive.Journal, out io.Writer) (*simBoard, error) {
+	s := &simBoard{board: g.Variant().Geometry.Playable, out: out}
+	cfg := referee.LiveConfig{
+		Board: "sim", Lookup: loadVariant, Game: g, GameID: "sim",
+		Occupancy: g.Position().Occupancy(),
+		Quiet:     24 * time.Hour, // judged when the sim says the board is still (Feed)
+		Logger:    slog.New(slog.DiscardHandler),
+		Frame: func(f *leds.Frame) {
+			s.mu.Lock()
+			s.frame = *f
+			s.mu.Unlock()
+		},
+	}
+	if jl != nil {
+		cfg.Sinks = []func(referee.Message) error{func(m referee.Message) error {
+			es, err := archive.JournalEntries(m)
+			if err != nil || len(es) == 0 {
+				return err
+			}
+			return jl.Append(es...)
+		}}
+	}
+	live, err := referee.NewLive(cfg)
+	if err != nil {
+		return nil, err
+	}
+	_, msgs, cancel, err := live.Subscribe(0)
+	if err != nil {
+		return nil, err
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { live.Run(ctx); close(done) }()
+	s.live, s.ctx, s.msgs = live, ctx, msgs
+	s.stop = func() { cancel(); stop(); <-done }
+	return s, nil
+}
+
+// feed hands switch events to the board and, with judge, has it judge at
+// once; then it prints what the board said.
+func (s *simBoard) feed(evs []sensors.Event, judge bool) error {
+	if err := s.live.Feed(s.ctx, evs, judge); err != nil {
+		return err
+	}
+	return s.report(judge)
+}
+
+// judge tells the board it is still and prints what it decided.
+func (s *simBoard) judge() error { return s.feed(nil, true) }
+
+// report prints the messages the board has sent since the last call,
+// the guided set-up's next step, and, when anything was said, the board.
+func (s *simBoard) report(judged bool) error {
+	said := false
+	for more := true; more; {
+		select {
+		case m := <-s.msgs:
+			if line := simText(m); line != "" {
+				fmt.Fprintln(s.out, line)
+				said = true
+			}
+		default:
+			more = false
+		}
+	}
+	st := s.live.State()
+	if st.Status == "paused" {
+		return fmt.Errorf("%w: %s", errSimPaused, st.Message)
+	}
+	if st.Setup != nil && *st.Setup != s.setup {
+		s.setup = *st.Setup
+		if st.Setup.Square != "" {
+			fmt.Fprintf(s.out, "set-up: put %s on %s (%d of %d stand)\n", st.Setup.Piece, st.Setup.Square, st.Setup.Done, st.Setup.Total)
+		}
+		said = true
+	}
+	if said && judged {
+		s.show()
+	}
+	return nil
+}
+
+// simText is how the terminal prints a message of the board: the board's
+// own words, problems marked "!!".
+func simText(m referee.Message) string {
+	switch m.Kind {
+	case referee.MsgMoveRevised:
+		return fmt.Sprintf("%s: %s (revised: %s was the castle's first part)", m.Seat, m.Move, strings.Join(m.Candidates, ", "))
+	case referee.MsgPromotionChoice:
+		return fmt.Sprintf("promotion: %v (default first; 'promote K' to change)", m.Candidates)
+	case referee.MsgAmbiguous:
+		return fmt.Sprintf("!! more than one move fits %v: lift and place again more clearly", m.Candidates)
+	case referee.MsgIllegal, referee.MsgOutOfTurn:
+		return "!! " + m.Text
+	case referee.MsgSensorFault:
+		return fmt.Sprintf("!! sensor fault on %s: %s", m.Square, m.Text)
+	case referee.MsgGameStart:
+		return ""
+	}
+	return m.Text
 }
 
 // finish prints the game as PGN4 and saves it in the archive if asked.
-func (s *simBoard) finish(g *rules.Game, event, round, archiveDir string) error {
-	if s.err != nil {
-		return s.err
-	}
+func (s *simBoard) finish(event, round, archiveDir string) error {
 	tags := []pgn4.Tag{{Name: "Event", Value: "boardd sim"}}
 	if event != "" {
 		tags[0].Value = event
@@ -147,10 +285,16 @@ func (s *simBoard) finish(g *rules.Game, event, round, archiveDir string) error 
 	if round != "" {
 		tags = append(tags, pgn4.Tag{Name: "Round", Value: round})
 	}
-	if res, over := g.Result(); over {
-		tags = append(tags, pgn4.Tag{Name: "Termination", Value: res.Reason})
+	var out *pgn4.Game
+	var err error
+	if e := s.live.WithGame(s.ctx, func(g *rules.Game) {
+		if res, over := g.Result(); over {
+			tags = append(tags, pgn4.Tag{Name: "Termination", Value: res.Reason})
+		}
+		out, err = pgn4.FromGame(g, tags)
+	}); e != nil {
+		return e
 	}
-	out, err := pgn4.FromGame(g, tags)
 	if err != nil {
 		return err
 	}
@@ -168,25 +312,42 @@ func (s *simBoard) finish(g *rules.Game, event, round, archiveDir string) error 
 
 // playSwitches plays a switch script on simulated reed switches: the
 // scanner debounces them every 5 ms of simulated time, its lift and place
-// events go to the referee, and once the board has been still for quiet
-// the referee judges.
+// events go to the board, and once the board has been still for quiet it
+// judges.
 func (s *simBoard) playSwitches(in io.Reader, name string, quiet time.Duration) error {
 	script, err := sim.ParseScriptOn(name, in, s.board)
 	if err != nil {
 		return err
 	}
-	rig, err := s.newRig(quiet)
+	var occ square.Set
+	if err := s.live.WithGame(s.ctx, func(g *rules.Game) { occ = g.Position().Occupancy() }); err != nil {
+		return err
+	}
+	var fail error
+	rig, err := newSwitchRig(s.board, occ, quiet, func(e sensors.Event) {
+		if fail == nil {
+			fail = s.feed([]sensors.Event{e}, false)
+		}
+	}, func() {
+		if fail == nil {
+			fail = s.judge()
+		}
+	}, s.out)
 	if err != nil {
 		return err
 	}
 	if err := script.Play(rig.board, rig.wait); err != nil {
 		return err
 	}
-	return rig.settle()
+	if err := rig.settle(); err != nil {
+		return err
+	}
+	return fail
 }
 
-// switchRig is simulated reed switches under the simulated board's
-// referee, scanned and debounced in simulated time.
+// switchRig is simulated reed switches scanned and debounced in simulated
+// time: their lift, place and chatter events go to touch, and judge is
+// called once the board has been still for the quiet period.
 type switchRig struct {
 	board   *sim.Board
 	sc      *sensors.Scanner
@@ -199,22 +360,27 @@ type switchRig struct {
 	judge   func()
 }
 
-// newRig sets simulated switches up under s's board, in step with its
-// game.
-func (s *simBoard) newRig(quiet time.Duration) (*switchRig, error) {
+// newSwitchRig sets simulated switches up on the squares of board, the
+// pieces standing on occ. A sensor fault other than chatter (which touch
+// gets, for the board to report) is printed on out.
+func newSwitchRig(board, occ square.Set, quiet time.Duration, touch func(sensors.Event), judge func(), out io.Writer) (*switchRig, error) {
 	clk := sim.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	board, err := sim.NewOn(s.ref.Game().Variant().Geometry.Playable, s.ref.Game().Position().Occupancy(), clk.Now)
+	sb, err := sim.NewOn(board, occ, clk.Now)
 	if err != nil {
 		return nil, err
 	}
-	r := &switchRig{board: board, clk: clk, quiet: quiet, judge: s.judge}
+	r := &switchRig{board: sb, clk: clk, quiet: quiet, judge: judge}
 	sc, err := sensors.NewScanner(r.board, r.board.Map(), sensors.Config{Now: clk.Now, OnEvent: func(e sensors.Event) {
 		switch e.Kind {
 		case sensors.Lift, sensors.Place:
-			s.ref.Touch(referee.Touch{Square: e.Square, Lift: e.Kind == sensors.Lift})
+			touch(e)
 			r.last, r.pending = e.Time, true
 		case sensors.Fault:
-			fmt.Fprintf(s.out, "!! sensor fault on %s\n", e.Square)
+			if e.Cause == sensors.Chatter {
+				touch(e)
+			} else {
+				fmt.Fprintf(out, "!! sensor fault on %s\n", e.Square)
+			}
 		}
 	}})
 	if err != nil {
@@ -228,7 +394,7 @@ func (s *simBoard) newRig(quiet time.Duration) (*switchRig, error) {
 }
 
 // wait lets d of simulated time pass: the scanner scans every period and
-// the referee judges once the board has been still for the quiet period.
+// the board is judged once it has been still for the quiet period.
 func (r *switchRig) wait(d time.Duration) error {
 	r.owed += d
 	for r.owed >= r.period {
@@ -248,36 +414,9 @@ func (r *switchRig) wait(d time.Duration) error {
 // settle waits until the last touches have been judged.
 func (r *switchRig) settle() error { return r.wait(r.quiet + 10*r.period) }
 
-// simBoard is the simulated board: the referee, and the switches as the
-// typed lifts and places leave them.
-type simBoard struct {
-	ref     *referee.Referee
-	board   square.Set
-	out     io.Writer
-	color   bool
-	draw    bool
-	journal *archive.Journal  // nil: not recording
-	err     error             // a failed journal write stops the session
-	step    referee.SetupStep // the guided set-up's last step printed
-}
-
-// record journals a turn; a takeback first when a promotion was changed.
-func (s *simBoard) record(rec rules.Record, takeback bool) {
-	if s.journal == nil || s.err != nil {
-		return
-	}
-	if takeback {
-		s.err = s.journal.Append(archive.Entry{Kind: "takeback"})
-	}
-	if s.err == nil {
-		s.err = s.journal.Append(archive.MoveEntry(rec))
-	}
-}
-
 func (s *simBoard) line(l string) error {
 	if l == "" || l == "wait" {
-		s.judge()
-		return nil
+		return s.judge()
 	}
 	if strings.HasPrefix(l, "#") {
 		return nil
@@ -291,16 +430,9 @@ func (s *simBoard) line(l string) error {
 	case f[0] == "move" && len(f) == 2:
 		return s.move(f[1])
 	case f[0] == "promote" && len(f) == 2:
-		k, ok := rules.KindFromLetter(strings.ToUpper(f[1])[0])
-		if !ok {
-			return fmt.Errorf("promote %s: want Q, R, B or N", f[1])
-		}
-		rec, err := s.ref.ChoosePromotion(k)
-		if err != nil {
+		if err := s.promote(f[1]); err != nil {
 			return err
 		}
-		s.record(rec, true)
-		fmt.Fprintf(s.out, "%s: %s (promotion changed)\n", rec.Seat, rec.Text)
 		s.show()
 		return nil
 	case f[0] == "board":
@@ -312,119 +444,91 @@ func (s *simBoard) line(l string) error {
 	return fmt.Errorf("%q: want a move (h2-h4, Nj1-i3, O-O), lift SQ, place SQ, wait, promote K or board", l)
 }
 
+// promote changes the last promotion to the piece letter k.
+func (s *simBoard) promote(k string) error {
+	if _, ok := rules.KindFromLetter(strings.ToUpper(k)[0]); !ok {
+		return fmt.Errorf("promote %s: want Q, R, B or N", k)
+	}
+	if r := s.live.Do(s.ctx, referee.Command{Name: referee.CmdPromote, Piece: strings.ToUpper(k)}); !r.OK {
+		return errors.New(r.Error)
+	}
+	return s.report(false)
+}
+
 func (s *simBoard) touch(name string, lift bool) error {
 	q, err := square.Parse(name)
 	if err != nil || !s.board.Has(q) {
 		return fmt.Errorf("%q is not a square of this board", name)
 	}
-	s.ref.Touch(referee.Touch{Square: q, Lift: lift})
-	return nil
+	e := sensors.Event{Kind: sensors.Place, Square: q}
+	if lift {
+		e.Kind = sensors.Lift
+	}
+	return s.feed([]sensors.Event{e}, false)
 }
 
 // move performs a whole move by hand, given as a PGN4 token ("h2-h4",
-// "Nj1xBi3", "O-O", "e10-e11=N"): the victim lifted, the piece moved, the
-// rook for castling, then a quiet board.
+// "Nj1xBi3", "O-O", "e10-e11=N"): the hands referee.GameHands builds, then
+// a still board; a promotion the switches cannot show is chosen after.
 func (s *simBoard) move(text string) error {
-	g := s.ref.Game()
-	steps, err := referee.GameHands(g, text)
+	steps, err := s.live.HandsFor(s.ctx, text)
 	if err != nil {
 		return fmt.Errorf("move %v (want a move such as h2-h4, or lift/place SQ)", err)
 	}
-	for _, h := range steps {
-		s.ref.Touch(h)
-	}
-	s.judge()
-	tok, _ := pgn4.ParseMove(text)
-	promo := rules.NoKind
-	if tok.Promotion != 0 {
-		promo, _ = rules.KindFromLetter(tok.Promotion)
-	}
-	if recs := g.Records(); promo != rules.NoKind && len(recs) > 0 && recs[len(recs)-1].Move.Promotion() != promo {
-		rec, err := s.ref.ChoosePromotion(promo) // the switches played the default piece
-		if err == nil {
-			s.record(rec, true)
-			fmt.Fprintf(s.out, "%s: %s (promotion changed)\n", rec.Seat, rec.Text)
+	evs := make([]sensors.Event, len(steps))
+	for i, h := range steps {
+		evs[i] = sensors.Event{Kind: sensors.Place, Square: h.Square}
+		if h.Lift {
+			evs[i].Kind = sensors.Lift
 		}
+	}
+	if err := s.feed(evs, true); err != nil {
 		return err
 	}
-	return nil
+	tok, _ := pgn4.ParseMove(text)
+	if tok.Promotion == 0 {
+		return nil
+	}
+	want, _ := rules.KindFromLetter(tok.Promotion)
+	played := want
+	if err := s.live.WithGame(s.ctx, func(g *rules.Game) {
+		if recs := g.Records(); len(recs) > 0 {
+			played = recs[len(recs)-1].Move.Promotion()
+		}
+	}); err != nil {
+		return err
+	}
+	if played == want {
+		return nil
+	}
+	return s.promote(string(tok.Promotion)) // the switches played the default piece
 }
 
-// judge tells the referee the board is quiet and reports what it decided.
-func (s *simBoard) judge() {
-	evs := s.ref.Quiet()
-	for _, e := range evs {
-		switch e.Kind {
-		case referee.EvMove:
-			fmt.Fprintf(s.out, "%s: %s\n", e.Record.Seat, e.Record.Text)
-			s.record(e.Record, false)
-		case referee.EvRevised:
-			fmt.Fprintf(s.out, "%s: %s (revised: %s was the castle's first part)\n", e.Record.Seat, e.Record.Text, e.Replaced.Text)
-			s.record(e.Record, true)
-		case referee.EvOutOfTurn:
-			fmt.Fprintf(s.out, "!! that was %s's move, but it is %s's turn: put it back\n", e.Seat, s.ref.Game().Turn())
-		case referee.EvIllegal:
-			why := "no legal move explains the board"
-			if e.Why != "" {
-				why = e.Why
-			}
-			fmt.Fprintf(s.out, "!! %s: follow the lights back (xx: empty it, ?? : fill it)\n", why)
-		case referee.EvAmbiguous:
-			fmt.Fprintf(s.out, "!! more than one move fits %v: lift and place again more clearly\n", e.Candidates)
-		case referee.EvPromotionChoice:
-			fmt.Fprintf(s.out, "promotion: %v (default first; 'promote K' to change)\n", e.Candidates)
-		case referee.EvCorrected:
-			fmt.Fprintln(s.out, "board matches the game again")
-		case referee.EvSetup:
-			fmt.Fprintln(s.out, "set-up of the current position: every piece is off; put each piece where the lights show")
-		case referee.EvGameOver:
-			fmt.Fprintf(s.out, "game over: %s, winners %v\n", e.Result.Reason, e.Result.Winners)
-		}
-	}
-	if step, ok := s.ref.Setup(); ok && step != s.step {
-		s.step = step
-		if step.Square != square.None {
-			fmt.Fprintf(s.out, "set-up: put %v on %s (%d of %d stand)\n", step.Piece, step.Square, step.Done, step.Total)
-		}
-		s.show()
-		return
-	}
-	if len(evs) > 0 {
-		s.show()
-	}
-}
-
+// show draws the board's lights in the terminal, with the pieces, and
+// xx and ?? on the squares to empty and to fill while the board differs
+// from the game.
 func (s *simBoard) show() {
 	if !s.draw {
 		return
 	}
-	var f leds.Frame
-	f.Brightness = 255
-	s.ref.Frame(&f)
-	p := s.ref.Game().Position()
+	st := s.live.State()
+	marks := map[string]string{}
+	for _, q := range st.Wrong {
+		marks[q] = "xx"
+	}
+	for _, q := range st.Missing {
+		marks[q] = "??"
+	}
 	label := func(q square.Square) string {
-		if pc := p.At(q); pc.IsPiece() {
-			l := pc.String()
-			return l[len(l)-2:]
+		if m, ok := marks[q.String()]; ok {
+			return m
 		}
-		return ""
+		return st.Pieces[q.String()]
 	}
-	if !s.ref.InStep() {
-		label = func(q square.Square) string {
-			switch c := f.At(q); c {
-			case s.ref.Palette.Wrong:
-				return "xx"
-			case s.ref.Palette.Missing:
-				return "??"
-			}
-			if pc := p.At(q); pc.IsPiece() {
-				l := pc.String()
-				return l[len(l)-2:]
-			}
-			return ""
-		}
-	}
-	fmt.Fprintf(s.out, "%s to move\n", s.ref.Game().Turn())
+	s.mu.Lock()
+	f := s.frame
+	s.mu.Unlock()
+	fmt.Fprintf(s.out, "%s to move\n", st.Turn)
 	term.Render(s.out, s.board, &f, label, s.color)
 }
 

@@ -223,14 +223,31 @@ func (r *Recorder) Record(m referee.Message) error {
 	if r.j == nil || m.Game != r.game {
 		return nil // nothing to record (messages between games)
 	}
+	if m.Kind == referee.MsgGameOver {
+		_, err := r.finish()
+		return err
+	}
+	es, err := JournalEntries(m)
+	if err != nil || len(es) == 0 {
+		return err
+	}
+	return r.j.Append(es...)
+}
+
+// JournalEntries are the journal entries that record message m of a game
+// in progress, to be appended in one write: none for a message a replay
+// does not need, a takeback and the move for a changed promotion or a
+// revised move (never a takeback without its move). game_start and
+// game_over open and close a journal (Recorder.Record) and have none.
+func JournalEntries(m referee.Message) ([]Entry, error) {
 	e := Entry{Kind: m.Kind, Msg: m.Seq, Clocks: m.Clocks}
 	switch m.Kind {
 	case referee.MsgMove:
 		e.Seat, e.Move = m.Seat, m.Coord
 	case referee.MsgResign, referee.MsgTimeout:
 		e.Seat = m.Seat
-	case referee.MsgPromotionChanged, referee.MsgMoveRevised: // one write: never a takeback without its move
-		return r.j.Append(Entry{Kind: "takeback", Msg: m.Seq}, Entry{Kind: "move", Msg: m.Seq, Seat: m.Seat, Move: m.Coord, Clocks: m.Clocks})
+	case referee.MsgPromotionChanged, referee.MsgMoveRevised:
+		return []Entry{{Kind: "takeback", Msg: m.Seq}, {Kind: "move", Msg: m.Seq, Seat: m.Seat, Move: m.Coord, Clocks: m.Clocks}}, nil
 	case referee.MsgTakeback, referee.MsgClock:
 	case referee.MsgTags:
 		e = Entry{Kind: "tags", Msg: m.Seq, Tags: m.Tags}
@@ -238,16 +255,13 @@ func (r *Recorder) Record(m referee.Message) error {
 		e.Kind, e.Seats = "draw", m.Seats
 	case referee.MsgAnnounce, referee.MsgReply, referee.MsgStalemateClaimed, referee.MsgArmyKept:
 		if m.Note == "" {
-			return fmt.Errorf("archive: %s message %d carries no note to journal", m.Kind, m.Seq)
+			return nil, fmt.Errorf("archive: %s message %d carries no note to journal", m.Kind, m.Seq)
 		}
 		e.Kind, e.Note = "note", m.Note
-	case referee.MsgGameOver:
-		_, err := r.finish()
-		return err
 	default:
-		return nil
+		return nil, nil
 	}
-	return r.j.Append(e)
+	return []Entry{e}, nil
 }
 
 // finishOrDrop files the journal's game, or drops the journal when no

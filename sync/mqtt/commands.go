@@ -103,13 +103,25 @@ func (m *Mirror) handle(ctx context.Context, topic string, payload []byte) (repl
 }
 
 // replay republishes the kept messages from Seq from on events, in order,
-// as one block: live events wait until it is done.
+// as one block: live events wait until it is done. From 0 is everything
+// the board keeps (Subscribe's 0 would be none).
 func (m *Mirror) replay(ctx context.Context, from uint64) referee.Reply {
-	backlog, _, cancel, err := m.src.Subscribe(from)
-	if err != nil {
-		return referee.Reply{Error: fmt.Sprintf("replay from %d: %v", from, err)}
+	var backlog []referee.Message
+	if from == 0 {
+		s, err := referee.Resume(m.src, 1, referee.FromOldest)
+		if err != nil {
+			return referee.Reply{Error: fmt.Sprintf("replay from %d: %v", from, err)}
+		}
+		backlog = s.Backlog
+		s.Cancel()
+	} else {
+		b, _, cancel, err := m.src.Subscribe(from)
+		if err != nil {
+			return referee.Reply{Error: fmt.Sprintf("replay from %d: %v", from, err)}
+		}
+		backlog = b
+		cancel()
 	}
-	cancel()
 	if !m.isOpen() {
 		return referee.Reply{Error: fmt.Sprintf("replay from %d: not connected to the broker", from)}
 	}

@@ -88,8 +88,8 @@ func FuzzCommand(f *testing.F) {
 			if r.OK {
 				t.Fatalf("refused payload answered OK: %v", perr)
 			}
-			if n := len(board.commands()); n != 0 {
-				t.Fatalf("refused payload reached Do: %+v", board.commands())
+			if n := len(board.Commands()); n != 0 {
+				t.Fatalf("refused payload reached Do: %+v", board.Commands())
 			}
 		}
 	})

@@ -22,7 +22,7 @@ func TestEventsInOrder(t *testing.T) {
 		t.Run(bk.name, func(t *testing.T) {
 			b := bk.new(t)
 			board := newFakeBoard("b1")
-			board.buf = 4 // the Mirror falls behind and resubscribes
+			board.SetBuffer(4) // the Mirror falls behind and resubscribes
 			c := newConsumer(t, b.url(), "b1", consumerOpts{})
 			m := startMirror(t, b.url(), board, "b1")
 			for i := 0; i < 10; i++ {
@@ -39,7 +39,7 @@ func TestEventsInOrder(t *testing.T) {
 			if s.Acked != 200 || s.Latest != 200 || s.Published != 200 || !s.Connected || s.Reconnects != 0 {
 				t.Errorf("stats %+v, want 200 acknowledged and published, connected, no reconnect", s)
 			}
-			if calls := board.subscribeCalls(); len(calls) < 2 || calls[0] != 1 {
+			if calls := board.SubscribeFroms(); len(calls) < 2 || calls[0] != 1 {
 				t.Errorf("Subscribe calls %v: want from 1 and at least one resubscription after overflow", calls)
 			}
 		})
@@ -196,8 +196,8 @@ func TestBoardsIsolated(t *testing.T) {
 		t.Errorf("board b2's subscriber saw %v events, state of %q, other topics %v, replies %v",
 			c2.raw, c2.state.Board, c2.other, c2.replies)
 	}
-	if len(two.commands()) != 0 || len(one.commands()) != 1 {
-		t.Errorf("commands: b1 %v, b2 %v", one.commands(), two.commands())
+	if len(two.Commands()) != 0 || len(one.Commands()) != 1 {
+		t.Errorf("commands: b1 %v, b2 %v", one.Commands(), two.Commands())
 	}
 }
 
@@ -237,7 +237,7 @@ func TestReadOnlyCannotCommand(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	w.command("resign", `{"seat":"Blue","id":"w"}`)
 	w.waitUntil("the writer's reply", func() bool { return len(w.replies) == 1 })
-	got := board.commands()
+	got := board.Commands()
 	if len(got) != 1 || got[0].Seat != "Blue" {
 		t.Fatalf("Do got %+v, want only the writer's resign of Blue", got)
 	}
@@ -249,7 +249,7 @@ func TestReadOnlyCannotCommand(t *testing.T) {
 func TestCommands(t *testing.T) {
 	b := newEmbedded(t)
 	board := newFakeBoard("b1")
-	board.reply = func(c referee.Command) referee.Reply {
+	board.SetReply(func(c referee.Command) referee.Reply {
 		if c.Seat == "Purple" {
 			return referee.Reply{Error: "resign: no seat Purple"}
 		}
@@ -257,7 +257,7 @@ func TestCommands(t *testing.T) {
 			return referee.Reply{} // a refusal without a reason
 		}
 		return referee.Reply{OK: true, Seq: 7}
-	}
+	})
 	startMirror(t, b.url(), board, "b1")
 	c := newConsumer(t, b.url(), "b1", consumerOpts{})
 	c.waitUntil("online", func() bool { return c.status == StatusOnline })
@@ -283,7 +283,7 @@ func TestCommands(t *testing.T) {
 		{"replay", `{"from":"one"}`, false, false, "", "replay:"},
 		{"state", `{"id":"s1"}`, true, false, "s1", ""},
 	} {
-		before := len(board.commands())
+		before := len(board.Commands())
 		c.command(tc.name, tc.payload)
 		c.waitUntil("reply", func() bool { return len(c.replies) == i+1 })
 		c.mu.Lock()
@@ -292,11 +292,11 @@ func TestCommands(t *testing.T) {
 		if r.OK != tc.ok || r.ID != tc.id || !strings.Contains(r.Error, tc.err) || (!r.OK && r.Error == "") {
 			t.Errorf("%s %.40q: reply %+v, want ok %v, id %q, error containing %q", tc.name, tc.payload, r, tc.ok, tc.id, tc.err)
 		}
-		if reached := len(board.commands()) > before; reached != tc.reachesDo {
+		if reached := len(board.Commands()) > before; reached != tc.reachesDo {
 			t.Errorf("%s %.40q: reached Do %v, want %v", tc.name, tc.payload, reached, tc.reachesDo)
 		}
 	}
-	if got := board.commands()[0]; got.Name != "resign" || got.Seat != "Red" || got.ID != "a1" {
+	if got := board.Commands()[0]; got.Name != "resign" || got.Seat != "Red" || got.ID != "a1" {
 		t.Errorf("Do got %+v", got)
 	}
 
@@ -304,7 +304,7 @@ func TestCommands(t *testing.T) {
 	// retain flag for established subscriptions) but is not carried out
 	// again when a subscription renews and the broker hands it out as
 	// retained.
-	before := len(board.commands())
+	before := len(board.Commands())
 	c.c.Publish(Topic("", "b1", "cmd/resign"), 1, true, `{"seat":"Green"}`).WaitTimeout(time.Second)
 	c.waitUntil("the live command's reply", func() bool { return len(c.replies) == 16 })
 	m2 := startMirror(t, b.url(), board, "b1", func(c *Config) { c.ClientID = "second" })
@@ -318,7 +318,7 @@ func TestCommands(t *testing.T) {
 		return false
 	})
 	green := 0
-	for _, cmd := range board.commands()[before:] {
+	for _, cmd := range board.Commands()[before:] {
 		if cmd.Seat == "Green" {
 			green++
 		}
@@ -350,7 +350,7 @@ func TestReplay(t *testing.T) {
 		t.Errorf("reply %+v", r)
 	}
 
-	board.forget(10)
+	board.Forget(10)
 	c.command("replay", `{"from":3}`)
 	c.waitUntil("second reply", func() bool { return len(c.replies) == 2 })
 	if r := c.replies[1]; r.OK || !strings.Contains(r.Error, "no longer kept") {
@@ -358,6 +358,16 @@ func TestReplay(t *testing.T) {
 	}
 	c.command("state", ``)
 	c.waitUntil("state reply", func() bool { return len(c.replies) == 3 && c.replies[2].OK })
+
+	// From 0 is everything still kept (11…21), as the web display's
+	// ?from=0 is.
+	c.command("replay", `{"from":0}`)
+	c.waitUntil("replay from 0", func() bool { return len(c.replies) == 4 })
+	c.waitUntil("11…21 again", func() bool { return len(c.raw) >= 20+7+11 })
+	raw, _, _ = c.snapshot()
+	if r := c.replies[3]; !r.OK || !slices.Equal(raw[27:], seqRange(11, 21)) {
+		t.Errorf("replay from 0: %+v, events %v, want 11…21", r, raw[27:])
+	}
 }
 
 // The state file makes a new Mirror resume after the last acknowledged
@@ -408,7 +418,7 @@ func TestResumeAfterForgottenMessages(t *testing.T) {
 	os.WriteFile(file, []byte(`{"board":"b1","acked":5}`), 0o644)
 	board := newFakeBoard("b1")
 	board.moves(50)
-	board.forget(20)
+	board.Forget(20)
 	c := newConsumer(t, b.url(), "b1", consumerOpts{next: 21})
 	m := startMirror(t, b.url(), board, "b1", func(c *Config) { c.StateFile = file })
 	c.waitSeq(50)

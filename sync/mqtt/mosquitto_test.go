@@ -105,7 +105,7 @@ topic boardd/club-1/cmd/+ out 1
 	if r := c.replies[0]; !r.OK || r.ID != "from-the-club" {
 		t.Errorf("reply %+v", r)
 	}
-	if cmds := board.commands(); len(cmds) != 1 || cmds[0].Seat != "Green" {
+	if cmds := board.Commands(); len(cmds) != 1 || cmds[0].Seat != "Green" {
 		t.Errorf("commands that reached the board: %+v", cmds)
 	}
 }
@@ -143,7 +143,7 @@ func TestMosquittoClientIDCannotBeTaken(t *testing.T) {
 	if s := m.Stats(); !s.Connected || s.Reconnects != 0 {
 		t.Errorf("the mirror was pushed off by a reader using its client id: %+v", s)
 	}
-	if got := board.commands(); len(got) != 1 || got[0].Seat != "Blue" {
+	if got := board.Commands(); len(got) != 1 || got[0].Seat != "Blue" {
 		t.Errorf("Do got %+v, want only the club's resign of Blue", got)
 	}
 }

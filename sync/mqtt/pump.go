@@ -144,34 +144,19 @@ func (m *Mirror) pump() {
 }
 
 // subscribe subscribes to the board from next. When the board no longer
-// keeps next, it finds the oldest message it keeps and starts there: the
-// messages in between are lost to MQTT, and the log says so.
+// keeps next, it starts at the oldest message it keeps: the messages in
+// between are lost to MQTT, and the log says so.
 func (m *Mirror) subscribe(next uint64) ([]referee.Message, <-chan referee.Message, func(), error) {
-	backlog, live, cancel, err := m.src.Subscribe(next)
-	if err == nil {
-		return backlog, live, cancel, nil
-	}
-	lo, hi := next, m.src.State().Seq+1 // Subscribe(lo) fails; Subscribe(hi) has no backlog
-	if hi <= lo {
+	s, err := referee.Resume(m.src, next, referee.FromOldest)
+	if err != nil {
 		return nil, nil, nil, err
 	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if _, _, c, e := m.src.Subscribe(mid); e == nil {
-			c()
-			hi = mid
-		} else {
-			lo = mid
-		}
+	if s.Lost != nil {
+		m.log.Error("mqtt: the board no longer keeps messages the broker never acknowledged; they are lost to MQTT",
+			"first", next, "last", s.Lost.Oldest-1, "error", s.Lost)
+		m.acked.Store(s.Lost.Oldest - 1)
 	}
-	backlog, live, cancel, err2 := m.src.Subscribe(hi)
-	if err2 != nil {
-		return nil, nil, nil, err
-	}
-	m.log.Error("mqtt: the board no longer keeps messages the broker never acknowledged; they are lost to MQTT",
-		"first", next, "last", hi-1, "error", err)
-	m.acked.Store(hi - 1)
-	return backlog, live, cancel, nil
+	return s.Backlog, s.Live, s.Cancel, nil
 }
 
 // forward publishes the backlog, then live messages, until live closes

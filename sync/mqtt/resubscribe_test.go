@@ -84,7 +84,7 @@ func TestRefusedCommandSubscriptionRestored(t *testing.T) {
 	c := newConsumer(t, url, "b1", consumerOpts{})
 	c.command("resign", `{"seat":"Red","id":"r1"}`)
 	c.waitUntil("the reply", func() bool { return len(c.replies) == 1 })
-	if got := board.commands(); len(got) != 1 || got[0].Seat != "Red" {
+	if got := board.Commands(); len(got) != 1 || got[0].Seat != "Red" {
 		t.Errorf("Do got %+v, want the resign of Red", got)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"boardd/referee"
+	"boardd/referee/streamtest"
 )
 
 func TestCueFor(t *testing.T) {
@@ -69,14 +70,15 @@ func TestSpeakerPlaysCues(t *testing.T) {
 	if err != nil || len(s.Missing) != 0 {
 		t.Fatalf("cues only: %v %v", err, s.Missing)
 	}
-	b := &fakeBoard{ch: make(chan referee.Message, 4)}
+	b := streamtest.New(referee.State{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- s.Run(ctx, b) }()
+	waitSubscribed(b)
 	now := time.Now()
-	b.ch <- referee.Message{Seq: 1, Time: now, Kind: referee.MsgMove, Seat: "Red", Move: "h2-h4"}
-	b.ch <- referee.Message{Seq: 2, Time: now, Kind: referee.MsgSensorFault}
-	b.ch <- referee.Message{Seq: 3, Time: now, Kind: referee.MsgTimeout, Seat: "Blue"}
+	b.Emit(referee.Message{Time: now, Kind: referee.MsgMove, Seat: "Red", Move: "h2-h4"})
+	b.Emit(referee.Message{Time: now, Kind: referee.MsgSensorFault})
+	b.Emit(referee.Message{Time: now, Kind: referee.MsgTimeout, Seat: "Blue"})
 	want := "-q - " + strconv.Itoa(len(WAV(Cues["move"]))) + "\n-q - " + strconv.Itoa(len(WAV(Cues["flag"]))) + "\n"
 	var played []byte
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {

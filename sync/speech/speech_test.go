@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"boardd/referee"
+	"boardd/referee/streamtest"
 )
 
 func TestText(t *testing.T) {
@@ -61,16 +62,6 @@ func TestNewWithoutTheSynthesizer(t *testing.T) {
 	}
 }
 
-// fakeBoard delivers messages to one subscriber.
-type fakeBoard struct {
-	referee.Board
-	ch chan referee.Message
-}
-
-func (f *fakeBoard) Subscribe(from uint64) ([]referee.Message, <-chan referee.Message, func(), error) {
-	return nil, f.ch, func() {}, nil
-}
-
 // A Speaker runs the synthesizer once per sentence, with the voice, in
 // order; messages with nothing to say are skipped.
 func TestSpeakerRunsTheSynthesizer(t *testing.T) {
@@ -87,15 +78,16 @@ func TestSpeakerRunsTheSynthesizer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &fakeBoard{ch: make(chan referee.Message, 8)}
+	b := streamtest.New(referee.State{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- s.Run(ctx, b) }()
+	waitSubscribed(b)
 	now := time.Now()
-	b.ch <- referee.Message{Seq: 1, Time: now, Kind: referee.MsgMove, Seat: "Red", Move: "h2-h4"}
-	b.ch <- referee.Message{Seq: 2, Time: now, Kind: referee.MsgSensorFault, Square: "e5"}
-	b.ch <- referee.Message{Seq: 3, Time: now.Add(-time.Hour), Kind: referee.MsgMove, Seat: "Blue", Move: "b7-c7"} // stale
-	b.ch <- referee.Message{Seq: 4, Time: now, Kind: referee.MsgResign, Seat: "Blue"}
+	b.Emit(referee.Message{Time: now, Kind: referee.MsgMove, Seat: "Red", Move: "h2-h4"})
+	b.Emit(referee.Message{Time: now, Kind: referee.MsgSensorFault, Square: "e5"})
+	b.Emit(referee.Message{Time: now.Add(-time.Hour), Kind: referee.MsgMove, Seat: "Blue", Move: "b7-c7"}) // stale
+	b.Emit(referee.Message{Time: now, Kind: referee.MsgResign, Seat: "Blue"})
 	want := "-v en-gb -- Red: pawn to h4\n-v en-gb -- Blue resigns.\n"
 	deadline := time.Now().Add(5 * time.Second)
 	var got []byte
@@ -112,5 +104,13 @@ func TestSpeakerRunsTheSynthesizer(t *testing.T) {
 	}
 	if string(got) != want {
 		t.Errorf("the synthesizer was run with\n%s\nwant\n%s", got, want)
+	}
+}
+
+// waitSubscribed waits until a Speaker's Run has subscribed to b: it
+// follows the messages from then on.
+func waitSubscribed(b *streamtest.Board) {
+	for subs, _ := b.Watchers(); subs == 0; subs, _ = b.Watchers() {
+		time.Sleep(time.Millisecond)
 	}
 }

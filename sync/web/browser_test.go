@@ -136,14 +136,14 @@ func waitCommand(t *testing.T, f *fakeBoard, name string) referee.Command {
 	t.Helper()
 	deadline := time.Now().Add(3 * time.Second)
 	for time.Now().Before(deadline) {
-		for _, c := range f.commands() {
+		for _, c := range f.Commands() {
 			if c.Name == name {
 				return c
 			}
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("the board received no %s command (got %+v)", name, f.commands())
+	t.Fatalf("the board received no %s command (got %+v)", name, f.Commands())
 	return referee.Command{}
 }
 
@@ -164,7 +164,7 @@ func TestBrowser(t *testing.T) {
 	ctx := browser(t, 1280, 900)
 	errs := jsErrors(ctx)
 	f, _, ts := newTestServer(t, Config{Password: testPassword, Title: "Club night"})
-	f.setReply(func(c referee.Command) referee.Reply {
+	f.SetReply(func(c referee.Command) referee.Reply {
 		if c.Name == referee.CmdMove {
 			return referee.Reply{Error: "move " + c.Move + ": no piece can go there"}
 		}
@@ -238,10 +238,10 @@ func TestBrowser(t *testing.T) {
 	// message it saw, so what happened meanwhile shows.
 	seen := f.State().Seq
 	ts.CloseClientConnections()
-	f.emit(referee.Message{Kind: referee.MsgTags, Text: "said while the display was away"})
+	f.Emit(referee.Message{Kind: referee.MsgTags, Text: "said while the display was away"})
 	within(t, ctx, 6*time.Second, "the message sent while disconnected",
 		`document.getElementById('log').textContent.includes('said while the display was away')`)
-	if froms := f.subscribeFroms(); froms[len(froms)-1] != seen+1 {
+	if froms := f.SubscribeFroms(); froms[len(froms)-1] != seen+1 {
 		t.Errorf("the page resubscribed from %d, want %d (after the last message seen); all: %v", froms[len(froms)-1], seen+1, froms)
 	}
 
@@ -268,7 +268,7 @@ func TestBrowser(t *testing.T) {
 	}
 
 	// A promotion with a choice offers the pieces.
-	f.emit(referee.Message{Kind: referee.MsgPromotionChoice, Candidates: []string{"b8-h8=D", "b8-h8=N"}, Text: "promotion: choose"})
+	f.Emit(referee.Message{Kind: referee.MsgPromotionChoice, Candidates: []string{"b8-h8=D", "b8-h8=N"}, Text: "promotion: choose"})
 	f.play("b7", "c7", "b7-c7")
 	within(t, ctx, 2*time.Second, "the promotion buttons", `!document.getElementById('promo-box').hidden && document.querySelectorAll('#promo-buttons button').length === 2`)
 	do2(t, ctx, "choosing a knight", chromedp.Click(chromedp.CSS(`#promo-buttons button:last-child`)))
@@ -277,7 +277,7 @@ func TestBrowser(t *testing.T) {
 	}
 
 	// A takeback the board asks about can be confirmed.
-	f.update(func(st *referee.State) { st.Status = "takeback_asked" })
+	f.Update(func(st *referee.State) { st.Status = "takeback_asked" })
 	do2(t, ctx, "confirming the takeback", chromedp.WaitVisible(chromedp.ID("takeback")), chromedp.Click(chromedp.ID("takeback")))
 	waitCommand(t, f, referee.CmdTakebackConfirm)
 
@@ -287,7 +287,7 @@ func TestBrowser(t *testing.T) {
 	if !eval[bool](t, ctx, `document.getElementById('protocol-row').hidden`) {
 		t.Error("the into-check row is shown in an ffa game")
 	}
-	f.update(func(st *referee.State) {
+	f.Update(func(st *referee.State) {
 		st.Status, st.Variant, st.Turn = "playing", "blocking-double", "Green"
 		st.Announcement = &referee.AnnouncementInfo{Seat: "Green", Move: "Kn7-n6", Coord: "n7-n6", ReplyBy: "Yellow"}
 	})
@@ -297,7 +297,7 @@ func TestBrowser(t *testing.T) {
 	if c := waitCommand(t, f, referee.CmdReply); c.Seat != "Yellow" || c.Reply != "another" {
 		t.Errorf("reply command %+v, want Yellow's another", c)
 	}
-	f.update(func(st *referee.State) { st.Announcement = nil })
+	f.Update(func(st *referee.State) { st.Announcement = nil })
 	within(t, ctx, 2*time.Second, "the seat to move chosen again", `document.getElementById('proto-seat').value === 'Green' && !document.getElementById('banner').textContent.includes('announces')`)
 	do2(t, ctx, "announcing n7-m6", chromedp.SendKeys(chromedp.ID("announce-text"), "n7-m6"), chromedp.Click(chromedp.ID("announce")))
 	if c := waitCommand(t, f, referee.CmdAnnounce); c.Seat != "Green" || c.Move != "n7-m6" {
@@ -307,7 +307,7 @@ func TestBrowser(t *testing.T) {
 	if c := waitCommand(t, f, referee.CmdClaimStalemate); c.Seat != "Green" {
 		t.Errorf("claim_stalemate command %+v, want Green's", c)
 	}
-	f.update(func(st *referee.State) { st.Variant = "ffa" })
+	f.Update(func(st *referee.State) { st.Variant = "ffa" })
 	within(t, ctx, 2*time.Second, "the into-check row hidden again", `document.getElementById('protocol-row').hidden`)
 
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
@@ -336,7 +336,7 @@ func midGame(f *fakeBoard) {
 	} {
 		f.play(m[0], m[1], m[2])
 	}
-	f.update(func(st *referee.State) {
+	f.Update(func(st *referee.State) {
 		clocks := []int64{521000, 542000, 535000, 560400}
 		for i := range st.Seats {
 			st.Seats[i].ClockMS = clocks[i]
@@ -347,7 +347,7 @@ func midGame(f *fakeBoard) {
 		st.Destinations = []string{"k11", "k7", "j10", "j8", "n10"}
 		st.Tags["Event"] = "Club night"
 	})
-	f.setLights(map[string]string{"h1": "#ff0000", "l9": "#00c000", "k11": "#0040ff", "k7": "#0040ff", "j10": "#ff8000", "j8": "#0040ff", "n10": "#0040ff"})
+	f.SetLights(map[string]string{"h1": "#ff0000", "l9": "#00c000", "k11": "#0040ff", "k7": "#0040ff", "j10": "#ff8000", "j8": "#0040ff", "n10": "#0040ff"})
 }
 
 // TestBrowserScreenshot writes the picture the README shows, when asked:
@@ -486,7 +486,7 @@ func TestBrowserSixteenBySixteen(t *testing.T) {
 	if len(fs.Squares) != 256 || len(fs.Walls) != 68 || len(fs.Pieces) != 76 {
 		t.Fatalf("the referee's state: %d squares, %d walls, %d pieces", len(fs.Squares), len(fs.Walls), len(fs.Pieces))
 	}
-	f.update(func(st *referee.State) {
+	f.Update(func(st *referee.State) {
 		*st = fs
 		st.Board = "test"
 	})

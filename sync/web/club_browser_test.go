@@ -91,7 +91,7 @@ func TestBrowserClubNight(t *testing.T) {
 	}
 	within(t, ctx, 2*time.Second, "the dialog closed", `!document.getElementById('new-game-dialog').open`)
 	// A refused new game keeps the dialog open with the referee's error.
-	f.setReply(func(c referee.Command) referee.Reply {
+	f.SetReply(func(c referee.Command) referee.Reply {
 		if c.Name == referee.CmdNewGame {
 			return referee.Reply{Error: "new_game: unknown variant \"tems\""}
 		}
@@ -105,10 +105,10 @@ func TestBrowserClubNight(t *testing.T) {
 	do2(t, ctx, "a refused variant", chromedp.Click(chromedp.ID("ng-start-game")))
 	within(t, ctx, 2*time.Second, "the referee's error in the dialog", `document.getElementById('ng-error').textContent.includes('unknown variant') && document.getElementById('new-game-dialog').open`)
 	do2(t, ctx, "cancelling", chromedp.Click(chromedp.ID("ng-cancel")))
-	f.setReply(nil)
+	f.SetReply(nil)
 
 	// Event and round on the page; the title stays the board's name.
-	f.update(func(st *referee.State) { st.Tags["Event"], st.Tags["Round"] = "Club Night", "3" })
+	f.Update(func(st *referee.State) { st.Tags["Event"], st.Tags["Round"] = "Club Night", "3" })
 	within(t, ctx, 2*time.Second, "event and round in the header and the banner",
 		`document.getElementById('event').textContent === 'Club Night · round 3' && document.getElementById('banner').textContent.includes('Club Night · round 3')`)
 	if title := eval[string](t, ctx, `document.title`); title != "Club board" {
@@ -127,10 +127,10 @@ func TestBrowserClubNight(t *testing.T) {
 	do2(t, ctx, "switching the sound on", chromedp.Click(chromedp.ID("sound")))
 	within(t, ctx, time.Second, "the test cue and the AudioContext", `document.body.dataset.cues === 'move' && localStorage.getItem('boardd.sound') === '1'`)
 	f.play("b7", "c7", "b7-c7")
-	f.emit(referee.Message{Kind: referee.MsgIllegal, Text: "no legal move explains the board"})
-	f.emit(referee.Message{Kind: referee.MsgMove, Seat: "Yellow", Move: "Qg14-h13+", Checks: []string{"Red"}, Text: "Yellow: Qg14-h13+"})
-	f.emit(referee.Message{Kind: referee.MsgTimeout, Seat: "Green", Text: "Green's flag fell"})
-	f.emit(referee.Message{Kind: referee.MsgGameOver, Result: &referee.ResultInfo{Reason: "timeout", PGN4: "1-0"}, Text: "game over"})
+	f.Emit(referee.Message{Kind: referee.MsgIllegal, Text: "no legal move explains the board"})
+	f.Emit(referee.Message{Kind: referee.MsgMove, Seat: "Yellow", Move: "Qg14-h13+", Checks: []string{"Red"}, Text: "Yellow: Qg14-h13+"})
+	f.Emit(referee.Message{Kind: referee.MsgTimeout, Seat: "Green", Text: "Green's flag fell"})
+	f.Emit(referee.Message{Kind: referee.MsgGameOver, Result: &referee.ResultInfo{Reason: "timeout", PGN4: "1-0"}, Text: "game over"})
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.cues === 'move,move,illegal,check,flag,over'`, chromedp.WithPollingTimeout(2*time.Second))); err != nil {
 		t.Errorf("cues %q, want move (the switch-on), move, illegal, check, flag, over", eval[string](t, ctx, `document.body.dataset.cues`))
 	}
@@ -193,9 +193,9 @@ func TestBrowserTVAndPhone(t *testing.T) {
 	errs := jsErrors(ctx)
 	f, _, ts := newTestServer(t, Config{Password: testPassword, Title: "Club board", Games: clubArchive(t)})
 	midGame(f)
-	f.update(func(st *referee.State) { st.Tags["Round"] = "2" })
-	f.emit(referee.Message{Kind: referee.MsgSensorFault, Square: "e5", Text: "the switch under e5 seems stuck closed"})
-	f.emit(referee.Message{Kind: referee.MsgIllegal, Text: "no legal move explains the board: correction"})
+	f.Update(func(st *referee.State) { st.Tags["Round"] = "2" })
+	f.Emit(referee.Message{Kind: referee.MsgSensorFault, Square: "e5", Text: "the switch under e5 seems stuck closed"})
+	f.Emit(referee.Message{Kind: referee.MsgIllegal, Text: "no legal move explains the board: correction"})
 
 	do2(t, ctx, "the TV", chromedp.EmulateViewport(1920, 1080), chromedp.Navigate(ts.URL+"/?spectator=1"),
 		chromedp.WaitVisible(chromedp.CSS(`#board [data-square="h4"][data-piece="bQ"]`)))

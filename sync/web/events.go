@@ -12,12 +12,20 @@ import (
 	"boardd/referee"
 )
 
-// Timings of the event stream; tests shorten them.
-var (
-	coalesceEvery  = 50 * time.Millisecond // at most one state/lights pair per period
-	heartbeatEvery = 20 * time.Second      // a comment line on an idle stream
-	writeTimeout   = 10 * time.Second      // a client that takes longer to accept a write is dropped
-)
+// streamTiming is the pace of the event streams; a test shortens it on
+// its own Server before the first request, so tests can run in parallel.
+type streamTiming struct {
+	coalesce  time.Duration // at most one state/lights pair per period
+	heartbeat time.Duration // a comment line on an idle stream
+	write     time.Duration // a client that takes longer to accept a write is dropped
+}
+
+// defaultTiming is every Server's pace unless a test changes it.
+var defaultTiming = streamTiming{
+	coalesce:  50 * time.Millisecond,
+	heartbeat: 20 * time.Second,
+	write:     10 * time.Second,
+}
 
 // gap is the data of a "gap" event.
 type gap struct {
@@ -27,14 +35,15 @@ type gap struct {
 
 // stream writes one client's events.
 type stream struct {
-	w  http.ResponseWriter
-	rc *http.ResponseController
+	w            http.ResponseWriter
+	rc           *http.ResponseController
+	writeTimeout time.Duration
 	// last state and lights sent, to skip repeats
 	state, lights []byte
 }
 
 func (e *stream) event(name, id string, data []byte) error {
-	_ = e.rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // not every writer supports it
+	_ = e.rc.SetWriteDeadline(time.Now().Add(e.writeTimeout)) // not every writer supports it
 	var b bytes.Buffer
 	if id != "" {
 		b.WriteString("id: " + id + "\n")
@@ -47,7 +56,7 @@ func (e *stream) event(name, id string, data []byte) error {
 }
 
 func (e *stream) comment(text string) error {
-	_ = e.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	_ = e.rc.SetWriteDeadline(time.Now().Add(e.writeTimeout))
 	_, err := e.w.Write([]byte(": " + text + "\n\n"))
 	return err
 }
@@ -135,37 +144,28 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	changed, stopChanged := b.Changed()
 	defer stopChanged()
 
-	var (
-		backlog     []referee.Message
-		live        <-chan referee.Message
-		unsubscribe func()
-		missed      *gap
-	)
+	// An explicit from (0: everything kept) goes on live after a gap the
+	// client is told of; without one, the stream starts with the last
+	// Backlog messages, or as many as the board still keeps.
+	gapPolicy := referee.FromNext
 	if explicit {
-		backlog, live, unsubscribe, err = b.Subscribe(from)
-		if err != nil {
-			missed = &gap{From: from, Error: err.Error()}
-		}
+		from = max(from, 1)
 	} else {
-		// The last Backlog messages, or as many as the board still keeps.
-		seq := b.State().Seq
-		for n := uint64(s.cfg.Backlog); ; n /= 2 {
-			from = 1
-			if seq >= n {
-				from = seq + 1 - n
-			}
-			if backlog, live, unsubscribe, err = b.Subscribe(from); err == nil || n == 0 {
-				break
-			}
+		from, gapPolicy = 1, referee.FromOldest
+		if seq := b.State().Seq; seq >= uint64(s.cfg.Backlog) {
+			from = seq + 1 - uint64(s.cfg.Backlog)
 		}
 	}
+	sub, err := referee.Resume(b, from, gapPolicy)
 	if err != nil {
-		backlog, live, unsubscribe, err = b.Subscribe(b.State().Seq + 1)
-		if err != nil {
-			http.Error(w, "subscribing to the board: "+err.Error(), http.StatusServiceUnavailable)
-			return
-		}
+		http.Error(w, "subscribing to the board: "+err.Error(), http.StatusServiceUnavailable)
+		return
 	}
+	var missed *gap
+	if sub.Lost != nil && explicit {
+		missed = &gap{From: from, Error: sub.Lost.Error()}
+	}
+	backlog, live, unsubscribe := sub.Backlog, sub.Live, sub.Cancel
 	defer func() { unsubscribe() }()
 
 	h := w.Header()
@@ -173,7 +173,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no") // tell a reverse proxy not to buffer
 	w.WriteHeader(http.StatusOK)
-	out := &stream{w: w, rc: http.NewResponseController(w)}
+	out := &stream{w: w, rc: http.NewResponseController(w), writeTimeout: s.timing.write}
 	defer out.rc.SetWriteDeadline(time.Time{})
 
 	var last uint64 // last message sent
@@ -212,7 +212,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	heartbeat := time.NewTicker(heartbeatEvery)
+	heartbeat := time.NewTicker(s.timing.heartbeat)
 	defer heartbeat.Stop()
 	var (
 		sentAt time.Time        // last state/lights check
@@ -231,15 +231,14 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			// The board dropped us for falling behind: pick up after the
 			// last message sent.
 			unsubscribe()
-			backlog, live, unsubscribe, err = b.Subscribe(last + 1)
+			unsubscribe = func() {}
+			sub, err = referee.Resume(b, last+1, referee.FromNext)
 			if err != nil {
-				g := &gap{From: last + 1, Error: err.Error()}
-				backlog, live, unsubscribe, err = b.Subscribe(b.State().Seq + 1)
-				if err != nil {
-					unsubscribe = func() {}
-					return
-				}
-				if err = gapped(g); err == nil {
+				return
+			}
+			backlog, live, unsubscribe = sub.Backlog, sub.Live, sub.Cancel
+			if sub.Lost != nil {
+				if err = gapped(&gap{From: last + 1, Error: sub.Lost.Error()}); err == nil {
 					err = out.snapshot(b)
 				}
 			}
@@ -254,7 +253,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			if later != nil {
 				continue // already due
 			}
-			if wait := coalesceEvery - time.Since(sentAt); wait > 0 {
+			if wait := s.timing.coalesce - time.Since(sentAt); wait > 0 {
 				later = time.After(wait)
 				continue
 			}

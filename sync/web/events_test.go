@@ -123,7 +123,7 @@ func seqRange(from, to uint64) []uint64 {
 
 func emitN(f *fakeBoard, n int) {
 	for i := range n {
-		f.emit(referee.Message{Kind: referee.MsgClock, Text: fmt.Sprintf("tick %d", i)})
+		f.Emit(referee.Message{Kind: referee.MsgClock, Text: fmt.Sprintf("tick %d", i)})
 	}
 }
 
@@ -132,7 +132,7 @@ func noWatchers(t *testing.T, f *fakeBoard) {
 	t.Helper()
 	deadline := time.Now().Add(3 * time.Second)
 	for {
-		subs, notify := f.watchers()
+		subs, notify := f.Watchers()
 		if subs == 0 && notify == 0 {
 			return
 		}
@@ -144,6 +144,7 @@ func noWatchers(t *testing.T, f *fakeBoard) {
 }
 
 func TestEventsStart(t *testing.T) {
+	t.Parallel() // each test has its own Server and board: nothing shared
 	for _, tc := range []struct {
 		name    string
 		backlog int // Config.Backlog
@@ -159,17 +160,16 @@ func TestEventsStart(t *testing.T) {
 		{name: "from the future", query: "?from=7", live: []uint64{7, 8}},
 		{name: "no from: the last few", backlog: 2, want: seqRange(4, 5)},
 		{name: "no from, short history", backlog: 50, want: seqRange(1, 5)},
-		{name: "no from, fewer kept", backlog: 8, oldest: 3, want: seqRange(4, 5)}, // asks 8, then 4, 2
+		{name: "no from, fewer kept", backlog: 8, oldest: 3, want: seqRange(3, 5)}, // all it keeps
 		{name: "from, fewer kept", query: "?from=3", oldest: 4, gap: true},
 		{name: "Last-Event-ID", header: map[string]string{"Last-Event-ID": "3"}, want: seqRange(4, 5)},
 		{name: "Last-Event-ID after from", query: "?from=2", header: map[string]string{"Last-Event-ID": "4"}, want: seqRange(5, 5)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f, _, ts := newTestServer(t, Config{Backlog: tc.backlog})
 			emitN(f, 4)
-			f.mu.Lock()
-			f.oldest = tc.oldest
-			f.mu.Unlock()
+			f.keepFrom(tc.oldest)
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
 			ch, res := openEvents(t, ctx, ts.URL+"/api/events"+tc.query, tc.header)
@@ -208,6 +208,7 @@ func TestEventsStart(t *testing.T) {
 }
 
 func TestEventsBadFrom(t *testing.T) {
+	t.Parallel() // each test has its own Server and board: nothing shared
 	_, _, ts := newTestServer(t, Config{})
 	_, res := openEvents(t, t.Context(), ts.URL+"/api/events?from=-1", nil)
 	if res.StatusCode != 400 {
@@ -229,7 +230,7 @@ func TestEventsStateAfterChange(t *testing.T) {
 	if st.Pieces["h4"] != "rP" || st.Pieces["h2"] != "" || st.Turn != "Blue" || len(st.Moves) != 1 || st.Seq != 2 {
 		t.Errorf("state after h2-h4: h4=%q h2=%q turn=%s moves=%v seq=%d", st.Pieces["h4"], st.Pieces["h2"], st.Turn, st.Moves, st.Seq)
 	}
-	f.setLights(map[string]string{"b7": "#ffffff"})
+	f.SetLights(map[string]string{"b7": "#ffffff"})
 	var li referee.Lights
 	json.Unmarshal([]byte(next(t, ch, "lights").data), &li)
 	if li.Squares["b7"] != "#ffffff" || len(li.Squares) != 1 {
@@ -244,7 +245,7 @@ func TestEventsCoalesce(t *testing.T) {
 	const n = 200
 	start := time.Now()
 	for i := range n {
-		f.update(func(st *referee.State) { st.Lifted = strconv.Itoa(i) })
+		f.Update(func(st *referee.State) { st.Lifted = strconv.Itoa(i) })
 	}
 	burst := time.Since(start)
 	// Read state events until the last edit shows.
@@ -257,21 +258,22 @@ func TestEventsCoalesce(t *testing.T) {
 			break
 		}
 	}
-	if limit := 2 + int(burst/coalesceEvery); states > limit {
-		t.Errorf("%d changes in %v gave %d state events, want at most %d (one per %v)", n, burst, states, limit, coalesceEvery)
+	if limit := 2 + int(burst/defaultTiming.coalesce); states > limit {
+		t.Errorf("%d changes in %v gave %d state events, want at most %d (one per %v)", n, burst, states, limit, defaultTiming.coalesce)
 	}
 	// Nothing changed since: a signal alone sends no repeat.
-	f.signal()
+	f.Signal()
 	select {
 	case ev := <-ch:
 		if ev.name == "state" || ev.name == "lights" {
 			t.Errorf("an unchanged state was sent again: %s", ev.name)
 		}
-	case <-time.After(3 * coalesceEvery):
+	case <-time.After(3 * defaultTiming.coalesce):
 	}
 }
 
 func TestEventsResubscribe(t *testing.T) {
+	t.Parallel() // each test has its own Server and board: nothing shared
 	f, _, ts := newTestServer(t, Config{})
 	emitN(f, 2) // 1..3
 	ch, _ := openEvents(t, t.Context(), ts.URL+"/api/events?from=1", nil)
@@ -280,7 +282,7 @@ func TestEventsResubscribe(t *testing.T) {
 	}
 	// The board drops the subscriber as if it had fallen behind; messages
 	// 4 and 5 reach only the kept list.
-	f.dropSubscribers()
+	f.DropSubscribers()
 	emitN(f, 2)
 	if got := nextMessages(t, ch, 2); fmt.Sprint(got) != "[4 5]" {
 		t.Errorf("after the live channel closed: %v, want [4 5]", got)
@@ -289,19 +291,18 @@ func TestEventsResubscribe(t *testing.T) {
 	if got := nextMessages(t, ch, 1); fmt.Sprint(got) != "[6]" {
 		t.Errorf("live after resubscribing: %v, want [6]", got)
 	}
-	if froms := f.subscribeFroms(); fmt.Sprint(froms) != "[1 4]" {
+	if froms := f.SubscribeFroms(); fmt.Sprint(froms) != "[1 4]" {
 		t.Errorf("Subscribe calls from %v, want [1 4] (the second from the last seen + 1)", froms)
 	}
-	if subs, _ := f.watchers(); subs != 1 {
+	if subs, _ := f.Watchers(); subs != 1 {
 		t.Errorf("%d subscriptions open, want 1", subs)
 	}
 }
 
 func TestEventsFallBehindForReal(t *testing.T) {
+	t.Parallel() // each test has its own Server and board: nothing shared
 	f, _, ts := newTestServer(t, Config{})
-	f.mu.Lock()
-	f.buf = 1 // the smallest buffer: bursts overflow it
-	f.mu.Unlock()
+	f.SetBuffer(1) // the smallest buffer: bursts overflow it
 	ch, _ := openEvents(t, t.Context(), ts.URL+"/api/events?from=1", nil)
 	nextMessages(t, ch, 1)
 	const n = 300
@@ -312,11 +313,10 @@ func TestEventsFallBehindForReal(t *testing.T) {
 }
 
 func TestEventsGap(t *testing.T) {
+	t.Parallel() // each test has its own Server and board: nothing shared
 	f, _, ts := newTestServer(t, Config{})
-	emitN(f, 9) // 1..10
-	f.mu.Lock()
-	f.oldest = 6 // 1..5 are no longer kept
-	f.mu.Unlock()
+	emitN(f, 9)   // 1..10
+	f.keepFrom(6) // 1..5 are no longer kept
 	ch, _ := openEvents(t, t.Context(), ts.URL+"/api/events?from=3", nil)
 	ev := next(t, ch, "gap", "message")
 	var g gap
@@ -339,10 +339,8 @@ func TestEventsGap(t *testing.T) {
 }
 
 func TestEventsHeartbeat(t *testing.T) {
-	old := heartbeatEvery
-	heartbeatEvery = 20 * time.Millisecond
-	defer func() { heartbeatEvery = old }()
-	_, _, ts := newTestServer(t, Config{})
+	t.Parallel() // each test has its own Server and board: nothing shared
+	_, _, ts := newTunedServer(t, Config{}, func(s *Server) { s.timing.heartbeat = 20 * time.Millisecond })
 	ch, _ := openEvents(t, t.Context(), ts.URL+"/api/events", nil)
 	if ev := next(t, ch, ":"); ev.data != "ping" {
 		t.Errorf("heartbeat comment %q", ev.data)
@@ -394,7 +392,7 @@ func TestEventsEnd(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		ch, _ := openEvents(t, ctx, ts.URL+"/api/events", nil)
 		next(t, ch, "state")
-		if subs, notify := f.watchers(); subs != 1 || notify != 1 {
+		if subs, notify := f.Watchers(); subs != 1 || notify != 1 {
 			t.Fatalf("open stream holds %d subscriptions, %d Changed channels; want 1, 1", subs, notify)
 		}
 		cancel()

@@ -28,8 +28,9 @@
 // whenever the board signals a change, at most every 50 ms and only when
 // they differ from the last one sent. "message" carries each
 // referee.Message with Seq >= N in order (the kept backlog first, then live
-// ones) and has the message's Seq as its SSE id, so a client resumes with
-// from=lastSeq+1 (or the Last-Event-ID header). Without from, the stream
+// ones; from=0 is everything the board keeps) and has the message's Seq
+// as its SSE id, so a client resumes with from=lastSeq+1 (or the
+// Last-Event-ID header). Without from, the stream
 // starts with the last Config.Backlog messages (or as many as the board
 // still keeps). "gap" ({"from":N,"error":"..."}) says
 // messages from N are no longer kept: the stream continues with new ones,
@@ -133,6 +134,7 @@ type Server struct {
 	stop    context.CancelFunc
 	logins  *throttle.Limiter // failed logins per client address
 	streams atomic.Int64      // event streams open now
+	timing  streamTiming      // the event streams' pace (defaultTiming)
 
 	mu       sync.Mutex
 	sessions map[[32]byte]time.Time // sha256(token) → expiry
@@ -166,7 +168,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxStreams <= 0 {
 		cfg.MaxStreams = 64
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, sessions: map[[32]byte]time.Time{}, now: time.Now,
+	s := &Server{cfg: cfg, log: cfg.Log, sessions: map[[32]byte]time.Time{}, now: time.Now, timing: defaultTiming,
 		logins: throttle.New(throttle.Config{Delay: cfg.LoginDelay})}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -22,6 +22,13 @@ const testPassword = "s3cret pass"
 // newTestServer serves a Server on a fake board at a loopback address.
 func newTestServer(t *testing.T, cfg Config) (*fakeBoard, *Server, *httptest.Server) {
 	t.Helper()
+	return newTunedServer(t, cfg, func(*Server) {})
+}
+
+// newTunedServer is newTestServer with tune run on the Server before it
+// serves (to shorten its timing).
+func newTunedServer(t *testing.T, cfg Config, tune func(*Server)) (*fakeBoard, *Server, *httptest.Server) {
+	t.Helper()
 	f := newFake()
 	if cfg.Board == nil {
 		cfg.Board = f
@@ -33,6 +40,7 @@ func newTestServer(t *testing.T, cfg Config) (*fakeBoard, *Server, *httptest.Ser
 	if err != nil {
 		t.Fatal(err)
 	}
+	tune(s)
 	ts := httptest.NewServer(s)
 	t.Cleanup(func() {
 		s.Close()
@@ -88,7 +96,7 @@ func TestNewNeedsBoard(t *testing.T) {
 func TestStateAndLightsJSON(t *testing.T) {
 	f, _, ts := newTestServer(t, Config{})
 	f.play("h2", "h4", "h2-h4")
-	f.setLights(map[string]string{"h4": "#ff0000", "a7": "#0000ff"})
+	f.SetLights(map[string]string{"h4": "#ff0000", "a7": "#0000ff"})
 	for _, tc := range []struct {
 		path string
 		want any
@@ -353,7 +361,7 @@ func TestCommands(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f, _, ts := newTestServer(t, Config{Password: testPassword})
 			if tc.refuse != "" {
-				f.reply = func(referee.Command) referee.Reply { return referee.Reply{Error: tc.refuse} }
+				f.SetReply(func(referee.Command) referee.Reply { return referee.Reply{Error: tc.refuse} })
 			}
 			c := client(t)
 			if tc.login {
@@ -385,7 +393,7 @@ func TestCommands(t *testing.T) {
 					t.Errorf("reply id %q, want %q", rep.ID, tc.want.ID)
 				}
 			}
-			got := f.commands()
+			got := f.Commands()
 			switch {
 			case tc.want == nil && len(got) > 0:
 				t.Errorf("Do received %+v; the request should have stopped before the board", got)
@@ -418,7 +426,7 @@ func TestLogout(t *testing.T) {
 	if res, _ := do(t, c, "POST", ts.URL+"/api/cmd/clock", `{"action":"pause"}`, hdr); res.StatusCode != 401 {
 		t.Errorf("command after logout: %d, want 401", res.StatusCode)
 	}
-	if n := len(f.commands()); n != 1 {
+	if n := len(f.Commands()); n != 1 {
 		t.Errorf("Do received %d commands, want 1 (none after logout)", n)
 	}
 }
