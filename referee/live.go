@@ -796,7 +796,7 @@ func (l *Live) keepArmy(c Command) Reply {
 	if _, over := g.Result(); over {
 		return fail("keep_army: the game is over")
 	}
-	if v := g.Variant(); v.Mode != rules.Chess4 || !v.ArmyControl {
+	if v := g.Variant(); v.Mode != rules.Chess4 || !rules.HookOptions[rules.Chess4Options](v).ArmyControl {
 		return fail("keep_army: %s has no armies to keep (only chess4-m2 has)", v.Name)
 	}
 	by, _, _, ok := g.ArmyChoice()

@@ -259,7 +259,7 @@ func (r *Referee) Quiet() []Event {
 		// army the rules remove after it is being taken off.)
 		return out
 	}
-	if r.g.Variant().Options.PartnerPawnSwap && SwapUnderway(p, r.g.LegalMoves(), r.trace, r.occ) {
+	if rules.HookOptions[rules.EssayOptions](r.g.Variant()).PartnerPawnSwap && SwapUnderway(p, r.g.LegalMoves(), r.trace, r.occ) {
 		return out // a partner pawn swap half made: wait for the second pawn
 	}
 	moves := r.g.LegalMoves()

@@ -60,7 +60,56 @@ const (
 
 var replyNames = [...]string{"", "Unwise", "I Accept", "Another", "Impossible"}
 
+// BlockingOptions are blocking-double.yaml's data beyond who captures
+// whom (keys partners, under mode double, and move_into_check), read by
+// the BlockingDouble hook.
+type BlockingOptions struct {
+	// Side[s] numbers seat s's partnership (1, 2; 0 none) where the
+	// partnerships are not the seats that may not capture each other: "the
+	// White men may only capture Black pieces … Despite this, White and
+	// Yellow play as partners against Red and Black."
+	Side [NumSeats]uint8
+	// MoveIntoCheck[s]: seat s "ha[s] the privilege of moving [its King]
+	// into check" after announcing the move and hearing its partner's
+	// reply (Announce, Reply), when its partner moves next.
+	MoveIntoCheck [NumSeats]bool
+}
+
+// readBlockingOptions reads BlockingOptions from a variant file and checks
+// that, in mode double, every seat has exactly one opponent and a
+// partnership.
+func readBlockingOptions(src OptionSource, v *Variant) (any, error) {
+	var o BlockingOptions
+	seats, err := src.Seats("move_into_check")
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range seats {
+		o.MoveIntoCheck[s] = true
+	}
+	if v.Mode != Double {
+		return o, nil
+	}
+	o.Side = src.Partnerships()
+	for s := Seat(0); s < NumSeats; s++ {
+		n := 0
+		for t := Seat(0); t < NumSeats; t++ {
+			if v.CanCapture[s][t] {
+				n++
+			}
+		}
+		if n != 1 || o.Side[s] == 0 {
+			return nil, src.Errorf("opponents", "mode double: every seat needs exactly one opponent (opponents) and a partnership (partners)")
+		}
+	}
+	return o, nil
+}
+
+// blocking returns the variant's BlockingOptions.
+func (v *Variant) blocking() BlockingOptions { return HookOptions[BlockingOptions](v) }
+
 func init() {
+	registerOptions(readBlockingOptions)
 	registerHook(func(v *Variant) Hook {
 		if v.Mode != Double {
 			return nil
@@ -116,7 +165,7 @@ func (g *Game) dbl() *doubleState {
 func (*BlockingDouble) CaptureBar(p *Position, s Seat, victim Piece, to square.Square) string {
 	v := p.v
 	e, name := victim.Seat(), kindNames[victim.Kind()]
-	if e == s || v.Side[s] == 0 || v.Side[s] == v.Side[e] {
+	if e == s || v.blocking().Side[s] == 0 || v.blocking().Side[s] == v.blocking().Side[e] {
 		return ""
 	}
 	var opp []string
@@ -276,11 +325,11 @@ func (g *Game) doubleOpponent(s Seat) Seat {
 // the variant grants it and its partner, still playing, moves next.
 func (g *Game) privileged(s Seat) bool {
 	v := g.v
-	if !v.MoveIntoCheck[s] || g.status[s] != Playing || v.Side[s] == 0 {
+	if !v.blocking().MoveIntoCheck[s] || g.status[s] != Playing || v.blocking().Side[s] == 0 {
 		return false
 	}
 	n := g.pos.nextSeat(s)
-	return n != s && v.Side[n] == v.Side[s] && g.status[n] == Playing
+	return n != s && v.blocking().Side[n] == v.blocking().Side[s] && g.status[n] == Playing
 }
 
 // doubleMoves lists the moves the seat to move may play: its legal moves
@@ -820,9 +869,9 @@ func (g *Game) matchOver() {
 		for _, s := range gr.Seats {
 			switch gr.Winner {
 			case s:
-				score[g.v.Side[s]] += 2
+				score[g.v.blocking().Side[s]] += 2
 			case NoSeat:
-				score[g.v.Side[s]]++
+				score[g.v.blocking().Side[s]]++
 			}
 		}
 	}
@@ -830,7 +879,7 @@ func (g *Game) matchOver() {
 	for side := uint8(1); side <= 2; side++ {
 		if score[side] > 2 {
 			for s := Seat(0); s < NumSeats; s++ {
-				if g.v.Side[s] == side {
+				if g.v.blocking().Side[s] == side {
 					winners = append(winners, s)
 				}
 			}

@@ -26,14 +26,48 @@ import (
 // ("Checkmate occurs at the beginning of the eliminated player's turn").
 //
 // Method 1 greys the eliminated army: static pieces that block, can be
-// captured (the king too) and give no check. Method 2 (Variant.ArmyControl)
+// captured (the king too) and give no check. Method 2 (Chess4Options.ArmyControl)
 // hands the army to the credited player, who plays it on the eliminated
 // seat's turns; its king is never in check and may be captured; a player
 // keeps one such army.
 
+// Chess4Options are chess4.yaml's and chess4-m2.yaml's rules (keys
+// no_king_capture, army_control, chain_en_passant), read by Chess4Hook
+// (shared/seeds/chess4-rules.txt).
+type Chess4Options struct {
+	// NoKingCapture: "It is an illegal move to capture an active player's
+	// King." A live king of a seat that another seat gives check to may
+	// not be captured; a dead king may ("they can be captured … including
+	// the King"), and so may a king nobody checks (an acquired king under
+	// Method 2: it "is never considered to be in check").
+	NoKingCapture bool
+	// ArmyControl (Method 2): "the player who checkmated the King is now
+	// able to use the remaining Chess pieces of the captured King against
+	// the remaining opponents", on the eliminated player's turn.
+	ArmyControl bool
+	// ChainEnPassant (rule 7.2): a player who takes en passant keeps his
+	// other en-passant rights for his next turn ("double en passant …
+	// as long as he plays both moves on his next two turns"), the
+	// destination square unchanged even if the passed pawn moved; the
+	// passed pawn may not capture meanwhile.
+	ChainEnPassant bool
+}
+
+// readChess4Options reads Chess4Options from a variant file.
+func readChess4Options(src OptionSource, _ *Variant) (any, error) {
+	var o Chess4Options
+	err := boolOptions(src, boolKey{"no_king_capture", &o.NoKingCapture},
+		boolKey{"army_control", &o.ArmyControl}, boolKey{"chain_en_passant", &o.ChainEnPassant})
+	return o, err
+}
+
+// chess4 returns the variant's Chess4Options.
+func (v *Variant) chess4() Chess4Options { return HookOptions[Chess4Options](v) }
+
 func init() {
+	registerOptions(readChess4Options)
 	registerHook(func(v *Variant) Hook {
-		if v.Mode != Chess4 && !v.NoKingCapture && !v.ArmyControl && !v.ChainEnPassant {
+		if v.Mode != Chess4 && !v.chess4().NoKingCapture && !v.chess4().ArmyControl && !v.chess4().ChainEnPassant {
 			return nil
 		}
 		return &Chess4Hook{v: v}
@@ -57,18 +91,18 @@ func (*Chess4Hook) ID() string { return "chess4" }
 func (h *Chess4Hook) Provides(b byte) bool {
 	switch b {
 	case OnPieceMoves, OnEnPassant:
-		return h.v.ChainEnPassant
+		return h.v.chess4().ChainEnPassant
 	case OnSettle, OnLeave, OnDrawEnd, OnNote, OnState:
 		return h.v.Mode == Chess4
 	case OnExplain:
-		return h.v.NoKingCapture || h.v.ArmyControl
+		return h.v.chess4().NoKingCapture || h.v.chess4().ArmyControl
 	}
 	return false
 }
 
 // Compile forbids capturing an active king.
 func (h *Chess4Hook) Compile(v *Variant) error {
-	if v.NoKingCapture {
+	if v.chess4().NoKingCapture {
 		v.compileNoKingCapture()
 	}
 	return nil
@@ -115,7 +149,7 @@ func (h *Chess4Hook) CaptureBar(p *Position, s Seat, victim Piece, to square.Squ
 			c, army = e, s
 		}
 		return fmt.Sprintf("%s's %s on %s may not be captured by %s: %s plays %s's army, which does not capture its controller's pieces, nor they it", e, name, to, s, c, army)
-	case v.NoKingCapture && victim.Kind() == King && v.CanCapture[s][e]:
+	case v.chess4().NoKingCapture && victim.Kind() == King && v.CanCapture[s][e]:
 		return fmt.Sprintf("%s's king on %s may not be captured: \"It is an illegal move to capture an active player's King\" (%s must be checkmated instead)", e, to, e)
 	}
 	return ""
@@ -239,7 +273,7 @@ func (g *Game) settleChess4(mover Seat, rec *Record) bool {
 	if rec != nil && rec.Action == ActMove && len(g.snaps) > 0 {
 		g.c4Credit(g.c4Player(mover), g.snaps[len(g.snaps)-1].pos, rec.Move)
 	}
-	if g.v.ArmyControl && rec != nil && rec.Action == ActMove {
+	if g.v.chess4().ArmyControl && rec != nil && rec.Action == ActMove {
 		g.c4TrackCastling(mover, rec.Move)
 	}
 	g.c4().choice = [3]Seat{} // a choice is open only until the next turn
@@ -362,7 +396,7 @@ func (p *Position) epVictim(t int, s Seat) int {
 			return int(p.ep[e].pawn)
 		}
 	}
-	if p.v.ChainEnPassant {
+	if p.v.chess4().ChainEnPassant {
 		for e := Seat(0); e < NumSeats; e++ {
 			if int(p.epx[s][e].target) == t {
 				return int(p.epx[s][e].pawn)
@@ -390,7 +424,7 @@ func (g *Game) c4Eliminate(rec *Record, s Seat, st Status, by Seat) {
 			g.c4Static(e) // "may only choose to control the piece of an opponent he directly eliminated"
 		}
 	}
-	if !g.v.ArmyControl || by == 0 {
+	if !g.v.chess4().ArmyControl || by == 0 {
 		g.eliminate(s, st)
 		g.c4SetVariant()
 		g.c4Recheck(by)
@@ -552,7 +586,7 @@ func (g *Game) c4ApplyNote(text string) (bool, error) {
 // each other, and an acquired king is never in check (so it may be
 // captured).
 func (g *Game) c4SetVariant() {
-	if !g.v.ArmyControl {
+	if !g.v.chess4().ArmyControl {
 		return
 	}
 	any := false
@@ -735,7 +769,7 @@ func (r Result) chess4Tag() string {
 }
 
 // compileNoKingCapture forbids capturing a live king that some seat gives
-// check to (Variant.NoKingCapture).
+// check to (Chess4Options.NoKingCapture).
 func (v *Variant) compileNoKingCapture() {
 	for t := Seat(0); t < NumSeats; t++ {
 		royal := false

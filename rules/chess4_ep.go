@@ -2,7 +2,7 @@ package rules
 
 import "hash"
 
-// Chess4's en passant (rule 7), behind Variant.ChainEnPassant (the Chess4
+// Chess4's en passant (rule 7), behind Chess4Options.ChainEnPassant (the Chess4
 // hook provides OnEnPassant; the rights are position state, Position.epx). The usual
 // entries (Position.ep: one per seat that just double-stepped, cleared
 // when that seat moves again) already give rule 7.1 ("En passant is also

@@ -47,7 +47,7 @@ type Position struct {
 	pcount [NumSeats]uint8
 	pidx   [numCells]uint8
 
-	// Chess4's deferred en-passant rights (Variant.ChainEnPassant;
+	// Chess4's deferred en-passant rights (Chess4Options.ChainEnPassant;
 	// rules/chess4_ep.go): epx[y][x] is y's right to take x's pawn en
 	// passant on y's next turn; epxHist saves them for Unmake.
 	epx     [NumSeats][NumSeats]epEntry
