@@ -721,16 +721,18 @@ func (r *Referee) Frame(f *leds.Frame) {
 	// partner's reply or accepted and still to be made, is lit in the
 	// announcer's colour, its king in the check colour; once it is made,
 	// the king the partner must relieve is lit in the check colour.
-	if m, by, _, ok := r.g.Announced(); ok {
-		f.Set(m.From(), pal.Turn[by])
-		f.Set(m.To(), pal.Turn[by])
-		if k := p.KingSquare(by); k != square.None {
-			f.Set(k, pal.Check)
+	if d, ok := rules.HookIn[*rules.BlockingDouble](r.g); ok {
+		if m, by, _, ok := d.Announced(); ok {
+			f.Set(m.From(), pal.Turn[by])
+			f.Set(m.To(), pal.Turn[by])
+			if k := p.KingSquare(by); k != square.None {
+				f.Set(k, pal.Check)
+			}
 		}
-	}
-	if s, ok := r.g.MustRelieve(); ok {
-		if k := p.KingSquare(s); k != square.None {
-			f.Set(k, pal.Check)
+		if s, ok := d.MustRelieve(); ok {
+			if k := p.KingSquare(s); k != square.None {
+				f.Set(k, pal.Check)
+			}
 		}
 	}
 	if c := r.partial; c != 0 && len(r.trace) > 0 {

@@ -17,7 +17,7 @@ package rules
 //
 // "The Red and Yellow players only, because their move is followed by a
 // move on the part of their partners, have the privilege of moving their
-// Kings into check": Game.Announce, Game.Reply (the four replies Unwise,
+// Kings into check": BlockingDouble.Announce, Reply (the four replies Unwise,
 // I Accept, Another, Impossible), the partner's duty to relieve the
 // check, and the capture of a king that was left in check.
 //
@@ -120,8 +120,21 @@ func init() {
 
 // BlockingDouble is the hook of blocking-double.yaml (mode double): the
 // announce-and-reply protocol above the position's moves, the individual
-// games' ends, resignations, draws and notes.
-type BlockingDouble struct{ HookBase }
+// games' ends, resignations, draws and notes. Its own operations on a
+// game (Announce, Reply, ClaimStalemate, Announced, AwaitingReply,
+// MustRelieve, GameResults) are reached through HookIn, which binds it to
+// the game.
+type BlockingDouble struct {
+	HookBase
+	g *Game // the game HookIn bound the hook to; nil in the variant's hook
+}
+
+// bindGame returns the hook bound to g (HookIn).
+func (h *BlockingDouble) bindGame(g *Game) *BlockingDouble {
+	c := *h
+	c.g = g
+	return &c
+}
 
 // ID returns "blocking-double".
 func (*BlockingDouble) ID() string { return "blocking-double" }
@@ -273,17 +286,14 @@ type doubleState struct {
 
 func grow[T any](s []T, x T) []T { return append(s[:len(s):len(s)], x) }
 
-// Announced returns the move announced into check and the announcing seat,
-// and whether the partner has accepted it; ok is false when nothing is
-// announced.
-func (g *Game) Announced() (m Move, by Seat, accepted, ok bool) {
+// announced is BlockingDouble.Announced on the game.
+func (g *Game) announced() (m Move, by Seat, accepted, ok bool) {
 	d := g.dbl()
 	return d.ann, d.annBy, d.accepted, d.ann != 0
 }
 
-// AwaitingReply returns the seat that must reply to a pending
-// announcement (the announcer's partner).
-func (g *Game) AwaitingReply() (Seat, bool) {
+// awaitingReply is BlockingDouble.AwaitingReply on the game.
+func (g *Game) awaitingReply() (Seat, bool) {
 	d := g.dbl()
 	if d.ann == 0 || d.accepted {
 		return NoSeat, false
@@ -291,18 +301,16 @@ func (g *Game) AwaitingReply() (Seat, bool) {
 	return g.pos.nextSeat(d.annBy), true
 }
 
-// MustRelieve returns the seat whose king the seat to move must relieve
-// from check (its partner, who moved into check with "I Accept").
-func (g *Game) MustRelieve() (Seat, bool) {
+// mustRelieve is BlockingDouble.MustRelieve on the game.
+func (g *Game) mustRelieve() (Seat, bool) {
 	if g.dbl().relieve == 0 {
 		return NoSeat, false
 	}
 	return g.dbl().relieve - 1, true
 }
 
-// GameResults returns the individual games that have ended, in the order
-// they ended (Double).
-func (g *Game) GameResults() []GameResult { return append([]GameResult(nil), g.dbl().games...) }
+// gameResults is BlockingDouble.GameResults on the game.
+func (g *Game) gameResults() []GameResult { return append([]GameResult(nil), g.dbl().games...) }
 
 // protocolNote reports whether a note is part of the moving-into-check
 // protocol of the turn it precedes (an announcement or a reply): taking
@@ -410,12 +418,8 @@ func (g *Game) doubleCheckMove(m Move) error {
 	return err
 }
 
-// Announce is seat s announcing that it intends to play m, which exposes
-// its own king to check. s must be the seat to move and have the privilege
-// (its partner moves next); m must be one of its moves that the rules
-// would otherwise forbid because its king would stand in check. The
-// partner answers with Reply.
-func (g *Game) Announce(s Seat, m Move) error {
+// announce is BlockingDouble.Announce on the game.
+func (g *Game) announce(s Seat, m Move) error {
 	if g.result != nil {
 		return ErrGameOver
 	}
@@ -447,10 +451,8 @@ func (g *Game) Announce(s Seat, m Move) error {
 	return nil
 }
 
-// Reply is seat s, the partner of a seat that announced a move into check,
-// answering it. "Impossible" is refused when s could in fact relieve the
-// check.
-func (g *Game) Reply(s Seat, r Reply) error {
+// reply is BlockingDouble.Reply on the game.
+func (g *Game) reply(s Seat, r Reply) error {
 	if g.result != nil {
 		return ErrGameOver
 	}
@@ -499,11 +501,8 @@ func (g *Game) reliefAfter(m Move, a Seat) (string, bool) {
 	return "", false
 }
 
-// ClaimStalemate is seat s, to move and stalemated, declining the
-// privilege of moving into check ("Using the privilege of moving into
-// check to escape from stalemate is permitted, but is optional and not
-// compulsory"): its game is drawn.
-func (g *Game) ClaimStalemate(s Seat) error {
+// claimStalemate is BlockingDouble.ClaimStalemate on the game.
+func (g *Game) claimStalemate(s Seat) error {
 	if g.result != nil {
 		return ErrGameOver
 	}
@@ -565,7 +564,7 @@ func (g *Game) doubleApplyNote(text string) (bool, error) {
 		if err != nil {
 			return true, err
 		}
-		return true, g.Announce(s, m)
+		return true, g.announce(s, m)
 	case len(f) >= 3 && f[1] == "replies":
 		s, ok := seat(f[0])
 		if !ok {
@@ -575,13 +574,13 @@ func (g *Game) doubleApplyNote(text string) (bool, error) {
 		if err != nil {
 			return true, err
 		}
-		return true, g.Reply(s, r)
+		return true, g.reply(s, r)
 	case len(f) == 3 && f[1] == "claims" && f[2] == "stalemate":
 		s, ok := seat(f[0])
 		if !ok {
 			return false, nil
 		}
-		return true, g.ClaimStalemate(s)
+		return true, g.claimStalemate(s)
 	case len(f) == 6 && f[1] == "and" && f[3] == "agree" && f[4] == "a" && f[5] == "draw":
 		a, ok1 := seat(f[0])
 		b, ok2 := seat(f[2])
@@ -908,3 +907,38 @@ func (r Result) doubleTag() string {
 	}
 	return "0-1"
 }
+
+// Announced returns the move announced into check and the announcing seat,
+// and whether the partner has accepted it; ok is false when nothing is
+// announced.
+func (h *BlockingDouble) Announced() (m Move, by Seat, accepted, ok bool) { return h.g.announced() }
+
+// AwaitingReply returns the seat that must reply to a pending
+// announcement (the announcer's partner).
+func (h *BlockingDouble) AwaitingReply() (Seat, bool) { return h.g.awaitingReply() }
+
+// MustRelieve returns the seat whose king the seat to move must relieve
+// from check (its partner, who moved into check with "I Accept").
+func (h *BlockingDouble) MustRelieve() (Seat, bool) { return h.g.mustRelieve() }
+
+// GameResults returns the individual games that have ended, in the order
+// they ended (Double).
+func (h *BlockingDouble) GameResults() []GameResult { return h.g.gameResults() }
+
+// Announce is seat s announcing that it intends to play m, which exposes
+// its own king to check. s must be the seat to move and have the privilege
+// (its partner moves next); m must be one of its moves that the rules
+// would otherwise forbid because its king would stand in check. The
+// partner answers with Reply.
+func (h *BlockingDouble) Announce(s Seat, m Move) error { return h.g.announce(s, m) }
+
+// Reply is seat s, the partner of a seat that announced a move into check,
+// answering it. "Impossible" is refused when s could in fact relieve the
+// check.
+func (h *BlockingDouble) Reply(s Seat, r Reply) error { return h.g.reply(s, r) }
+
+// ClaimStalemate is seat s, to move and stalemated, declining the
+// privilege of moving into check ("Using the privilege of moving into
+// check to escape from stalemate is permitted, but is optional and not
+// compulsory"): its game is drawn.
+func (h *BlockingDouble) ClaimStalemate(s Seat) error { return h.g.claimStalemate(s) }

@@ -78,10 +78,20 @@ func init() {
 // above (mode chess4), the king that may not be captured (NoKingCapture,
 // a capture table entry the hook clears) and the chained en passant's
 // stuck pawn (ChainEnPassant; the deferred rights themselves are
-// position state, chess4_ep.go).
+// position state, chess4_ep.go). Its own operations on a game
+// (EliminatedBy, MateCredit, Controller, ArmyChoice, KeepArmy) are reached
+// through HookIn, which binds it to the game.
 type Chess4Hook struct {
 	HookBase
 	v *Variant
+	g *Game // the game HookIn bound the hook to; nil in the variant's hook
+}
+
+// bindGame returns the hook bound to g (HookIn).
+func (h *Chess4Hook) bindGame(g *Game) *Chess4Hook {
+	c := *h
+	c.g = g
+	return &c
 }
 
 // ID returns "chess4".
@@ -207,28 +217,24 @@ func (g *Game) c4Player(s Seat) Seat {
 	return s
 }
 
-// EliminatedBy returns the player credited with eliminating seat s by
-// checkmate (Chess4, rule 6), if any.
-func (g *Game) EliminatedBy(s Seat) (Seat, bool) {
+// eliminatedBy is Chess4Hook.EliminatedBy on the game.
+func (g *Game) eliminatedBy(s Seat) (Seat, bool) {
 	if b := g.c4().by[s]; b != 0 {
 		return b - 1, true
 	}
 	return NoSeat, false
 }
 
-// MateCredit returns the player who would be credited if seat s, now
-// checkmated, stays so until its turn (Chess4, rule 6).
-func (g *Game) MateCredit(s Seat) (Seat, bool) {
+// mateCredit is Chess4Hook.MateCredit on the game.
+func (g *Game) mateCredit(s Seat) (Seat, bool) {
 	if b := g.c4().mateBy[s]; b != 0 {
 		return b - 1, true
 	}
 	return NoSeat, false
 }
 
-// Controller returns who plays seat s's pieces: s while it plays, the
-// player who took its army over (Method 2), or NoSeat once its army is
-// static.
-func (g *Game) Controller(s Seat) Seat {
+// controller is Chess4Hook.Controller on the game.
+func (g *Game) controller(s Seat) Seat {
 	if c := g.c4().ctrl[s]; c != 0 {
 		return c - 1
 	}
@@ -437,7 +443,7 @@ func (g *Game) c4Eliminate(rec *Record, s Seat, st Status, by Seat) {
 		if f != s && g.c4().ctrl[f] == by {
 			// "A player only retains control of one set of opponent's
 			// pieces": by default the army with more material (the new
-			// one on a tie); Game.KeepArmy can change it before the next
+			// one on a tie); Chess4Hook.KeepArmy can change it before the next
 			// turn.
 			keep, drop := s, f
 			if g.c4Material(f) > g.c4Material(s) {
@@ -476,11 +482,8 @@ func (g *Game) c4Material(s Seat) int {
 	return n
 }
 
-// ArmyChoice returns the Method 2 choice of armies open now: by, who
-// eliminated a second opponent, keeps army keep (the default, or his
-// choice so far) while other is static. ok is false when no choice is open
-// (it is open until the next turn is played).
-func (g *Game) ArmyChoice() (by, keep, other Seat, ok bool) {
+// armyChoice is Chess4Hook.ArmyChoice on the game.
+func (g *Game) armyChoice() (by, keep, other Seat, ok bool) {
 	ch := g.c4().choice
 	if ch[0] == 0 {
 		return NoSeat, NoSeat, NoSeat, false
@@ -488,13 +491,8 @@ func (g *Game) ArmyChoice() (by, keep, other Seat, ok bool) {
 	return ch[0] - 1, ch[1] - 1, ch[2] - 1, true
 }
 
-// KeepArmy settles the choice a Method 2 player must make when he
-// eliminates a second opponent: keep army s (one of the two) and let the
-// other turn static. The choice is open until the next turn is played; it
-// is then permanent. It is recorded as a note ("Blue keeps Yellow's
-// army", Notes; a later KeepArmy before the next turn replaces it), which
-// PGN4 writes after the move and replay carries out (ApplyNote).
-func (g *Game) KeepArmy(s Seat) error {
+// keepArmy is Chess4Hook.KeepArmy on the game.
+func (g *Game) keepArmy(s Seat) error {
 	ch := g.c4().choice
 	if g.result != nil {
 		return ErrGameOver // "(and another player remains in the game)"
@@ -575,10 +573,10 @@ func (g *Game) c4ApplyNote(text string) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	if c, _, _, open := g.ArmyChoice(); !open || c != by {
+	if c, _, _, open := g.armyChoice(); !open || c != by {
 		return true, fmt.Errorf("%s has no choice of armies to make now", by)
 	}
-	return true, g.KeepArmy(s)
+	return true, g.keepArmy(s)
 }
 
 // c4SetVariant gives the position the rules of the current control:
@@ -785,3 +783,30 @@ func (v *Variant) compileNoKingCapture() {
 		}
 	}
 }
+
+// EliminatedBy returns the player credited with eliminating seat s by
+// checkmate (Chess4, rule 6), if any.
+func (h *Chess4Hook) EliminatedBy(s Seat) (Seat, bool) { return h.g.eliminatedBy(s) }
+
+// MateCredit returns the player who would be credited if seat s, now
+// checkmated, stays so until its turn (Chess4, rule 6).
+func (h *Chess4Hook) MateCredit(s Seat) (Seat, bool) { return h.g.mateCredit(s) }
+
+// Controller returns who plays seat s's pieces: s while it plays, the
+// player who took its army over (Method 2), or NoSeat once its army is
+// static.
+func (h *Chess4Hook) Controller(s Seat) Seat { return h.g.controller(s) }
+
+// ArmyChoice returns the Method 2 choice of armies open now: by, who
+// eliminated a second opponent, keeps army keep (the default, or his
+// choice so far) while other is static. ok is false when no choice is open
+// (it is open until the next turn is played).
+func (h *Chess4Hook) ArmyChoice() (by, keep, other Seat, ok bool) { return h.g.armyChoice() }
+
+// KeepArmy settles the choice a Method 2 player must make when he
+// eliminates a second opponent: keep army s (one of the two) and let the
+// other turn static. The choice is open until the next turn is played; it
+// is then permanent. It is recorded as a note ("Blue keeps Yellow's
+// army", Notes; a later KeepArmy before the next turn replaces it), which
+// PGN4 writes after the move and replay carries out (ApplyNote).
+func (h *Chess4Hook) KeepArmy(s Seat) error { return h.g.keepArmy(s) }

@@ -62,7 +62,10 @@
 // The engine for a bot (package engine) uses the core API: Variant,
 // ParseFEN4, Position (LegalMoves, CountLegal, Make, Unmake, InCheck,
 // Turn, Perft) and Game (Play, LegalMoves, Status, Result, Takeback,
-// LookAhead).
+// LookAhead). Game offers only what every variant shares; a variant's own
+// operations on a game (blocking double's Announce and Reply, Chess4's
+// Controller and KeepArmy) are methods of its hook, reached bound to the
+// game with HookIn[*BlockingDouble](g) or HookIn[*Chess4Hook](g).
 //
 // # The hot path
 //

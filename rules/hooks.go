@@ -386,6 +386,31 @@ func HookOf[T Hook](v *Variant) (T, bool) {
 	return zero, false
 }
 
+// GameHook is a hook with operations of its own on one game (blocking
+// double's announcements, Chess4's army control): bindGame returns the
+// hook bound to the game.
+type GameHook[T any] interface {
+	Hook
+	bindGame(g *Game) T
+}
+
+// HookIn returns g's hook of type T bound to g, the typed way to reach a
+// variant's own operations on a game:
+//
+//	if d, ok := rules.HookIn[*rules.BlockingDouble](g); ok {
+//		err = d.Announce(s, m)
+//	}
+//
+// ok is false when g's variant has no such hook. The core Game offers only
+// what every variant shares.
+func HookIn[T GameHook[T]](g *Game) (T, bool) {
+	h, ok := HookOf[T](g.v)
+	if !ok {
+		return h, false
+	}
+	return h.bindGame(g), true
+}
+
 // OptionSource is a variant file as a hook reads its own options from it
 // (ReadHookOptions). Package rules/variants implements it over the YAML
 // file; its errors name the file, the line and the key. Keys are dotted
