@@ -404,8 +404,8 @@ func (p *Position) epVictim(t int, s Seat) int {
 	}
 	if p.v.chess4().ChainEnPassant {
 		for e := Seat(0); e < NumSeats; e++ {
-			if int(p.epx[s][e].target) == t {
-				return int(p.epx[s][e].pawn)
+			if int(p.deferred()[s][e].target) == t {
+				return int(p.deferred()[s][e].pawn)
 			}
 		}
 	}

@@ -209,6 +209,13 @@ type HookState interface {
 	TakenBack() HookState
 }
 
+// posExt is position state a hook keeps (Position.ext): Make and Unmake
+// change it through the hook (Made, Unmade), Clone copies it.
+type posExt interface {
+	// clone returns an independent copy without the Unmake history.
+	clone() posExt
+}
+
 // HookBase is the no-op Hook to embed: it provides nothing, and each of
 // its methods gives the plain rules' answer.
 type HookBase struct{}
