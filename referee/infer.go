@@ -97,7 +97,7 @@ func Infer(p *rules.Position, moves []rules.Move, obs Observation) Verdict {
 	cands := explaining(p, moves, obs)
 	if len(cands) > 0 {
 		v = decide(v, cands)
-		if v.Kind == Moved && p.Variant().Options.PartnerPawnSwap {
+		if v.Kind == Moved && rules.HookOptions[rules.EssayOptions](p.Variant()).PartnerPawnSwap {
 			v.Then = swapAfter(p, v.Move, obs) // a quick swap reply changes no switch
 		}
 		return v

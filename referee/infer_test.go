@@ -188,7 +188,7 @@ func BenchmarkInferCastle(b *testing.B) {
 // trace (both squares empty at one moment) shows the move.
 func TestInferPawnSwap(t *testing.T) {
 	swap, _ := rules.NewTeams("modern") // partners Red+Yellow, as in the essay's partnership game
-	swap.Options.PartnerPawnSwap = true
+	swap.SetHookOptions(rules.EssayOptions{PartnerPawnSwap: true})
 	if err := swap.Compile(); err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestInferPawnSwap(t *testing.T) {
 // it, and Infer returns it as the move that followed.
 func TestInferPawnSwapQuickReply(t *testing.T) {
 	v, _ := rules.NewTeams("modern")
-	v.Options.PartnerPawnSwap = true
+	v.SetHookOptions(rules.EssayOptions{PartnerPawnSwap: true})
 	if err := v.Compile(); err != nil {
 		t.Fatal(err)
 	}

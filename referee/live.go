@@ -440,8 +440,10 @@ func (l *Live) moved(rec rules.Record) {
 	for _, s := range rec.Out {
 		text += fmt.Sprintf("; %s is out (%s)", s, g.Status(s))
 	}
-	if by, keep, other, ok := g.ArmyChoice(); ok {
-		text += fmt.Sprintf("; %s keeps %s's army (more material), %s's turns static: keep_army may choose %s's until the next move", by, keep, other, other)
+	if c4, ok := rules.HookIn[*rules.Chess4Hook](g); ok {
+		if by, keep, other, open := c4.ArmyChoice(); open {
+			text += fmt.Sprintf("; %s keeps %s's army (more material), %s's turns static: keep_army may choose %s's until the next move", by, keep, other, other)
+		}
 	}
 	kind := MsgMove
 	if rec.Action == rules.ActResign {
@@ -716,7 +718,7 @@ func (l *Live) drawCommand(c Command) Reply {
 }
 
 // protocolCommand carries out blocking double chess's moving into check
-// (rules.Game.Announce, Reply, ClaimStalemate): an announcement, the
+// (rules.BlockingDouble.Announce, Reply, ClaimStalemate, through rules.HookIn): an announcement, the
 // partner's reply, or a stalemated seat's claim of the draw. Each is a
 // note of the game (Message.Note, journaled and replayed); a game that
 // ends by it (a claimed stalemate, a stalemate left after "Unwise") sends
@@ -727,14 +729,15 @@ func (l *Live) protocolCommand(c Command) Reply {
 	if err != nil {
 		return fail("%v", err)
 	}
-	if g.Variant().Mode != rules.Double {
+	d, ok := rules.HookIn[*rules.BlockingDouble](g)
+	if !ok {
 		return fail("%s: %s has no announcing of moves into check (only blocking-double has)", c.Name, g.Variant().Name)
 	}
 	if c.Name == CmdAnnounce && !l.ref.InStep() {
 		return fail("announce: the board is being corrected; wait until it matches the game")
 	}
 	notes := len(g.Notes())
-	results := len(g.GameResults())
+	results := len(d.GameResults())
 	occ := g.Position().Occupancy()
 	p := g.Position()
 	var msg Message
@@ -747,10 +750,10 @@ func (l *Live) protocolCommand(c Command) Reply {
 		if err != nil {
 			return fail("announce %s: %v", c.Move, err)
 		}
-		if err := g.Announce(s, m); err != nil {
+		if err := d.Announce(s, m); err != nil {
 			return fail("announce %s: %v", c.Move, err)
 		}
-		partner, _ := g.AwaitingReply()
+		partner, _ := d.AwaitingReply()
 		msg = Message{Kind: MsgAnnounce, Seat: s.String(), Move: p.MoveText(m), Coord: m.String(),
 			Text: fmt.Sprintf("%s announces %s into check: %s replies (unwise, accept, another or impossible)", s, p.MoveText(m), partner)}
 	case CmdReply:
@@ -758,8 +761,8 @@ func (l *Live) protocolCommand(c Command) Reply {
 		if err != nil {
 			return fail("reply: %v", err)
 		}
-		m, by, _, ok := g.Announced()
-		if err := g.Reply(s, r); err != nil {
+		m, by, _, ok := d.Announced()
+		if err := d.Reply(s, r); err != nil {
 			return fail("reply: %v", err)
 		}
 		text := fmt.Sprintf("%s replies %s", s, r)
@@ -776,7 +779,7 @@ func (l *Live) protocolCommand(c Command) Reply {
 			msg.Move, msg.Coord = p.MoveText(m), m.String()
 		}
 	case CmdClaimStalemate:
-		if err := g.ClaimStalemate(s); err != nil {
+		if err := d.ClaimStalemate(s); err != nil {
 			return fail("claim_stalemate: %v", err)
 		}
 		msg = Message{Kind: MsgStalemateClaimed, Seat: s.String(), Text: fmt.Sprintf("%s claims stalemate rather than move into check", s)}
@@ -784,7 +787,7 @@ func (l *Live) protocolCommand(c Command) Reply {
 	if n := g.Notes(); len(n) > notes {
 		msg.Note = n[len(n)-1].Text
 	}
-	rs := g.GameResults()
+	rs := d.GameResults()
 	for _, gr := range rs[results:] {
 		msg.Text += "; " + gr.String()
 	}
@@ -799,7 +802,7 @@ func (l *Live) protocolCommand(c Command) Reply {
 	return Reply{}
 }
 
-// keepArmy carries out Chess4 Method 2's permanent choice (rules.Game.
+// keepArmy carries out Chess4 Method 2's permanent choice (rules.Chess4Hook.
 // KeepArmy): the player who eliminated a second opponent keeps one of the
 // two armies, the other turns static. It is open from the move that
 // eliminated the second opponent until the next move; the rules took the
@@ -820,10 +823,11 @@ func (l *Live) keepArmy(c Command) Reply {
 	if _, over := g.Result(); over {
 		return fail("keep_army: the game is over")
 	}
-	if v := g.Variant(); v.Mode != rules.Chess4 || !v.ArmyControl {
+	if v := g.Variant(); v.Mode != rules.Chess4 || !rules.HookOptions[rules.Chess4Options](v).ArmyControl {
 		return fail("keep_army: %s has no armies to keep (only chess4-m2 has)", v.Name)
 	}
-	by, _, _, ok := g.ArmyChoice()
+	c4, _ := rules.HookIn[*rules.Chess4Hook](g) // mode chess4 has the hook
+	by, _, _, ok := c4.ArmyChoice()
 	if !ok {
 		return fail("keep_army: no choice of armies is open (it is, from the move that eliminates a player's second opponent until the next move)")
 	}
@@ -831,10 +835,10 @@ func (l *Live) keepArmy(c Command) Reply {
 		return fail("keep_army: the choice is %s's, not %s's", by, s)
 	}
 	turn := g.Turn()
-	if err := g.KeepArmy(a); err != nil {
+	if err := c4.KeepArmy(a); err != nil {
 		return fail("keep_army: %v", err)
 	}
-	_, _, other, _ := g.ArmyChoice()
+	_, _, other, _ := c4.ArmyChoice()
 	if t := g.Turn(); t != turn {
 		if l.clocks != nil && l.clocks.Running() != rules.NoSeat {
 			l.clocks.Start(t, l.cfg.Now())
@@ -1480,14 +1484,16 @@ func (l *Live) snapshot() State {
 	for _, s := range l.draws {
 		st.DrawOffers = append(st.DrawOffers, s.String())
 	}
-	if m, by, accepted, ok := g.Announced(); ok {
-		st.Announcement = &AnnouncementInfo{Seat: by.String(), Move: p.MoveText(m), Coord: m.String(), Accepted: accepted}
-		if s, waiting := g.AwaitingReply(); waiting {
-			st.Announcement.ReplyBy = s.String()
+	if d, ok := rules.HookIn[*rules.BlockingDouble](g); ok {
+		if m, by, accepted, ok := d.Announced(); ok {
+			st.Announcement = &AnnouncementInfo{Seat: by.String(), Move: p.MoveText(m), Coord: m.String(), Accepted: accepted}
+			if s, waiting := d.AwaitingReply(); waiting {
+				st.Announcement.ReplyBy = s.String()
+			}
 		}
-	}
-	if s, ok := g.MustRelieve(); ok {
-		st.Relieve = s.String()
+		if s, ok := d.MustRelieve(); ok {
+			st.Relieve = s.String()
+		}
 	}
 	return st
 }

@@ -259,7 +259,7 @@ func (r *Referee) Quiet() []Event {
 		// army the rules remove after it is being taken off.)
 		return out
 	}
-	if r.g.Variant().Options.PartnerPawnSwap && SwapUnderway(p, r.g.LegalMoves(), r.trace, r.occ) {
+	if rules.HookOptions[rules.EssayOptions](r.g.Variant()).PartnerPawnSwap && SwapUnderway(p, r.g.LegalMoves(), r.trace, r.occ) {
 		return out // a partner pawn swap half made: wait for the second pawn
 	}
 	moves := r.g.LegalMoves()
@@ -721,16 +721,18 @@ func (r *Referee) Frame(f *leds.Frame) {
 	// partner's reply or accepted and still to be made, is lit in the
 	// announcer's colour, its king in the check colour; once it is made,
 	// the king the partner must relieve is lit in the check colour.
-	if m, by, _, ok := r.g.Announced(); ok {
-		f.Set(m.From(), pal.Turn[by])
-		f.Set(m.To(), pal.Turn[by])
-		if k := p.KingSquare(by); k != square.None {
-			f.Set(k, pal.Check)
+	if d, ok := rules.HookIn[*rules.BlockingDouble](r.g); ok {
+		if m, by, _, ok := d.Announced(); ok {
+			f.Set(m.From(), pal.Turn[by])
+			f.Set(m.To(), pal.Turn[by])
+			if k := p.KingSquare(by); k != square.None {
+				f.Set(k, pal.Check)
+			}
 		}
-	}
-	if s, ok := r.g.MustRelieve(); ok {
-		if k := p.KingSquare(s); k != square.None {
-			f.Set(k, pal.Check)
+		if s, ok := d.MustRelieve(); ok {
+			if k := p.KingSquare(s); k != square.None {
+				f.Set(k, pal.Check)
+			}
 		}
 	}
 	if c := r.partial; c != 0 && len(r.trace) > 0 {

@@ -316,7 +316,7 @@ func TestPaletteSetColor(t *testing.T) {
 // the position before the swap.
 func TestRefereePawnSwapByHand(t *testing.T) {
 	v, _ := rules.NewTeams("modern")
-	v.Options.PartnerPawnSwap = true
+	v.SetHookOptions(rules.EssayOptions{PartnerPawnSwap: true})
 	if err := v.Compile(); err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ package rules
 //
 // "The Red and Yellow players only, because their move is followed by a
 // move on the part of their partners, have the privilege of moving their
-// Kings into check": Game.Announce, Game.Reply (the four replies Unwise,
+// Kings into check": BlockingDouble.Announce, Reply (the four replies Unwise,
 // I Accept, Another, Impossible), the partner's duty to relieve the
 // check, and the capture of a king that was left in check.
 //
@@ -60,7 +60,56 @@ const (
 
 var replyNames = [...]string{"", "Unwise", "I Accept", "Another", "Impossible"}
 
+// BlockingOptions are blocking-double.yaml's data beyond who captures
+// whom (keys partners, under mode double, and move_into_check), read by
+// the BlockingDouble hook.
+type BlockingOptions struct {
+	// Side[s] numbers seat s's partnership (1, 2; 0 none) where the
+	// partnerships are not the seats that may not capture each other: "the
+	// White men may only capture Black pieces … Despite this, White and
+	// Yellow play as partners against Red and Black."
+	Side [NumSeats]uint8
+	// MoveIntoCheck[s]: seat s "ha[s] the privilege of moving [its King]
+	// into check" after announcing the move and hearing its partner's
+	// reply (Announce, Reply), when its partner moves next.
+	MoveIntoCheck [NumSeats]bool
+}
+
+// readBlockingOptions reads BlockingOptions from a variant file and checks
+// that, in mode double, every seat has exactly one opponent and a
+// partnership.
+func readBlockingOptions(src OptionSource, v *Variant) (any, error) {
+	var o BlockingOptions
+	seats, err := src.Seats("move_into_check")
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range seats {
+		o.MoveIntoCheck[s] = true
+	}
+	if v.Mode != Double {
+		return o, nil
+	}
+	o.Side = src.Partnerships()
+	for s := Seat(0); s < NumSeats; s++ {
+		n := 0
+		for t := Seat(0); t < NumSeats; t++ {
+			if v.CanCapture[s][t] {
+				n++
+			}
+		}
+		if n != 1 || o.Side[s] == 0 {
+			return nil, src.Errorf("opponents", "mode double: every seat needs exactly one opponent (opponents) and a partnership (partners)")
+		}
+	}
+	return o, nil
+}
+
+// blocking returns the variant's BlockingOptions.
+func (v *Variant) blocking() BlockingOptions { return HookOptions[BlockingOptions](v) }
+
 func init() {
+	registerOptions(readBlockingOptions)
 	registerHook(func(v *Variant) Hook {
 		if v.Mode != Double {
 			return nil
@@ -71,8 +120,21 @@ func init() {
 
 // BlockingDouble is the hook of blocking-double.yaml (mode double): the
 // announce-and-reply protocol above the position's moves, the individual
-// games' ends, resignations, draws and notes.
-type BlockingDouble struct{ HookBase }
+// games' ends, resignations, draws and notes. Its own operations on a
+// game (Announce, Reply, ClaimStalemate, Announced, AwaitingReply,
+// MustRelieve, GameResults) are reached through HookIn, which binds it to
+// the game.
+type BlockingDouble struct {
+	HookBase
+	g *Game // the game HookIn bound the hook to; nil in the variant's hook
+}
+
+// bindGame returns the hook bound to g (HookIn).
+func (h *BlockingDouble) bindGame(g *Game) *BlockingDouble {
+	c := *h
+	c.g = g
+	return &c
+}
 
 // ID returns "blocking-double".
 func (*BlockingDouble) ID() string { return "blocking-double" }
@@ -116,7 +178,7 @@ func (g *Game) dbl() *doubleState {
 func (*BlockingDouble) CaptureBar(p *Position, s Seat, victim Piece, to square.Square) string {
 	v := p.v
 	e, name := victim.Seat(), kindNames[victim.Kind()]
-	if e == s || v.Side[s] == 0 || v.Side[s] == v.Side[e] {
+	if e == s || v.blocking().Side[s] == 0 || v.blocking().Side[s] == v.blocking().Side[e] {
 		return ""
 	}
 	var opp []string
@@ -224,17 +286,14 @@ type doubleState struct {
 
 func grow[T any](s []T, x T) []T { return append(s[:len(s):len(s)], x) }
 
-// Announced returns the move announced into check and the announcing seat,
-// and whether the partner has accepted it; ok is false when nothing is
-// announced.
-func (g *Game) Announced() (m Move, by Seat, accepted, ok bool) {
+// announced is BlockingDouble.Announced on the game.
+func (g *Game) announced() (m Move, by Seat, accepted, ok bool) {
 	d := g.dbl()
 	return d.ann, d.annBy, d.accepted, d.ann != 0
 }
 
-// AwaitingReply returns the seat that must reply to a pending
-// announcement (the announcer's partner).
-func (g *Game) AwaitingReply() (Seat, bool) {
+// awaitingReply is BlockingDouble.AwaitingReply on the game.
+func (g *Game) awaitingReply() (Seat, bool) {
 	d := g.dbl()
 	if d.ann == 0 || d.accepted {
 		return NoSeat, false
@@ -242,18 +301,16 @@ func (g *Game) AwaitingReply() (Seat, bool) {
 	return g.pos.nextSeat(d.annBy), true
 }
 
-// MustRelieve returns the seat whose king the seat to move must relieve
-// from check (its partner, who moved into check with "I Accept").
-func (g *Game) MustRelieve() (Seat, bool) {
+// mustRelieve is BlockingDouble.MustRelieve on the game.
+func (g *Game) mustRelieve() (Seat, bool) {
 	if g.dbl().relieve == 0 {
 		return NoSeat, false
 	}
 	return g.dbl().relieve - 1, true
 }
 
-// GameResults returns the individual games that have ended, in the order
-// they ended (Double).
-func (g *Game) GameResults() []GameResult { return append([]GameResult(nil), g.dbl().games...) }
+// gameResults is BlockingDouble.GameResults on the game.
+func (g *Game) gameResults() []GameResult { return append([]GameResult(nil), g.dbl().games...) }
 
 // protocolNote reports whether a note is part of the moving-into-check
 // protocol of the turn it precedes (an announcement or a reply): taking
@@ -276,11 +333,11 @@ func (g *Game) doubleOpponent(s Seat) Seat {
 // the variant grants it and its partner, still playing, moves next.
 func (g *Game) privileged(s Seat) bool {
 	v := g.v
-	if !v.MoveIntoCheck[s] || g.status[s] != Playing || v.Side[s] == 0 {
+	if !v.blocking().MoveIntoCheck[s] || g.status[s] != Playing || v.blocking().Side[s] == 0 {
 		return false
 	}
 	n := g.pos.nextSeat(s)
-	return n != s && v.Side[n] == v.Side[s] && g.status[n] == Playing
+	return n != s && v.blocking().Side[n] == v.blocking().Side[s] && g.status[n] == Playing
 }
 
 // doubleMoves lists the moves the seat to move may play: its legal moves
@@ -361,12 +418,8 @@ func (g *Game) doubleCheckMove(m Move) error {
 	return err
 }
 
-// Announce is seat s announcing that it intends to play m, which exposes
-// its own king to check. s must be the seat to move and have the privilege
-// (its partner moves next); m must be one of its moves that the rules
-// would otherwise forbid because its king would stand in check. The
-// partner answers with Reply.
-func (g *Game) Announce(s Seat, m Move) error {
+// announce is BlockingDouble.Announce on the game.
+func (g *Game) announce(s Seat, m Move) error {
 	if g.result != nil {
 		return ErrGameOver
 	}
@@ -398,10 +451,8 @@ func (g *Game) Announce(s Seat, m Move) error {
 	return nil
 }
 
-// Reply is seat s, the partner of a seat that announced a move into check,
-// answering it. "Impossible" is refused when s could in fact relieve the
-// check.
-func (g *Game) Reply(s Seat, r Reply) error {
+// reply is BlockingDouble.Reply on the game.
+func (g *Game) reply(s Seat, r Reply) error {
 	if g.result != nil {
 		return ErrGameOver
 	}
@@ -450,11 +501,8 @@ func (g *Game) reliefAfter(m Move, a Seat) (string, bool) {
 	return "", false
 }
 
-// ClaimStalemate is seat s, to move and stalemated, declining the
-// privilege of moving into check ("Using the privilege of moving into
-// check to escape from stalemate is permitted, but is optional and not
-// compulsory"): its game is drawn.
-func (g *Game) ClaimStalemate(s Seat) error {
+// claimStalemate is BlockingDouble.ClaimStalemate on the game.
+func (g *Game) claimStalemate(s Seat) error {
 	if g.result != nil {
 		return ErrGameOver
 	}
@@ -516,7 +564,7 @@ func (g *Game) doubleApplyNote(text string) (bool, error) {
 		if err != nil {
 			return true, err
 		}
-		return true, g.Announce(s, m)
+		return true, g.announce(s, m)
 	case len(f) >= 3 && f[1] == "replies":
 		s, ok := seat(f[0])
 		if !ok {
@@ -526,13 +574,13 @@ func (g *Game) doubleApplyNote(text string) (bool, error) {
 		if err != nil {
 			return true, err
 		}
-		return true, g.Reply(s, r)
+		return true, g.reply(s, r)
 	case len(f) == 3 && f[1] == "claims" && f[2] == "stalemate":
 		s, ok := seat(f[0])
 		if !ok {
 			return false, nil
 		}
-		return true, g.ClaimStalemate(s)
+		return true, g.claimStalemate(s)
 	case len(f) == 6 && f[1] == "and" && f[3] == "agree" && f[4] == "a" && f[5] == "draw":
 		a, ok1 := seat(f[0])
 		b, ok2 := seat(f[2])
@@ -820,9 +868,9 @@ func (g *Game) matchOver() {
 		for _, s := range gr.Seats {
 			switch gr.Winner {
 			case s:
-				score[g.v.Side[s]] += 2
+				score[g.v.blocking().Side[s]] += 2
 			case NoSeat:
-				score[g.v.Side[s]]++
+				score[g.v.blocking().Side[s]]++
 			}
 		}
 	}
@@ -830,7 +878,7 @@ func (g *Game) matchOver() {
 	for side := uint8(1); side <= 2; side++ {
 		if score[side] > 2 {
 			for s := Seat(0); s < NumSeats; s++ {
-				if g.v.Side[s] == side {
+				if g.v.blocking().Side[s] == side {
 					winners = append(winners, s)
 				}
 			}
@@ -859,3 +907,38 @@ func (r Result) doubleTag() string {
 	}
 	return "0-1"
 }
+
+// Announced returns the move announced into check and the announcing seat,
+// and whether the partner has accepted it; ok is false when nothing is
+// announced.
+func (h *BlockingDouble) Announced() (m Move, by Seat, accepted, ok bool) { return h.g.announced() }
+
+// AwaitingReply returns the seat that must reply to a pending
+// announcement (the announcer's partner).
+func (h *BlockingDouble) AwaitingReply() (Seat, bool) { return h.g.awaitingReply() }
+
+// MustRelieve returns the seat whose king the seat to move must relieve
+// from check (its partner, who moved into check with "I Accept").
+func (h *BlockingDouble) MustRelieve() (Seat, bool) { return h.g.mustRelieve() }
+
+// GameResults returns the individual games that have ended, in the order
+// they ended (Double).
+func (h *BlockingDouble) GameResults() []GameResult { return h.g.gameResults() }
+
+// Announce is seat s announcing that it intends to play m, which exposes
+// its own king to check. s must be the seat to move and have the privilege
+// (its partner moves next); m must be one of its moves that the rules
+// would otherwise forbid because its king would stand in check. The
+// partner answers with Reply.
+func (h *BlockingDouble) Announce(s Seat, m Move) error { return h.g.announce(s, m) }
+
+// Reply is seat s, the partner of a seat that announced a move into check,
+// answering it. "Impossible" is refused when s could in fact relieve the
+// check.
+func (h *BlockingDouble) Reply(s Seat, r Reply) error { return h.g.reply(s, r) }
+
+// ClaimStalemate is seat s, to move and stalemated, declining the
+// privilege of moving into check ("Using the privilege of moving into
+// check to escape from stalemate is permitted, but is optional and not
+// compulsory"): its game is drawn.
+func (h *BlockingDouble) ClaimStalemate(s Seat) error { return h.g.claimStalemate(s) }

@@ -26,14 +26,48 @@ import (
 // ("Checkmate occurs at the beginning of the eliminated player's turn").
 //
 // Method 1 greys the eliminated army: static pieces that block, can be
-// captured (the king too) and give no check. Method 2 (Variant.ArmyControl)
+// captured (the king too) and give no check. Method 2 (Chess4Options.ArmyControl)
 // hands the army to the credited player, who plays it on the eliminated
 // seat's turns; its king is never in check and may be captured; a player
 // keeps one such army.
 
+// Chess4Options are chess4.yaml's and chess4-m2.yaml's rules (keys
+// no_king_capture, army_control, chain_en_passant), read by Chess4Hook
+// (shared/seeds/chess4-rules.txt).
+type Chess4Options struct {
+	// NoKingCapture: "It is an illegal move to capture an active player's
+	// King." A live king of a seat that another seat gives check to may
+	// not be captured; a dead king may ("they can be captured … including
+	// the King"), and so may a king nobody checks (an acquired king under
+	// Method 2: it "is never considered to be in check").
+	NoKingCapture bool
+	// ArmyControl (Method 2): "the player who checkmated the King is now
+	// able to use the remaining Chess pieces of the captured King against
+	// the remaining opponents", on the eliminated player's turn.
+	ArmyControl bool
+	// ChainEnPassant (rule 7.2): a player who takes en passant keeps his
+	// other en-passant rights for his next turn ("double en passant …
+	// as long as he plays both moves on his next two turns"), the
+	// destination square unchanged even if the passed pawn moved; the
+	// passed pawn may not capture meanwhile.
+	ChainEnPassant bool
+}
+
+// readChess4Options reads Chess4Options from a variant file.
+func readChess4Options(src OptionSource, _ *Variant) (any, error) {
+	var o Chess4Options
+	err := boolOptions(src, boolKey{"no_king_capture", &o.NoKingCapture},
+		boolKey{"army_control", &o.ArmyControl}, boolKey{"chain_en_passant", &o.ChainEnPassant})
+	return o, err
+}
+
+// chess4 returns the variant's Chess4Options.
+func (v *Variant) chess4() Chess4Options { return HookOptions[Chess4Options](v) }
+
 func init() {
+	registerOptions(readChess4Options)
 	registerHook(func(v *Variant) Hook {
-		if v.Mode != Chess4 && !v.NoKingCapture && !v.ArmyControl && !v.ChainEnPassant {
+		if v.Mode != Chess4 && !v.chess4().NoKingCapture && !v.chess4().ArmyControl && !v.chess4().ChainEnPassant {
 			return nil
 		}
 		return &Chess4Hook{v: v}
@@ -44,10 +78,20 @@ func init() {
 // above (mode chess4), the king that may not be captured (NoKingCapture,
 // a capture table entry the hook clears) and the chained en passant's
 // stuck pawn (ChainEnPassant; the deferred rights themselves are
-// position state, chess4_ep.go).
+// position state, chess4_ep.go). Its own operations on a game
+// (EliminatedBy, MateCredit, Controller, ArmyChoice, KeepArmy) are reached
+// through HookIn, which binds it to the game.
 type Chess4Hook struct {
 	HookBase
 	v *Variant
+	g *Game // the game HookIn bound the hook to; nil in the variant's hook
+}
+
+// bindGame returns the hook bound to g (HookIn).
+func (h *Chess4Hook) bindGame(g *Game) *Chess4Hook {
+	c := *h
+	c.g = g
+	return &c
 }
 
 // ID returns "chess4".
@@ -57,18 +101,18 @@ func (*Chess4Hook) ID() string { return "chess4" }
 func (h *Chess4Hook) Provides(b byte) bool {
 	switch b {
 	case OnPieceMoves, OnEnPassant:
-		return h.v.ChainEnPassant
+		return h.v.chess4().ChainEnPassant
 	case OnSettle, OnLeave, OnDrawEnd, OnNote, OnState:
 		return h.v.Mode == Chess4
 	case OnExplain:
-		return h.v.NoKingCapture || h.v.ArmyControl
+		return h.v.chess4().NoKingCapture || h.v.chess4().ArmyControl
 	}
 	return false
 }
 
 // Compile forbids capturing an active king.
 func (h *Chess4Hook) Compile(v *Variant) error {
-	if v.NoKingCapture {
+	if v.chess4().NoKingCapture {
 		v.compileNoKingCapture()
 	}
 	return nil
@@ -115,7 +159,7 @@ func (h *Chess4Hook) CaptureBar(p *Position, s Seat, victim Piece, to square.Squ
 			c, army = e, s
 		}
 		return fmt.Sprintf("%s's %s on %s may not be captured by %s: %s plays %s's army, which does not capture its controller's pieces, nor they it", e, name, to, s, c, army)
-	case v.NoKingCapture && victim.Kind() == King && v.CanCapture[s][e]:
+	case v.chess4().NoKingCapture && victim.Kind() == King && v.CanCapture[s][e]:
 		return fmt.Sprintf("%s's king on %s may not be captured: \"It is an illegal move to capture an active player's King\" (%s must be checkmated instead)", e, to, e)
 	}
 	return ""
@@ -173,28 +217,24 @@ func (g *Game) c4Player(s Seat) Seat {
 	return s
 }
 
-// EliminatedBy returns the player credited with eliminating seat s by
-// checkmate (Chess4, rule 6), if any.
-func (g *Game) EliminatedBy(s Seat) (Seat, bool) {
+// eliminatedBy is Chess4Hook.EliminatedBy on the game.
+func (g *Game) eliminatedBy(s Seat) (Seat, bool) {
 	if b := g.c4().by[s]; b != 0 {
 		return b - 1, true
 	}
 	return NoSeat, false
 }
 
-// MateCredit returns the player who would be credited if seat s, now
-// checkmated, stays so until its turn (Chess4, rule 6).
-func (g *Game) MateCredit(s Seat) (Seat, bool) {
+// mateCredit is Chess4Hook.MateCredit on the game.
+func (g *Game) mateCredit(s Seat) (Seat, bool) {
 	if b := g.c4().mateBy[s]; b != 0 {
 		return b - 1, true
 	}
 	return NoSeat, false
 }
 
-// Controller returns who plays seat s's pieces: s while it plays, the
-// player who took its army over (Method 2), or NoSeat once its army is
-// static.
-func (g *Game) Controller(s Seat) Seat {
+// controller is Chess4Hook.Controller on the game.
+func (g *Game) controller(s Seat) Seat {
 	if c := g.c4().ctrl[s]; c != 0 {
 		return c - 1
 	}
@@ -239,7 +279,7 @@ func (g *Game) settleChess4(mover Seat, rec *Record) bool {
 	if rec != nil && rec.Action == ActMove && len(g.snaps) > 0 {
 		g.c4Credit(g.c4Player(mover), g.snaps[len(g.snaps)-1].pos, rec.Move)
 	}
-	if g.v.ArmyControl && rec != nil && rec.Action == ActMove {
+	if g.v.chess4().ArmyControl && rec != nil && rec.Action == ActMove {
 		g.c4TrackCastling(mover, rec.Move)
 	}
 	g.c4().choice = [3]Seat{} // a choice is open only until the next turn
@@ -362,10 +402,10 @@ func (p *Position) epVictim(t int, s Seat) int {
 			return int(p.ep[e].pawn)
 		}
 	}
-	if p.v.ChainEnPassant {
+	if p.v.chess4().ChainEnPassant {
 		for e := Seat(0); e < NumSeats; e++ {
-			if int(p.epx[s][e].target) == t {
-				return int(p.epx[s][e].pawn)
+			if int(p.deferred()[s][e].target) == t {
+				return int(p.deferred()[s][e].pawn)
 			}
 		}
 	}
@@ -390,7 +430,7 @@ func (g *Game) c4Eliminate(rec *Record, s Seat, st Status, by Seat) {
 			g.c4Static(e) // "may only choose to control the piece of an opponent he directly eliminated"
 		}
 	}
-	if !g.v.ArmyControl || by == 0 {
+	if !g.v.chess4().ArmyControl || by == 0 {
 		g.eliminate(s, st)
 		g.c4SetVariant()
 		g.c4Recheck(by)
@@ -403,7 +443,7 @@ func (g *Game) c4Eliminate(rec *Record, s Seat, st Status, by Seat) {
 		if f != s && g.c4().ctrl[f] == by {
 			// "A player only retains control of one set of opponent's
 			// pieces": by default the army with more material (the new
-			// one on a tie); Game.KeepArmy can change it before the next
+			// one on a tie); Chess4Hook.KeepArmy can change it before the next
 			// turn.
 			keep, drop := s, f
 			if g.c4Material(f) > g.c4Material(s) {
@@ -442,11 +482,8 @@ func (g *Game) c4Material(s Seat) int {
 	return n
 }
 
-// ArmyChoice returns the Method 2 choice of armies open now: by, who
-// eliminated a second opponent, keeps army keep (the default, or his
-// choice so far) while other is static. ok is false when no choice is open
-// (it is open until the next turn is played).
-func (g *Game) ArmyChoice() (by, keep, other Seat, ok bool) {
+// armyChoice is Chess4Hook.ArmyChoice on the game.
+func (g *Game) armyChoice() (by, keep, other Seat, ok bool) {
 	ch := g.c4().choice
 	if ch[0] == 0 {
 		return NoSeat, NoSeat, NoSeat, false
@@ -454,13 +491,8 @@ func (g *Game) ArmyChoice() (by, keep, other Seat, ok bool) {
 	return ch[0] - 1, ch[1] - 1, ch[2] - 1, true
 }
 
-// KeepArmy settles the choice a Method 2 player must make when he
-// eliminates a second opponent: keep army s (one of the two) and let the
-// other turn static. The choice is open until the next turn is played; it
-// is then permanent. It is recorded as a note ("Blue keeps Yellow's
-// army", Notes; a later KeepArmy before the next turn replaces it), which
-// PGN4 writes after the move and replay carries out (ApplyNote).
-func (g *Game) KeepArmy(s Seat) error {
+// keepArmy is Chess4Hook.KeepArmy on the game.
+func (g *Game) keepArmy(s Seat) error {
 	ch := g.c4().choice
 	if g.result != nil {
 		return ErrGameOver // "(and another player remains in the game)"
@@ -541,10 +573,10 @@ func (g *Game) c4ApplyNote(text string) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	if c, _, _, open := g.ArmyChoice(); !open || c != by {
+	if c, _, _, open := g.armyChoice(); !open || c != by {
 		return true, fmt.Errorf("%s has no choice of armies to make now", by)
 	}
-	return true, g.KeepArmy(s)
+	return true, g.keepArmy(s)
 }
 
 // c4SetVariant gives the position the rules of the current control:
@@ -552,7 +584,7 @@ func (g *Game) c4ApplyNote(text string) (bool, error) {
 // each other, and an acquired king is never in check (so it may be
 // captured).
 func (g *Game) c4SetVariant() {
-	if !g.v.ArmyControl {
+	if !g.v.chess4().ArmyControl {
 		return
 	}
 	any := false
@@ -735,7 +767,7 @@ func (r Result) chess4Tag() string {
 }
 
 // compileNoKingCapture forbids capturing a live king that some seat gives
-// check to (Variant.NoKingCapture).
+// check to (Chess4Options.NoKingCapture).
 func (v *Variant) compileNoKingCapture() {
 	for t := Seat(0); t < NumSeats; t++ {
 		royal := false
@@ -751,3 +783,30 @@ func (v *Variant) compileNoKingCapture() {
 		}
 	}
 }
+
+// EliminatedBy returns the player credited with eliminating seat s by
+// checkmate (Chess4, rule 6), if any.
+func (h *Chess4Hook) EliminatedBy(s Seat) (Seat, bool) { return h.g.eliminatedBy(s) }
+
+// MateCredit returns the player who would be credited if seat s, now
+// checkmated, stays so until its turn (Chess4, rule 6).
+func (h *Chess4Hook) MateCredit(s Seat) (Seat, bool) { return h.g.mateCredit(s) }
+
+// Controller returns who plays seat s's pieces: s while it plays, the
+// player who took its army over (Method 2), or NoSeat once its army is
+// static.
+func (h *Chess4Hook) Controller(s Seat) Seat { return h.g.controller(s) }
+
+// ArmyChoice returns the Method 2 choice of armies open now: by, who
+// eliminated a second opponent, keeps army keep (the default, or his
+// choice so far) while other is static. ok is false when no choice is open
+// (it is open until the next turn is played).
+func (h *Chess4Hook) ArmyChoice() (by, keep, other Seat, ok bool) { return h.g.armyChoice() }
+
+// KeepArmy settles the choice a Method 2 player must make when he
+// eliminates a second opponent: keep army s (one of the two) and let the
+// other turn static. The choice is open until the next turn is played; it
+// is then permanent. It is recorded as a note ("Blue keeps Yellow's
+// army", Notes; a later KeepArmy before the next turn replaces it), which
+// PGN4 writes after the move and replay carries out (ApplyNote).
+func (h *Chess4Hook) KeepArmy(s Seat) error { return h.g.keepArmy(s) }

@@ -2,8 +2,8 @@ package rules
 
 import "hash"
 
-// Chess4's en passant (rule 7), behind Variant.ChainEnPassant (the Chess4
-// hook provides OnEnPassant; the rights are position state, Position.epx). The usual
+// Chess4's en passant (rule 7), behind Chess4Options.ChainEnPassant (the Chess4
+// hook provides OnEnPassant; the rights are position state the hook keeps, chess4EP in Position.ext). The usual
 // entries (Position.ep: one per seat that just double-stepped, cleared
 // when that seat moves again) already give rule 7.1 ("En passant is also
 // valid for perpendicular pawns … you must always capture 'behind' the
@@ -19,20 +19,48 @@ import "hash"
 //	remains unchanged)."
 //
 // So when a seat takes en passant, its other rights of that turn become
-// deferred rights (Position.epx) for its next turn; a deferred right
+// deferred rights (chess4EP) for its next turn; a deferred right
 // follows its pawn when the pawn moves (the destination square stays),
 // dies with the pawn, and lapses unless its holder takes en passant on
 // every turn until it is used. A pawn that a deferred right names may not
 // capture.
 
+// chess4EP is Chess4's position state (Position.ext): epx[y][x] is y's
+// right to take x's pawn en passant on y's next turn; hist saves them for
+// Unmake.
+type chess4EP struct {
+	epx  [NumSeats][NumSeats]epEntry
+	hist [][NumSeats][NumSeats]epEntry
+}
+
+// clone copies the rights, not the Unmake history.
+func (x *chess4EP) clone() posExt { return &chess4EP{epx: x.epx} }
+
+// noDeferred is the rights of a position that never had any.
+var noDeferred [NumSeats][NumSeats]epEntry
+
+// deferred returns the position's deferred rights (read only).
+func (p *Position) deferred() *[NumSeats][NumSeats]epEntry {
+	if x, ok := p.ext.(*chess4EP); ok {
+		return &x.epx
+	}
+	return &noDeferred
+}
+
 // chainEP updates the deferred rights after seat s's move m (the moving
 // piece pc, the captured piece's cell capCell) has been made.
 func (p *Position) chainEP(m Move, s Seat, pc Piece, capCell int) {
-	p.epxHist = append(p.epxHist, p.epx)
+	st, ok := p.ext.(*chess4EP)
+	if !ok {
+		st = &chess4EP{}
+		p.ext = st
+	}
+	st.hist = append(st.hist, st.epx)
+	epx := &st.epx
 	from, to := m.from(), m.to()
-	for y := range p.epx {
-		for x := range p.epx[y] {
-			e := &p.epx[y][x]
+	for y := range epx {
+		for x := range epx[y] {
+			e := &epx[y][x]
 			switch {
 			case e.target == 0:
 			case int(e.pawn) == capCell && capCell != from:
@@ -47,25 +75,27 @@ func (p *Position) chainEP(m Move, s Seat, pc Piece, capCell int) {
 		}
 	}
 	if m.flag() != flagEnPassant {
-		p.epx[s] = [NumSeats]epEntry{} // not used at the first opportunity: lapsed
+		epx[s] = [NumSeats]epEntry{} // not used at the first opportunity: lapsed
 		return
 	}
 	for x := Seat(0); x < NumSeats; x++ {
 		en := p.ep[x]
-		if x == s || en.target == 0 || int(en.target) == to || p.epx[s][x].target != 0 {
+		if x == s || en.target == 0 || int(en.target) == to || epx[s][x].target != 0 {
 			continue
 		}
 		if vic := p.board[en.pawn]; vic == MakePiece(x, Pawn) && p.v.capTab[s][vic] {
-			p.epx[s][x] = en
+			epx[s][x] = en
 		}
 	}
 }
 
 // unchainEP restores the deferred rights Unmake's move changed.
 func (p *Position) unchainEP() {
-	if n := len(p.epxHist); n > 0 {
-		p.epx = p.epxHist[n-1]
-		p.epxHist = p.epxHist[:n-1]
+	if st, ok := p.ext.(*chess4EP); ok {
+		if n := len(st.hist); n > 0 {
+			st.epx = st.hist[n-1]
+			st.hist = st.hist[:n-1]
+		}
 	}
 }
 
@@ -73,7 +103,7 @@ func (p *Position) unchainEP() {
 // passant onto the empty cell t.
 func (p *Position) deferredEP(t int, s Seat) bool {
 	for x := Seat(0); x < NumSeats; x++ {
-		en := p.epx[s][x]
+		en := p.deferred()[s][x]
 		if int(en.target) != t {
 			continue
 		}
@@ -88,8 +118,9 @@ func (p *Position) deferredEP(t int, s Seat) bool {
 // seat's deferred right: it "may not capture on this subsequent turn, but
 // it may move".
 func (p *Position) passedPawn(c int, s Seat) bool {
-	for y := range p.epx {
-		if e := p.epx[y][s]; e.target != 0 && int(e.pawn) == c {
+	epx := p.deferred()
+	for y := range epx {
+		if e := epx[y][s]; e.target != 0 && int(e.pawn) == c {
 			return true
 		}
 	}
@@ -119,9 +150,10 @@ func (p *Position) pawnPushes(moves []Move, c int, s Seat) []Move {
 func (p *Position) hashDeferredEP(h hash.Hash64) {
 	var buf [NumSeats * NumSeats * 4]byte
 	i := 0
-	for y := range p.epx {
-		for x := range p.epx[y] {
-			e := p.epx[y][x]
+	epx := p.deferred()
+	for y := range epx {
+		for x := range epx[y] {
+			e := epx[y][x]
 			buf[i], buf[i+1], buf[i+2], buf[i+3] = byte(e.target), byte(e.target>>8), byte(e.pawn), byte(e.pawn>>8)
 			i += 4
 		}
@@ -131,7 +163,7 @@ func (p *Position) hashDeferredEP(h hash.Hash64) {
 
 // EnPassantOpen reports whether seat s holds a deferred right.
 func (h *Chess4Hook) EnPassantOpen(p *Position, s Seat) bool {
-	return p.epx[s] != [NumSeats]epEntry{}
+	return p.deferred()[s] != [NumSeats]epEntry{}
 }
 
 // EnPassantTo reports whether seat s holds a deferred right onto t.

@@ -34,11 +34,38 @@
 //     name or mode beyond chess.com's Teams and FFA. A hook's per-game
 //     state (HookState) is kept with every turn and restored by Takeback
 //     and LookAhead.
+//   - Hook options: a hook's own keys in the variant file (pawn_leap,
+//     no_king_capture, each seat's fortress, …) are a typed struct in the
+//     hook's file (VerneyOptions, Chess4Options, StevensonOptions,
+//     FortressOptions, EssayOptions, BlockingOptions). The hook file
+//     registers a reader (registerOptions) that reads them through an
+//     OptionSource (the loader, with file, line and key in its errors);
+//     ReadHookOptions stores them on the Variant and HookOptions returns
+//     them. Adding a variant's option touches only its hook file and its
+//     YAML.
+//
+// Variant keeps as core data only what several variants or the core
+// itself read:
+//
+//   - OrdinaryKings: Compile clears the check tables from it, so that
+//     neither the attack tables nor the plain count treat a king as royal
+//     (Stevenson's; verney.go refuses it with its rules).
+//   - KingCaptureGreys: the move generator judges a king capture's
+//     legality with the captured army already inert (chess.com FFA, and
+//     Chess4's mode); verney.go refuses it too.
+//   - PromotedWorthOne: the game layer's scoring of FFA and the essay's
+//     FFA, and the =D of FEN4 and move text.
+//   - KingCaptureRemovesArmy: Make and the game layer take a captured
+//     king's army off the board (the essay's games, the fortress, blocking
+//     double), a rule of the core that several hooks rely on.
 //
 // The engine for a bot (package engine) uses the core API: Variant,
 // ParseFEN4, Position (LegalMoves, CountLegal, Make, Unmake, InCheck,
 // Turn, Perft) and Game (Play, LegalMoves, Status, Result, Takeback,
-// LookAhead).
+// LookAhead). Game offers only what every variant shares; a variant's own
+// operations on a game (blocking double's Announce and Reply, Chess4's
+// Controller and KeepArmy) are methods of its hook, reached bound to the
+// game with HookIn[*BlockingDouble](g) or HookIn[*Chess4Hook](g).
 //
 // # The hot path
 //

@@ -7,14 +7,57 @@ package rules
 // with no seat left loses; a seat that is not yet reduced must move even
 // into check, and is out only when its king is captured; a reduced seat
 // is mated or stalemated as in chess), and the two optional rules: the
-// partner pawn swap (Options.PartnerPawnSwap) and the alternate rule, a
-// partner inheriting the army (Options.PartnerInheritsArmy; the core's
+// partner pawn swap (EssayOptions.PartnerPawnSwap) and the alternate rule, a
+// partner inheriting the army (EssayOptions.PartnerInheritsArmy; the core's
 // mechanics for an army played by another seat are in armies.go). Make
 // plays a swap on the move flag only a swap carries.
 
+// EssayOptions are the four-player chess essay's two optional rules
+// (keys options.partner_pawn_swap, options.partner_inherits_army),
+// read by the Essay hook. Both concern partners: a variant without
+// partnerships rejects them.
+type EssayOptions struct {
+	// PartnerPawnSwap: "a Pawn may move in the manner it would normally
+	// move in to capture a Pawn belonging to its partner's team, but
+	// instead of being captured, that Pawn will either exchange places
+	// with the "capturing" Pawn, being placed on the square from which it
+	// started its move, or, in the case of en passant capture, simply
+	// remain undisturbed without moving." Off: partners' pawns block.
+	PartnerPawnSwap bool
+	// PartnerInheritsArmy, the essay's "alternate rule": "when the first
+	// player of a partnership is defeated by the capture of the King …,
+	// only the King is removed from the board, and the remaining pieces of
+	// that player are added to the forces of the other player of the
+	// partnership", who moves them on his turns; the defeated seat has no
+	// turn. Off: the army goes as KingCaptureRemovesArmy or greying says.
+	PartnerInheritsArmy bool
+}
+
+// readEssayOptions reads EssayOptions from a variant file and refuses them
+// where no seats are partners.
+func readEssayOptions(src OptionSource, _ *Variant) (any, error) {
+	var o EssayOptions
+	if err := boolOptions(src, boolKey{"options.partner_pawn_swap", &o.PartnerPawnSwap},
+		boolKey{"options.partner_inherits_army", &o.PartnerInheritsArmy}); err != nil {
+		return nil, err
+	}
+	if (o.PartnerPawnSwap || o.PartnerInheritsArmy) && src.Partnerships() == [NumSeats]uint8{} {
+		key := "options.partner_pawn_swap"
+		if o.PartnerInheritsArmy {
+			key = "options.partner_inherits_army"
+		}
+		return nil, src.Errorf(key, "the rule is about partners, and this variant has none (partners: [])")
+	}
+	return o, nil
+}
+
+// essay returns the variant's EssayOptions.
+func (v *Variant) essay() EssayOptions { return HookOptions[EssayOptions](v) }
+
 func init() {
+	registerOptions(readEssayOptions)
 	registerHook(func(v *Variant) Hook {
-		if v.Mode != LastStanding && !v.Options.PartnerPawnSwap && !v.Options.PartnerInheritsArmy {
+		if v.Mode != LastStanding && !v.essay().PartnerPawnSwap && !v.essay().PartnerInheritsArmy {
 			return nil
 		}
 		return &Essay{v: v}
@@ -35,25 +78,25 @@ func (h *Essay) Provides(b byte) bool {
 	v := h.v
 	switch b {
 	case OnPieceMoves:
-		return v.Options.PartnerPawnSwap
+		return v.essay().PartnerPawnSwap
 	case OnSettle, OnMustMove:
 		return v.Mode == LastStanding
 	case OnRead:
-		return v.Options.PartnerInheritsArmy
+		return v.essay().PartnerInheritsArmy
 	}
 	return false
 }
 
 // Compile switches on the core's inherited armies for the alternate rule.
 func (h *Essay) Compile(v *Variant) error {
-	v.inheritance = v.Options.PartnerInheritsArmy
+	v.inheritance = v.essay().PartnerInheritsArmy
 	return nil
 }
 
 // PieceMoves adds a pawn's swaps with its partners' pawns before its
 // ordinary moves.
 func (h *Essay) PieceMoves(p *Position, moves []Move, c int, pc Piece, anyEP bool) ([]Move, bool) {
-	if pc.Kind() == Pawn && h.v.Options.PartnerPawnSwap {
+	if pc.Kind() == Pawn && h.v.essay().PartnerPawnSwap {
 		moves = p.swapMoves(moves, c, pc.Seat(), anyEP)
 	}
 	return moves, false

@@ -13,8 +13,7 @@ func essayOptions(t *testing.T) *Variant {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v.Options.PartnerPawnSwap = true
-	v.Options.PartnerInheritsArmy = true
+	v.SetHookOptions(EssayOptions{PartnerPawnSwap: true, PartnerInheritsArmy: true})
 	if err := v.Compile(); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"hash"
+	"reflect"
 
 	"boardd/rules/square"
 )
@@ -208,6 +209,13 @@ type HookState interface {
 	TakenBack() HookState
 }
 
+// posExt is position state a hook keeps (Position.ext): Make and Unmake
+// change it through the hook (Made, Unmade), Clone copies it.
+type posExt interface {
+	// clone returns an independent copy without the Unmake history.
+	clone() posExt
+}
+
 // HookBase is the no-op Hook to embed: it provides nothing, and each of
 // its methods gives the plain rules' answer.
 type HookBase struct{}
@@ -383,4 +391,124 @@ func HookOf[T Hook](v *Variant) (T, bool) {
 	}
 	var zero T
 	return zero, false
+}
+
+// GameHook is a hook with operations of its own on one game (blocking
+// double's announcements, Chess4's army control): bindGame returns the
+// hook bound to the game.
+type GameHook[T any] interface {
+	Hook
+	bindGame(g *Game) T
+}
+
+// HookIn returns g's hook of type T bound to g, the typed way to reach a
+// variant's own operations on a game:
+//
+//	if d, ok := rules.HookIn[*rules.BlockingDouble](g); ok {
+//		err = d.Announce(s, m)
+//	}
+//
+// ok is false when g's variant has no such hook. The core Game offers only
+// what every variant shares.
+func HookIn[T GameHook[T]](g *Game) (T, bool) {
+	h, ok := HookOf[T](g.v)
+	if !ok {
+		return h, false
+	}
+	return h.bindGame(g), true
+}
+
+// OptionSource is a variant file as a hook reads its own options from it
+// (ReadHookOptions). Package rules/variants implements it over the YAML
+// file; its errors name the file, the line and the key. Keys are dotted
+// paths ("pawn_leap", "options.partner_pawn_swap"); a key a hook reads is
+// a known key of the file.
+type OptionSource interface {
+	// Bool reads the true or false at key; false where the key is absent.
+	Bool(key string) (bool, error)
+	// Seats reads the list of seat names at key; nil where absent.
+	Seats(key string) ([]Seat, error)
+	// SeatSquares reads, for each seat, the squares listed at
+	// seats.SEAT.key; empty sets where absent.
+	SeatSquares(key string) ([NumSeats]square.Set, error)
+	// Partnerships numbers each seat's partnership (partners:, from 1), 0
+	// for a seat in none.
+	Partnerships() [NumSeats]uint8
+	// Errorf makes an error at key.
+	Errorf(key, format string, a ...any) error
+}
+
+// optionReaders are the registered hooks' option readers
+// (registerOptions, called from each hook file's init).
+var optionReaders []func(src OptionSource, v *Variant) (any, error)
+
+// registerOptions adds a hook's option reader: it reads the hook's own
+// keys from src for the variant v being built (its core data filled in,
+// not yet compiled) and returns the hook's options value, or nil when the
+// file sets none of them.
+func registerOptions(read func(src OptionSource, v *Variant) (any, error)) {
+	optionReaders = append(optionReaders, read)
+}
+
+// ReadHookOptions lets every hook read its own options from src into v
+// (SetHookOptions). The loader calls it before Compile; the keys the hooks
+// read are the file's hook keys.
+func ReadHookOptions(v *Variant, src OptionSource) error {
+	for _, read := range optionReaders {
+		o, err := read(src, v)
+		if err != nil {
+			return err
+		}
+		if o != nil {
+			v.SetHookOptions(o)
+		}
+	}
+	return nil
+}
+
+// SetHookOptions sets one hook's options on v (a value such as
+// VerneyOptions or EssayOptions), replacing those of the same type; a zero
+// value removes them. Call Compile after.
+func (v *Variant) SetHookOptions(o any) {
+	t := reflect.TypeOf(o)
+	var out []any // a fresh slice: a copied variant shares the old one
+	for _, x := range v.hookOpts {
+		if reflect.TypeOf(x) != t {
+			out = append(out, x)
+		}
+	}
+	if !reflect.ValueOf(o).IsZero() {
+		out = append(out, o)
+	}
+	v.hookOpts = out
+}
+
+// HookOptions returns v's options of type T (VerneyOptions, EssayOptions,
+// …), or T's zero value when the variant sets none.
+func HookOptions[T any](v *Variant) T {
+	for _, x := range v.hookOpts {
+		if o, ok := x.(T); ok {
+			return o
+		}
+	}
+	var zero T
+	return zero
+}
+
+// boolKey is a boolean option's key and the field it fills.
+type boolKey struct {
+	key string
+	f   *bool
+}
+
+// boolOptions reads the boolean keys into their fields.
+func boolOptions(src OptionSource, keys ...boolKey) error {
+	for _, k := range keys {
+		b, err := src.Bool(k.key)
+		if err != nil {
+			return err
+		}
+		*k.f = b
+	}
+	return nil
 }

@@ -47,11 +47,9 @@ type Position struct {
 	pcount [NumSeats]uint8
 	pidx   [numCells]uint8
 
-	// Chess4's deferred en-passant rights (Variant.ChainEnPassant;
-	// rules/chess4_ep.go): epx[y][x] is y's right to take x's pawn en
-	// passant on y's next turn; epxHist saves them for Unmake.
-	epx     [NumSeats][NumSeats]epEntry
-	epxHist [][NumSeats][NumSeats]epEntry
+	// ext is position state a hook keeps behind OnEnPassant (Chess4's
+	// deferred en-passant rights, chess4_ep.go); nil where none does.
+	ext posExt
 
 	// Notation details kept for an exact FEN4 round trip.
 	extras  []extra
@@ -100,7 +98,9 @@ func (p *Position) Variant() *Variant { return p.v }
 func (p *Position) Clone() *Position {
 	c := *p
 	c.extras = append([]extra(nil), p.extras...)
-	c.epxHist = nil
+	if p.ext != nil {
+		c.ext = p.ext.clone()
+	}
 	return &c
 }
 

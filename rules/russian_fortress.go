@@ -9,18 +9,64 @@ import (
 
 // Russian Four-Player Fortress Chess (configs/variants/russian-fortress.yaml,
 // docs/variants/russian-fortress.md): the variant's hook. It owns the
-// queen's knight jump (Variant.QueenMovesAsKnight: the queen joins the
+// queen's knight jump (FortressOptions.QueenMovesAsKnight: the queen joins the
 // knight in the variant's leaper table, so the core generates and tests
 // the jump as a knight's), the truce between the pawns that stand en
-// prise in the initial layout (Variant.InitialPawnTruce), the removal of
-// a checkmated army (Variant.MateRemovesArmy, which also puts every seat
+// prise in the initial layout (FortressOptions.InitialPawnTruce), the removal of
+// a checkmated army (FortressOptions.MateRemovesArmy, which also puts every seat
 // under normal mate rules), the refusals that quote those rules, and the
 // check of a start position's fortress placement. The barriers themselves
 // are plain Geometry data.
 
+// FortressOptions are russian-fortress.yaml's rules (keys
+// queen_moves_as_knight, initial_pawn_truce, mate_removes_army and each
+// seat's fortress), read by the RussianFortress hook.
+type FortressOptions struct {
+	// QueenMovesAsKnight: "The Queen also moves as the Knight, this being
+	// the Queen move in normal Chess in Russia at the time of this game's
+	// invention." The queen adds the knight's jump to her own moves;
+	// barriers stop the jump as they stop a knight's.
+	QueenMovesAsKnight bool
+	// InitialPawnTruce: "Pawns cannot capture the Pawns that appear en
+	// prise to them in the initial layout." Compile finds, in Start, each
+	// pawn that attacks another seat's pawn; a pawn of that seat on that
+	// square may not capture a pawn of the other seat on the attacked
+	// square. Pawns only move forward, so a pawn on its seat's start
+	// square is the original one and the board alone says whether the
+	// truce still holds (no extra FEN4 state).
+	InitialPawnTruce bool
+	// MateRemovesArmy (LastStanding): every seat plays by chess's normal
+	// mate rules (a checkmated seat is out; no seat is forced to move into
+	// check), and "the pieces of a checkmated side are removed from the
+	// board"; the game goes on until one partnership is left.
+	MateRemovesArmy bool
+	// Fortresses are, per seat, the squares where the seat places its
+	// extra pieces at the start ("each player places a third Rook, a third
+	// Bishop, and a third Knight anywhere within the fortress to the right
+	// of his initial array"; seats.SEAT.fortress); CheckFortressStart
+	// checks a start position against them.
+	Fortresses [NumSeats]square.Set
+}
+
+// readFortressOptions reads FortressOptions from a variant file.
+func readFortressOptions(src OptionSource, _ *Variant) (any, error) {
+	var o FortressOptions
+	if err := boolOptions(src, boolKey{"queen_moves_as_knight", &o.QueenMovesAsKnight},
+		boolKey{"initial_pawn_truce", &o.InitialPawnTruce}, boolKey{"mate_removes_army", &o.MateRemovesArmy}); err != nil {
+		return nil, err
+	}
+	f, err := src.SeatSquares("fortress")
+	o.Fortresses = f
+	return o, err
+}
+
+// fortress returns the variant's FortressOptions.
+func (v *Variant) fortress() FortressOptions { return HookOptions[FortressOptions](v) }
+
 func init() {
+	registerOptions(readFortressOptions)
 	registerHook(func(v *Variant) Hook {
-		if !v.QueenMovesAsKnight && !v.InitialPawnTruce && !v.MateRemovesArmy {
+		if !v.fortress().QueenMovesAsKnight && !v.fortress().InitialPawnTruce && !v.fortress().MateRemovesArmy {
 			return nil
 		}
 		return &RussianFortress{v: v}
@@ -41,11 +87,11 @@ func (*RussianFortress) ID() string { return "russian-fortress" }
 func (h *RussianFortress) Provides(b byte) bool {
 	switch b {
 	case OnPawnCapture:
-		return h.v.InitialPawnTruce
+		return h.v.fortress().InitialPawnTruce
 	case OnReduced, OnMated:
-		return h.v.MateRemovesArmy
+		return h.v.fortress().MateRemovesArmy
 	case OnExplain:
-		return h.v.InitialPawnTruce
+		return h.v.fortress().InitialPawnTruce
 	}
 	return false
 }
@@ -54,7 +100,7 @@ func (h *RussianFortress) Provides(b byte) bool {
 // truce pairs.
 func (h *RussianFortress) Compile(v *Variant) error {
 	h.v = v
-	if v.QueenMovesAsKnight {
+	if v.fortress().QueenMovesAsKnight {
 		v.leaps[Queen] = true
 	}
 	return h.compileTruces(v)
@@ -71,7 +117,7 @@ type truce struct {
 // another seat's pawns (InitialPawnTruce).
 func (h *RussianFortress) compileTruces(v *Variant) error {
 	h.truces = h.truces[:0]
-	if !v.InitialPawnTruce {
+	if !v.fortress().InitialPawnTruce {
 		return nil
 	}
 	p, err := ParseFEN4(v, v.Start)
@@ -183,7 +229,7 @@ func (p *Position) queenJumpHits(c, t int) bool {
 func CheckFortressStart(v *Variant, fen string) error {
 	var all square.Set
 	for s := Seat(0); s < NumSeats; s++ {
-		all = all.Or(v.Fortresses[s])
+		all = all.Or(v.fortress().Fortresses[s])
 	}
 	if all.Len() == 0 {
 		return fmt.Errorf("variant %s has no fortresses", v.Name)
@@ -209,7 +255,7 @@ func CheckFortressStart(v *Variant, fen string) error {
 		}
 	}
 	for s := Seat(0); s < NumSeats; s++ {
-		for _, q := range v.Fortresses[s].Squares() {
+		for _, q := range v.fortress().Fortresses[s].Squares() {
 			pc := p.board[cell(q)]
 			if pc != NoPiece && (pc.Seat() != s || pc.Dead() || pc.Promoted() || (pc.Kind() != Rook && pc.Kind() != Bishop && pc.Kind() != Knight)) {
 				return fmt.Errorf("%s's fortress holds %s on %s: only %s's third rook, bishop and knight belong there", s, pieceName(pc), q, s)
@@ -217,7 +263,7 @@ func CheckFortressStart(v *Variant, fen string) error {
 		}
 	}
 	for s := Seat(0); s < NumSeats; s++ {
-		f := v.Fortresses[s]
+		f := v.fortress().Fortresses[s]
 		if f.Len() == 0 {
 			continue
 		}

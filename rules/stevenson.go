@@ -9,19 +9,46 @@ import (
 
 // Stevenson's four-player chess (configs/variants/stevenson.yaml): the
 // variant's hook. It owns the pawns' rules (promotion only to the seat's
-// own captured pieces, Variant.PromoteToCaptured; a pawn that reaches the
+// own captured pieces, StevensonOptions.PromoteToCaptured; a pawn that reaches the
 // far side with nothing to promote to, or meets a partner's pawn head to
-// head, is stuck, Variant.HeadToHeadStuck), the king that moves as a
-// queen (Variant.KingMovesAsQueen), the refusals that quote those rules,
+// head, is stuck, StevensonOptions.HeadToHeadStuck), the king that moves as a
+// queen (StevensonOptions.KingMovesAsQueen), the refusals that quote those rules,
 // and the game's end (mode capture_all): a side wins by capturing every
 // opposing piece, a seat that cannot move passes, blocked pawns alone
 // draw, and there is no draw by insufficient material. Kings that are not
 // royal (Variant.OrdinaryKings) are plain data the core reads: nobody
 // gives check.
 
+// StevensonOptions are stevenson.yaml's rules (keys king_moves_as_queen,
+// promote_to_captured, head_to_head_stuck), read by the Stevenson hook.
+type StevensonOptions struct {
+	// KingMovesAsQueen lets kings move like queens.
+	KingMovesAsQueen bool
+	// PromoteToCaptured limits promotion to the kinds of the seat's own
+	// pieces that have been captured (counted against the start array);
+	// with none available a pawn reaches the last square unpromoted and is
+	// stuck there.
+	PromoteToCaptured bool
+	// HeadToHeadStuck: a pawn facing a partner's pawn that comes the other
+	// way cannot move at all until one of them is captured.
+	HeadToHeadStuck bool
+}
+
+// readStevensonOptions reads StevensonOptions from a variant file.
+func readStevensonOptions(src OptionSource, _ *Variant) (any, error) {
+	var o StevensonOptions
+	err := boolOptions(src, boolKey{"king_moves_as_queen", &o.KingMovesAsQueen},
+		boolKey{"promote_to_captured", &o.PromoteToCaptured}, boolKey{"head_to_head_stuck", &o.HeadToHeadStuck})
+	return o, err
+}
+
+// stevenson returns the variant's StevensonOptions.
+func (v *Variant) stevenson() StevensonOptions { return HookOptions[StevensonOptions](v) }
+
 func init() {
+	registerOptions(readStevensonOptions)
 	registerHook(func(v *Variant) Hook {
-		if !v.PromoteToCaptured && !v.HeadToHeadStuck && !v.KingMovesAsQueen && v.Mode != CaptureAll {
+		if !v.stevenson().PromoteToCaptured && !v.stevenson().HeadToHeadStuck && !v.stevenson().KingMovesAsQueen && v.Mode != CaptureAll {
 			return nil
 		}
 		h := &Stevenson{v: v}
@@ -44,11 +71,11 @@ func (h *Stevenson) Provides(b byte) bool {
 	v := h.v
 	switch b {
 	case OnPieceMoves:
-		return v.PromoteToCaptured || v.HeadToHeadStuck || v.KingMovesAsQueen
+		return v.stevenson().PromoteToCaptured || v.stevenson().HeadToHeadStuck || v.stevenson().KingMovesAsQueen
 	case OnPromote:
-		return v.PromoteToCaptured
+		return v.stevenson().PromoteToCaptured
 	case OnExplain:
-		return v.PromoteToCaptured || v.HeadToHeadStuck
+		return v.stevenson().PromoteToCaptured || v.stevenson().HeadToHeadStuck
 	case OnSettle, OnDraws:
 		return v.Mode == CaptureAll
 	}
@@ -59,7 +86,7 @@ func (h *Stevenson) Provides(b byte) bool {
 // are counted.
 func (h *Stevenson) Compile(v *Variant) error {
 	h.army = [NumSeats][King + 1]int{}
-	if !v.PromoteToCaptured {
+	if !v.stevenson().PromoteToCaptured {
 		return nil
 	}
 	p, err := ParseFEN4(v, v.Start)
@@ -82,7 +109,7 @@ func (h *Stevenson) PieceMoves(p *Position, moves []Move, c int, pc Piece, _ boo
 			return moves, true
 		}
 	case King:
-		if h.v.KingMovesAsQueen {
+		if h.v.stevenson().KingMovesAsQueen {
 			return p.slide(moves, c, dirN, dirNW+1, &h.v.capTab[pc.Seat()], h.v.Geometry.hasWalls), true
 		}
 	}
@@ -92,11 +119,11 @@ func (h *Stevenson) PieceMoves(p *Position, moves []Move, c int, pc Piece, _ boo
 // stuck says why seat s's pawn on cell c may not move at all, or "".
 func (h *Stevenson) stuck(p *Position, c int, s Seat) string {
 	v := h.v
-	if v.PromoteToCaptured && v.promoCell[s][c] {
+	if v.stevenson().PromoteToCaptured && v.promoCell[s][c] {
 		return "stuck at the far side"
 	}
 	fwd := int(v.Seats[s].Forward)
-	if q := p.board[c+dirDelta[fwd]]; v.HeadToHeadStuck && q.IsPiece() && q.Kind() == Pawn && !q.Dead() && v.Partners(s, q.Seat()) && opposite[fwd] == int(v.Seats[q.Seat()].Forward) {
+	if q := p.board[c+dirDelta[fwd]]; v.stevenson().HeadToHeadStuck && q.IsPiece() && q.Kind() == Pawn && !q.Dead() && v.Partners(s, q.Seat()) && opposite[fwd] == int(v.Seats[q.Seat()].Forward) {
 		return "head to head"
 	}
 	return ""
@@ -149,7 +176,7 @@ func (h *Stevenson) Explain(p *Position, pc Piece, from, to square.Square, promo
 		q := p.board[c+dirDelta[fwd]]
 		return fmt.Sprintf("the pawn on %s meets %s's pawn on %s head to head: \"A Pawn head-to-head with a friendly Pawn is stuck until one of them is captured\"", from, q.Seat(), squareOf(c+dirDelta[fwd]))
 	}
-	if !v.PromoteToCaptured || promo == NoKind || !v.promoCell[s][cell(to)] {
+	if !v.stevenson().PromoteToCaptured || promo == NoKind || !v.promoCell[s][cell(to)] {
 		return ""
 	}
 	var buf [256]Move

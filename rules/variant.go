@@ -41,7 +41,7 @@ const (
 	// Double: two individual games of chess on one board between the
 	// pairs of seats that may capture each other; the other seats' pieces
 	// are blocks. A finished game's two armies leave the board; the
-	// partnerships (Variant.Side) score the two results (the essay's
+	// partnerships (BlockingOptions.Side) score the two results (the essay's
 	// blocking double chess, rules/blocking.go).
 	Double
 )
@@ -82,7 +82,7 @@ type SeatRules struct {
 	// back towards its own side (the partner's back line); Resume the
 	// squares where a reversed pawn moves forward again (its own pawn
 	// line, and the back line beyond it a leap can reach). Used with
-	// Variant.PawnReversal.
+	// VerneyOptions.PawnReversal.
 	Reverse, Resume square.Set
 }
 
@@ -129,101 +129,10 @@ type Variant struct {
 	// OrdinaryKings makes kings ordinary pieces: no check, no mate, a king
 	// may be captured like any other piece (Stevenson).
 	OrdinaryKings bool
-	// KingMovesAsQueen lets kings move like queens (Stevenson).
-	KingMovesAsQueen bool
-	// PromoteToCaptured limits promotion to the kinds of the seat's own
-	// pieces that have been captured (counted against the start array);
-	// with none available a pawn reaches the last square unpromoted and is
-	// stuck there (Stevenson).
-	PromoteToCaptured bool
-	// HeadToHeadStuck: a pawn facing a partner's pawn that comes the other
-	// way cannot move at all until one of them is captured (Stevenson).
-	HeadToHeadStuck bool
 	// KingCaptureRemovesArmy takes every piece of a seat whose king is
 	// captured off the board (the essay), instead of greying it.
 	KingCaptureRemovesArmy bool
 
-	// Verney (Capt. Verney's four-handed chess, 1881; rules/verney.go).
-	//
-	// PawnReversal: "When a Pawn has attained either one of the ultimate
-	// squares of the board, belonging to a partner, such Pawn remains there
-	// as a Pawn, and moves back again as a Pawn … Should such Pawn return
-	// to the line from which it originally started, it moves forward
-	// again" (SeatRules.Reverse and Resume); a reversed pawn captures in
-	// its reversed direction.
-	PawnReversal bool
-	// PawnLeap: a pawn whose next square holds a partner's pawn may "leap
-	// over the friendly Pawn, and place themselves in their move on the
-	// square beyond".
-	PawnLeap bool
-	// GuardPartnerKing: "No player is allowed to move a Piece or Pawn,
-	// which move would open his partner's King to a check from either of
-	// his adversaries".
-	GuardPartnerKing bool
-	// InertMates: a checkmate is judged as soon as it stands; the mated
-	// army stays on the board "inert and useless, both for attack and
-	// defence … not liable to capture by the adversaries", the seat misses
-	// its turns until a move leaves its king out of check, which releases
-	// it; kings are never captured; the game is won when both partners
-	// are mated (game layer: settleVerney).
-	InertMates bool
-	// Chess4 (shared/seeds/chess4-rules.txt; rules/chess4.go).
-	//
-	// NoKingCapture: "It is an illegal move to capture an active player's
-	// King." A live king of a seat that another seat gives check to may
-	// not be captured; a dead king may ("they can be captured … including
-	// the King"), and so may a king nobody checks (an acquired king under
-	// Method 2: it "is never considered to be in check").
-	NoKingCapture bool
-	// ArmyControl (Method 2): "the player who checkmated the King is now
-	// able to use the remaining Chess pieces of the captured King against
-	// the remaining opponents", on the eliminated player's turn.
-	ArmyControl bool
-	// ChainEnPassant (rule 7.2): a player who takes en passant keeps his
-	// other en-passant rights for his next turn ("double en passant …
-	// as long as he plays both moves on his next two turns"), the
-	// destination square unchanged even if the passed pawn moved; the
-	// passed pawn may not capture meanwhile.
-	ChainEnPassant bool
-
-	// Blocking double chess (the essay; rules/blocking.go).
-	//
-	// Side[s] numbers seat s's partnership (1, 2; 0 none) where the
-	// partnerships are not the seats that may not capture each other: "the
-	// White men may only capture Black pieces … Despite this, White and
-	// Yellow play as partners against Red and Black."
-	Side [NumSeats]uint8
-	// MoveIntoCheck[s]: seat s "ha[s] the privilege of moving [its King]
-	// into check" after announcing the move and hearing its partner's
-	// reply (Game.Announce, Game.Reply), when its partner moves next.
-	MoveIntoCheck [NumSeats]bool
-	// Russian Four-Player Fortress Chess (configs/variants/russian-fortress.yaml,
-	// rules/fortress.go).
-	//
-	// QueenMovesAsKnight: "The Queen also moves as the Knight, this being
-	// the Queen move in normal Chess in Russia at the time of this game's
-	// invention." The queen adds the knight's jump to her own moves;
-	// barriers stop the jump as they stop a knight's.
-	QueenMovesAsKnight bool
-	// InitialPawnTruce: "Pawns cannot capture the Pawns that appear en
-	// prise to them in the initial layout." Compile finds, in Start, each
-	// pawn that attacks another seat's pawn; a pawn of that seat on that
-	// square may not capture a pawn of the other seat on the attacked
-	// square. Pawns only move forward, so a pawn on its seat's start
-	// square is the original one and the board alone says whether the
-	// truce still holds (no extra FEN4 state).
-	InitialPawnTruce bool
-	// MateRemovesArmy (LastStanding): every seat plays by chess's normal
-	// mate rules (a checkmated seat is out; no seat is forced to move into
-	// check), and "the pieces of a checkmated side are removed from the
-	// board"; the game goes on until one partnership is left.
-	MateRemovesArmy bool
-	// Fortresses are, per seat, the squares where the seat places its
-	// extra pieces at the start ("each player places a third Rook, a third
-	// Bishop, and a third Knight anywhere within the fortress to the right
-	// of his initial array"); CheckFortressStart checks a start position
-	// against them. Empty for other variants.
-	Fortresses [NumSeats]square.Set
 	// Start is the start position in FEN4.
 	Start string
 	// Options holds the documented choices where the rules texts and
@@ -249,6 +158,7 @@ type Variant struct {
 	hooks       []Hook  // the variant's hooks (hooks.go)
 	provides    uint32  // bit b: a hook provides b
 	inheritance bool    // an army may pass to a partner (armies.go; the essay's alternate rule)
+	hookOpts    []any   // the hooks' own options (SetHookOptions, HookOptions)
 	promoCell   [NumSeats][numCells]bool
 	dblCell     [NumSeats][numCells]bool
 	// Pawns that turn round (SeatRules.Reverse and Resume; Verney)
@@ -294,24 +204,6 @@ type Options struct {
 	// (chess.com's "The game is a draw in case of stalemate, insufficient
 	// material, three-fold repetition or the 50-move rule").
 	DrawByAgreement bool
-
-	// The four-player chess essay's two optional rules (rules/essay.go).
-	// Both concern partners: a variant without partnerships rejects them.
-
-	// PartnerPawnSwap: "a Pawn may move in the manner it would normally
-	// move in to capture a Pawn belonging to its partner's team, but
-	// instead of being captured, that Pawn will either exchange places
-	// with the "capturing" Pawn, being placed on the square from which it
-	// started its move, or, in the case of en passant capture, simply
-	// remain undisturbed without moving." Off: partners' pawns block.
-	PartnerPawnSwap bool
-	// PartnerInheritsArmy, the essay's "alternate rule": "when the first
-	// player of a partnership is defeated by the capture of the King …,
-	// only the King is removed from the board, and the remaining pieces of
-	// that player are added to the forces of the other player of the
-	// partnership", who moves them on his turns; the defeated seat has no
-	// turn. Off: the army goes as KingCaptureRemovesArmy or greying says.
-	PartnerInheritsArmy bool
 }
 
 // Start arrays in FEN4. Modern is chess.com's default since 2022 ("4PC"):

@@ -9,24 +9,63 @@ import (
 
 // Capt. Verney's four-handed chess (1881; configs/variants/verney.yaml):
 // the variant's hook. It owns:
-//   - the leap over a partner's pawn (Variant.PawnLeap) and the pawns'
-//     moves once they turn round (Variant.PawnReversal: "When a Pawn has
+//   - the leap over a partner's pawn (VerneyOptions.PawnLeap) and the pawns'
+//     moves once they turn round (VerneyOptions.PawnReversal: "When a Pawn has
 //     attained either one of the ultimate squares of the board, belonging
 //     to a partner, such Pawn remains there as a Pawn, and moves back
 //     again as a Pawn … Should such Pawn return to the line from which it
 //     originally started, it moves forward again"). Where a pawn turns is
 //     seat data (SeatRules.Reverse, Resume) that Make applies in the core
 //     (a reversed pawn is written 'v' in FEN4, piece.go);
-//   - the partner's king (Variant.GuardPartnerKing): a move may not open
+//   - the partner's king (VerneyOptions.GuardPartnerKing): a move may not open
 //     the partner's king to a check;
-//   - inert mates (Variant.InertMates): a mated army stays on the board,
+//   - inert mates (VerneyOptions.InertMates): a mated army stays on the board,
 //     inert and not capturable; it is released when its king is no longer
 //     in check. Kings are never captured;
 //   - the refusals that quote those rules, and the end of turn.
 
+// VerneyOptions are verney.yaml's rules (keys pawn_reversal, pawn_leap,
+// guard_partner_king, inert_mates), read by the Verney hook.
+type VerneyOptions struct {
+	// PawnReversal: "When a Pawn has attained either one of the ultimate
+	// squares of the board, belonging to a partner, such Pawn remains there
+	// as a Pawn, and moves back again as a Pawn … Should such Pawn return
+	// to the line from which it originally started, it moves forward
+	// again" (SeatRules.Reverse and Resume); a reversed pawn captures in
+	// its reversed direction.
+	PawnReversal bool
+	// PawnLeap: a pawn whose next square holds a partner's pawn may "leap
+	// over the friendly Pawn, and place themselves in their move on the
+	// square beyond".
+	PawnLeap bool
+	// GuardPartnerKing: "No player is allowed to move a Piece or Pawn,
+	// which move would open his partner's King to a check from either of
+	// his adversaries".
+	GuardPartnerKing bool
+	// InertMates: a checkmate is judged as soon as it stands; the mated
+	// army stays on the board "inert and useless, both for attack and
+	// defence … not liable to capture by the adversaries", the seat misses
+	// its turns until a move leaves its king out of check, which releases
+	// it; kings are never captured; the game is won when both partners
+	// are mated (game layer: settleVerney).
+	InertMates bool
+}
+
+// readVerneyOptions reads VerneyOptions from a variant file.
+func readVerneyOptions(src OptionSource, _ *Variant) (any, error) {
+	var o VerneyOptions
+	err := boolOptions(src, boolKey{"pawn_reversal", &o.PawnReversal}, boolKey{"pawn_leap", &o.PawnLeap},
+		boolKey{"guard_partner_king", &o.GuardPartnerKing}, boolKey{"inert_mates", &o.InertMates})
+	return o, err
+}
+
+// verney returns the variant's VerneyOptions.
+func (v *Variant) verney() VerneyOptions { return HookOptions[VerneyOptions](v) }
+
 func init() {
+	registerOptions(readVerneyOptions)
 	registerHook(func(v *Variant) Hook {
-		if !v.PawnReversal && !v.PawnLeap && !v.GuardPartnerKing && !v.InertMates {
+		if !v.verney().PawnReversal && !v.verney().PawnLeap && !v.verney().GuardPartnerKing && !v.verney().InertMates {
 			return nil
 		}
 		return &Verney{v: v}
@@ -47,11 +86,11 @@ func (h *Verney) Provides(b byte) bool {
 	v := h.v
 	switch b {
 	case OnPieceMoves:
-		return v.PawnReversal || v.PawnLeap
+		return v.verney().PawnReversal || v.verney().PawnLeap
 	case OnLegalMoves, OnRefuse:
-		return v.GuardPartnerKing || v.InertMates
+		return v.verney().GuardPartnerKing || v.verney().InertMates
 	case OnSettle:
-		return v.InertMates
+		return v.verney().InertMates
 	}
 	return false
 }
@@ -88,7 +127,7 @@ func (v *Variant) compileVerney() error {
 	if v.OrdinaryKings || v.KingCaptureGreys {
 		return fmt.Errorf("variant %s: inert mates and the partner's-king rule need royal kings that are never captured", v.Name)
 	}
-	if v.PawnReversal {
+	if v.verney().PawnReversal {
 		// A reversed pawn attacks diagonally in its reversed direction.
 		for s := Seat(0); s < NumSeats; s++ {
 			for e := Seat(0); e < NumSeats; e++ {
@@ -122,7 +161,7 @@ func (p *Position) verneyPawnMoves(moves []Move, c int, s Seat) []Move {
 	switch q := p.board[t]; {
 	case q == NoPiece:
 		moves = p.addPawnMove(moves, c, t, s)
-	case v.PawnLeap && q&Wall == 0 && q.Kind() == Pawn && v.Partners(s, q.Seat()) && p.board[t+fwd] == NoPiece:
+	case v.verney().PawnLeap && q&Wall == 0 && q.Kind() == Pawn && v.Partners(s, q.Seat()) && p.board[t+fwd] == NoPiece:
 		moves = p.addPawnMove(moves, c, t+fwd, s)
 	}
 	for _, di := range pawnDiag[dir] {
@@ -147,12 +186,12 @@ func (p *Position) verneyFilter(moves []Move) int {
 	v := p.v
 	s := p.turn
 	pt := v.partner[s]
-	guard := v.GuardPartnerKing && pt != NoSeat && !p.out[pt] && p.king[pt] != 0
-	anyOut := v.InertMates && p.out != [NumSeats]bool{}
+	guard := v.verney().GuardPartnerKing && pt != NoSeat && !p.out[pt] && p.king[pt] != 0
+	anyOut := v.verney().InertMates && p.out != [NumSeats]bool{}
 	n := 0
 	for _, m := range moves {
 		to := m.to()
-		if q := p.board[to]; v.InertMates && q != NoPiece && (q.Kind() == King || p.out[q.Seat()]) {
+		if q := p.board[to]; v.verney().InertMates && q != NoPiece && (q.Kind() == King || p.out[q.Seat()]) {
 			continue
 		}
 		if guard && p.opensLine(m.from(), to, int(p.king[pt]), pt) {
@@ -248,7 +287,7 @@ func (p *Position) verneyWhy(m Move) string {
 	v := p.v
 	s := p.turn
 	to := m.to()
-	if q := p.board[to]; v.InertMates && q != NoPiece {
+	if q := p.board[to]; v.verney().InertMates && q != NoPiece {
 		e, at := q.Seat(), squareOf(to)
 		switch {
 		case q.Kind() == King:
@@ -261,10 +300,10 @@ func (p *Position) verneyWhy(m Move) string {
 			return why
 		}
 	}
-	if pt := v.partner[s]; v.GuardPartnerKing && pt != NoSeat && !p.out[pt] && p.king[pt] != 0 && p.opensLine(m.from(), to, int(p.king[pt]), pt) {
+	if pt := v.partner[s]; v.verney().GuardPartnerKing && pt != NoSeat && !p.out[pt] && p.king[pt] != 0 && p.opensLine(m.from(), to, int(p.king[pt]), pt) {
 		return fmt.Sprintf("it would open %s's king on %s (%s's partner) to a check: \"No player is allowed to move a Piece or Pawn, which move would open his partner's King to a check\"", pt, squareOf(int(p.king[pt])), s)
 	}
-	if v.InertMates && p.out != [NumSeats]bool{} {
+	if v.verney().InertMates && p.out != [NumSeats]bool{} {
 		if released, hit, at := p.releaseHarm(m); hit != NoSeat {
 			names := make([]string, len(released))
 			for i, e := range released {

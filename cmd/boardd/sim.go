@@ -72,7 +72,7 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if fen != "" && v.Fortresses != [rules.NumSeats]square.Set{} {
+	if fen != "" && rules.HookOptions[rules.FortressOptions](v).Fortresses != [rules.NumSeats]square.Set{} {
 		if err := rules.CheckFortressStart(v, fen); err != nil {
 			fmt.Fprintln(stderr, "warning: not a fortress start position:", err)
 		}

@@ -245,7 +245,7 @@ func TestBlockingCheckmateRemovesBothArmies(t *testing.T) {
 	if g.Turn() != bdYellow {
 		t.Errorf("turn %s, want Yellow (White and Black are gone)", g.Turn())
 	}
-	if res := g.GameResults(); len(res) != 1 || res[0].Winner != bdWhite || res[0].Reason != "checkmate" {
+	if res := blockingOf(g).GameResults(); len(res) != 1 || res[0].Winner != bdWhite || res[0].Reason != "checkmate" {
 		t.Errorf("game results %v", res)
 	}
 	playCross(t, g, "a4", "a5")
@@ -305,8 +305,8 @@ func TestBlockingTeamResult(t *testing.T) {
 		if !equalSeats(res.Winners, c.winners) || res.Tag(rules.Double, [4]string{}) != c.tag || !strings.HasSuffix(res.Reason, c.endsWith) {
 			t.Errorf("%s: winners %v tag %s reason %q; want %v %s …%s", c.name, res.Winners, res.Tag(rules.Double, [4]string{}), res.Reason, c.winners, c.tag, c.endsWith)
 		}
-		if len(g.GameResults()) != 2 {
-			t.Errorf("%s: %d individual results", c.name, len(g.GameResults()))
+		if len(blockingOf(g).GameResults()) != 2 {
+			t.Errorf("%s: %d individual results", c.name, len(blockingOf(g).GameResults()))
 		}
 	}
 	// One game over: the match goes on.
@@ -339,7 +339,7 @@ func TestBlockingDraws(t *testing.T) {
 	if st := g.Status(bdBlack); st != rules.Stalemated {
 		t.Fatalf("Black is %v, want stalemated", st)
 	}
-	if r := g.GameResults(); len(r) != 1 || r[0].Winner != rules.NoSeat || r[0].Reason != "stalemate" {
+	if r := blockingOf(g).GameResults(); len(r) != 1 || r[0].Winner != rules.NoSeat || r[0].Reason != "stalemate" {
 		t.Errorf("results %v", r)
 	}
 	// Insufficient material ("insufficient force"): White's K+N against
@@ -352,11 +352,11 @@ func TestBlockingDraws(t *testing.T) {
 	} {
 		playCross(t, g, m[0], m[1])
 	}
-	if len(g.GameResults()) != 0 {
-		t.Fatalf("ended early: %v", g.GameResults())
+	if len(blockingOf(g).GameResults()) != 0 {
+		t.Fatalf("ended early: %v", blockingOf(g).GameResults())
 	}
 	playCross(t, g, "e7", "c8") // White takes the bishop: K+N v K
-	if r := g.GameResults(); len(r) != 1 || r[0].Reason != "insufficient material" || r[0].Winner != rules.NoSeat {
+	if r := blockingOf(g).GameResults(); len(r) != 1 || r[0].Reason != "insufficient material" || r[0].Winner != rules.NoSeat {
 		t.Errorf("after Nxc8: %v", r)
 	}
 	if _, over := g.Result(); over {
@@ -372,7 +372,7 @@ func TestBlockingDraws(t *testing.T) {
 			playCross(t, g, m[0], m[1])
 		}
 	}
-	r := g.GameResults()
+	r := blockingOf(g).GameResults()
 	if len(r) != 1 || r[0].Reason != "threefold repetition" || r[0].Seats != [2]rules.Seat{bdYellow, bdRed} {
 		t.Errorf("repetition: %v", r)
 	}
@@ -398,15 +398,15 @@ func TestBlockingFiftyMoves(t *testing.T) {
 	g := bdGame(t, "R", 196, pieces)
 	playCross(t, g, "e2", "f2")
 	playCross(t, g, "n11", "m11")
-	if len(g.GameResults()) != 0 {
+	if len(blockingOf(g).GameResults()) != 0 {
 		t.Fatal("drawn after 50 moves of White and 49 of Black")
 	}
 	playCross(t, g, "e13", "f13")
-	if r := g.GameResults(); len(r) != 1 || r[0].Reason != "50-move rule" || r[0].Seats != [2]rules.Seat{bdWhite, bdBlack} {
+	if r := blockingOf(g).GameResults(); len(r) != 1 || r[0].Reason != "50-move rule" || r[0].Seats != [2]rules.Seat{bdWhite, bdBlack} {
 		t.Fatalf("after Black's 50th quiet move: %v", r)
 	}
 	playCross(t, g, "a4", "b4")
-	if r := g.GameResults(); len(r) != 2 || r[1].Reason != "50-move rule" {
+	if r := blockingOf(g).GameResults(); len(r) != 2 || r[1].Reason != "50-move rule" {
 		t.Errorf("after Yellow's 50th quiet move: %v", r)
 	}
 	// A pawn move by Red, who is not in the White–Black game, resets it.
@@ -414,8 +414,8 @@ func TestBlockingFiftyMoves(t *testing.T) {
 	playCross(t, g, "e2", "f2")
 	playCross(t, g, "m5", "l5")
 	playCross(t, g, "e13", "f13")
-	if len(g.GameResults()) != 0 {
-		t.Errorf("Red's pawn move did not count: %v", g.GameResults())
+	if len(blockingOf(g).GameResults()) != 0 {
+		t.Errorf("Red's pawn move did not count: %v", blockingOf(g).GameResults())
 	}
 }
 
@@ -451,29 +451,29 @@ func TestBlockingMoveIntoCheck(t *testing.T) {
 	}
 	// "The Red and Yellow players only": White has no privilege.
 	gw := bdGame(t, "R", 0, "rK:h1 rR:d2 gK:n7 gR:n11 yK:h14 yR:e2 bK:a7 bR:a4")
-	if err := gw.Announce(bdWhite, bdMove(t, gw, "h1", "h2")); err == nil {
+	if err := blockingOf(gw).Announce(bdWhite, bdMove(t, gw, "h1", "h2")); err == nil {
 		t.Error("White announced a move into check")
 	}
 	// A legal move is not announced.
-	if err := g.Announce(bdRed, bdMove(t, g, "n7", "n8")); err == nil {
+	if err := blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "n8")); err == nil {
 		t.Error("announced a move that is not into check")
 	}
 
 	// "I Accept": "the first player must then make the proposed move, and
 	// his partner must make a move that relieves the check".
-	if err := g.Announce(bdRed, n6); err != nil {
+	if err := blockingOf(g).Announce(bdRed, n6); err != nil {
 		t.Fatal(err)
 	}
 	if len(g.LegalMoves()) != 0 {
 		t.Error("Red may move while waiting for the reply")
 	}
-	if err := g.Reply(bdYellow, rules.ReplyAccept); err == nil {
+	if err := blockingOf(g).Reply(bdYellow, rules.ReplyAccept); err == nil {
 		t.Error("Yellow (not the partner) replied")
 	}
-	if s, ok := g.AwaitingReply(); !ok || s != bdBlack {
+	if s, ok := blockingOf(g).AwaitingReply(); !ok || s != bdBlack {
 		t.Errorf("awaiting %v %v, want Black", s, ok)
 	}
-	if err := g.Reply(bdBlack, rules.ReplyAccept); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, rules.ReplyAccept); err != nil {
 		t.Fatal(err)
 	}
 	if ms := g.LegalMoves(); len(ms) != 1 || ms[0] != n6 {
@@ -486,7 +486,7 @@ func TestBlockingMoveIntoCheck(t *testing.T) {
 	if !g.Position().InCheck(bdRed) {
 		t.Fatal("Red's king is not in check on n6")
 	}
-	if s, ok := g.MustRelieve(); !ok || s != bdRed {
+	if s, ok := blockingOf(g).MustRelieve(); !ok || s != bdRed {
 		t.Errorf("MustRelieve %v %v", s, ok)
 	}
 	if ms := g.LegalMoves(); len(ms) != 1 || ms[0].String() != "k10-k6" {
@@ -510,11 +510,11 @@ func TestBlockingReplies(t *testing.T) {
 	// "Unwise": "the player about to move must now make a move that will
 	// not expose his king to check".
 	g := bdPrivilegeGame(t)
-	g.Announce(bdRed, bdMove(t, g, "n7", "n6"))
-	if err := g.Reply(bdBlack, rules.ReplyUnwise); err != nil {
+	blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "n6"))
+	if err := blockingOf(g).Reply(bdBlack, rules.ReplyUnwise); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Announce(bdRed, bdMove(t, g, "n7", "m6")); err == nil {
+	if err := blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "m6")); err == nil {
 		t.Error("announced again after Unwise")
 	}
 	if hasMove(g, "n7", "n6") || !hasMove(g, "n7", "n8") {
@@ -525,20 +525,20 @@ func TestBlockingReplies(t *testing.T) {
 	// may, if he wishes, optionally propose a different move which would
 	// expose his King to check, or simply make a move which does not".
 	g = bdPrivilegeGame(t)
-	g.Announce(bdRed, bdMove(t, g, "n7", "n6"))
-	if err := g.Reply(bdBlack, rules.ReplyAnother); err != nil {
+	blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "n6"))
+	if err := blockingOf(g).Reply(bdBlack, rules.ReplyAnother); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Announce(bdRed, bdMove(t, g, "n7", "n6")); err == nil {
+	if err := blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "n6")); err == nil {
 		t.Error("the refused move was announced again")
 	}
 	if hasMove(g, "n7", "n6") {
 		t.Error("the refused move is playable")
 	}
-	if err := g.Announce(bdRed, bdMove(t, g, "n7", "m6")); err != nil {
+	if err := blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "m6")); err != nil {
 		t.Errorf("a different move into check: %v", err)
 	}
-	if err := g.Reply(bdBlack, rules.ReplyAnother); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, rules.ReplyAnother); err != nil {
 		t.Fatal(err)
 	}
 	playCross(t, g, "n7", "n8")
@@ -547,8 +547,8 @@ func TestBlockingReplies(t *testing.T) {
 	// make a legal move which would relieve the check". Here he can
 	// (Rk10-k6), so the claim is refused.
 	g = bdPrivilegeGame(t)
-	g.Announce(bdRed, bdMove(t, g, "n7", "n6"))
-	if err := g.Reply(bdBlack, rules.ReplyImpossible); err == nil {
+	blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "n6"))
+	if err := blockingOf(g).Reply(bdBlack, rules.ReplyImpossible); err == nil {
 		t.Error("Impossible accepted though Black can interpose")
 	}
 	// A knight's check cannot be blocked: Yellow's knight k3 covers m4.
@@ -556,13 +556,13 @@ func TestBlockingReplies(t *testing.T) {
 	g = bdGame(t, "R", 0, knight)
 	playCross(t, g, "d2", "d3")
 	into := bdMove(t, g, "n5", "m4")
-	if err := g.Announce(bdRed, into); err != nil {
+	if err := blockingOf(g).Announce(bdRed, into); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Reply(bdBlack, rules.ReplyImpossible); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, rules.ReplyImpossible); err != nil {
 		t.Fatalf("Impossible refused: %v", err)
 	}
-	if err := g.Announce(bdRed, into); err == nil {
+	if err := blockingOf(g).Announce(bdRed, into); err == nil {
 		t.Error("re-announced after Impossible")
 	}
 
@@ -570,8 +570,8 @@ func TestBlockingReplies(t *testing.T) {
 	// Yellow captures Red's king, Red loses, both armies leave the board.
 	g = bdGame(t, "R", 0, knight)
 	playCross(t, g, "d2", "d3")
-	g.Announce(bdRed, bdMove(t, g, "n5", "m4"))
-	if err := g.Reply(bdBlack, rules.ReplyAccept); err != nil {
+	blockingOf(g).Announce(bdRed, bdMove(t, g, "n5", "m4"))
+	if err := blockingOf(g).Reply(bdBlack, rules.ReplyAccept); err != nil {
 		t.Fatal(err)
 	}
 	playCross(t, g, "n5", "m4")
@@ -583,7 +583,7 @@ func TestBlockingReplies(t *testing.T) {
 	if g.Status(bdRed) != rules.KingCaptured || g.Status(bdYellow) != rules.Finished {
 		t.Errorf("statuses %v %v", g.Status(bdRed), g.Status(bdYellow))
 	}
-	if r := g.GameResults(); len(r) != 1 || r[0].Winner != bdYellow || r[0].Reason != "king captured" {
+	if r := blockingOf(g).GameResults(); len(r) != 1 || r[0].Winner != bdYellow || r[0].Reason != "king captured" {
 		t.Errorf("results %v", r)
 	}
 	if pc := g.Position().At(sqr(t, "m4")); pc != rules.NoPiece {
@@ -614,33 +614,33 @@ func TestBlockingStalemateEscape(t *testing.T) {
 		t.Fatal("the stalemate was decided before Red could choose")
 	}
 	// Optional: Red claims the stalemate.
-	if err := g.ClaimStalemate(bdRed); err != nil {
+	if err := blockingOf(g).ClaimStalemate(bdRed); err != nil {
 		t.Fatal(err)
 	}
-	if r := g.GameResults(); len(r) != 1 || r[0].Reason != "stalemate" || r[0].Winner != rules.NoSeat {
+	if r := blockingOf(g).GameResults(); len(r) != 1 || r[0].Reason != "stalemate" || r[0].Winner != rules.NoSeat {
 		t.Errorf("results %v", r)
 	}
 	// Permitted: Red announces Kn4-n5; Black accepts and relieves with
 	// Rk12-k5.
 	g = start()
-	if err := g.Announce(bdRed, bdMove(t, g, "n4", "n5")); err != nil {
+	if err := blockingOf(g).Announce(bdRed, bdMove(t, g, "n4", "n5")); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Reply(bdBlack, rules.ReplyAccept); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, rules.ReplyAccept); err != nil {
 		t.Fatal(err)
 	}
 	playCross(t, g, "n4", "n5")
 	playCross(t, g, "k12", "k5")
-	if g.Position().InCheck(bdRed) || len(g.GameResults()) != 0 {
-		t.Errorf("after the escape: check %v, results %v", g.Position().InCheck(bdRed), g.GameResults())
+	if g.Position().InCheck(bdRed) || len(blockingOf(g).GameResults()) != 0 {
+		t.Errorf("after the escape: check %v, results %v", g.Position().InCheck(bdRed), blockingOf(g).GameResults())
 	}
 	// After Unwise Red has no move it may make: stalemate.
 	g = start()
-	g.Announce(bdRed, bdMove(t, g, "n4", "n5"))
-	if err := g.Reply(bdBlack, rules.ReplyUnwise); err != nil {
+	blockingOf(g).Announce(bdRed, bdMove(t, g, "n4", "n5"))
+	if err := blockingOf(g).Reply(bdBlack, rules.ReplyUnwise); err != nil {
 		t.Fatal(err)
 	}
-	if r := g.GameResults(); len(r) != 1 || r[0].Reason != "stalemate" {
+	if r := blockingOf(g).GameResults(); len(r) != 1 || r[0].Reason != "stalemate" {
 		t.Errorf("after Unwise while stalemated: %v", r)
 	}
 	// No privilege once the partner's game is over.
@@ -648,7 +648,7 @@ func TestBlockingStalemateEscape(t *testing.T) {
 	if _, err := g.Resign(bdBlack); err != nil {
 		t.Fatal(err)
 	}
-	if r := g.GameResults(); len(r) != 2 || r[1].Reason != "stalemate" {
+	if r := blockingOf(g).GameResults(); len(r) != 2 || r[1].Reason != "stalemate" {
 		t.Errorf("Red, stalemated with no partner to follow, is not drawn: %v", r)
 	}
 }
@@ -657,24 +657,24 @@ func TestBlockingStalemateEscape(t *testing.T) {
 // the announcements and replies.
 func TestBlockingTakebackAndPGN4(t *testing.T) {
 	g := bdPrivilegeGame(t)
-	g.Announce(bdRed, bdMove(t, g, "n7", "n6"))
-	if err := g.Reply(bdBlack, rules.ReplyAccept); err != nil {
+	blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "n6"))
+	if err := blockingOf(g).Reply(bdBlack, rules.ReplyAccept); err != nil {
 		t.Fatal(err)
 	}
 	playCross(t, g, "n7", "n6")
 	if err := g.Takeback(); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, ok := g.Announced(); ok {
+	if _, _, _, ok := blockingOf(g).Announced(); ok {
 		t.Error("after takeback the announcement is still pending")
 	}
 	if len(g.Notes()) != 0 {
 		t.Errorf("notes after takeback: %v", g.Notes())
 	}
-	if err := g.Announce(bdRed, bdMove(t, g, "n7", "n6")); err != nil {
+	if err := blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "n6")); err != nil {
 		t.Fatal(err)
 	}
-	g.Reply(bdBlack, rules.ReplyAnother)
+	blockingOf(g).Reply(bdBlack, rules.ReplyAnother)
 	playCross(t, g, "n7", "n8")
 	playCross(t, g, "k10", "k9")
 	if err := g.AgreeDraw([]rules.Seat{bdYellow, bdRed}); err != nil {
@@ -741,15 +741,15 @@ func TestBlockingPerftStart(t *testing.T) {
 // announces a move into check. It reports whether it acted.
 func blockingRandomTurn(t *testing.T, g *rules.Game, rng *rand.Rand) bool {
 	t.Helper()
-	if _, by, accepted, ok := g.Announced(); ok {
+	if _, by, accepted, ok := blockingOf(g).Announced(); ok {
 		if accepted {
 			return false
 		}
-		partner, _ := g.AwaitingReply()
+		partner, _ := blockingOf(g).AwaitingReply()
 		_ = by
 		replies := []rules.Reply{rules.ReplyUnwise, rules.ReplyAccept, rules.ReplyAnother, rules.ReplyImpossible}
 		for {
-			if err := g.Reply(partner, replies[rng.Intn(len(replies))]); err == nil {
+			if err := blockingOf(g).Reply(partner, replies[rng.Intn(len(replies))]); err == nil {
 				return true
 			}
 		}
@@ -763,12 +763,12 @@ func blockingRandomTurn(t *testing.T, g *rules.Game, rng *rand.Rand) bool {
 	}
 	if len(legal) == 0 || (len(into) > 0 && rng.Intn(25) == 0) {
 		for _, i := range rng.Perm(len(into)) {
-			if g.Announce(g.Turn(), into[i]) == nil {
+			if blockingOf(g).Announce(g.Turn(), into[i]) == nil {
 				return true
 			}
 		}
 		if len(legal) == 0 {
-			if err := g.ClaimStalemate(g.Turn()); err != nil {
+			if err := blockingOf(g).ClaimStalemate(g.Turn()); err != nil {
 				t.Fatal(err)
 			}
 			return true
@@ -794,13 +794,13 @@ func TestBlockingTakebackKeepsNotesBeforeAClaim(t *testing.T) {
 	const pieces = "rK:h1 rR:d2 gK:n4 yK:h14 yR:k12 bK:a7 bR:m10 bR:e5"
 	g := bdGame(t, "R", 0, pieces)
 	playCross(t, g, "d2", "d3")
-	if err := g.Announce(bdRed, bdMove(t, g, "n4", "n5")); err != nil {
+	if err := blockingOf(g).Announce(bdRed, bdMove(t, g, "n4", "n5")); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Reply(bdBlack, rules.ReplyAnother); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, rules.ReplyAnother); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.ClaimStalemate(bdRed); err != nil {
+	if err := blockingOf(g).ClaimStalemate(bdRed); err != nil {
 		t.Fatal(err)
 	}
 	want := g.Notes()
@@ -837,12 +837,12 @@ func TestBlockingPrivilegeCreatesTheCheck(t *testing.T) {
 	// Red (Green seat) in check on n4 from Yellow's (Blue seat) rook n11;
 	// Kn4-m4 is legal. A knight move leaves the check standing: refused.
 	g := bdGame(t, "G", 0, "rK:h1 rQ:d2 gK:n4 gN:l8 yK:h14 yQ:d13 bK:a7 bR:n11")
-	err := g.Announce(bdRed, bdMove(t, g, "l8", "k6"))
+	err := blockingOf(g).Announce(bdRed, bdMove(t, g, "l8", "k6"))
 	if err == nil || !strings.Contains(err.Error(), "not of staying in one") {
 		t.Errorf("announcing Nl8-k6 while in check: %v, want refused (the check is not created by it)", err)
 	}
 	// A king move into check may be announced.
-	if err := g.Announce(bdRed, bdMove(t, g, "n4", "n5")); err != nil {
+	if err := blockingOf(g).Announce(bdRed, bdMove(t, g, "n4", "n5")); err != nil {
 		t.Errorf("announcing Kn4-n5 (into the rook's file): %v", err)
 	}
 }
@@ -854,17 +854,17 @@ func TestBlockingMateWithAnEscape(t *testing.T) {
 	// (n7).
 	const mate = "rK:h1 rQ:d2 gK:n4 yK:h14 yQ:d13 bK:a7 bR:n11 bR:m10" // the queens keep White–Black going
 	g := bdGame(t, "G", 0, mate+" yR:e7")
-	if g.Status(bdRed) != rules.Playing || len(g.GameResults()) != 0 {
-		t.Fatalf("Red %v, results %v: want Red still in (he may move into a check Black can relieve)", g.Status(bdRed), g.GameResults())
+	if g.Status(bdRed) != rules.Playing || len(blockingOf(g).GameResults()) != 0 {
+		t.Fatalf("Red %v, results %v: want Red still in (he may move into a check Black can relieve)", g.Status(bdRed), blockingOf(g).GameResults())
 	}
-	if err := g.ClaimStalemate(bdRed); err == nil {
+	if err := blockingOf(g).ClaimStalemate(bdRed); err == nil {
 		t.Error("a king in check claimed stalemate")
 	}
 	m5 := bdMove(t, g, "n4", "m5")
-	if err := g.Announce(bdRed, m5); err != nil {
+	if err := blockingOf(g).Announce(bdRed, m5); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Reply(bdBlack, rules.ReplyAccept); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, rules.ReplyAccept); err != nil {
 		t.Fatal(err)
 	}
 	playCross(t, g, "n4", "m5")
@@ -882,10 +882,10 @@ func TestBlockingMateWithAnEscape(t *testing.T) {
 	// make a move that will not expose his king to check"; he has none),
 	// it is checkmate too.
 	g = bdGame(t, "G", 0, mate+" yR:e7")
-	if err := g.Announce(bdRed, m5); err != nil {
+	if err := blockingOf(g).Announce(bdRed, m5); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Reply(bdBlack, rules.ReplyUnwise); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, rules.ReplyUnwise); err != nil {
 		t.Fatal(err)
 	}
 	if g.Status(bdRed) != rules.Mated {

@@ -76,8 +76,8 @@ func TestChess4Method2CastlingWalkBack(t *testing.T) {
 			}
 			// Gold mates; Black waits; Gold's turn begins: Black is out.
 			playLine(t, g, c.before+" e6-e14 h1-i1 a8-b8")
-			if g.Status(rules.Yellow) != rules.Mated || g.Controller(rules.Yellow) != rules.Green || g.Turn() != rules.Green {
-				t.Fatalf("Black %v controlled by %v, turn %v; want mated, played by Gold, Gold to move", g.Status(rules.Yellow), g.Controller(rules.Yellow), g.Turn())
+			if g.Status(rules.Yellow) != rules.Mated || chess4Of(g).Controller(rules.Yellow) != rules.Green || g.Turn() != rules.Green {
+				t.Fatalf("Black %v controlled by %v, turn %v; want mated, played by Gold, Gold to move", g.Status(rules.Yellow), chess4Of(g).Controller(rules.Yellow), g.Turn())
 			}
 			playLine(t, g, strings.Join(shuffle[0][:], " ")) // then Black's army, played by Gold
 			if n := c4Castles(g); g.Turn() != rules.Yellow || n != 0 {
@@ -130,36 +130,36 @@ func TestChess4Method2NoSecondHandArmy(t *testing.T) {
 		check  func() bool
 		expect string
 	}{
-		{"d4-a4", func() bool { c, ok := g.MateCredit(rules.Blue); return ok && c == rules.Green },
+		{"d4-a4", func() bool { c, ok := chess4Of(g).MateCredit(rules.Blue); return ok && c == rules.Green },
 			"Gold's queen mates Silver (credit to Gold)"},
 		{"j1-i1", func() bool { return g.Status(rules.Blue) == rules.Playing && g.Turn() == rules.Yellow },
 			"Silver, mated at its turn, waits for Gold's; Black to move"},
 		{"g14-f14", func() bool {
-			return g.Status(rules.Blue) == rules.Mated && g.Controller(rules.Blue) == rules.Green && g.Turn() == rules.Green
+			return g.Status(rules.Blue) == rules.Mated && chess4Of(g).Controller(rules.Blue) == rules.Green && g.Turn() == rules.Green
 		}, "Gold's turn begins: Silver is out, Gold plays Silver's army"},
 		{"n11-n10 i1-j1 a11-a10", func() bool { return g.Turn() == rules.Yellow }, "Gold, White, Gold with Silver's rook; Black to move"},
 		{"h4-n4", func() bool {
-			c, ok := g.MateCredit(rules.Green)
+			c, ok := chess4Of(g).MateCredit(rules.Green)
 			return ok && c == rules.Yellow && g.Status(rules.Green) == rules.Playing && g.Turn() == rules.Red
 		}, "Black's queen mates Gold; Gold waits for Black's turn, White to move"},
 		{"j1-i1 b9-c9", func() bool {
-			by, ok := g.EliminatedBy(rules.Green)
+			by, ok := chess4Of(g).EliminatedBy(rules.Green)
 			return ok && by == rules.Yellow && g.Status(rules.Green) == rules.Mated && g.Turn() == rules.Yellow
 		}, "White, Gold with Silver's pawn; Black's turn begins: Gold is out, credited to Black"},
 	} {
 		playLine(t, g, step.move)
 		if !step.check() {
 			t.Fatalf("after %s: %s does not hold (Silver %v by %v, Gold %v, controllers %v/%v, turn %v)", step.move, step.expect,
-				g.Status(rules.Blue), g.Controller(rules.Blue), g.Status(rules.Green), g.Controller(rules.Blue), g.Controller(rules.Green), g.Turn())
+				g.Status(rules.Blue), chess4Of(g).Controller(rules.Blue), g.Status(rules.Green), chess4Of(g).Controller(rules.Blue), chess4Of(g).Controller(rules.Green), g.Turn())
 		}
 	}
-	if c := g.Controller(rules.Green); c != rules.Yellow {
+	if c := chess4Of(g).Controller(rules.Green); c != rules.Yellow {
 		t.Errorf("Gold's army is played by %v, want Black", c)
 	}
-	if c := g.Controller(rules.Blue); c != rules.NoSeat {
+	if c := chess4Of(g).Controller(rules.Blue); c != rules.NoSeat {
 		t.Errorf("Silver's army is played by %v, want nobody (static): Black did not eliminate Silver", c)
 	}
-	if by, _ := g.EliminatedBy(rules.Blue); by != rules.Green {
+	if by, _ := chess4Of(g).EliminatedBy(rules.Blue); by != rules.Green {
 		t.Errorf("Silver eliminated by %v, want Gold still", by)
 	}
 	p := g.Position()
@@ -168,7 +168,7 @@ func TestChess4Method2NoSecondHandArmy(t *testing.T) {
 			t.Errorf("%s holds %v, want a static Silver piece", sq, pc)
 		}
 	}
-	if err := g.KeepArmy(rules.Blue); err == nil {
+	if err := chess4Of(g).KeepArmy(rules.Blue); err == nil {
 		t.Errorf("Black may choose Silver's army (KeepArmy accepted it)")
 	}
 	// Black; Gold's army, played by Black; White; then Silver's static
@@ -191,8 +191,8 @@ func c4SecondArmy(t *testing.T) *rules.Game {
 	t.Helper()
 	g := crossGame(t, variantNamed(t, "chess4-m2"), "G", "0,0,0,0", c4MatePieces+" rB:k12 bN:f12 bR:i4 gP:m6 gP:m7 gP:m8 gR:n11")
 	playLine(t, g, c4SecondArmyLine)
-	if g.Status(rules.Green) != rules.Mated || g.Controller(rules.Green) != rules.Blue || g.Turn() != rules.Blue {
-		t.Fatalf("Gold %v controlled by %v, turn %v; want mated and played by Silver, Silver to move", g.Status(rules.Green), g.Controller(rules.Green), g.Turn())
+	if g.Status(rules.Green) != rules.Mated || chess4Of(g).Controller(rules.Green) != rules.Blue || g.Turn() != rules.Blue {
+		t.Fatalf("Gold %v controlled by %v, turn %v; want mated and played by Silver, Silver to move", g.Status(rules.Green), chess4Of(g).Controller(rules.Green), g.Turn())
 	}
 	return g
 }
@@ -213,7 +213,7 @@ const c4SecondArmyLine = "e6-e14 d13-e14 f13-e14 n11-n10 h1-g1 a8-b8 h14-i14 n10
 func TestChess4Method2KeepArmyNote(t *testing.T) {
 	g := c4SecondArmy(t)
 	n := len(g.Records())
-	by, keep, other, ok := g.ArmyChoice()
+	by, keep, other, ok := chess4Of(g).ArmyChoice()
 	if !ok || by != rules.Blue || keep != rules.Green || other != rules.Yellow {
 		t.Fatalf("ArmyChoice() = %v %v %v %v, want Silver keeping Gold's army by default, Black's static", by, keep, other, ok)
 	}
@@ -229,15 +229,15 @@ func TestChess4Method2KeepArmyNote(t *testing.T) {
 		{rules.Green, "Blue keeps Green's army"},   // says it again
 		{rules.Yellow, "Blue keeps Yellow's army"}, // and back
 	} {
-		if err := g.KeepArmy(c.keep); err != nil {
+		if err := chess4Of(g).KeepArmy(c.keep); err != nil {
 			t.Fatal(err)
 		}
 		notes := g.Notes()
 		if len(notes) != 1 || notes[0].Text != c.want || notes[0].After != n {
 			t.Fatalf("after KeepArmy(%v): notes %v, want one {%d %s}", c.keep, notes, n, c.want)
 		}
-		if g.Controller(c.keep) != rules.Blue {
-			t.Errorf("after KeepArmy(%v) it is played by %v", c.keep, g.Controller(c.keep))
+		if chess4Of(g).Controller(c.keep) != rules.Blue {
+			t.Errorf("after KeepArmy(%v) it is played by %v", c.keep, chess4Of(g).Controller(c.keep))
 		}
 	}
 	if ok, err := g.ApplyNote("Red keeps Green's army"); !ok || err == nil {
@@ -248,28 +248,28 @@ func TestChess4Method2KeepArmyNote(t *testing.T) {
 	}
 	fen := g.Position().FEN4()
 	playCross(t, g, "b8", "a8") // the next turn: the choice is permanent
-	if err := g.KeepArmy(rules.Green); err == nil {
+	if err := chess4Of(g).KeepArmy(rules.Green); err == nil {
 		t.Errorf("KeepArmy after the next turn was accepted")
 	}
 	if ok, err := g.ApplyNote("Blue keeps Green's army"); !ok || err == nil {
 		t.Errorf("ApplyNote after the next turn: %v %v, want refused", ok, err)
 	}
-	if g.Controller(rules.Yellow) != rules.Blue || g.Controller(rules.Green) != rules.NoSeat {
-		t.Errorf("controllers %v/%v, want Silver/nobody", g.Controller(rules.Yellow), g.Controller(rules.Green))
+	if chess4Of(g).Controller(rules.Yellow) != rules.Blue || chess4Of(g).Controller(rules.Green) != rules.NoSeat {
+		t.Errorf("controllers %v/%v, want Silver/nobody", chess4Of(g).Controller(rules.Yellow), chess4Of(g).Controller(rules.Green))
 	}
 	// Taking the next turn back reopens the choice, as made; taking the
 	// eliminating turn back takes the choice with it.
 	if err := g.Takeback(); err != nil {
 		t.Fatal(err)
 	}
-	if _, keep, _, ok := g.ArmyChoice(); !ok || keep != rules.Yellow || len(g.Notes()) != 1 || g.Position().FEN4() != fen {
+	if _, keep, _, ok := chess4Of(g).ArmyChoice(); !ok || keep != rules.Yellow || len(g.Notes()) != 1 || g.Position().FEN4() != fen {
 		t.Errorf("after taking back the next turn: choice keeps %v (open %v), notes %v", keep, ok, g.Notes())
 	}
 	if err := g.Takeback(); err != nil {
 		t.Fatal(err)
 	}
-	if len(g.Notes()) != 0 || g.Controller(rules.Green) != rules.Green || g.Controller(rules.Yellow) != rules.Blue {
-		t.Errorf("after taking back the eliminating turn: notes %v, Gold played by %v, Black by %v", g.Notes(), g.Controller(rules.Green), g.Controller(rules.Yellow))
+	if len(g.Notes()) != 0 || chess4Of(g).Controller(rules.Green) != rules.Green || chess4Of(g).Controller(rules.Yellow) != rules.Blue {
+		t.Errorf("after taking back the eliminating turn: notes %v, Gold played by %v, Black by %v", g.Notes(), chess4Of(g).Controller(rules.Green), chess4Of(g).Controller(rules.Yellow))
 	}
 }
 
@@ -278,7 +278,7 @@ func TestChess4Method2KeepArmyNote(t *testing.T) {
 // default.
 func TestChess4Method2KeepArmyPGN4(t *testing.T) {
 	g := c4SecondArmy(t)
-	if err := g.KeepArmy(rules.Yellow); err != nil {
+	if err := chess4Of(g).KeepArmy(rules.Yellow); err != nil {
 		t.Fatal(err)
 	}
 	playLine(t, g, "b8-a8 h13-h12") // Silver, then Black's army (Silver)
@@ -305,8 +305,8 @@ func TestChess4Method2KeepArmyPGN4(t *testing.T) {
 	if a, b := r.Position().FEN4(), g.Position().FEN4(); a != b {
 		t.Errorf("replay ends at %s, want %s", a, b)
 	}
-	if r.Controller(rules.Yellow) != rules.Blue || r.Controller(rules.Green) != rules.NoSeat {
-		t.Errorf("replayed controllers %v/%v, want Silver plays Black, Gold static", r.Controller(rules.Yellow), r.Controller(rules.Green))
+	if chess4Of(r).Controller(rules.Yellow) != rules.Blue || chess4Of(r).Controller(rules.Green) != rules.NoSeat {
+		t.Errorf("replayed controllers %v/%v, want Silver plays Black, Gold static", chess4Of(r).Controller(rules.Yellow), chess4Of(r).Controller(rules.Green))
 	}
 	if a, b := strings.Join(noteTexts(r), "|"), strings.Join(noteTexts(g), "|"); a != b {
 		t.Errorf("replayed notes %s, want %s", a, b)
@@ -327,7 +327,7 @@ func TestChess4Method2KeepArmyPGN4(t *testing.T) {
 // rules' words in a comment after the eliminating turn.
 func TestChess4Method2KeepArmyChess4Notation(t *testing.T) {
 	g := c4SecondArmy(t)
-	if err := g.KeepArmy(rules.Yellow); err != nil {
+	if err := chess4Of(g).KeepArmy(rules.Yellow); err != nil {
 		t.Fatal(err)
 	}
 	playLine(t, g, "b8-a8 h13-h12") // Silver, then Black's army (Silver)
@@ -343,7 +343,7 @@ func TestChess4Method2KeepArmyChess4Notation(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, text)
 	}
-	if a, b := r.Position().FEN4(), g.Position().FEN4(); a != b || r.Controller(rules.Yellow) != rules.Blue {
-		t.Errorf("replay ends at %s with Black played by %v, want %s, Silver", a, r.Controller(rules.Yellow), b)
+	if a, b := r.Position().FEN4(), g.Position().FEN4(); a != b || chess4Of(r).Controller(rules.Yellow) != rules.Blue {
+		t.Errorf("replay ends at %s with Black played by %v, want %s, Silver", a, chess4Of(r).Controller(rules.Yellow), b)
 	}
 }

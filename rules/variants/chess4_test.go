@@ -209,15 +209,15 @@ func TestChess4MateCountsAtTheMatersNextTurn(t *testing.T) {
 		if g.Turn() != rules.Blue {
 			t.Errorf("%s: turn %v, want Silver", m2, g.Turn())
 		}
-		if want := map[string]rules.Seat{"chess4": rules.NoSeat, "chess4-m2": rules.Blue}[m2]; g.Controller(rules.Yellow) != want {
-			t.Errorf("%s: Black's army played by %v, want %v", m2, g.Controller(rules.Yellow), want)
+		if want := map[string]rules.Seat{"chess4": rules.NoSeat, "chess4-m2": rules.Blue}[m2]; chess4Of(g).Controller(rules.Yellow) != want {
+			t.Errorf("%s: Black's army played by %v, want %v", m2, chess4Of(g).Controller(rules.Yellow), want)
 		}
 
 		// Gold rescues Black before Silver moves again: Black plays on.
 		g = crossGame(t, v, "B", "0,0,0,0", c4MatePieces+" gN:d12")
 		playCross(t, g, "f13", "e14")
 		playCross(t, g, "d12", "e14") // Gold's knight takes the mating queen
-		if _, ok := g.MateCredit(rules.Yellow); ok || g.Status(rules.Yellow) != rules.Playing {
+		if _, ok := chess4Of(g).MateCredit(rules.Yellow); ok || g.Status(rules.Yellow) != rules.Playing {
 			t.Errorf("%s: after the rescue Black %v, credit %v", m2, g.Status(rules.Yellow), ok)
 		}
 		playCross(t, g, "h1", "i1")   // White
@@ -239,7 +239,7 @@ func TestChess4MateAtOwnTurn(t *testing.T) {
 	if len(rec.Out) != 0 || g.Status(rules.Yellow) != rules.Playing {
 		t.Fatalf("Black is out at once: %+v", rec)
 	}
-	if by, ok := g.MateCredit(rules.Yellow); !ok || by != rules.Green {
+	if by, ok := chess4Of(g).MateCredit(rules.Yellow); !ok || by != rules.Green {
 		t.Errorf("mate credit %v %v, want Gold (Green)", by, ok)
 	}
 	playCross(t, g, "h1", "i1")       // White
@@ -247,7 +247,7 @@ func TestChess4MateAtOwnTurn(t *testing.T) {
 	if g.Status(rules.Yellow) != rules.Mated || !equalSeats(rec.Out, []rules.Seat{rules.Yellow}) || !equalSeats(rec.By, []rules.Seat{rules.Green}) {
 		t.Fatalf("Black %v, record out %v by %v; want mated, credited to Gold", g.Status(rules.Yellow), rec.Out, rec.By)
 	}
-	if by, ok := g.EliminatedBy(rules.Yellow); !ok || by != rules.Green {
+	if by, ok := chess4Of(g).EliminatedBy(rules.Yellow); !ok || by != rules.Green {
 		t.Errorf("EliminatedBy(Black) = %v %v, want Gold", by, ok)
 	}
 	if g.Turn() != rules.Green {
@@ -266,7 +266,7 @@ func TestChess4MateAtOwnTurn(t *testing.T) {
 	if g.Status(rules.Yellow) != rules.Playing || g.Turn() != rules.Yellow {
 		t.Errorf("Black %v, turn %v; want Black playing and to move", g.Status(rules.Yellow), g.Turn())
 	}
-	if _, ok := g.MateCredit(rules.Yellow); ok {
+	if _, ok := chess4Of(g).MateCredit(rules.Yellow); ok {
 		t.Errorf("a lifted mate keeps its credit")
 	}
 }
@@ -294,7 +294,7 @@ func TestChess4Credit(t *testing.T) {
 			{"f13", "e14", rules.Blue}, // Silver's queen takes White's
 		} {
 			playCross(t, g, c.from, c.to)
-			if by, ok := g.MateCredit(rules.Yellow); !ok || by != c.want {
+			if by, ok := chess4Of(g).MateCredit(rules.Yellow); !ok || by != c.want {
 				t.Errorf("after %s-%s the credit is %v %v, want %v", c.from, c.to, by, ok, c.want)
 			}
 		}
@@ -304,7 +304,7 @@ func TestChess4Credit(t *testing.T) {
 		}
 		playCross(t, g, "n7", "n6") // Gold
 		playCross(t, g, "h1", "i1") // White; Silver's turn begins
-		if by, _ := g.EliminatedBy(rules.Yellow); g.Status(rules.Yellow) != rules.Mated || by != rules.Blue {
+		if by, _ := chess4Of(g).EliminatedBy(rules.Yellow); g.Status(rules.Yellow) != rules.Mated || by != rules.Blue {
 			t.Errorf("Black %v by %v, want mated by Silver (Blue)", g.Status(rules.Yellow), by)
 		}
 	})
@@ -314,7 +314,7 @@ func TestChess4Credit(t *testing.T) {
 		g := crossGame(t, v, "G", "0,0,0,0", c4MatePieces)
 		playCross(t, g, "e6", "e14")
 		playCross(t, g, "d13", "d12") // White moves away, the mate stands
-		if by, _ := g.MateCredit(rules.Yellow); by != rules.Green {
+		if by, _ := chess4Of(g).MateCredit(rules.Yellow); by != rules.Green {
 			t.Errorf("credit %v, want Gold", by)
 		}
 	})
@@ -325,7 +325,7 @@ func TestChess4Credit(t *testing.T) {
 		// would get credit for eliminating Silver".
 		g := crossGame(t, v, "Y", "0,0,0,0", "bK:a8 bP:b7 bP:b8 bP:b9 yN:a6 gQ:a4 rK:h1 yK:g14 gK:n7")
 		playCross(t, g, "a6", "c5") // Black's knight uncovers Gold's queen
-		if by, ok := g.MateCredit(rules.Blue); !ok || by != rules.Yellow {
+		if by, ok := chess4Of(g).MateCredit(rules.Blue); !ok || by != rules.Yellow {
 			t.Fatalf("credit %v %v, want Black (Yellow)", by, ok)
 		}
 		playCross(t, g, "n7", "n6") // Gold
@@ -599,8 +599,8 @@ func TestChess4Method2(t *testing.T) {
 		t.Fatalf("Black %v, turn %v: Black waits for Silver's turn, Gold moves", g.Status(rules.Yellow), g.Turn())
 	}
 	playLine(t, g, "n11-n10 h1-g1") // Gold, White; Silver's turn begins
-	if g.Status(rules.Yellow) != rules.Mated || g.Controller(rules.Yellow) != rules.Blue || g.Turn() != rules.Blue {
-		t.Fatalf("Black %v controlled by %v, turn %v; want mated and played by Silver, Silver to move", g.Status(rules.Yellow), g.Controller(rules.Yellow), g.Turn())
+	if g.Status(rules.Yellow) != rules.Mated || chess4Of(g).Controller(rules.Yellow) != rules.Blue || g.Turn() != rules.Blue {
+		t.Fatalf("Black %v controlled by %v, turn %v; want mated and played by Silver, Silver to move", g.Status(rules.Yellow), chess4Of(g).Controller(rules.Yellow), g.Turn())
 	}
 	playLine(t, g, "a8-b8") // Silver's own move
 	if g.Turn() != rules.Yellow {
@@ -634,26 +634,26 @@ func TestChess4Method2(t *testing.T) {
 		t.Fatalf("Gold %v, turn %v; want Gold waiting, White to move", g.Status(rules.Green), g.Turn())
 	}
 	playLine(t, g, "g1-f1")
-	if g.Status(rules.Green) != rules.Mated || g.Controller(rules.Green) != rules.Blue {
-		t.Fatalf("Gold %v controlled by %v, want mated and played by Silver", g.Status(rules.Green), g.Controller(rules.Green))
+	if g.Status(rules.Green) != rules.Mated || chess4Of(g).Controller(rules.Green) != rules.Blue {
+		t.Fatalf("Gold %v controlled by %v, want mated and played by Silver", g.Status(rules.Green), chess4Of(g).Controller(rules.Green))
 	}
 	// Default: the army with more material (Gold's rook and pawns) is kept,
 	// Black's goes static.
-	if g.Controller(rules.Yellow) != rules.NoSeat || !g.Position().At(sqr(t, "h13")).Dead() || g.Turn() != rules.Blue {
-		t.Errorf("after the default choice: Black controlled by %v, h13 %v, turn %v", g.Controller(rules.Yellow), g.Position().At(sqr(t, "h13")), g.Turn())
+	if chess4Of(g).Controller(rules.Yellow) != rules.NoSeat || !g.Position().At(sqr(t, "h13")).Dead() || g.Turn() != rules.Blue {
+		t.Errorf("after the default choice: Black controlled by %v, h13 %v, turn %v", chess4Of(g).Controller(rules.Yellow), g.Position().At(sqr(t, "h13")), g.Turn())
 	}
-	if err := g.KeepArmy(rules.Red); err == nil {
+	if err := chess4Of(g).KeepArmy(rules.Red); err == nil {
 		t.Errorf("Silver may keep White's army")
 	}
-	if err := g.KeepArmy(rules.Yellow); err != nil {
+	if err := chess4Of(g).KeepArmy(rules.Yellow); err != nil {
 		t.Fatal(err)
 	}
 	p := g.Position()
-	if g.Controller(rules.Yellow) != rules.Blue || g.Controller(rules.Green) != rules.NoSeat || p.At(sqr(t, "h13")).Dead() || !p.At(sqr(t, "m10")).Dead() || g.Turn() != rules.Blue {
-		t.Errorf("after keeping Black: controllers %v/%v, h13 %v, m10 %v, turn %v", g.Controller(rules.Yellow), g.Controller(rules.Green), p.At(sqr(t, "h13")), p.At(sqr(t, "m10")), g.Turn())
+	if chess4Of(g).Controller(rules.Yellow) != rules.Blue || chess4Of(g).Controller(rules.Green) != rules.NoSeat || p.At(sqr(t, "h13")).Dead() || !p.At(sqr(t, "m10")).Dead() || g.Turn() != rules.Blue {
+		t.Errorf("after keeping Black: controllers %v/%v, h13 %v, m10 %v, turn %v", chess4Of(g).Controller(rules.Yellow), chess4Of(g).Controller(rules.Green), p.At(sqr(t, "h13")), p.At(sqr(t, "m10")), g.Turn())
 	}
 	playCross(t, g, "b8", "a8")
-	if err := g.KeepArmy(rules.Green); err == nil {
+	if err := chess4Of(g).KeepArmy(rules.Green); err == nil {
 		t.Errorf("the choice is still open after the next move: it must be permanent")
 	}
 }
@@ -678,8 +678,8 @@ func TestChess4Method2Castling(t *testing.T) {
 	}
 	g := crossGame(t, v, "G", "0,0,0,0", c4MatePieces+" yR:k14")
 	playLine(t, g, "e6-e14 h1-i1 a8-b8") // Black waits; Gold's turn begins: Black is out, Gold plays it
-	if g.Controller(rules.Yellow) != rules.Green || g.Turn() != rules.Green {
-		t.Fatalf("Black controlled by %v, turn %v", g.Controller(rules.Yellow), g.Turn())
+	if chess4Of(g).Controller(rules.Yellow) != rules.Green || g.Turn() != rules.Green {
+		t.Fatalf("Black controlled by %v, turn %v", chess4Of(g).Controller(rules.Yellow), g.Turn())
 	}
 	playLine(t, g, "n7-n6 i1-h1 b8-a8") // Gold, White, Silver; then Black's army (Gold)
 	if g.Turn() != rules.Yellow {

@@ -178,8 +178,8 @@ func TestFortressBarriersFollowTheGateRule(t *testing.T) {
 				}
 			}
 		}
-		if v.Fortresses[f.seat] != set {
-			t.Errorf("%s's fortress is %v, want %s-%s", f.seat, v.Fortresses[f.seat], f.lo, f.hi)
+		if rules.HookOptions[rules.FortressOptions](v).Fortresses[f.seat] != set {
+			t.Errorf("%s's fortress is %v, want %s-%s", f.seat, rules.HookOptions[rules.FortressOptions](v).Fortresses[f.seat], f.lo, f.hi)
 		}
 	}
 	got := map[string]bool{}
@@ -375,7 +375,7 @@ func TestFortressStartPlacement(t *testing.T) {
 	for _, q := range v.Geometry.Playable.Squares() {
 		inFort := false
 		for s := rules.Seat(0); s < rules.NumSeats; s++ {
-			inFort = inFort || v.Fortresses[s].Has(q)
+			inFort = inFort || rules.HookOptions[rules.FortressOptions](v).Fortresses[s].Has(q)
 		}
 		if pc := start.At(q); pc != rules.NoPiece && !inFort {
 			base = append(base, pc.String()+":"+q.String())
@@ -417,7 +417,7 @@ func TestFortressStartPlacement(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		var extra []string
 		for s := rules.Seat(0); s < rules.NumSeats; s++ {
-			sq := v.Fortresses[s].Squares()
+			sq := rules.HookOptions[rules.FortressOptions](v).Fortresses[s].Squares()
 			rng.Shuffle(len(sq), func(a, b int) { sq[a], sq[b] = sq[b], sq[a] })
 			for k, kind := range "RBN" {
 				extra = append(extra, string("rbyg"[s])+string(kind)+":"+sq[k].String())

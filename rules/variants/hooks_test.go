@@ -77,3 +77,54 @@ func TestHookOf(t *testing.T) {
 		t.Errorf("russian-fortress provides OnPawnCapture %v (want true), OnGameMoves %v (want false)", v.Provides(rules.OnPawnCapture), v.Provides(rules.OnGameMoves))
 	}
 }
+
+// A variant's own operations on a game are reached through its hook bound
+// to the game (rules.HookIn), and only in a game of that variant.
+func TestHookIn(t *testing.T) {
+	for _, tt := range []struct {
+		variant          string
+		blocking, chess4 bool
+	}{
+		{"teams", false, false},
+		{"blocking-double", true, false},
+		{"chess4", false, true},
+		{"chess4-m2", false, true},
+		{"verney", false, false},
+	} {
+		v := variantNamed(t, tt.variant)
+		g, err := rules.NewGame(v, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := rules.HookIn[*rules.BlockingDouble](g); ok != tt.blocking {
+			t.Errorf("%s: HookIn[*BlockingDouble] ok = %v, want %v", tt.variant, ok, tt.blocking)
+		}
+		c, ok := rules.HookIn[*rules.Chess4Hook](g)
+		if ok != tt.chess4 {
+			t.Errorf("%s: HookIn[*Chess4Hook] ok = %v, want %v", tt.variant, ok, tt.chess4)
+		}
+		if ok && c.Controller(rules.Yellow) != rules.Yellow {
+			t.Errorf("%s: at the start Yellow's army is played by %v", tt.variant, c.Controller(rules.Yellow))
+		}
+	}
+}
+
+// blockingOf returns blocking double's operations on g (rules.HookIn); it
+// panics on a game of another variant.
+func blockingOf(g *rules.Game) *rules.BlockingDouble {
+	d, ok := rules.HookIn[*rules.BlockingDouble](g)
+	if !ok {
+		panic("not a blocking-double game: " + g.Variant().Name)
+	}
+	return d
+}
+
+// chess4Of returns Chess4's operations on g (rules.HookIn); it panics on
+// a game of another variant.
+func chess4Of(g *rules.Game) *rules.Chess4Hook {
+	c, ok := rules.HookIn[*rules.Chess4Hook](g)
+	if !ok {
+		panic("not a chess4 game: " + g.Variant().Name)
+	}
+	return c
+}

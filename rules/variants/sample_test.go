@@ -172,11 +172,11 @@ func randomPlayout(t *testing.T, v *rules.Variant, seed int64) *rules.Game {
 func escapeMate(g *rules.Game) bool {
 	s := g.Turn()
 	for _, m := range g.Position().PseudoLegal(nil) {
-		if g.Announce(s, m) != nil {
+		if blockingOf(g).Announce(s, m) != nil {
 			continue
 		}
-		partner, _ := g.AwaitingReply()
-		if g.Reply(partner, rules.ReplyAccept) == nil {
+		partner, _ := blockingOf(g).AwaitingReply()
+		if blockingOf(g).Reply(partner, rules.ReplyAccept) == nil {
 			return true
 		}
 	}
@@ -203,7 +203,7 @@ func TestRandomGamesEnd(t *testing.T) {
 					break
 				}
 				moves := g.LegalMoves()
-				if len(moves) == 0 && g.ClaimStalemate(g.Turn()) == nil {
+				if len(moves) == 0 && blockingOf(g).ClaimStalemate(g.Turn()) == nil {
 					continue // blocking double: a stalemated seat that may move into check declines to
 				}
 				if len(moves) == 0 && escapeMate(g) {

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -68,30 +69,14 @@ type def struct {
 	EnPassant         bool               `yaml:"en_passant"`
 	KingCaptureGreys  bool               `yaml:"king_capture_greys"`
 	OrdinaryKings     bool               `yaml:"ordinary_kings"`
-	KingMovesAsQueen  bool               `yaml:"king_moves_as_queen"`
-	PromoteToCaptured bool               `yaml:"promote_to_captured"`
-	HeadToHeadStuck   bool               `yaml:"head_to_head_stuck"`
 	KingCaptureRemove bool               `yaml:"king_capture_removes_army"`
 	Starts            yaml.Node          `yaml:"starts"`
 	Options           optionsDef         `yaml:"options"`
-
-	// Verney
-	PawnReversal     bool `yaml:"pawn_reversal"`
-	PawnLeap         bool `yaml:"pawn_leap"`
-	GuardPartnerKing bool `yaml:"guard_partner_king"`
-	InertMates       bool `yaml:"inert_mates"`
-	// Chess4 (rules/chess4.go).
-	NoKingCapture  bool `yaml:"no_king_capture"`
-	ArmyControl    bool `yaml:"army_control"`
-	ChainEnPassant bool `yaml:"chain_en_passant"`
-	// Blocking double chess: who captures and checks whom, who may move
-	// into check.
-	Opponents     [][]string `yaml:"opponents"`
-	MoveIntoCheck []string   `yaml:"move_into_check"`
-	// Russian Fortress Chess (russian-fortress.yaml).
-	QueenMovesAsKnight bool `yaml:"queen_moves_as_knight"`
-	InitialPawnTruce   bool `yaml:"initial_pawn_truce"`
-	MateRemovesArmy    bool `yaml:"mate_removes_army"`
+	// Opponents: who captures and checks whom, where not everyone but
+	// partners (blocking double chess).
+	Opponents [][]string `yaml:"opponents"`
+	// A variant's own rules (pawn_leap, no_king_capture, …) are not here:
+	// each hook reads its keys (rules.ReadHookOptions, through source).
 }
 
 type seatDef struct {
@@ -101,9 +86,6 @@ type seatDef struct {
 	RookCorners []string `yaml:"rook_corners"`
 	Reverse     []string `yaml:"reverse"` // Verney: where a pawn turns back
 	Resume      []string `yaml:"resume"`  // Verney: where a reversed pawn goes forward again
-	// Fortress: the squares of the seat's fortress (Russian Fortress
-	// Chess), for rules.CheckFortressStart.
-	Fortress []string `yaml:"fortress"`
 }
 
 type boardDef struct {
@@ -121,9 +103,6 @@ type optionsDef struct {
 	StalemateScoresSelf bool `yaml:"stalemate_scores_self"`
 	CheapQueenChecks    bool `yaml:"cheap_queen_checks"`
 	DrawByAgreement     bool `yaml:"draw_by_agreement"`
-	// The four-player chess essay's optional rules (rules/essay.go).
-	PartnerPawnSwap     bool `yaml:"partner_pawn_swap"`
-	PartnerInheritsArmy bool `yaml:"partner_inherits_army"`
 }
 
 // Error is a problem in a variant file, with its position.
@@ -141,8 +120,9 @@ func Parse(file string, data []byte) (*Definition, error) {
 		return nil, &Error{File: file, Msg: "the file is empty: want a variant definition (name, mode, board, seats, …)"}
 	}
 	d := &Definition{file: file, root: root.Content[0]}
+	// Not strict here: the hooks' keys are known only once they read them
+	// (Variant checks every key, knownKeys).
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
 	if err := dec.Decode(&d.raw); err != nil {
 		var te *yaml.TypeError
 		if errors.As(err, &te) && len(te.Errors) > 0 {
@@ -300,9 +280,6 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 			v.CanCapture[a][b] = a != b && (!partner || r.CapturePartners)
 			v.Checks[a][b] = a != b && (!partner || r.PartnersGiveCheck)
 		}
-		if v.Mode == rules.Double {
-			v.Side[a] = uint8(team[a])
-		}
 	}
 	if err := d.opponents(v); err != nil {
 		return nil, err
@@ -342,9 +319,6 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 			sr.RookHomes[i] = q
 		}
 		v.Seats[s] = sr
-		if v.Fortresses[s], err = d.squares(g, key+".fortress", sd.Fortress); err != nil {
-			return nil, err
-		}
 	}
 	for name := range r.Seats {
 		if _, ok := seatByName[name]; !ok {
@@ -361,22 +335,20 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 	v.PromotedWorthOne = r.PromotedWorthOne
 	v.Castling, v.DoubleStep, v.EnPassant = r.Castling, r.DoubleStep, r.EnPassant
 	v.KingCaptureGreys = r.KingCaptureGreys
-	v.OrdinaryKings, v.KingMovesAsQueen = r.OrdinaryKings, r.KingMovesAsQueen
-	v.PromoteToCaptured, v.HeadToHeadStuck = r.PromoteToCaptured, r.HeadToHeadStuck
+	v.OrdinaryKings = r.OrdinaryKings
 	v.KingCaptureRemovesArmy = r.KingCaptureRemove
-	v.PawnReversal, v.PawnLeap, v.GuardPartnerKing, v.InertMates = r.PawnReversal, r.PawnLeap, r.GuardPartnerKing, r.InertMates
-	v.NoKingCapture, v.ArmyControl, v.ChainEnPassant = r.NoKingCapture, r.ArmyControl, r.ChainEnPassant
-	v.QueenMovesAsKnight, v.InitialPawnTruce, v.MateRemovesArmy = r.QueenMovesAsKnight, r.InitialPawnTruce, r.MateRemovesArmy
 	o := r.Options
 	v.Options = rules.Options{DeadKingWalking: o.DeadKingWalking, ClaimWin: o.ClaimWin, MateAtOnce: o.MateAtOnce,
-		StalemateScoresSelf: o.StalemateScoresSelf, CheapQueenChecks: o.CheapQueenChecks,
-		PartnerPawnSwap: o.PartnerPawnSwap, PartnerInheritsArmy: o.PartnerInheritsArmy, DrawByAgreement: o.DrawByAgreement}
-	if (o.PartnerPawnSwap || o.PartnerInheritsArmy) && len(team) == 0 {
-		key := "options.partner_pawn_swap"
-		if o.PartnerInheritsArmy {
-			key = "options.partner_inherits_army"
-		}
-		return nil, d.errAt(key, "the rule is about partners, and this variant has none (partners: [])")
+		StalemateScoresSelf: o.StalemateScoresSelf, CheapQueenChecks: o.CheapQueenChecks, DrawByAgreement: o.DrawByAgreement}
+	src := &source{d: d, g: g, used: map[string]bool{}}
+	for s, t := range team {
+		src.team[s] = uint8(t)
+	}
+	if err := rules.ReadHookOptions(v, src); err != nil {
+		return nil, err
+	}
+	if err := d.knownKeys(src.used); err != nil {
+		return nil, err
 	}
 	if err := v.Compile(); err != nil {
 		return nil, &Error{File: d.file, Msg: err.Error()}
@@ -535,8 +507,7 @@ func Fits(v *rules.Variant, board square.Set) (bool, string) {
 	return true, ""
 }
 
-// opponents reads opponents: [[a, b], …] and move_into_check: [seats].
-// With opponents, the listed pairs, and only they, capture and give check
+// opponents reads opponents: [[a, b], …]. With opponents, the listed pairs, and only they, capture and give check
 // to each other; every other seat's pieces are blocks to them (blocking
 // double chess: "the White men may only capture Black pieces, and
 // vice-versa … As well, only White may give check to Black").
@@ -558,23 +529,137 @@ func (d *Definition) opponents(v *rules.Variant) error {
 		v.CanCapture[a][b], v.CanCapture[b][a] = true, true
 		v.Checks[a][b], v.Checks[b][a] = true, true
 	}
-	for _, name := range r.MoveIntoCheck {
-		s, ok := seatByName[name]
-		if !ok {
-			return d.errAt("move_into_check", "%q is not red, blue, yellow or green", name)
+	return nil
+}
+
+// source is a variant file as the hooks read their own options from it
+// (rules.OptionSource); used records the keys they read.
+type source struct {
+	d    *Definition
+	g    *rules.Geometry
+	team [rules.NumSeats]uint8
+	used map[string]bool
+}
+
+// node returns the value at a dotted key, or nil, and marks the key used.
+func (s *source) node(key string) *yaml.Node {
+	s.used[key] = true
+	n := s.d.root
+	for _, part := range strings.Split(key, ".") {
+		if n == nil || n.Kind != yaml.MappingNode {
+			return nil
 		}
-		v.MoveIntoCheck[s] = true
-	}
-	if v.Mode == rules.Double {
-		for s := rules.Seat(0); s < rules.NumSeats; s++ {
-			n := 0
-			for t := rules.Seat(0); t < rules.NumSeats; t++ {
-				if v.CanCapture[s][t] {
-					n++
-				}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == part {
+				next = n.Content[i+1]
 			}
-			if n != 1 || v.Side[s] == 0 {
-				return d.errAt("opponents", "mode double: every seat needs exactly one opponent (opponents) and a partnership (partners)")
+		}
+		n = next
+	}
+	return n
+}
+
+// Bool reads the true or false at key.
+func (s *source) Bool(key string) (bool, error) {
+	n := s.node(key)
+	if n == nil {
+		return false, nil
+	}
+	var b bool
+	if n.Kind != yaml.ScalarNode || n.Decode(&b) != nil {
+		return false, s.Errorf(key, "%q: want true or false", n.Value)
+	}
+	return b, nil
+}
+
+// Seats reads a list of seat names at key.
+func (s *source) Seats(key string) ([]rules.Seat, error) {
+	n := s.node(key)
+	if n == nil {
+		return nil, nil
+	}
+	var names []string
+	if err := n.Decode(&names); err != nil {
+		return nil, s.Errorf(key, "want a list of seats, like [red, yellow]")
+	}
+	var out []rules.Seat
+	for _, name := range names {
+		seat, ok := seatByName[name]
+		if !ok {
+			return nil, s.Errorf(key, "%q is not red, blue, yellow or green", name)
+		}
+		out = append(out, seat)
+	}
+	return out, nil
+}
+
+// SeatSquares reads each seat's squares at seats.SEAT.key.
+func (s *source) SeatSquares(key string) ([rules.NumSeats]square.Set, error) {
+	var out [rules.NumSeats]square.Set
+	for _, name := range []string{"red", "blue", "yellow", "green"} {
+		seat := seatByName[name]
+		k := "seats." + name + "." + key
+		n := s.node(k)
+		if n == nil {
+			continue
+		}
+		var specs []string
+		if err := n.Decode(&specs); err != nil {
+			return out, s.Errorf(k, "want a list of squares, like [m1-p4]")
+		}
+		set, err := s.d.squares(s.g, k, specs)
+		if err != nil {
+			return out, err
+		}
+		out[seat] = set
+	}
+	return out, nil
+}
+
+// Partnerships numbers each seat's partnership as partners: lists them.
+func (s *source) Partnerships() [rules.NumSeats]uint8 { return s.team }
+
+// Errorf makes an error at key.
+func (s *source) Errorf(key, format string, a ...any) error { return s.d.errAt(key, format, a...) }
+
+// knownKeys checks that every key of the file is one the loader or a hook
+// reads (used: the hooks' keys), at the top level, under options and
+// under each seat.
+func (d *Definition) knownKeys(used map[string]bool) error {
+	check := func(n *yaml.Node, prefix string, t reflect.Type) error {
+		if n == nil || n.Kind != yaml.MappingNode {
+			return nil
+		}
+		known := map[string]bool{}
+		for i := 0; i < t.NumField(); i++ {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+			known[name] = true
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if !known[k.Value] && !used[prefix+k.Value] {
+				return &Error{File: d.file, Line: k.Line, Key: prefix + k.Value,
+					Msg: fmt.Sprintf("field %s not found (check the key's spelling and the value's type)", k.Value)}
+			}
+		}
+		return nil
+	}
+	if err := check(d.root, "", reflect.TypeOf(def{})); err != nil {
+		return err
+	}
+	for i := 0; i+1 < len(d.root.Content); i += 2 {
+		k, n := d.root.Content[i], d.root.Content[i+1]
+		switch k.Value {
+		case "options":
+			if err := check(n, "options.", reflect.TypeOf(optionsDef{})); err != nil {
+				return err
+			}
+		case "seats":
+			for j := 0; n.Kind == yaml.MappingNode && j+1 < len(n.Content); j += 2 {
+				if err := check(n.Content[j+1], "seats."+n.Content[j].Value+".", reflect.TypeOf(seatDef{})); err != nil {
+					return err
+				}
 			}
 		}
 	}

@@ -115,6 +115,31 @@ func TestParseErrors(t *testing.T) {
 			}
 		})
 	}
+	// A hook's own keys (read by the hook, rules.ReadHookOptions) are
+	// checked as strictly as the loader's.
+	hookTests := []struct {
+		name, file, edit, with, want string
+	}{
+		{"hook key not a bool", "verney.yaml", "pawn_leap: true", "pawn_leap: maybe", "line 76: pawn_leap: \"maybe\": want true or false"},
+		{"hook key misspelled", "verney.yaml", "pawn_leap: true", "pawn_leep: true", "line 76: pawn_leep: field pawn_leep not found"},
+		{"seat key misspelled", "russian-fortress.yaml", "fortress: [m1-p4]", "fortres: [m1-p4]", "line 175: seats.red.fortres: field fortres not found"},
+		{"hook squares", "russian-fortress.yaml", "fortress: [m1-p4]", "fortress: [m1-z4]", "line 175: seats.red.fortress: \"m1-z4\""},
+		{"hook seats", "blocking-double.yaml", "move_into_check: [green, blue]", "move_into_check: [green, mauve]", "line 48: move_into_check: \"mauve\" is not red"},
+		{"hook checks the data", "blocking-double.yaml", "partners: [[red, blue], [green, yellow]]", "partners: [[red, blue]]", "opponents: mode double: every seat needs exactly one opponent"},
+		{"option misspelled", "verney.yaml", "options: {draw_by_agreement: true}", "options: {draw_by_agreemnt: true}", "line 83: options.draw_by_agreemnt: field draw_by_agreemnt not found"},
+	}
+	for _, tt := range hookTests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := mustRead(t, tt.file)
+			if !strings.Contains(src, tt.edit) {
+				t.Fatalf("test edit %q not found in %s", tt.edit, tt.file)
+			}
+			_, err := Parse(tt.file, []byte(strings.Replace(src, tt.edit, tt.with, 1)))
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), tt.file) {
+				t.Errorf("error %v\nwant it to start with the file and contain %q", err, tt.want)
+			}
+		})
+	}
 	if _, err := Parse("empty.yaml", nil); err == nil || !strings.Contains(err.Error(), "empty") {
 		t.Errorf("empty file: %v", err)
 	}

@@ -46,15 +46,15 @@ func TestJournalRestoresAKeptArmy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Controller(rules.Green) != rules.Blue || g.Controller(rules.Yellow) != rules.NoSeat {
-		t.Fatalf("without the note: Gold played by %v, Black by %v; want the default, Gold kept", g.Controller(rules.Green), g.Controller(rules.Yellow))
+	if chess4Of(g).Controller(rules.Green) != rules.Blue || chess4Of(g).Controller(rules.Yellow) != rules.NoSeat {
+		t.Fatalf("without the note: Gold played by %v, Black by %v; want the default, Gold kept", chess4Of(g).Controller(rules.Green), chess4Of(g).Controller(rules.Yellow))
 	}
 	entries = append(entries, Entry{Seq: uint64(len(entries) + 1), Kind: "note", Note: "Blue keeps Yellow's army"})
 	if g, err = Restore(entries, lookup); err != nil {
 		t.Fatal(err)
 	}
-	if g.Controller(rules.Yellow) != rules.Blue || g.Controller(rules.Green) != rules.NoSeat || g.Turn() != rules.Blue {
-		t.Errorf("with the note: Black played by %v, Gold by %v, turn %v; want Silver, nobody, Silver", g.Controller(rules.Yellow), g.Controller(rules.Green), g.Turn())
+	if chess4Of(g).Controller(rules.Yellow) != rules.Blue || chess4Of(g).Controller(rules.Green) != rules.NoSeat || g.Turn() != rules.Blue {
+		t.Errorf("with the note: Black played by %v, Gold by %v, turn %v; want Silver, nobody, Silver", chess4Of(g).Controller(rules.Yellow), chess4Of(g).Controller(rules.Green), g.Turn())
 	}
 	if got := strings.Join(noteTexts(g), "|"); got != "Blue keeps Yellow's army" {
 		t.Errorf("notes %s", got)
@@ -111,7 +111,7 @@ func TestRecorderKeepsAnArmyChoiceAcrossACrash(t *testing.T) {
 			st.Game, st.Turn, st.Pieces["m10"], st.Pieces["h13"], st.FEN4, before.Game, before.FEN4)
 	}
 	// Play on: Silver, then Black's army (Silver's) moves.
-	if err := g.KeepArmy(rules.Yellow); err != nil {
+	if err := chess4Of(g).KeepArmy(rules.Yellow); err != nil {
 		t.Fatal(err)
 	}
 	for _, mv := range []string{"b8-a8", "h13-h12"} {
@@ -134,4 +134,24 @@ func TestRecorderKeepsAnArmyChoiceAcrossACrash(t *testing.T) {
 	if !strings.Contains(text, "{Blue keeps Yellow's army}") {
 		t.Errorf("the game's PGN4 lacks the choice:\n%s", text)
 	}
+}
+
+// blockingOf returns blocking double's operations on g (rules.HookIn); it
+// panics on a game of another variant.
+func blockingOf(g *rules.Game) *rules.BlockingDouble {
+	d, ok := rules.HookIn[*rules.BlockingDouble](g)
+	if !ok {
+		panic("not a blocking-double game: " + g.Variant().Name)
+	}
+	return d
+}
+
+// chess4Of returns Chess4's operations on g (rules.HookIn); it panics on
+// a game of another variant.
+func chess4Of(g *rules.Game) *rules.Chess4Hook {
+	c, ok := rules.HookIn[*rules.Chess4Hook](g)
+	if !ok {
+		panic("not a chess4 game: " + g.Variant().Name)
+	}
+	return c
 }

@@ -216,7 +216,7 @@ func TestJournalRestoresProtocolNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, by, accepted, ok := g.Announced()
+	m, by, accepted, ok := blockingOf(g).Announced()
 	if !ok || by != rules.Green || !accepted || m.String() != "n7-m6" {
 		t.Fatalf("restored announcement %v by %v accepted %v (%v), want n7-m6 by Green, accepted", m, by, accepted, ok)
 	}
@@ -231,7 +231,7 @@ func TestJournalRestoresProtocolNotes(t *testing.T) {
 	if g, err = Restore(entries, lookup); err != nil {
 		t.Fatal(err)
 	}
-	if s, ok := g.MustRelieve(); !ok || s != rules.Green {
+	if s, ok := blockingOf(g).MustRelieve(); !ok || s != rules.Green {
 		t.Errorf("MustRelieve %v %v after the accepted move", s, ok)
 	}
 	if ms := g.LegalMoves(); len(ms) != 1 || ms[0].String() != "k10-k6" {
@@ -243,7 +243,7 @@ func TestJournalRestoresProtocolNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := g.GameResults(); len(r) != 1 || r[0].Reason != "stalemate" || g.Status(rules.Green) != rules.Stalemated {
+	if r := blockingOf(g).GameResults(); len(r) != 1 || r[0].Reason != "stalemate" || g.Status(rules.Green) != rules.Stalemated {
 		t.Errorf("after the claim: results %v, Green %v", r, g.Status(rules.Green))
 	}
 
