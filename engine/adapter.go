@@ -255,7 +255,7 @@ func (b *board) points(s Seat) int { return b.p.Points(s) }
 // undo is what unmake needs.
 type undo = rules.Undo
 
-func (b *board) make(m Move) undo     { return b.p.Make(m) }
+func (b *board) make(m Move) undo      { return b.p.Make(m) }
 func (b *board) unmake(m Move, u undo) { b.p.Unmake(m, u) }
 
 // captured returns the piece m takes (seat and kind), for the side to move,
