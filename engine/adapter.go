@@ -70,6 +70,7 @@ type board struct {
 	promotedOne     bool
 	scoresPoints    bool
 	armyControl     bool
+	stalemateDraws  bool // a stalemate ends the whole game (Chess4, ffa-text)
 	pawnGoal        [numSeats][]int16 // per square index: steps to promotion (-1 unknown)
 	centre          []int16           // per square index: centralisation bonus
 	files, ranks    int
@@ -128,6 +129,7 @@ func newBoard(p *rules.Position) *board {
 	case rules.FFA:
 		b.mode = modeFFA
 		b.scoresPoints = true
+		b.stalemateDraws = !v.Options.StalemateScoresSelf
 	case rules.CaptureAll:
 		b.mode = modeCaptureAll
 	case rules.LastStanding:
@@ -135,6 +137,7 @@ func newBoard(p *rules.Position) *board {
 	case rules.Chess4:
 		b.mode = modeChess4
 		b.armyControl = v.ArmyControl
+		b.stalemateDraws = true
 	case rules.Double:
 		b.mode = modeDouble
 	default:

@@ -167,7 +167,11 @@ func (e *searcher) noMoves(ply int) int {
 		return v
 	}
 	// Singles (FFA, Chess4): the mated seat is out; the mater scores 20
-	// points in FFA, or (Chess4 Method 2) takes the army over.
+	// points in FFA, or (Chess4 Method 2) takes the army over. Where a
+	// stalemate ends the game it is a draw: worth nothing to the root.
+	if !mated && b.stalemateDraws {
+		return 0
+	}
 	if !mated && b.mode == modeFFA {
 		e.gained[s] += 20
 		e.out[s]++
@@ -186,10 +190,12 @@ func (e *searcher) noMoves(ply int) int {
 	if mater != noSeat && b.scoresPoints && mated {
 		e.gained[mater] += 20
 	}
-	bonus := 0
+	// A mate now is worth more than the same mate later (the opponents
+	// may see it coming).
+	bonus := 200 - 4*ply
 	if b.armyControl && mater != noSeat && e.team[mater] == 0 {
 		e.scan()
-		bonus = e.material[s] / 2
+		bonus += e.material[s] / 2
 	}
 	e.out[s]++
 	v := e.evaluate()
