@@ -70,7 +70,7 @@ type board struct {
 	promotedOne     bool
 	scoresPoints    bool
 	armyControl     bool
-	stalemateDraws  bool // a stalemate ends the whole game (Chess4, ffa-text)
+	stalemateDraws  bool              // a stalemate ends the whole game (Chess4, ffa-text)
 	pawnGoal        [numSeats][]int16 // per square index: steps to promotion (-1 unknown)
 	centre          []int16           // per square index: centralisation bonus
 	files, ranks    int
