@@ -66,17 +66,27 @@ type board struct {
 	// canCapture[a][b] as the variant says.
 	canCapture [numSeats][numSeats]bool
 	// ordinaryKings: kings are ordinary pieces (no check, no mate).
-	ordinaryKings   bool
-	promotedOne     bool
-	scoresPoints    bool
-	armyControl     bool
-	stalemateDraws  bool              // a stalemate ends the whole game (Chess4, ffa-text)
-	pawnGoal        [numSeats][]int16 // per square index: steps to promotion (-1 unknown)
-	centre          []int16           // per square index: centralisation bonus
-	files, ranks    int
-	moveBuf         [][]Move
-	homeRank        [numSeats]square.Square
-	variantName     string
+	ordinaryKings  bool
+	promotedOne    bool
+	scoresPoints   bool
+	armyControl    bool
+	stalemateDraws bool              // a stalemate ends the whole game (Chess4, ffa-text)
+	pawnGoal       [numSeats][]int16 // per square index: steps to promotion (-1 unknown)
+	centre         []int16           // per square index: centralisation bonus
+	files, ranks   int
+	moveBuf        [][]Move
+	homeRank       [numSeats]square.Square
+	variantName    string
+
+	// cells mirrors the position's pieces by square index, and pieceHash
+	// their Zobrist key; make and unmake keep both up to date from the
+	// squares a move touches, and rebuild them after moves that may
+	// change more (king captures that grey or remove an army, en passant,
+	// the essay's pawn swaps).
+	cells           []rules.Piece
+	pieceHash       uint64
+	touched         [maxPly + 1][4]int16
+	full            [maxPly + 1]bool
 	rootControllers [numSeats]Seat
 }
 
@@ -147,6 +157,8 @@ func newBoard(p *rules.Position) *board {
 		}
 	}
 	b.buildTables()
+	b.cells = make([]rules.Piece, len(b.squares))
+	b.rebuild()
 	b.moveBuf = make([][]Move, maxPly+1)
 	for i := range b.moveBuf {
 		b.moveBuf[i] = make([]Move, 0, 256)
@@ -213,11 +225,43 @@ func (b *board) buildTables() {
 
 // piece returns what stands on the square with index i.
 func (b *board) piece(i int) pieceInfo {
-	pc := b.p.At(b.squares[i])
+	pc := b.cells[i]
 	if !pc.IsPiece() {
 		return pieceInfo{}
 	}
 	return pieceInfo{seat: pc.Seat(), kind: uint8(pc.Kind()), dead: pc.Dead(), promo: pc.Promoted()}
+}
+
+// rebuild reads the whole board into the mirror.
+func (b *board) rebuild() {
+	b.pieceHash = 0
+	for i, s := range b.squares {
+		pc := b.p.At(s)
+		b.cells[i] = pc
+		if pc.IsPiece() {
+			b.pieceHash ^= mix(uint64(i)<<8 | uint64(pc))
+		}
+	}
+}
+
+// refresh re-reads the squares with indexes in t into the mirror.
+func (b *board) refresh(t *[4]int16) {
+	for _, i := range t {
+		if i < 0 {
+			continue
+		}
+		old, pc := b.cells[i], b.p.At(b.squares[i])
+		if old == pc {
+			continue
+		}
+		if old.IsPiece() {
+			b.pieceHash ^= mix(uint64(i)<<8 | uint64(old))
+		}
+		if pc.IsPiece() {
+			b.pieceHash ^= mix(uint64(i)<<8 | uint64(pc))
+		}
+		b.cells[i] = pc
+	}
 }
 
 // pieceOn returns what stands on square s.
@@ -258,8 +302,40 @@ func (b *board) points(s Seat) int { return b.p.Points(s) }
 // undo is what unmake needs.
 type undo = rules.Undo
 
-func (b *board) make(m Move) undo      { return b.p.Make(m) }
-func (b *board) unmake(m Move, u undo) { b.p.Unmake(m, u) }
+// make plays m at ply and updates the mirror.
+func (b *board) make(m Move, ply int) undo {
+	t := &b.touched[ply]
+	t[0], t[1], t[2], t[3] = int16(b.squareIndex(m.From())), int16(b.squareIndex(m.To())), -1, -1
+	if c, _ := m.IsCastle(); c {
+		rf, rt := m.RookSquares()
+		t[2], t[3] = int16(b.squareIndex(rf)), int16(b.squareIndex(rt))
+	}
+	sw, _ := m.IsSwap()
+	full := m.IsEnPassant() || sw
+	if !full {
+		if pc := b.p.At(m.To()); pc.IsPiece() && pc.Kind() == rules.King {
+			full = true
+		}
+	}
+	b.full[ply] = full
+	u := b.p.Make(m)
+	if full {
+		b.rebuild()
+	} else {
+		b.refresh(t)
+	}
+	return u
+}
+
+// unmake takes back m, made at ply.
+func (b *board) unmake(m Move, u undo, ply int) {
+	b.p.Unmake(m, u)
+	if b.full[ply] {
+		b.rebuild()
+	} else {
+		b.refresh(&b.touched[ply])
+	}
+}
 
 // captured returns the piece m takes (seat and kind), for the side to move,
 // before m is made. ok is false for a quiet move or a partner pawn swap.
@@ -294,19 +370,14 @@ func (b *board) squareIndex(s square.Square) int {
 	return int(b.sqIndex[s])
 }
 
-// hash is a Zobrist-style key of the position: pieces, seat to move,
-// castling rights, en-passant entries and eliminated seats. rules'
-// Position.Hash is an FNV hash over the whole board and slower; this key
-// mixes each occupied square with a fixed 64-bit mixer (splitmix64), which
-// is Zobrist hashing with the random table computed on the fly.
+// hash is a Zobrist key of the position: pieces, seat to move, castling
+// rights, en-passant entries and eliminated seats. rules' Position.Hash is
+// an FNV hash over the whole board, too slow for every node; here each
+// occupied square's key is a fixed 64-bit mix (splitmix64) of square and
+// piece — Zobrist hashing with the random table computed on the fly — kept
+// up to date by make and unmake.
 func (b *board) hash() uint64 {
-	var h uint64
-	for i, s := range b.squares {
-		pc := b.p.At(s)
-		if pc.IsPiece() {
-			h ^= mix(uint64(i)<<8 | uint64(pc))
-		}
-	}
+	h := b.pieceHash
 	t := b.p.Turn()
 	h ^= mix(0x10000 + uint64(t))
 	for s := Seat(0); s < numSeats; s++ {

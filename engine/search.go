@@ -112,7 +112,7 @@ func (e *searcher) doMove(m Move, ply int) (undo, int) {
 		e.gained[s] += gain
 	}
 	e.movers[ply] = s
-	u := b.make(m)
+	u := b.make(m, ply)
 	e.nodes++
 	e.curHash = b.hash()
 	e.hashes[ply+1] = e.curHash
@@ -121,7 +121,7 @@ func (e *searcher) doMove(m Move, ply int) (undo, int) {
 
 // undoMove takes back doMove.
 func (e *searcher) undoMove(m Move, u undo, s Seat, gain, ply int) {
-	e.b.unmake(m, u)
+	e.b.unmake(m, u, ply)
 	e.gained[s] -= gain
 	e.curHash = e.hashes[ply]
 }
