@@ -132,6 +132,19 @@ func New(opt Options) *Engine {
 	return &Engine{opt: opt, tt: newTable(opt.HashMB), lastRoot: noSeat}
 }
 
+// SetOptions changes the options of the next Think (the level, the time,
+// the limits), keeping the transposition table; HashMB is fixed at New.
+func (e *Engine) SetOptions(opt Options) {
+	if opt.Level <= 0 {
+		opt.Level = 3
+	}
+	if opt.Level > MaxLevel {
+		opt.Level = MaxLevel
+	}
+	opt.HashMB = e.opt.HashMB
+	e.opt = opt
+}
+
 // ErrNoMove is returned when the seat to move has no move to play (the
 // game is over, or the seat must make a choice that is not a move).
 var ErrNoMove = errors.New("no legal move to play")
