@@ -43,6 +43,7 @@ type Daemon struct {
 	Web      Web     `yaml:"web"`
 	Log      Log     `yaml:"log"`
 	Speech   Speech  `yaml:"speech"`
+	Bot      Bot     `yaml:"bot"`
 }
 
 // Speech is the spoken announcements on the board's own audio output.
@@ -67,6 +68,8 @@ type Game struct {
 	Takeback string            `yaml:"takeback"` // off, on, ask
 	Clock    *Clock            `yaml:"clock"`    // absent: no clocks
 	Tags     map[string]string `yaml:"tags"`     // Event, Site, Round, Red, Blue, …
+	// Seats makes seats of the first game bots: Green: bot:3 (configs/bot.go).
+	Seats map[string]string `yaml:"seats"`
 }
 
 // Clock is a time control.
@@ -177,6 +180,7 @@ func Defaults() Daemon {
 	}
 	d.Game.Variant = "teams"
 	d.Game.Takeback = "off"
+	d.Bot = botDefaults()
 	d.Sensors.Driver, d.Sensors.Rate, d.Sensors.Debounce, d.Sensors.Quiet = "sim", 200, 4, 400*time.Millisecond
 	d.Sensors.HC165.SPI, d.Sensors.HC165.Latch, d.Sensors.HC165.Chips, d.Sensors.HC165.SpeedHz = "/dev/spidev1.0", "GPIO16", 0, 1000000
 	d.Sensors.GPIOMatrix.RowCount, d.Sensors.GPIOMatrix.Settle = 16, 20*time.Microsecond
@@ -327,6 +331,9 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 		if k == "" || strings.ContainsAny(k, " \t\"[]") || strings.ContainsAny(v, "\r\n") {
 			return bad("game.tags", "%q: tag names are single words, values one line", k)
 		}
+	}
+	if err := checkBot(d, bad); err != nil {
+		return err
 	}
 	s := &d.Sensors
 	if err := oneOf("sensors.driver", s.Driver, "sim", "hc165", "gpiomatrix", "mcp23017"); err != nil {
