@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"boardd/configs"
 	"boardd/referee"
 	"boardd/rules"
+	"boardd/sync/botseat"
 )
 
 // TestRunWithBotSeats: boardd run with three bot seats (game.seats) and
@@ -91,4 +93,90 @@ func TestRunWithBotSeats(t *testing.T) {
 		t.Fatal("no bot move was lit")
 	}
 	t.Logf("%d turns, %d bot moves lit and made, %s", len(st.Moves), lit, st.Result.Reason)
+}
+
+// TestBotOverMQTT: boardd bot plays Green of a board over the board's
+// embedded broker: it makes the seat remote, and on each of Green's turns
+// its move is lit on the board, where a person makes it; the other seats
+// are played at the board.
+func TestBotOverMQTT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the daemon with its broker")
+	}
+	cfg := configs.Defaults()
+	cfg.Board, cfg.StateDir = "club-9", t.TempDir()
+	cfg.MQTT.Embedded.Listen = "127.0.0.1:0"
+	cfg.MQTT.Embedded.Users = []configs.User{{Name: "bot", Password: "bot-secret", Write: true}}
+	cfg.Web.Listen = "off"
+	cfg.Sensors.Quiet = 50 * time.Millisecond
+	d, err := startDaemon(context.Background(), cfg, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	str := func(s string) *string { return &s }
+	bf := brokerFlags{url: str("tcp://" + d.MQTTAddr), user: str("bot"), password: str("bot-secret"), prefix: str("boardd"),
+		ca: str(""), cert: str(""), key: str("")}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- playBot(ctx, bf, "club-9", botseat.Config{Lookup: loadVariant, Seats: map[rules.Seat]int{rules.Green: 2},
+			MoveTime: 20 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)}, io.Discard)
+	}()
+	sig, cancel := d.live.Changed()
+	defer cancel()
+	rng := rand.New(rand.NewPCG(5, 6))
+	v, _ := loadVariant("teams", "")
+	doneFEN, greens := "", 0
+	deadline := time.After(2 * time.Minute)
+	for greens < 4 {
+		st := d.live.State()
+		if st.Result != nil {
+			break
+		}
+		if st.Status == "playing" && st.FEN4 != doneFEN {
+			g, _ := rules.NewGame(v, st.FEN4)
+			var m rules.Move
+			switch {
+			case st.Turn != "Green":
+				moves := g.LegalMoves()
+				m = moves[rng.IntN(len(moves))]
+			case st.Remote != nil:
+				if !st.Seats[rules.Green].Remote {
+					t.Fatal("Green's move lit but the seat is not remote")
+				}
+				if m, err = referee.ResolveMove(g.Position(), g.LegalMoves(), st.Remote.Move); err != nil {
+					t.Fatal(err)
+				}
+				greens++
+			}
+			if m != 0 {
+				for _, x := range referee.Hands(g.Position(), m) {
+					if x.Lift {
+						d.simBoard.Lift(x.Square)
+					} else {
+						d.simBoard.Place(x.Square)
+					}
+					time.Sleep(15 * time.Millisecond)
+				}
+				doneFEN = st.FEN4
+			}
+		}
+		select {
+		case <-sig:
+		case <-time.After(100 * time.Millisecond):
+		case err := <-done:
+			t.Fatalf("boardd bot stopped: %v", err)
+		case <-deadline:
+			t.Fatalf("stalled after %d turns: turn %s, lit %+v", len(st.Moves), st.Turn, st.Remote)
+		}
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if greens == 0 {
+		t.Fatal("the bot made no move")
+	}
+	t.Logf("the bot made %d moves for Green over MQTT", greens)
 }
