@@ -58,7 +58,7 @@ var levels = [6]levelSpec{
 	{depth: 1, noise: 150, timeFrac: 0.25},
 	{depth: 2, noise: 50, timeFrac: 0.4},
 	{depth: 3, noise: 15, timeFrac: 0.6},
-	{depth: 5, noise: 4, timeFrac: 0.8},
+	{depth: 4, noise: 6, timeFrac: 0.5},
 	{depth: maxPly - maxQPly - 2, noise: 0, timeFrac: 1},
 }
 
