@@ -55,10 +55,10 @@ type levelSpec struct {
 
 var levels = [6]levelSpec{
 	{},
-	{depth: 1, noise: 150, timeFrac: 0.25},
-	{depth: 2, noise: 50, timeFrac: 0.4},
-	{depth: 3, noise: 15, timeFrac: 0.6},
-	{depth: 4, noise: 6, timeFrac: 0.5},
+	{depth: 1, noise: 200, timeFrac: 0.25},
+	{depth: 2, noise: 80, timeFrac: 0.4},
+	{depth: 3, noise: 25, timeFrac: 0.6},
+	{depth: 5, noise: 0, timeFrac: 0.4},
 	{depth: maxPly - maxQPly - 2, noise: 0, timeFrac: 1},
 }
 
@@ -113,6 +113,8 @@ type Engine struct {
 	opt  Options
 	tt   *table
 	stop atomic.Bool
+	// trial: see searcher.trial.
+	trial bool
 	// lastRoot is the seat the table's entries were searched for: the
 	// paranoid search's values depend on whose side is whose.
 	lastRoot Seat
@@ -183,7 +185,7 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	allowed := opt.budget()
 	res := Result{Move: moves[0], Allowed: allowed}
 	b := newBoard(gamePosition(g))
-	s := &searcher{b: b, tt: e.tt, stop: &e.stop, maxNodes: opt.Nodes}
+	s := &searcher{b: b, tt: e.tt, stop: &e.stop, maxNodes: opt.Nodes, trial: e.trial, attackers: make([]attacker, 0, 64)}
 	s.seed = mix(opt.Seed ^ 0x5eed)
 	s.noiseAmp = levels[opt.Level].noise
 	s.root = b.turn()

@@ -12,9 +12,9 @@ import (
 	"boardd/rules/variants"
 )
 
-// long switches on the long runs (1,000 games of every variant):
-// go test ./engine -run LongRun -engine.long
-var long = flag.Bool("engine.long", false, "run the long games-of-every-variant test")
+// games sets the games per variant of TestEveryVariantPlays; the long
+// run is 1,000: go test ./engine -run EveryVariantPlays -engine.games 1000 -timeout 0
+var games = flag.Int("engine.games", 0, "games per variant in TestEveryVariantPlays (the long run: 1000)")
 
 // loadVariant loads a variant of the shipped catalogue by name.
 func loadVariant(t testing.TB, name string) *rules.Variant {
@@ -137,15 +137,15 @@ func TestDeterministic(t *testing.T) {
 
 // TestEveryVariantPlays: every shipped variant that fits the cross board
 // plays games to the end between bots of low levels and random players
-// with no illegal move, no error and no hang. The long run (-engine.long)
-// plays 1,000 games of each.
+// with no illegal move, no error and no hang. The long run
+// (-engine.games 1000) plays 1,000 games of each.
 func TestEveryVariantPlays(t *testing.T) {
-	games := 2
+	n := 2
 	if testing.Short() {
-		games = 1
+		n = 1
 	}
-	if *long {
-		games = 1000
+	if *games > 0 {
+		n = *games
 	}
 	cat, err := variants.Catalog(configs.Variants)
 	if err != nil {
@@ -157,7 +157,7 @@ func TestEveryVariantPlays(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run(v.Name, func(t *testing.T) {
-			for i := 0; i < games; i++ {
+			for i := 0; i < n; i++ {
 				kinds := []string{"bot:2", "random", "bot:1", "greedy"}
 				var ps [4]Player
 				for s := range ps {

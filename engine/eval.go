@@ -50,12 +50,16 @@ func (e *searcher) scan() {
 		e.positional[s] = 0
 		e.kingSq[s] = square.None
 	}
+	e.attackers = e.attackers[:0]
 	for i, sq := range b.squares {
 		pc := b.piece(i)
 		if pc.kind == 0 || pc.dead {
 			continue
 		}
 		s := pc.seat
+		if pc.kind >= kKnight && pc.kind <= kQueen {
+			e.attackers = append(e.attackers, attacker{sq: sq, seat: s, kind: pc.kind})
+		}
 		switch pc.kind {
 		case kPawn:
 			e.material[s] += pieceValue[kPawn]
@@ -79,6 +83,61 @@ func (e *searcher) scan() {
 			}
 			e.positional[s] += e.kingShelter(sq, s)
 		}
+	}
+	if !b.ordinaryKings && e.trial {
+		e.kingTropism()
+	}
+}
+
+// attacker is a piece that can join an attack on a king.
+type attacker struct {
+	sq   square.Square
+	seat Seat
+	kind uint8
+}
+
+// tropism is the danger an enemy piece at Chebyshev distance 1, 2, 3 from
+// a king brings it: three opponents can gang up on one king, and most
+// four-player games are decided by a mate.
+var tropism = [7][4]int{
+	kKnight: {0, 18, 12, 6},
+	kBishop: {0, 15, 10, 5},
+	kRook:   {0, 24, 16, 8},
+	kQueen:  {0, 45, 30, 15},
+}
+
+// kingTropism charges each king for the enemy pieces near it.
+func (e *searcher) kingTropism() {
+	b := e.b
+	for s := Seat(0); s < numSeats; s++ {
+		k := e.kingSq[s]
+		if k == square.None {
+			continue
+		}
+		kf, kr := k.File(), k.Rank()
+		danger, n := 0, 0
+		for _, a := range e.attackers {
+			if !b.canCapture[a.seat][s] {
+				continue
+			}
+			df, dr := a.sq.File()-kf, a.sq.Rank()-kr
+			if df < 0 {
+				df = -df
+			}
+			if dr < 0 {
+				dr = -dr
+			}
+			d := max(df, dr)
+			if d <= 3 {
+				danger += tropism[a.kind][d]
+				n++
+			}
+		}
+		// Attackers together are worse than one by one.
+		if n >= 2 {
+			danger += danger * (n - 1) / 4
+		}
+		e.positional[s] -= danger
 	}
 }
 
