@@ -18,6 +18,8 @@ type Bot struct {
 	Nice int `yaml:"nice"`
 	// HashMB is each bot's transposition table in megabytes.
 	HashMB int `yaml:"hash_mb"`
+	// Resign lets bots of level 3 or more resign a hopeless Teams game.
+	Resign bool `yaml:"resign"`
 }
 
 func botDefaults() Bot { return Bot{MoveTime: 2 * time.Second, Nice: 10, HashMB: 16} }

@@ -328,6 +328,17 @@ func (e *searcher) rootSearch(moves []Move, scores []int, depth int) (int, bool)
 	return best, true
 }
 
+// Mated reports whether the search found a forced mate of the bot's side.
+func (r Result) Mated() bool { return r.Score < -mateScore+maxPly }
+
+// Hopeless reports whether the bot's side stands lost: mated by force, or
+// down more than a queen and a rook's worth.
+func (r Result) Hopeless() bool { return r.Mated() || r.Score <= -HopelessScore }
+
+// HopelessScore is the deficit (centipawns) at which a position counts as
+// hopeless.
+const HopelessScore = 1500
+
 // String describes a result as one line.
 func (r Result) String() string {
 	return fmt.Sprintf("%s score %d depth %d nodes %d time %s of %s", r.Text, r.Score, r.Depth, r.Nodes, r.Elapsed.Round(time.Millisecond), r.Allowed.Round(time.Millisecond))

@@ -65,6 +65,10 @@ type Config struct {
 	Nice int
 	// HashMB is the transposition table's size per bot (default 16).
 	HashMB int
+	// Resign lets a bot of level 3 or more resign a hopeless Teams game:
+	// a forced mate against its team, or three of its moves in a row
+	// that see it a queen and a rook down (engine.Result.Hopeless).
+	Resign bool
 	// Logger (default slog.Default()).
 	Logger *slog.Logger
 }
@@ -200,6 +204,7 @@ func Run(ctx context.Context, src Source, cfg Config) error {
 		}
 	}()
 	sent, made, failed := "", "", ""
+	hopeless := map[string]int{} // game/seat: moves in a row that stood hopeless
 	for {
 		st := src.State()
 		seat, level, want := wanted(st, cfg.Seats)
@@ -261,6 +266,14 @@ func Run(ctx context.Context, src Source, cfg Config) error {
 				continue
 			}
 			sent = a.key
+			if resigns(cfg, src.State(), a, hopeless) {
+				if r := src.Do(ctx, referee.Command{Name: referee.CmdResign, Seat: a.seat.String()}); r.Error != "" {
+					log.Warn("bot: cannot resign", "seat", a.seat, "error", r.Error)
+				} else {
+					log.Info("bot resigned a hopeless game", "seat", a.seat, "score", a.res.Score)
+					continue
+				}
+			}
 			r := src.Do(ctx, referee.Command{Name: referee.CmdMove, Seat: a.seat.String(), Move: a.res.Text})
 			if r.Error != "" {
 				log.Warn("bot: the board refused the bot's move", "seat", a.seat, "move", a.res.Text, "error", r.Error)
@@ -270,6 +283,26 @@ func Run(ctx context.Context, src Source, cfg Config) error {
 				"time", a.res.Elapsed.Round(time.Millisecond), "allowed", a.res.Allowed.Round(time.Millisecond))
 		}
 	}
+}
+
+// resigns decides whether the bot resigns instead of moving: only when
+// the config allows it, at level 3 or more, in Teams, after a forced mate
+// against it or three hopeless moves in a row.
+func resigns(cfg Config, st referee.State, a answer, hopeless map[string]int) bool {
+	if !cfg.Resign || st.Variant != "teams" {
+		return false
+	}
+	_, level, ok := wanted(st, cfg.Seats)
+	if !ok || level < 3 {
+		return false
+	}
+	k := st.Game + "/" + a.seat.String()
+	if !a.res.Hopeless() {
+		hopeless[k] = 0
+		return false
+	}
+	hopeless[k]++
+	return a.res.Mated() || hopeless[k] >= 3
 }
 
 // wanted says whether a bot seat is to move with nothing in the way: the

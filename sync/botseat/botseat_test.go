@@ -268,3 +268,82 @@ func TestParseBots(t *testing.T) {
 		t.Fatalf("SeatTags: %v", tags)
 	}
 }
+
+// movingSource is a fakeSource whose turn comes back to the bot after each
+// of its moves (the position stays: the test is about the decision).
+type movingSource struct{ *fakeSource }
+
+func (m movingSource) Do(ctx context.Context, c referee.Command) referee.Reply {
+	r := m.fakeSource.Do(ctx, c)
+	if c.Name == referee.CmdMove {
+		st := m.State()
+		st.Moves = append(append([]referee.MoveInfo(nil), st.Moves...), referee.MoveInfo{Seat: c.Seat, Move: c.Move})
+		m.set(st)
+	}
+	return r
+}
+
+// TestResign: a bot of level 3 or more resigns a hopeless Teams game after
+// three hopeless moves in a row, only where the config allows it and only
+// at level 3 or more.
+func TestResign(t *testing.T) {
+	v, _ := rules.NewVariant("teams", "")
+	p, err := rules.ParsePlacement(v, rules.Red, "rK:h1 yK:h14 bK:a7 bQ:d8 bR:e9 gK:n8 gQ:k8 gR:j9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		level  int
+		resign bool
+		want   bool
+	}{
+		{"allowed, level 3", 3, true, true},
+		{"not allowed", 5, false, false},
+		{"allowed, level 2", 2, true, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			st := botState("g1", "", true)
+			st.FEN4 = p.FEN4()
+			f := movingSource{&fakeSource{st: st, ch: make(chan struct{}, 1)}}
+			ctx, stop := context.WithCancel(context.Background())
+			defer stop()
+			go Run(ctx, f, Config{Lookup: lookup, Seats: map[rules.Seat]int{rules.Red: c.level}, MoveTime: 20 * time.Millisecond,
+				Resign: c.resign, Logger: slog.New(slog.DiscardHandler)})
+			deadline := time.After(30 * time.Second)
+			for {
+				cmds := f.commands()
+				moves, resigned := 0, false
+				for _, cmd := range cmds {
+					switch cmd.Name {
+					case referee.CmdMove:
+						moves++
+					case referee.CmdResign:
+						resigned = true
+					}
+				}
+				if resigned {
+					if !c.want {
+						t.Fatalf("resigned after %d moves", moves)
+					}
+					if moves != 2 {
+						t.Fatalf("resigned after %d moves, want after two hopeless moves (on the third)", moves)
+					}
+					return
+				}
+				if moves >= 4 {
+					if c.want {
+						t.Fatalf("%d hopeless moves and no resignation", moves)
+					}
+					return
+				}
+				select {
+				case <-deadline:
+					t.Fatalf("%d moves, no resignation", moves)
+				case <-time.After(5 * time.Millisecond):
+				}
+			}
+		})
+	}
+}
