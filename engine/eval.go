@@ -57,7 +57,7 @@ func (e *searcher) scan() {
 			continue
 		}
 		s := pc.seat
-		if pc.kind >= kKnight && pc.kind <= kQueen {
+		if e.trial && pc.kind >= kKnight && pc.kind <= kQueen {
 			e.attackers = append(e.attackers, attacker{sq: sq, seat: s, kind: pc.kind})
 		}
 		switch pc.kind {
