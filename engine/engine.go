@@ -58,7 +58,7 @@ var levels = [6]levelSpec{
 	{depth: 1, noise: 200, timeFrac: 0.25},
 	{depth: 2, noise: 80, timeFrac: 0.4},
 	{depth: 3, noise: 25, timeFrac: 0.6},
-	{depth: 5, noise: 0, timeFrac: 0.4},
+	{depth: 4, noise: 10, timeFrac: 0.3},
 	{depth: maxPly - maxQPly - 2, noise: 0, timeFrac: 1},
 }
 
