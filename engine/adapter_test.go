@@ -4,9 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"boardd/configs"
 	"boardd/rules"
-	"boardd/rules/variants"
 )
 
 // TestMirror: the board's incremental mirror and Zobrist key equal a fresh
@@ -14,15 +12,7 @@ import (
 // lines of every variant (captures, castling, en passant, promotions, king
 // captures that grey or remove an army).
 func TestMirror(t *testing.T) {
-	cat, err := variants.Catalog(configs.Variants)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range cat {
-		v, err := d.Variant("")
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, v := range catalogue(t) {
 		t.Run(v.Name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, 2))
 			for line := 0; line < 20; line++ {

@@ -34,6 +34,25 @@ func loadVariant(t testing.TB, name string) *rules.Variant {
 	return v
 }
 
+// catalogue returns every shipped variant (configs/variants) with its
+// first start array.
+func catalogue(t testing.TB) []*rules.Variant {
+	t.Helper()
+	cat, err := variants.Catalog(configs.Variants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []*rules.Variant
+	for _, d := range cat {
+		v, err := d.Variant("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs = append(vs, v)
+	}
+	return vs
+}
+
 // placement sets up a game from a piece list (rules.ParsePlacement).
 func placement(t testing.TB, name string, turn rules.Seat, pieces string) *rules.Game {
 	t.Helper()
@@ -147,15 +166,7 @@ func TestEveryVariantPlays(t *testing.T) {
 	if *games > 0 {
 		n = *games
 	}
-	cat, err := variants.Catalog(configs.Variants)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range cat {
-		v, err := d.Variant("")
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, v := range catalogue(t) {
 		t.Run(v.Name, func(t *testing.T) {
 			for i := 0; i < n; i++ {
 				kinds := []string{"bot:2", "random", "bot:1", "greedy"}

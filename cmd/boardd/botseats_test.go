@@ -14,6 +14,21 @@ import (
 	"boardd/sync/botseat"
 )
 
+// handMove makes move m of game g on the daemon's simulated switches as
+// a hand does: one lift or place at a time.
+func handMove(d *boardDaemon, g *rules.Game, m rules.Move) {
+	for _, x := range referee.Hands(g.Position(), m) {
+		if x.Lift {
+			d.simBoard.Lift(x.Square)
+		} else {
+			d.simBoard.Place(x.Square)
+		}
+		// A hand, not a teleport: each change outlasts the switches'
+		// debounce (4 scans at 200 Hz) with room for a busy machine.
+		time.Sleep(60 * time.Millisecond)
+	}
+}
+
 // TestRunWithBotSeats: boardd run with three bot seats (game.seats) and
 // one person plays a whole game on the simulated board: every bot move is
 // lit as a remote move, the person executes it on the switches, and the
@@ -71,14 +86,7 @@ func TestRunWithBotSeats(t *testing.T) {
 				lit++
 			}
 			if m != 0 {
-				for _, x := range referee.Hands(g.Position(), m) {
-					if x.Lift {
-						d.simBoard.Lift(x.Square)
-					} else {
-						d.simBoard.Place(x.Square)
-					}
-					time.Sleep(15 * time.Millisecond) // a hand, not a teleport
-				}
+				handMove(d, g, m)
 				done = st.FEN4
 			}
 		}
@@ -86,7 +94,7 @@ func TestRunWithBotSeats(t *testing.T) {
 		case <-sig:
 		case <-time.After(100 * time.Millisecond):
 		case <-deadline:
-			t.Fatalf("the game stalled after %d turns: status %s, turn %s, lit %+v", len(st.Moves), st.Status, st.Turn, st.Remote)
+			t.Fatalf("the game stalled after %d turns: status %s (wrong %v, missing %v), turn %s, lit %+v", len(st.Moves), st.Status, st.Wrong, st.Missing, st.Turn, st.Remote)
 		}
 	}
 	if lit == 0 {
@@ -151,14 +159,7 @@ func TestBotOverMQTT(t *testing.T) {
 				greens++
 			}
 			if m != 0 {
-				for _, x := range referee.Hands(g.Position(), m) {
-					if x.Lift {
-						d.simBoard.Lift(x.Square)
-					} else {
-						d.simBoard.Place(x.Square)
-					}
-					time.Sleep(15 * time.Millisecond)
-				}
+				handMove(d, g, m)
 				doneFEN = st.FEN4
 			}
 		}
@@ -168,7 +169,7 @@ func TestBotOverMQTT(t *testing.T) {
 		case err := <-done:
 			t.Fatalf("boardd bot stopped: %v", err)
 		case <-deadline:
-			t.Fatalf("stalled after %d turns: turn %s, lit %+v", len(st.Moves), st.Turn, st.Remote)
+			t.Fatalf("stalled after %d turns: status %s (wrong %v, missing %v), turn %s, lit %+v", len(st.Moves), st.Status, st.Wrong, st.Missing, st.Turn, st.Remote)
 		}
 	}
 	stop()

@@ -205,6 +205,7 @@ func Run(ctx context.Context, src Source, cfg Config) error {
 	}()
 	sent, made, failed := "", "", ""
 	hopeless := map[string]int{} // game/seat: moves in a row that stood hopeless
+	var retry <-chan time.Time // after a refused move: think again
 	for {
 		st := src.State()
 		seat, level, want := wanted(st, cfg.Seats)
@@ -245,6 +246,8 @@ func Run(ctx context.Context, src Source, cfg Config) error {
 		case <-ctx.Done():
 			return nil
 		case <-sig:
+		case <-retry:
+			retry = nil
 		case a := <-answers:
 			if thinking == nil || a.key != thinking.key {
 				continue // an answer nobody wants any more
@@ -276,7 +279,11 @@ func Run(ctx context.Context, src Source, cfg Config) error {
 			}
 			r := src.Do(ctx, referee.Command{Name: referee.CmdMove, Seat: a.seat.String(), Move: a.res.Text})
 			if r.Error != "" {
-				log.Warn("bot: the board refused the bot's move", "seat", a.seat, "move", a.res.Text, "error", r.Error)
+				// Refused (a hand on the board at that moment, say):
+				// think again in a while if nothing changes before.
+				log.Warn("bot: the board refused the bot's move; trying again", "seat", a.seat, "move", a.res.Text, "error", r.Error)
+				sent = ""
+				retry = time.After(500 * time.Millisecond)
 				continue
 			}
 			log.Info("bot move", "seat", a.seat, "move", a.res.Text, "depth", a.res.Depth, "nodes", a.res.Nodes,
@@ -309,7 +316,8 @@ func resigns(cfg Config, st referee.State, a answer, hopeless map[string]int) bo
 // game in play and in step with the board, no remote move waiting, no
 // announcement open.
 func wanted(st referee.State, fixed map[rules.Seat]int) (rules.Seat, int, bool) {
-	if st.Status != "playing" || st.Result != nil || st.Remote != nil || st.Announcement != nil || st.FEN4 == "" {
+	if st.Status != "playing" || st.Result != nil || st.Remote != nil || st.Announcement != nil || st.FEN4 == "" ||
+		st.Lifted != "" || len(st.Wrong) > 0 || len(st.Missing) > 0 {
 		return rules.NoSeat, 0, false
 	}
 	seat, err := seatNamed(st.Turn)

@@ -347,3 +347,45 @@ func TestResign(t *testing.T) {
 		})
 	}
 }
+
+// refusingSource refuses the first move command, as a board does while a
+// hand is on it, and takes the next.
+type refusingSource struct {
+	*fakeSource
+	refused bool
+}
+
+func (r *refusingSource) Do(ctx context.Context, c referee.Command) referee.Reply {
+	r.fakeSource.Do(ctx, c)
+	if c.Name == referee.CmdMove && !r.refused {
+		r.refused = true
+		return referee.Reply{Error: "move: the board is being corrected; wait until it matches the game"}
+	}
+	return referee.Reply{OK: true}
+}
+
+// TestRetriesARefusedMove: a move the board refuses is sent again later,
+// even when the state does not change meanwhile.
+func TestRetriesARefusedMove(t *testing.T) {
+	f := &refusingSource{fakeSource: &fakeSource{st: botState("g1", "Red:1", true), ch: make(chan struct{}, 1)}}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go Run(ctx, f, Config{Lookup: lookup, MoveTime: 10 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+	deadline := time.After(20 * time.Second)
+	for {
+		moves := 0
+		for _, c := range f.commands() {
+			if c.Name == referee.CmdMove {
+				moves++
+			}
+		}
+		if moves >= 2 {
+			return
+		}
+		select {
+		case <-deadline:
+			t.Fatalf("%d move commands, want the refused one sent again", moves)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
