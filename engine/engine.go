@@ -45,20 +45,22 @@ import (
 // noSeat is rules.NoSeat.
 const noSeat = rules.NoSeat
 
-// Level settings: the deepest iteration, the evaluation noise that makes
-// the lower levels blunder now and then, and the share of the time.
+// Level settings: the deepest iteration, the evaluation noise, the share
+// of the time, and how often (per mille of moves) the level blunders: plays
+// a random legal move without thinking, as a beginner now and then does.
 type levelSpec struct {
 	depth    int
 	noise    int
 	timeFrac float64
+	blunder  int
 }
 
 var levels = [6]levelSpec{
 	{},
-	{depth: 1, noise: 200, timeFrac: 0.25},
-	{depth: 2, noise: 80, timeFrac: 0.4},
-	{depth: 3, noise: 25, timeFrac: 0.6},
-	{depth: 4, noise: 10, timeFrac: 0.3},
+	{depth: 1, noise: 100, timeFrac: 0.25, blunder: 250},
+	{depth: 2, noise: 50, timeFrac: 0.4, blunder: 100},
+	{depth: 3, noise: 20, timeFrac: 0.6, blunder: 30},
+	{depth: 5, noise: 0, timeFrac: 0.4, blunder: 10},
 	{depth: maxPly - maxQPly - 2, noise: 0, timeFrac: 1},
 }
 
@@ -219,6 +221,12 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	// Seeded shuffle so equal moves are chosen reproducibly by seed.
 	rng := rand.New(rand.NewPCG(opt.Seed, uint64(len(g.Records()))))
 	rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
+	if b := levels[opt.Level].blunder; b > 0 && rng.IntN(1000) < b {
+		res.Move = moves[0] // a blunder: the first of the shuffled moves
+		res.Elapsed = time.Since(began)
+		res.Text = MoveText(g, res.Move)
+		return res, nil
+	}
 	scores := make([]int, len(moves))
 	s.curHash = b.hash()
 	s.hashes[0] = s.curHash
