@@ -59,8 +59,8 @@ var levels = [6]levelSpec{
 	{},
 	{depth: 1, noise: 100, timeFrac: 0.25, blunder: 250},
 	{depth: 2, noise: 50, timeFrac: 0.4, blunder: 100},
-	{depth: 3, noise: 20, timeFrac: 0.6, blunder: 30},
-	{depth: 5, noise: 0, timeFrac: 0.4, blunder: 10},
+	{depth: 3, noise: 30, timeFrac: 0.4, blunder: 60},
+	{depth: 5, noise: 0, timeFrac: 0.4, blunder: 20},
 	{depth: maxPly - maxQPly - 2, noise: 0, timeFrac: 1},
 }
 

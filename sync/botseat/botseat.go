@@ -205,7 +205,7 @@ func Run(ctx context.Context, src Source, cfg Config) error {
 	}()
 	sent, made, failed := "", "", ""
 	hopeless := map[string]int{} // game/seat: moves in a row that stood hopeless
-	var retry <-chan time.Time // after a refused move: think again
+	var retry <-chan time.Time   // after a refused move: think again
 	for {
 		st := src.State()
 		seat, level, want := wanted(st, cfg.Seats)
