@@ -12,6 +12,7 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6
 	periph.io/x/conn/v3 v3.7.3
 	periph.io/x/host/v3 v3.8.5
+	rsc.io/qr v0.2.0
 )
 
 require (

@@ -5,14 +5,17 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"boardd/internal/printable"
 	"boardd/internal/yamlpos"
 	"boardd/rules/square"
 
@@ -93,6 +96,7 @@ type Sensors struct {
 		Latch      string `yaml:"latch"`
 		Chips      int    `yaml:"chips"` // 0: as many as the board needs
 		SpeedHz    int64  `yaml:"speed_hz"`
+		SPIMode    int    `yaml:"spi_mode"` // 2 (safe), 0 or 3
 		LSBFirst   bool   `yaml:"lsb_first"`
 		ActiveHigh bool   `yaml:"active_high"`
 	} `yaml:"hc165"`
@@ -107,8 +111,9 @@ type Sensors struct {
 	} `yaml:"gpiomatrix"`
 	MCP23017 struct {
 		Bus   string   `yaml:"bus"`
-		Addrs []string `yaml:"addrs"` // empty: as many as the board needs
-		Mode  string   `yaml:"mode"`  // matrix, direct
+		Addrs []string `yaml:"addrs"`  // empty: as many as the board needs
+		Mode  string   `yaml:"mode"`   // matrix, direct
+		BusHz int64    `yaml:"bus_hz"` // the bus clock config.txt sets
 	} `yaml:"mcp23017"`
 }
 
@@ -163,6 +168,10 @@ type Web struct {
 	// on first start and kept in the state directory.
 	Password string `yaml:"password"`
 	Title    string `yaml:"title"`
+	// TLSCert and TLSKey (PEM files) serve the display over HTTPS (and
+	// MQTT over WebSocket as wss://); the session cookie is then Secure.
+	TLSCert string `yaml:"tls_cert"`
+	TLSKey  string `yaml:"tls_key"`
 }
 
 // Log is the daemon's logging.
@@ -184,7 +193,7 @@ func Defaults() Daemon {
 	d.Sensors.Driver, d.Sensors.Rate, d.Sensors.Debounce, d.Sensors.Quiet = "sim", 200, 4, 400*time.Millisecond
 	d.Sensors.HC165.SPI, d.Sensors.HC165.Latch, d.Sensors.HC165.Chips, d.Sensors.HC165.SpeedHz = "/dev/spidev1.0", "GPIO16", 0, 1000000
 	d.Sensors.GPIOMatrix.RowCount, d.Sensors.GPIOMatrix.Settle = 16, 20*time.Microsecond
-	d.Sensors.MCP23017.Mode = "matrix"
+	d.Sensors.HC165.SPIMode, d.Sensors.MCP23017.Mode, d.Sensors.MCP23017.BusHz = 2, "matrix", 400000
 	d.LEDs.Driver, d.LEDs.SPI, d.LEDs.SpeedHz, d.LEDs.Map, d.LEDs.Gamma, d.LEDs.Brightness, d.LEDs.MaxAmps = "none", "/dev/spidev0.0", 4000000, "serpentine", 2.2, 255, 4
 	d.MQTT.Prefix = "boardd"
 	d.MQTT.Embedded.Listen = "127.0.0.1:1883"
@@ -240,25 +249,74 @@ func (d *Daemon) MCP23017Addrs() []string {
 // Error is a problem in the config file, with its position.
 type Error = yamlpos.Error
 
-// Load reads a config file over the defaults and checks it.
-func Load(path string) (Daemon, error) {
+// Checking is a config being checked: its values, and its file and
+// document so that an error can say where the key is.
+type Checking struct {
+	File   string
+	Root   *yaml.Node // nil for the defaults (no file)
+	Config *Daemon
+}
+
+// Errorf is an error at a dotted key ("sensors.wiring"), with the file and
+// the key's line.
+func (c *Checking) Errorf(key, format string, a ...any) error {
+	return &Error{File: c.File, Line: yamlpos.LineOf(c.Root, key), Key: key, Msg: fmt.Sprintf(format, a...)}
+}
+
+// CheckFunc is one more check of a config, beyond the keys and values this
+// package knows (Daemon.Check): a check that needs the package owning a
+// value (a variant, a wiring map, a TLS file) or the machine (the state
+// directory). boardd run and boardd config check pass the same list, so
+// they refuse the same files.
+type CheckFunc func(*Checking) error
+
+// Load reads a config file over the defaults and checks it: Daemon.Check,
+// then each of extra in order. The first problem is the error.
+func Load(path string, extra ...CheckFunc) (Daemon, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Daemon{}, fmt.Errorf("config: %w", err)
 	}
-	return Parse(path, data)
+	return Parse(path, data, extra...)
 }
 
-// Parse reads config text over the defaults and checks it. Unknown keys
-// are errors: a misspelt key must not be silently ignored.
-func Parse(file string, data []byte) (Daemon, error) {
+// CheckDefaults runs the extra checks on the defaults, for a daemon that
+// runs without a config file.
+func CheckDefaults(extra ...CheckFunc) (Daemon, error) {
+	d := Defaults()
+	return d, runChecks(&Checking{File: "the default config", Config: &d}, extra)
+}
+
+func runChecks(c *Checking, extra []CheckFunc) error {
+	for _, check := range extra {
+		if err := check(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Parse reads config text over the defaults and checks it as Load does.
+// Unknown keys are errors: a misspelt key must not be silently ignored.
+func Parse(file string, data []byte, extra ...CheckFunc) (Daemon, error) {
+	d, root, err := parse(file, data)
+	if err != nil {
+		return d, err
+	}
+	return d, runChecks(&Checking{File: file, Root: root, Config: &d}, extra)
+}
+
+func parse(file string, data []byte) (Daemon, *yaml.Node, error) {
 	d := Defaults()
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return d, &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+		return d, nil, &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
 	if len(root.Content) == 0 {
-		return d, d.Check(file, nil) // an empty file: all defaults
+		return d, nil, d.Check(file, nil) // an empty file: all defaults
+	}
+	if err := checkKeys(file, root.Content[0], reflect.TypeFor[Daemon](), ""); err != nil {
+		return d, nil, err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -271,15 +329,15 @@ func Parse(file string, data []byte) (Daemon, error) {
 				fmt.Sscanf(msg, "line %d:", &line)
 				msg = strings.TrimSpace(msg[strings.Index(msg, ":")+1:])
 			}
-			return d, &Error{File: file, Line: line, Msg: msg + " (check the key's spelling and the value's type; configs/boardd.yaml lists every key)"}
+			return d, nil, &Error{File: file, Line: line, Msg: msg + " (check the key's spelling and the value's type; configs/boardd.yaml lists every key)"}
 		}
-		return d, &Error{File: file, Msg: err.Error()}
+		return d, nil, &Error{File: file, Msg: err.Error()}
 	}
 	if d.BoardShape == "square16" && !written(root.Content[0], "game.variant") {
 		// The one rule system of the seeds played on a 16×16 board.
 		d.Game.Variant = "russian-fortress"
 	}
-	return d, d.Check(file, root.Content[0])
+	return d, root.Content[0], d.Check(file, root.Content[0])
 }
 
 // written reports whether the config text sets the dotted key.
@@ -327,10 +385,19 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	if c := d.Game.Clock; c != nil && (c.Base <= 0 || c.Increment < 0 || c.Delay < 0) {
 		return bad("game.clock", "base must be positive (e.g. 10m), increment and delay not negative")
 	}
-	for k, v := range d.Game.Tags {
-		if k == "" || strings.ContainsAny(k, " \t\"[]") || strings.ContainsAny(v, "\r\n") {
-			return bad("game.tags", "%q: tag names are single words, values one line", k)
+	for _, k := range slices.Sorted(maps.Keys(d.Game.Tags)) {
+		if err := printable.Check(d.Game.Tags[k]); err != nil {
+			return bad("game.tags."+k, "%v", err)
 		}
+		if k == "" || strings.ContainsAny(k, " \"[]") || printable.Check(k) != nil {
+			return bad("game.tags", "%q: tag names are single words of printable characters", k)
+		}
+	}
+	if err := printable.Check(d.Web.Title); err != nil {
+		return bad("web.title", "%v", err)
+	}
+	if (d.Web.TLSCert == "") != (d.Web.TLSKey == "") {
+		return bad("web", "tls_cert and tls_key go together: a certificate and its private key, both PEM files")
 	}
 	if err := checkBot(d, bad); err != nil {
 		return err
@@ -350,6 +417,11 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	}
 	if s.Listen != "" && s.Driver != "sim" {
 		return bad("sensors.listen", "only the sim driver takes switch scripts over the network")
+	}
+	if s.Listen != "" && !strings.HasPrefix(s.Listen, "/") && !strings.HasPrefix(s.Listen, "@") {
+		if err := checkListen(s.Listen); err != nil {
+			return bad("sensors.listen", "%q: %v, or a Unix socket path", s.Listen, err)
+		}
 	}
 	if s.Driver == "gpiomatrix" && (len(s.GPIOMatrix.Cols) == 0 || len(s.GPIOMatrix.Rows) == 0 && s.GPIOMatrix.RowSPI == "") {
 		return bad("sensors.gpiomatrix", "needs cols and rows (or row_spi): GPIO names such as GPIO5")
@@ -373,6 +445,9 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 		if v, err := strconv.ParseUint(a, 0, 16); err != nil || v < 0x20 || v > 0x27 {
 			return bad("sensors.mcp23017.addrs", "%q: want an MCP23017 address 0x20 to 0x27", a)
 		}
+	}
+	if err := d.checkHardware(file, root); err != nil {
+		return err
 	}
 	l := &d.LEDs
 	if err := oneOf("leds.driver", l.Driver, "none", "term", "apa102", "ws2812"); err != nil {
@@ -408,13 +483,22 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 			return err
 		}
 	} else if !m.Disabled {
-		if _, _, err := net.SplitHostPort(m.Embedded.Listen); err != nil {
-			return bad("mqtt.embedded.listen", "%q: want host:port such as 127.0.0.1:1883", m.Embedded.Listen)
+		if err := checkListen(m.Embedded.Listen); err != nil {
+			return bad("mqtt.embedded.listen", "%q: %v", m.Embedded.Listen, err)
 		}
+		seen := map[string]int{}
 		for i, u := range m.Embedded.Users {
-			if u.Name == "" || u.Password == "" {
+			switch {
+			case u.Name == "" || u.Password == "":
 				return bad("mqtt.embedded.users", "user %d: needs a name and a password", i+1)
+			case strings.HasPrefix(u.Name, ReservedUserPrefix):
+				return bad("mqtt.embedded.users", "user %d: the name %q is reserved: names starting %s are the board's own accounts; choose another", i+1, u.Name, ReservedUserPrefix)
+			case strings.ContainsAny(u.Name, ":\x00") || printable.Check(u.Name) != nil:
+				return bad("mqtt.embedded.users", "user %d: the name %q must not contain ':' or control characters", i+1, u.Name)
+			case seen[u.Name] > 0:
+				return bad("mqtt.embedded.users", "user %d: the name %q is already user %d: each user once", i+1, u.Name, seen[u.Name])
 			}
+			seen[u.Name] = i + 1
 		}
 	}
 	for _, f := range []struct{ key, path string }{{"mqtt.tls.ca_file", m.TLS.CAFile}, {"mqtt.tls.cert_file", m.TLS.CertFile}, {"mqtt.tls.key_file", m.TLS.KeyFile}} {
@@ -428,8 +512,8 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 		return bad("mqtt.tls", "cert_file and key_file go together")
 	}
 	if w := d.Web.Listen; w != "" && w != "off" {
-		if _, _, err := net.SplitHostPort(w); err != nil {
-			return bad("web.listen", "%q: want host:port such as 127.0.0.1:8080, or off", w)
+		if err := checkListen(w); err != nil {
+			return bad("web.listen", "%q: %v, or off", w, err)
 		}
 	}
 	if err := oneOf("speech.language", d.Speech.Language, "en"); err != nil {
@@ -444,9 +528,33 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	return oneOf("log.format", d.Log.Format, "text", "json")
 }
 
+// ReservedUserPrefix starts the names of the accounts boardd makes for
+// itself on the embedded broker (boardd-mirror-<board>): a configured user
+// may not take one.
+const ReservedUserPrefix = "boardd-mirror-"
+
+// checkListen checks a host:port to listen on: a port number 0-65535 or a
+// service name this machine knows ("http").
+func checkListen(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return errors.New("want host:port such as 127.0.0.1:8080 or :8080")
+	}
+	if n, err := strconv.Atoi(port); err == nil {
+		if n < 0 || n > 65535 {
+			return fmt.Errorf("port %d is out of range: want 0 to 65535 (0: any free port)", n)
+		}
+		return nil
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("port %q is not a number (0 to 65535) nor a known service name", port)
+	}
+	return nil
+}
+
 // ColourNames are the LED language's colours a config may set
 // (referee.Palette.SetColor takes the same names).
-var ColourNames = []string{"lifted", "destination", "last_move", "check", "wrong", "missing", "promotion", "out", "fault", "red", "blue", "yellow", "green"}
+var ColourNames = []string{"lifted", "destination", "last_move", "check", "wrong", "missing", "promotion", "out", "fault", "storage", "red", "blue", "yellow", "green"}
 
 // ParseColor reads "#rrggbb".
 func ParseColor(s string) ([3]uint8, error) {

@@ -30,9 +30,16 @@ func TestExampleIsTheDefaults(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	tests := []struct{ name, yaml, want string }{
-		{"typo", "board: \"2\"\nsensor:\n  driver: sim\n", `f.yaml: line 2: field sensor not found`},
-		{"nested typo", "sensors:\n  drvier: sim\n", `line 2: field drvier not found`},
-		{"wrong type", "sensors:\n  rate: fast\n", `line 2: cannot unmarshal`},
+		{"typo", "board: \"2\"\nsensor:\n  driver: sim\n", `f.yaml: line 2: unknown key sensor (did you mean sensors?)`},
+		{"nested typo", "sensors:\n  drvier: sim\n", `f.yaml: line 2: sensors: unknown key drvier (did you mean driver?)`},
+		{"typo in a list", "mqtt:\n  embedded:\n    users:\n      - {name: a, pasword: b}\n", `line 4: mqtt.embedded.users[1]: unknown key pasword (did you mean password?)`},
+		{"typo in a clock", "game:\n  clock: {bsae: 10m}\n", `line 2: game.clock: unknown key bsae (did you mean base?)`},
+		{"no near key", "log:\n  colour: red\n", `line 2: log: unknown key colour (known keys here: format, level)`},
+		{"wrong type", "sensors:\n  rate: fast\n", `f.yaml: line 2: sensors.rate: "fast": want a number`},
+		{"fraction for a count", "sensors:\n  debounce: 2.5\n", `line 2: sensors.debounce: "2.5": want a whole number`},
+		{"list for a value", "board: [a, b]\n", `line 1: board: a list: want a single value`},
+		{"duration", "game:\n  clock: {base: ten}\n", `line 2: game.clock.base: "ten": want a duration such as 400ms, 10s or 10m`},
+		{"colours not a map", "leds:\n  colours: red\n", `line 2: leds.colours: "red": want indented name: value lines`},
 		{"bad driver", "sensors:\n  driver: usb\n", `f.yaml: line 2: sensors.driver: "usb": want sim, hc165, gpiomatrix, mcp23017`},
 		{"bad board", "board: a/b\n", `line 1: board: "a/b": want a short id`},
 		{"bad rate", "sensors:\n  rate: 5\n", `line 2: sensors.rate: 5: want 10 to 2000`},

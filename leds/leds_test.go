@@ -187,7 +187,8 @@ func TestWriterRetriesAndSkipsUnchanged(t *testing.T) {
 	s := &flaky{fails: 2}
 	var mu sync.Mutex
 	var errs []error
-	w := NewWriter(s, func(err error) { mu.Lock(); errs = append(errs, err); mu.Unlock() })
+	// No refresh: this test counts the writes of changed frames.
+	w := NewWriterEvery(s, func(err error) { mu.Lock(); errs = append(errs, err); mu.Unlock() }, 0)
 	defer w.Close()
 	red := []Color{{255, 0, 0}, {}}
 	w.Show(red)
@@ -211,6 +212,53 @@ func TestWriterRetriesAndSkipsUnchanged(t *testing.T) {
 	time.Sleep(20 * time.Millisecond)
 	if s.count() != 2 || s.shows[1][0] != (Color{0, 0, 255}) {
 		t.Errorf("shows %v, want red then blue only", s.shows)
+	}
+}
+
+// With nothing new to show, the writer sends the frame it shows again
+// (a glitched LED heals), the same pixels each time; a new frame still
+// replaces it.
+func TestWriterRefreshesUnchangedFrame(t *testing.T) {
+	s := &flaky{}
+	w := NewWriterEvery(s, nil, 5*time.Millisecond)
+	defer w.Close()
+	red := []Color{{255, 0, 0}, {}}
+	w.Show(red)
+	deadline := time.Now().Add(10 * time.Second)
+	for s.count() < 3 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if s.count() < 3 {
+		t.Fatalf("%d writes, want the frame and at least two refreshes", s.count())
+	}
+	blue := []Color{{0, 0, 255}, {}}
+	w.Show(blue)
+	for time.Now().Before(deadline) {
+		s.mu.Lock()
+		last := s.shows[len(s.shows)-1]
+		s.mu.Unlock()
+		if last[0] == blue[0] {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	w.Close()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seenBlue := false
+	for i, f := range s.shows {
+		switch {
+		case f[0] == blue[0]:
+			seenBlue = true
+		case f[0] != red[0] || seenBlue:
+			t.Fatalf("write %d: %v; want red (refreshed) until blue, then blue only", i, f)
+		}
+	}
+	if !seenBlue {
+		t.Error("the new frame was never written")
+	}
+	if Refresh != time.Second {
+		t.Errorf("NewWriter refreshes every %v, the docs say every second", Refresh)
 	}
 }
 
@@ -247,7 +295,7 @@ func (s *stuck) Show(px []Color) error {
 
 func TestWriterNeverBlocksAndCoalesces(t *testing.T) {
 	s := &stuck{release: make(chan struct{})}
-	w := NewWriter(s, nil)
+	w := NewWriterEvery(s, nil, 0)
 	defer w.Close()
 	start := time.Now()
 	for i := 1; i <= 100; i++ {

@@ -10,7 +10,10 @@ import (
 // latest frame (older unwritten ones are skipped) and only when it differs
 // from what the strip already shows. A failed write is reported through
 // the error callback and retried with backoff (10 ms doubling to 1 s)
-// until it succeeds or a newer frame arrives.
+// until it succeeds or a newer frame arrives. While nothing changes the
+// goroutine sends the frame again every Refresh (one second), so an LED
+// that took a glitch on the data line (a spike from a motor, a loose
+// connector) shows the right colour again by itself.
 type Writer struct {
 	strip   Strip
 	onErr   func(error)
@@ -23,13 +26,22 @@ type Writer struct {
 	shown   []Color
 	showing bool // shown holds what the strip shows
 	buf     []Color
+	refresh time.Duration
 }
 
-// NewWriter starts a writer for s; onErr (may be nil) hears every failed
-// write.
-func NewWriter(s Strip, onErr func(error)) *Writer {
+// Refresh is how often NewWriter's goroutine sends an unchanged frame
+// again.
+const Refresh = time.Second
+
+// NewWriter starts a writer for s that refreshes the strip every Refresh;
+// onErr (may be nil) hears every failed write.
+func NewWriter(s Strip, onErr func(error)) *Writer { return NewWriterEvery(s, onErr, Refresh) }
+
+// NewWriterEvery is NewWriter with another refresh period; 0 never sends
+// an unchanged frame again.
+func NewWriterEvery(s Strip, onErr func(error), refresh time.Duration) *Writer {
 	w := &Writer{
-		strip: s, onErr: onErr,
+		strip: s, onErr: onErr, refresh: refresh,
 		pending: make([]Color, s.Len()), shown: make([]Color, s.Len()), buf: make([]Color, s.Len()),
 		wake: make(chan struct{}, 1), done: make(chan struct{}),
 	}
@@ -66,12 +78,20 @@ func (w *Writer) run() {
 	defer close(w.done)
 	backoff := time.Duration(0)
 	for {
-		if backoff > 0 {
+		resend := false
+		switch {
+		case backoff > 0:
 			select {
 			case <-w.wake:
 			case <-time.After(backoff):
 			}
-		} else {
+		case w.refresh > 0 && w.showing:
+			select {
+			case <-w.wake:
+			case <-time.After(w.refresh):
+				resend = true
+			}
+		default:
 			<-w.wake
 		}
 		w.mu.Lock()
@@ -82,12 +102,13 @@ func (w *Writer) run() {
 		if w.dirty {
 			copy(w.buf, w.pending)
 			w.dirty = false
-		} else if backoff == 0 {
+			resend = false
+		} else if backoff == 0 && !resend {
 			w.mu.Unlock()
 			continue
 		}
 		w.mu.Unlock()
-		if w.showing && equal(w.buf, w.shown) {
+		if w.showing && equal(w.buf, w.shown) && !resend {
 			backoff = 0
 			continue
 		}

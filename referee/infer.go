@@ -142,20 +142,55 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) []rules.
 	if len(byOcc) <= 1 {
 		return byOcc
 	}
-	var byTrace []rules.Move
+	var byTrace, oneHand []rules.Move
 	for _, m := range byOcc {
 		// lifted from its square, then put down on its destination (a
 		// neighbour nudged before the move does not count), and that
 		// destination's last event is the put-down
 		i := index(obs.Trace, 0, m.From(), true)
-		if i >= 0 && index(obs.Trace, i+1, m.To(), false) >= 0 && placedLast(obs.Trace, m.To()) {
+		if j := index(obs.Trace, i+1, m.To(), false); i >= 0 && j >= 0 && placedLast(obs.Trace, m.To()) && inHand(obs.Trace, i, j, m) {
 			byTrace = append(byTrace, m)
+			if !straddled(obs.Trace, i, j, m) {
+				oneHand = append(oneHand, m)
+			}
 		}
 	}
 	if len(byTrace) == 0 {
 		return byOcc
 	}
+	if len(oneHand) > 0 {
+		return oneHand
+	}
 	return byTrace
+}
+
+// straddled reports whether, while the piece lifted at trace index i was
+// carried to move m's destination (put down at j), a piece lifted before i
+// was put back: a second hand at work through the whole move. Where the
+// same switches fit a reading without that (a piece captured, then
+// another touched by the next player), that reading is preferred.
+func straddled(tr []Touch, i, j int, m rules.Move) bool {
+	rook := square.None
+	if c, _ := m.IsCastle(); c {
+		_, rook = m.RookSquares()
+	}
+	for k := i + 1; k < j; k++ {
+		if x := tr[k].Square; !tr[k].Lift && x != m.To() && x != rook && emptiedBefore(tr, i, x) && !lastLift(tr, i, k, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastLift reports whether square s was lifted between trace indexes from
+// (inclusive) and to (exclusive).
+func lastLift(tr []Touch, from, to int, s square.Square) bool {
+	for k := from; k < to; k++ {
+		if tr[k].Square == s && tr[k].Lift {
+			return true
+		}
+	}
+	return false
 }
 
 // removedToo reports whether the board shows move m (occupancy occ after
@@ -190,7 +225,7 @@ func RulesCleared(p *rules.Position, moves []rules.Move, obs Observation) bool {
 // origin lifted and destination put down in the trace. Promotions are
 // taken as the default piece.
 func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) [][2]rules.Move {
-	var out [][2]rules.Move
+	var out, oneHand [][2]rules.Move
 	var buf [256]rules.Move
 	tr := obs.Trace
 	for _, m1 := range moves {
@@ -198,7 +233,7 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) [][
 		// destination before the next seat lifted anything of its own.
 		i1 := index(tr, 0, m1.From(), true)
 		j1 := index(tr, i1+1, m1.To(), false)
-		if i1 < 0 || j1 < 0 || !defaultPromo(moves, m1) {
+		if i1 < 0 || j1 < 0 || !defaultPromo(moves, m1) || !inHand(tr, i1, j1, m1) {
 			continue
 		}
 		var q *rules.Position
@@ -216,15 +251,57 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) [][
 			// m2's piece was lifted after m1 came down, and put down on its
 			// destination after that lift.
 			i2 := index(tr, j1+1, m2.From(), true)
-			if i2 < 0 || index(tr, i2+1, m2.To(), false) < 0 || !placedLast(tr, m2.To()) || !defaultPromo(second, m2) {
+			j2 := index(tr, i2+1, m2.To(), false)
+			if i2 < 0 || j2 < 0 || !placedLast(tr, m2.To()) || !defaultPromo(second, m2) || !inHand(tr, i2, j2, m2) {
 				continue
 			}
 			if q.OccupancyAfter(m2) == obs.Final {
 				out = append(out, [2]rules.Move{m1, m2})
+				if !straddled(tr, i1, j1, m1) && !straddled(tr, i2, j2, m2) {
+					oneHand = append(oneHand, [2]rules.Move{m1, m2})
+				}
 			}
 		}
 	}
+	if len(oneHand) > 0 {
+		return oneHand // see straddled
+	}
 	return out
+}
+
+// inHand reports whether the piece lifted at trace index i can be the one
+// put down on move m's destination at index j: every piece put down on
+// another square in between (but a castling rook's) refills a square
+// emptied before (a neighbour set back, a piece put back) or is lifted
+// again before j (the piece resting on its way, a drag). A piece put down
+// on an empty square and left there is the moving piece, which then never
+// reached m's destination.
+func inHand(tr []Touch, i, j int, m rules.Move) bool {
+	rook := square.None
+	if c, _ := m.IsCastle(); c {
+		_, rook = m.RookSquares()
+	}
+	for k := i + 1; k < j; k++ {
+		x := tr[k].Square
+		if tr[k].Lift || x == m.To() || x == rook {
+			continue
+		}
+		if !emptiedBefore(tr, k, x) && index(tr[:j], k+1, x, true) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// emptiedBefore reports whether the last event on square s before trace
+// index k lifted a piece from it.
+func emptiedBefore(tr []Touch, k int, s square.Square) bool {
+	for k--; k >= 0; k-- {
+		if tr[k].Square == s {
+			return tr[k].Lift
+		}
+	}
+	return false
 }
 
 // index returns the position of the first event at or after from that

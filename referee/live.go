@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	gosync "sync"
+	"syscall"
 	"time"
 
 	"boardd/leds"
@@ -60,10 +61,21 @@ type LiveConfig struct {
 	Now func() time.Time
 	// Log keeps the stream durably (nil: in memory only).
 	Log StreamLog
+	// SeqFloor is the highest Seq any other durable record names (the game
+	// journal, the MQTT mirror's acknowledged position): numbering goes on
+	// above it and above Log.Last(), so a lost or damaged stream file never
+	// makes a Seq come round again.
+	SeqFloor uint64
 	// Sinks see every message, synchronously and in order, before anyone
 	// else: the game journal is one, so a message is on disk before the
-	// board moves on. A sink's error is logged and the game goes on.
+	// board moves on. When a sink or Log fails, the message is not
+	// acknowledged: the board pauses (State.Status "paused", the LEDs
+	// show Palette.Storage), takes no moves or commands, and writes the
+	// message again every RetryEvery until it succeeds; then it goes on.
 	Sinks []func(Message) error
+	// RetryEvery is how often a paused board tries to write again
+	// (default 1 s).
+	RetryEvery time.Duration
 	// Keep is how many recent messages are kept in memory (default 4096).
 	Keep int
 	// Frame receives every new LED frame (nil: none). It must not block.
@@ -101,6 +113,10 @@ type Live struct {
 	undelivered []Message    // emitted, waiting for the state that includes them
 	idBase      string       // game ids: the start time, numbered within a second
 	idN         int
+	unwritten   []unwritten // emitted, not yet on disk: the board is paused until they are
+	storeErr    error       // why the board is paused (nil: it is not)
+	clockHeld   bool        // the pause stopped a running clock
+	retryAt     time.Time
 
 	mu        gosync.Mutex // guards what other goroutines read
 	seq       uint64
@@ -112,8 +128,16 @@ type Live struct {
 	lights    Lights
 }
 
+// unwritten is a message waiting for the disk; done counts the writers
+// (sinks, then the log) that have it.
+type unwritten struct {
+	m    Message
+	done int
+}
+
 type request struct {
 	cmd   Command
+	fn    func() // run on the Run goroutine instead of cmd
 	reply chan Reply
 }
 
@@ -142,13 +166,17 @@ func NewLive(cfg LiveConfig) (*Live, error) {
 	if cfg.SuspectAfter <= 0 {
 		cfg.SuspectAfter = 30 * time.Second
 	}
+	if cfg.RetryEvery <= 0 {
+		cfg.RetryEvery = time.Second
+	}
 	l := &Live{cfg: cfg, reqs: make(chan request), touches: make(chan sensors.Event, 256),
 		subs: map[*sub]struct{}{}, notify: map[chan struct{}]struct{}{}}
 	l.log = cfg.Logger
 	if cfg.Log != nil {
 		l.seq = cfg.Log.Last()
-		l.delivered = l.seq // all of them in the log, for Subscribe
 	}
+	l.seq = max(l.seq, cfg.SeqFloor)
+	l.delivered = l.seq // all of them in the log, for Subscribe
 	if cfg.Game != nil {
 		l.ref = New(cfg.Game)
 		l.ref.Takeback = cfg.Takeback
@@ -161,6 +189,7 @@ func NewLive(cfg LiveConfig) (*Live, error) {
 			return nil, err
 		}
 		l.ref.Resync(cfg.Occupancy)
+		l.lastTouch = cfg.Now()
 		l.publishState()
 		return l, nil
 	}
@@ -194,14 +223,30 @@ func (l *Live) Run(ctx context.Context) error {
 		case <-quiet.C:
 			l.judge()
 		case <-tick.C:
+			if l.storeErr != nil {
+				if l.retry() && l.dirty {
+					quiet.Reset(l.cfg.Quiet) // what was moved while paused is judged now
+				}
+				continue
+			}
 			l.checkFlag()
 			l.checkSwitches()
 		case rq := <-l.reqs:
-			if rq.cmd.Name == "ping" {
+			switch {
+			case rq.fn != nil:
+				rq.fn()
 				rq.reply <- Reply{OK: true}
-				continue
+			case rq.cmd.Name == "ping":
+				rq.reply <- Reply{OK: true}
+			case l.storeErr != nil:
+				rq.reply <- Reply{Error: l.pausedText() + ": try again once it goes on"}
+			default:
+				r := l.do(rq.cmd)
+				if l.storeErr != nil && r.OK { // not on disk yet: not acknowledged
+					r = Reply{Error: l.pausedText() + ": the command is recorded and published once the board can write again"}
+				}
+				rq.reply <- r
 			}
-			rq.reply <- l.do(rq.cmd)
 		}
 	}
 }
@@ -227,9 +272,26 @@ func (l *Live) Do(ctx context.Context, c Command) Reply {
 	}
 }
 
+// HandsFor resolves a move typed as PGN4 among the live game's legal
+// moves and returns how a human makes it on the board (GameHands), for a
+// simulated board's typed moves.
+func (l *Live) HandsFor(ctx context.Context, text string) ([]Touch, error) {
+	var out []Touch
+	var err error
+	if e := l.call(ctx, request{fn: func() { out, err = GameHands(l.ref.Game(), text) }}); e != nil {
+		return nil, e
+	}
+	return out, err
+}
+
 // Ping reports whether the Run goroutine answers (for a watchdog).
 func (l *Live) Ping(ctx context.Context) error {
-	rq := request{cmd: Command{Name: "ping"}, reply: make(chan Reply, 1)}
+	return l.call(ctx, request{cmd: Command{Name: "ping"}})
+}
+
+// call hands rq to the Run goroutine and waits for it to be done.
+func (l *Live) call(ctx context.Context, rq request) error {
+	rq.reply = make(chan Reply, 1)
 	select {
 	case l.reqs <- rq:
 	case <-ctx.Done():
@@ -253,6 +315,9 @@ func (l *Live) touch(e sensors.Event) bool {
 		l.publishState()
 		return true
 	case sensors.Fault:
+		if e.Cause != sensors.Chatter {
+			return false // a suspect the referee reported (checkSwitches said why)
+		}
 		l.emit(Message{Kind: MsgSensorFault, Square: e.Square.String(),
 			Text: fmt.Sprintf("the switch under %s keeps changing: check the magnet and the switch", e.Square)})
 		l.publishState()
@@ -262,7 +327,7 @@ func (l *Live) touch(e sensors.Event) bool {
 
 // judge asks the referee what the still board means.
 func (l *Live) judge() {
-	if !l.dirty {
+	if !l.dirty || l.storeErr != nil { // paused: judged once it goes on
 		return
 	}
 	l.dirty = false
@@ -284,6 +349,9 @@ func (l *Live) report(evs []Event) {
 				Text: "promotion: the default piece was played; choose another with the promote command before the next move"}
 		case EvIllegal:
 			m = Message{Kind: MsgIllegal, Text: "no legal move explains the board: follow the lights back (red: empty it, amber: fill it)"}
+			if e.Why != "" {
+				m.Text = e.Why + ": put it back as the lights show (red: empty it, amber: fill it)"
+			}
 			if want := g.Position().Occupancy(); l.ref.Occupancy().AndNot(want).Len()+want.AndNot(l.ref.Occupancy()).Len() >= farOff {
 				m.Text += "; if it cannot be put right, take every piece off the board and the lights guide a fresh set-up of the position"
 			}
@@ -306,6 +374,11 @@ func (l *Live) report(evs []Event) {
 			continue
 		case EvPromotionChanged:
 			l.promotionChanged(e.Record)
+			continue
+		case EvRevised:
+			rec := e.Record
+			l.emit(Message{Kind: MsgMoveRevised, Seat: rec.Seat.String(), Move: rec.Text, Coord: coord(rec), Candidates: []string{e.Replaced.Text}, Clocks: l.clockMS(),
+				FEN4: g.Position().FEN4(), Text: fmt.Sprintf("%s: %s, not %s: the king completed the castle", rec.Seat, rec.Text, e.Replaced.Text)})
 			continue
 		case EvSetup:
 			m = Message{Kind: MsgSetup, Text: setupText}
@@ -885,6 +958,7 @@ func (l *Live) newGame(c Command, occ square.Set) Reply {
 		return fail("new_game: %v", err)
 	}
 	l.ref.Resync(occ)
+	l.lastTouch = l.cfg.Now() // the fault timer starts with the game
 	st := start
 	if st == "" {
 		st = g.StartFEN4()
@@ -959,15 +1033,17 @@ func (l *Live) clockMS() []int64 {
 	return out
 }
 
-// checkSwitches reports squares whose switch has disagreed with the game
-// for SuspectAfter while nobody touched the board, and clears them when
-// they agree again.
+// checkSwitches reports a square whose switch has disagreed with the game
+// for SuspectAfter since the latest board change or the game's start, and
+// clears it when it agrees again. Only a lone square is suspect: the rest
+// of the board agrees with the game. Two or more squares to fix (a refused
+// move, a set-up) are a correction the lights guide, not a fault.
 func (l *Live) checkSwitches() {
 	if l.cfg.Suspect == nil {
 		return
 	}
 	var off square.Set
-	if !l.ref.InStep() { // a piece held in the hand is not a fault
+	if _, setup := l.ref.Setup(); !l.ref.InStep() && !setup { // a piece held in the hand is not a fault
 		occ, want := l.ref.Occupancy(), l.ref.Game().Position().Occupancy()
 		off = occ.AndNot(want).Or(want.AndNot(occ))
 	}
@@ -979,7 +1055,7 @@ func (l *Live) checkSwitches() {
 			l.cfg.Unsuspect(q)
 		}
 	}
-	if off.Len() > 0 && !l.dirty && l.cfg.Now().Sub(l.lastTouch) >= l.cfg.SuspectAfter {
+	if off.Len() == 1 && !l.dirty && l.cfg.Now().Sub(l.lastTouch) >= l.cfg.SuspectAfter {
 		want := l.ref.Game().Position().Occupancy()
 		for _, q := range off.AndNot(l.suspects).Squares() {
 			l.suspects.Add(q)
@@ -1029,8 +1105,8 @@ func (l *Live) checkFlag() {
 	l.publishState()
 }
 
-// emit numbers a message, hands it to the sinks and the log, and delivers
-// it to subscribers.
+// emit numbers a message and writes it (flush). While the board is
+// paused it only joins the messages waiting for the disk.
 func (l *Live) emit(m Message) {
 	l.mu.Lock()
 	l.seq++
@@ -1038,24 +1114,91 @@ func (l *Live) emit(m Message) {
 	l.mu.Unlock()
 	m.Time = l.cfg.Now().UTC()
 	m.Board, m.Game = l.cfg.Board, l.game
-	for _, sink := range l.cfg.Sinks {
-		if err := sink(m); err != nil {
-			l.log.Error("recording a message failed", "game", l.game, "seq", m.Seq, "kind", m.Kind, "err", err)
+	l.unwritten = append(l.unwritten, unwritten{m: m})
+	if l.storeErr == nil {
+		l.flush()
+	}
+}
+
+// flush hands the waiting messages, in order, to the sinks and the log;
+// each one all of them took is acknowledged: kept and queued for the
+// subscribers. The first failure pauses the board (storeErr).
+func (l *Live) flush() {
+	for len(l.unwritten) > 0 {
+		w := &l.unwritten[0]
+		err := l.write(w)
+		if err != nil {
+			if l.storeErr == nil {
+				l.storeErr = err
+				l.log.Error(l.pausedText(), "game", l.game, "seq", w.m.Seq, "kind", w.m.Kind, "err", err)
+				if l.clockHeld = l.clocks != nil && l.clocks.Running() != rules.NoSeat; l.clockHeld {
+					l.clocks.Pause(l.cfg.Now()) // nobody's time runs while the board cannot play
+				}
+			}
+			l.retryAt = l.cfg.Now().Add(l.cfg.RetryEvery)
+			return
+		}
+		m := w.m
+		l.unwritten = l.unwritten[1:]
+		l.log.Info(m.Text, "game", l.game, "seq", m.Seq, "kind", m.Kind)
+		l.mu.Lock()
+		l.recent = append(l.recent, m)
+		if len(l.recent) > l.cfg.Keep {
+			l.recent = append(l.recent[:0:0], l.recent[len(l.recent)-l.cfg.Keep/2:]...)
+		}
+		l.mu.Unlock()
+		l.undelivered = append(l.undelivered, m)
+	}
+	if l.storeErr != nil {
+		l.storeErr = nil
+		l.log.Info("storage works again: the game goes on", "game", l.game)
+		if _, over := l.ref.Game().Result(); l.clockHeld && !over {
+			l.clocks.Start(l.ref.Game().Turn(), l.cfg.Now())
+		}
+		l.clockHeld = false
+	}
+}
+
+// write hands w to the writers that do not have it yet.
+func (l *Live) write(w *unwritten) error {
+	for ; w.done < len(l.cfg.Sinks); w.done++ {
+		if err := l.cfg.Sinks[w.done](w.m); err != nil {
+			return err
 		}
 	}
-	if l.cfg.Log != nil {
-		if err := l.cfg.Log.Append(m); err != nil {
-			l.log.Error("stream log", "seq", m.Seq, "err", err)
+	if w.done == len(l.cfg.Sinks) && l.cfg.Log != nil {
+		if err := l.cfg.Log.Append(w.m); err != nil {
+			return err
 		}
+		w.done++
 	}
-	l.log.Info(m.Text, "game", l.game, "seq", m.Seq, "kind", m.Kind)
-	l.mu.Lock()
-	l.recent = append(l.recent, m)
-	if len(l.recent) > l.cfg.Keep {
-		l.recent = append(l.recent[:0:0], l.recent[len(l.recent)-l.cfg.Keep/2:]...)
+	return nil
+}
+
+// retry writes the waiting messages again when it is time; it reports
+// whether the board goes on.
+func (l *Live) retry() bool {
+	if l.cfg.Now().Before(l.retryAt) {
+		return false
 	}
-	l.mu.Unlock()
-	l.undelivered = append(l.undelivered, m)
+	l.flush()
+	if l.storeErr != nil {
+		return false
+	}
+	l.publishState()
+	return true
+}
+
+// StoragePaused is what the board says (log, State.Message) while it
+// cannot write to its disk.
+const StoragePaused = "the game is paused, nothing is lost"
+
+// pausedText says why the board is paused.
+func (l *Live) pausedText() string {
+	if errors.Is(l.storeErr, syscall.ENOSPC) || errors.Is(l.storeErr, syscall.EDQUOT) {
+		return "storage full: " + StoragePaused
+	}
+	return "storage failing: " + StoragePaused
 }
 
 // deliver hands the messages emitted since the last call to the
@@ -1172,6 +1315,10 @@ func (l *Live) Lights() Lights {
 // publishState rebuilds the snapshot and the LED frame and tells the
 // watchers. Called on the Run goroutine after every change.
 func (l *Live) publishState() {
+	if l.storeErr != nil {
+		l.publishPaused()
+		return
+	}
 	var f leds.Frame
 	f.Brightness = 255
 	l.ref.Frame(&f)
@@ -1197,6 +1344,38 @@ func (l *Live) publishState() {
 	st.Seq, lights.Seq = l.seq, l.seq
 	l.state, l.lights = st, lights
 	l.deliver()
+	for ch := range l.notify {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+	l.mu.Unlock()
+}
+
+// publishPaused shows a paused board: the last acknowledged state with
+// Status "paused" and the reason, every square in Palette.Storage.
+func (l *Live) publishPaused() {
+	var f leds.Frame
+	f.Brightness = 255
+	lights := Lights{Squares: map[string]string{}}
+	c := l.ref.Palette.Storage
+	for _, q := range l.ref.Game().Variant().Geometry.Playable.Squares() {
+		f.Set(q, c)
+		lights.Squares[q.String()] = fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
+	}
+	if l.cfg.Frame != nil {
+		l.cfg.Frame(&f)
+	}
+	l.mu.Lock()
+	st := l.state
+	if st.Board == "" { // nothing published yet
+		st = l.snapshot()
+		st.Seq = l.delivered
+	}
+	st.Status, st.Message = "paused", l.pausedText()
+	lights.Seq = st.Seq
+	l.state, l.lights = st, lights
 	for ch := range l.notify {
 		select {
 		case ch <- struct{}{}:

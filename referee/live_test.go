@@ -667,8 +667,73 @@ func TestPieceCodes(t *testing.T) {
 		{rules.MakePiece(rules.Blue, rules.Pawn), "bP"},
 	}
 	for _, tt := range tests {
-		if got := pieceCode(tt.pc); got != tt.want {
-			t.Errorf("pieceCode(%v) = %q, want %q", tt.pc, got, tt.want)
+		if got := PieceCode(tt.pc); got != tt.want {
+			t.Errorf("PieceCode(%v) = %q, want %q", tt.pc, got, tt.want)
 		}
+	}
+}
+
+// A new game on a board that is not set up (the last game's pieces still
+// standing) is a set-up, not a sensor fault: no sensor_fault message, no
+// suspect square, however long the players take, and the scanner's
+// suspect faults echoed back say nothing more; "keeps changing" is only
+// for a chattering switch.
+func TestLiveNewGameOnAnUnsetBoardRaisesNoFault(t *testing.T) {
+	var mu gosync.Mutex
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	clk := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	later := func(d time.Duration) {
+		mu.Lock()
+		now = now.Add(d)
+		mu.Unlock()
+		time.Sleep(350 * time.Millisecond) // three of Run's ticks
+	}
+	var suspects []square.Square
+	b := startLive(t, LiveConfig{Now: clk, SuspectAfter: 30 * time.Second,
+		Suspect: func(q square.Square) { mu.Lock(); suspects = append(suspects, q); mu.Unlock() }})
+	// The last game's end: pieces off and on other squares.
+	b.hand("-h2 +h5 -g1 +k5 -b7 -c7 -m8 +k9 -d13 +d9 -h13 +h11")
+	later(time.Second)
+	// Several squares differ from the game: a correction, never a fault.
+	for b.next().Kind != MsgIllegal {
+	}
+	if r := b.do("new_game", `{"variant":"ffa"}`); !r.OK {
+		t.Fatal(r.Error)
+	}
+	if m := b.next(); m.Kind != MsgGameStart || !strings.Contains(m.Text, "set up the pieces") {
+		t.Fatalf("message %+v", m)
+	}
+	later(31 * time.Second) // nobody touches the board
+	b.hand("-h5 +h2")       // some pieces set up, then a long pause
+	later(time.Second)
+	later(45 * time.Second)
+	// The scanner echoes a suspect as a fault event: the referee has said
+	// why already; a chattering switch is news.
+	b.Touches() <- sensors.Event{Kind: sensors.Fault, Square: sq("k5"), Cause: sensors.Suspect}
+	b.Touches() <- sensors.Event{Kind: sensors.Fault, Square: sq("e5"), Cause: sensors.Chatter}
+	m := b.next()
+	if m.Kind != MsgSensorFault || m.Square != "e5" || !strings.Contains(m.Text, "keeps changing") {
+		t.Fatalf("want only the chattering switch's fault, got %+v", m)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(suspects) != 0 {
+		t.Errorf("squares to set up reported as suspect switches: %v", suspects)
+	}
+}
+
+// A refusal on the switches says why, as a typed move would.
+func TestLiveRefusalSaysWhy(t *testing.T) {
+	fen := crossFEN(t, "R", "rK:h1 rB:h2 bK:a7 bR:h9 yK:g14 gK:n8")
+	v, _ := rules.NewVariant("teams", "")
+	g, _ := rules.NewGame(v, fen)
+	b := startLive(t, LiveConfig{Start: fen, Occupancy: g.Position().Occupancy()})
+	b.hand("-h2 +g3")
+	m := b.next()
+	if m.Kind != MsgIllegal || !strings.HasPrefix(m.Text, "Bh2-g3: it would leave Red's king on h1 in check from Blue's rook on h9: put it back") {
+		t.Fatalf("message %+v", m)
+	}
+	if st := b.State(); st.Status != "correction" || strings.Join(st.Missing, ",") != "h2" || strings.Join(st.Wrong, ",") != "g3" {
+		t.Errorf("state %s, missing %v, wrong %v", st.Status, st.Missing, st.Wrong)
 	}
 }

@@ -43,9 +43,13 @@ const (
 	// EvSetup: the board was emptied during a correction: a guided set-up
 	// of the current position begins (see StartSetup).
 	EvSetup
+	// EvRevised: the last move, read a moment early, was the first part of
+	// a castle the same seat has now completed (its rook moved first):
+	// Replaced was taken back and Record played instead.
+	EvRevised
 )
 
-var eventNames = [...]string{"move", "illegal", "out of turn", "ambiguous", "promotion choice", "corrected", "game over", "takeback", "takeback asked", "promotion changed", "set-up"}
+var eventNames = [...]string{"move", "illegal", "out of turn", "ambiguous", "promotion choice", "corrected", "game over", "takeback", "takeback asked", "promotion changed", "set-up", "revised"}
 
 // TakebackMode is the club's setting for undoing a move by putting the
 // pieces back.
@@ -71,6 +75,10 @@ type Event struct {
 	Seat       rules.Seat   // EvOutOfTurn: the seat that moved
 	Candidates []rules.Move // EvAmbiguous, EvPromotionChoice
 	Result     rules.Result // EvGameOver
+	Replaced   rules.Record // EvRevised: the move read before
+	// Why says, for EvIllegal, what was wrong when the board shows exactly
+	// one move the rules forbid ("Pf2-f3: it would leave Red's king …").
+	Why string
 }
 
 // Referee owns one live game on the board. It is not safe for concurrent
@@ -82,6 +90,9 @@ type Referee struct {
 	lifted   square.Square
 	last     rules.Move
 	fix      *Verdict     // set while the board disagrees with the game
+	fixAt    int          // len(trace) when fix was set by a refusal
+	refused  *Verdict     // the fix set by the last refusal
+	partial  rules.Move   // a castle the board shows half made (lit)
 	setup    *guidedSetup // a set-up of the current position from scratch
 	seq      uint64
 	Palette  Palette
@@ -102,14 +113,17 @@ type Palette struct {
 	// resigned, flagged) while it stays on the board; Fault a square whose
 	// switch is suspect.
 	Out, Fault leds.Color
-	Turn       [rules.NumSeats]leds.Color
+	// Storage fills the board while it is paused because its disk cannot
+	// be written (full).
+	Storage leds.Color
+	Turn    [rules.NumSeats]leds.Color
 }
 
 // DefaultPalette: white lifted square, green destinations, dim blue last
 // move, red king in check, red for squares that must be emptied, amber for
 // squares that must be filled, yellow for a promotion choice, purple for
-// an eliminated (mated, resigned, …) seat's king, cyan for a suspect switch, and each seat's own
-// colour for whose turn it is.
+// an eliminated (mated, resigned, …) seat's king, cyan for a suspect switch, magenta over the whole board while the disk
+// cannot be written, and each seat's own colour for whose turn it is.
 var DefaultPalette = Palette{
 	Lifted:      leds.Color{R: 255, G: 255, B: 255},
 	Destination: leds.Color{G: 160},
@@ -120,19 +134,21 @@ var DefaultPalette = Palette{
 	Promotion:   leds.Color{R: 255, G: 220},
 	Out:         leds.Color{R: 120, B: 160},
 	Fault:       leds.Color{G: 200, B: 200},
+	Storage:     leds.Color{R: 160, B: 160},
 	Turn:        [rules.NumSeats]leds.Color{{R: 200}, {B: 200}, {R: 200, G: 200}, {G: 200}},
 }
 
 // SetColor sets one colour of the palette by its config name: lifted,
-// destination, last_move, check, wrong, missing, promotion, out, fault, or
+// destination, last_move, check, wrong, missing, promotion, out, fault,
+// storage, or
 // a seat's turn colour (red, blue, yellow, green).
 func (p *Palette) SetColor(name string, c leds.Color) error {
 	slots := map[string]*leds.Color{"lifted": &p.Lifted, "destination": &p.Destination, "last_move": &p.LastMove, "check": &p.Check,
-		"wrong": &p.Wrong, "missing": &p.Missing, "promotion": &p.Promotion, "out": &p.Out, "fault": &p.Fault,
+		"wrong": &p.Wrong, "missing": &p.Missing, "promotion": &p.Promotion, "out": &p.Out, "fault": &p.Fault, "storage": &p.Storage,
 		"red": &p.Turn[rules.Red], "blue": &p.Turn[rules.Blue], "yellow": &p.Turn[rules.Yellow], "green": &p.Turn[rules.Green]}
 	slot, ok := slots[name]
 	if !ok {
-		return fmt.Errorf("%q is not a colour of the LED language (lifted, destination, last_move, check, wrong, missing, promotion, out, fault, red, blue, yellow, green)", name)
+		return fmt.Errorf("%q is not a colour of the LED language (lifted, destination, last_move, check, wrong, missing, promotion, out, fault, storage, red, blue, yellow, green)", name)
 	}
 	*slot = c
 	return nil
@@ -181,6 +197,7 @@ func (r *Referee) Quiet() []Event {
 	if _, over := r.g.Result(); over {
 		return nil
 	}
+	r.partial = 0
 	p := r.g.Position()
 	if r.setup != nil {
 		if r.advanceSetup() {
@@ -203,6 +220,8 @@ func (r *Referee) Quiet() []Event {
 			// gesture for "set the position up again from scratch".
 			r.StartSetup()
 			emit(Event{Kind: EvSetup})
+		default:
+			r.recover(p, emit)
 		}
 		return out
 	}
@@ -243,25 +262,49 @@ func (r *Referee) Quiet() []Event {
 	if r.g.Variant().Options.PartnerPawnSwap && SwapUnderway(p, r.g.LegalMoves(), r.trace, r.occ) {
 		return out // a partner pawn swap half made: wait for the second pawn
 	}
-	v := Infer(p, r.g.LegalMoves(), obs)
+	moves := r.g.LegalMoves()
+	v := Infer(p, moves, obs)
 	switch v.Kind {
 	case NoChange:
 		r.trace, r.lifted = r.trace[:0], square.None
-	case Moved:
-		if r.Expect != 0 && v.Move != r.Expect {
-			r.fix = &Verdict{Kind: Illegal}
-			emit(Event{Kind: EvIllegal})
+	case Moved, Promotion:
+		var ok bool
+		if v, ok = r.expected(v); !ok {
+			r.refuse(Verdict{Kind: Illegal}, "", emit)
 			return out
 		}
-		r.play(v.Move, emit)
-		for _, m := range v.Then { // quick replies before the board was quiet
-			if _, over := r.g.Result(); over || !slices.Contains(r.g.LegalMoves(), m) {
-				break // checkBoard below shows what is left to put right
-			}
-			r.play(m, emit)
+		r.accept(v, emit)
+	default:
+		if m, j, ok := r.revision(); ok && r.revise(m, j, emit) {
+			return out
 		}
-		r.checkBoard()
-	case Promotion:
+		why := ""
+		if v.Kind == Illegal {
+			if why = r.why(); why == "" && r.unfinished(p, moves, obs) {
+				return out // a move (or two quick ones) still being made
+			}
+		}
+		r.refuse(v, why, emit)
+	}
+	return out
+}
+
+// expected checks a Moved or Promotion verdict against the remote seat's
+// move the board waits for (Expect): it reports false for another move,
+// and turns a promotion into the promotion the remote seat chose.
+func (r *Referee) expected(v Verdict) (Verdict, bool) {
+	switch {
+	case r.Expect == 0:
+		return v, true
+	case v.Kind == Promotion && slices.Contains(v.Candidates, r.Expect):
+		return Verdict{Kind: Moved, Move: r.Expect}, true
+	}
+	return v, v.Kind == Moved && v.Move == r.Expect
+}
+
+// accept plays a Moved or Promotion verdict.
+func (r *Referee) accept(v Verdict, emit func(Event)) {
+	if v.Kind == Promotion {
 		// The switches cannot tell a queen from a knight: take the
 		// variant's default, announce the choice; a command may change it
 		// (ChoosePromotion) before the next move.
@@ -269,17 +312,261 @@ func (r *Referee) Quiet() []Event {
 		r.play(v.Candidates[0], emit)
 		r.pendProm = v.Candidates
 		r.checkBoard()
+		return
+	}
+	r.play(v.Move, emit)
+	for _, m := range v.Then { // quick replies before the board was quiet
+		if _, over := r.g.Result(); over || !slices.Contains(r.g.LegalMoves(), m) {
+			break // checkBoard below shows what is left to put right
+		}
+		r.play(m, emit)
+	}
+	r.checkBoard()
+}
+
+// refuse enters correction for a verdict that is no move to play, and
+// says why (an Illegal verdict's why, or "").
+func (r *Referee) refuse(v Verdict, why string, emit func(Event)) {
+	r.fix, r.fixAt = &v, len(r.trace)
+	r.refused = r.fix
+	switch v.Kind {
 	case Ambiguous:
-		r.fix = &v
 		emit(Event{Kind: EvAmbiguous, Candidates: v.Candidates})
 	case OutOfTurn:
-		r.fix = &v
 		emit(Event{Kind: EvOutOfTurn, Seat: v.Seat})
-	case Illegal:
-		r.fix = &v
-		emit(Event{Kind: EvIllegal})
+	default:
+		emit(Event{Kind: EvIllegal, Why: why})
 	}
-	return out
+}
+
+// recover reads, during a correction, a board that shows the game after
+// one legal move of the seat to move (or a castle completed after its
+// rook was read): nobody has to put the pieces back first. The trace is
+// tried whole and from the refusal on (the hands may have put the
+// refused move right, or made it again cleanly).
+func (r *Referee) recover(p *rules.Position, emit func(Event)) {
+	if r.fix != r.refused {
+		return // a set-up or the rules' removals: no move was refused
+	}
+	moves := r.g.LegalMoves()
+	for _, tr := range [][]Touch{r.trace, r.trace[min(r.fixAt, len(r.trace)):]} {
+		v, ok := r.expected(Infer(p, moves, Observation{Trace: tr, Final: r.occ, After: r.after, Leaves: r.leaves}))
+		if v.Kind != Moved && v.Kind != Promotion || !ok {
+			continue
+		}
+		r.fix = nil
+		emit(Event{Kind: EvCorrected})
+		r.accept(v, emit)
+		return
+	}
+	if m, j, ok := r.revision(); ok {
+		fix := r.fix
+		r.fix = nil
+		if !r.revise(m, j, emit) {
+			r.fix = fix
+		}
+	}
+}
+
+// unfinished reports whether the board shows a move still being made, so
+// that nothing is refused yet: a piece is in the hand (the last thing done
+// was a lift, or pieces lifted last are missing from the game as it stands
+// or as the seat to move's move leaves it), or a castle is half made (king
+// or rook on its new square, the other still to come), by the seat to move
+// or by the next seat after the seat to move's move.
+func (r *Referee) unfinished(p *rules.Position, moves []rules.Move, obs Observation) bool {
+	tr := obs.Trace
+	if n := len(tr); n > 0 && tr[n-1].Lift || held(p.Occupancy(), obs.Final, tr) {
+		return true
+	}
+	if c := castlePart(p, moves, obs.Final, tr); c != 0 {
+		r.partial = c
+		return true
+	}
+	for _, m1 := range moves {
+		i1 := index(tr, 0, m1.From(), true)
+		j1 := index(tr, i1+1, m1.To(), false)
+		if i1 < 0 || j1 < 0 {
+			continue
+		}
+		if held(p.OccupancyAfter(m1), obs.Final, tr) {
+			return true
+		}
+		if q, second := r.after(m1); q != nil && castlePart(q, second, obs.Final, tr[j1+1:]) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// held reports whether the board shows occupancy base with some pieces in
+// the hand: every square base fills and the board does not was lifted last.
+func held(base, final square.Set, tr []Touch) bool {
+	off := base.AndNot(final)
+	if off.Len() == 0 || final.AndNot(base).Len() > 0 {
+		return false
+	}
+	for _, q := range off.Squares() {
+		if placedLast(tr, q) || index(tr, 0, q, true) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// castlePart returns the legal castle among moves that the board shows
+// half made: the king or the rook in the hand or on its new square while
+// the other is still at home or in the hand (each piece that left home
+// lifted in the trace), or 0.
+func castlePart(p *rules.Position, moves []rules.Move, final square.Set, tr []Touch) rules.Move {
+	cur := p.Occupancy()
+	for _, m := range moves {
+		if c, _ := m.IsCastle(); !c {
+			continue
+		}
+		rf, rt := m.RookSquares()
+		kl, rl := index(tr, 0, m.From(), true) >= 0, index(tr, 0, rf, true) >= 0
+		// Each piece: 0 at home, 1 in the hand, 2 on its new square.
+		for k := 0; k < 3; k++ {
+			for rk := 0; rk < 3; rk++ {
+				if k == rk && k != 1 || k > 0 && !kl || rk > 0 && !rl {
+					continue
+				}
+				occ := cur
+				if k > 0 {
+					occ.Remove(m.From())
+				}
+				if rk > 0 {
+					occ.Remove(rf)
+				}
+				if k == 2 {
+					occ.Add(m.To())
+				}
+				if rk == 2 {
+					occ.Add(rt)
+				}
+				if occ == final {
+					return m
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// revision finds the castle whose rook's part was the last move read, by
+// the same seat, now completed by its king (lifted from its square and put
+// down on its castling square since), with nobody having moved since. It
+// returns the castle and the trace index of the king's put-down.
+func (r *Referee) revision() (rules.Move, int, bool) {
+	recs := r.g.Records()
+	if len(recs) == 0 || len(r.pendProm) > 0 {
+		return 0, 0, false
+	}
+	last := recs[len(recs)-1]
+	if c, _ := last.Move.IsCastle(); last.Action != rules.ActMove || c {
+		return 0, 0, false
+	}
+	prev, ok := r.g.PreviousPosition()
+	if !ok {
+		return 0, 0, false
+	}
+	var buf [256]rules.Move
+	for _, m := range prev.LegalMoves(buf[:0]) {
+		if c, _ := m.IsCastle(); !c {
+			continue
+		}
+		if rf, rt := m.RookSquares(); rf != last.Move.From() || rt != last.Move.To() {
+			continue
+		}
+		if i := index(r.trace, 0, m.From(), true); i >= 0 {
+			if j := index(r.trace, i+1, m.To(), false); j >= 0 {
+				return m, j, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// revise takes the last move back and plays castle m instead (EvRevised)
+// when the board shows the castle, or the castle and the next seat's
+// quick reply after the king's put-down at trace index j. It reports
+// false, changing nothing, otherwise.
+func (r *Referee) revise(m rules.Move, j int, emit func(Event)) bool {
+	recs := r.g.Records()
+	old := recs[len(recs)-1]
+	if err := r.g.Takeback(); err != nil {
+		return false
+	}
+	rec, err := r.g.Play(m)
+	var v Verdict
+	if err == nil && r.g.Position().Occupancy() != r.occ {
+		v = Infer(r.g.Position(), r.g.LegalMoves(), Observation{Trace: r.trace[j+1:], Final: r.occ, After: r.after, Leaves: r.leaves})
+	}
+	if err != nil || r.g.Position().Occupancy() != r.occ && v.Kind != Moved {
+		if err == nil {
+			r.g.Takeback()
+		}
+		if _, err := r.g.Play(old.Move); err != nil {
+			panic(fmt.Sprintf("referee: replaying %v after a refused revision: %v", old.Move, err))
+		}
+		return false
+	}
+	r.last, r.trace, r.lifted, r.Expect = m, r.trace[:0], square.None, 0
+	emit(Event{Kind: EvRevised, Record: rec, Replaced: old})
+	if res, over := r.g.Result(); over {
+		emit(Event{Kind: EvGameOver, Result: res})
+		return true
+	}
+	if v.Kind == Moved {
+		r.accept(v, emit) // the next seat's quick reply
+		return true
+	}
+	r.checkBoard()
+	return true
+}
+
+// why names the move the board shows and the rule it breaks, when the
+// changed squares fit exactly one move of the seat to move that the
+// rules forbid ("Pe2-e3: it would leave Red's king on h1 in check from
+// Blue's queen on a4"), or "".
+func (r *Referee) why() string {
+	p := r.g.Position()
+	cur := p.Occupancy()
+	extra, missing := r.occ.AndNot(cur), cur.AndNot(r.occ)
+	var from, to square.Square = square.None, square.None
+	var buf [256]rules.Move
+	n := 0
+	for _, m := range p.PseudoLegal(buf[:0]) {
+		if p.OccupancyAfter(m) == r.occ && (n == 0 || m.From() != from || m.To() != to) {
+			from, to = m.From(), m.To()
+			n++
+		}
+	}
+	if n != 1 && missing.Len() == 1 {
+		// One of the mover's pieces left its square: where it came down
+		// (an empty square, or the last place on an occupied one).
+		from, to = missing.Squares()[0], square.None
+		if extra.Len() == 1 {
+			to = extra.Squares()[0]
+		} else if extra.Len() == 0 {
+			for i := len(r.trace) - 1; i >= 0; i-- {
+				if t := r.trace[i]; !t.Lift && t.Square != from && cur.Has(t.Square) {
+					to = t.Square
+					break
+				}
+			}
+		}
+		if pc := p.At(from); to == square.None || !pc.IsPiece() || pc.Seat() != p.Turn() {
+			return ""
+		}
+	} else if n != 1 {
+		return ""
+	}
+	if _, err := p.FindMove(from, to, rules.NoKind); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 // leaves plays m on the game to see what the rules leave on the board, and
@@ -445,6 +732,15 @@ func (r *Referee) Frame(f *leds.Frame) {
 		if k := p.KingSquare(s); k != square.None {
 			f.Set(k, pal.Check)
 		}
+	}
+	if c := r.partial; c != 0 && len(r.trace) > 0 {
+		// A castle half made: the piece still to move and where it goes.
+		rf, rt := c.RookSquares()
+		if r.occ.Has(c.From()) {
+			rf, rt = c.From(), c.To()
+		}
+		f.Set(rf, pal.Lifted)
+		f.Set(rt, pal.Destination)
 	}
 	if r.lifted != square.None {
 		f.Set(r.lifted, pal.Lifted)

@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"boardd/referee/clock"
+	"boardd/internal/printable"
 )
 
 // This file holds the board's public interface: the messages every
@@ -24,6 +27,7 @@ const (
 	MsgMove             = "move"              // a move was played (Seat, Move, Clocks)
 	MsgPromotionChanged = "promotion_changed" // the last move's promotion piece was changed (Seat, Move)
 	MsgPromotionChoice  = "promotion_choice"  // a promotion with a choice: the default was played (Candidates)
+	MsgMoveRevised      = "move_revised"      // the last move was the rook's part of a castle the king has now completed: it is replaced (Seat, Move: the castle, Candidates: the move replaced)
 	MsgIllegal          = "illegal"           // no legal move explains the board: correction mode
 	MsgOutOfTurn        = "out_of_turn"       // a legal move, by the wrong seat (Seat)
 	MsgAmbiguous        = "ambiguous"         // several moves explain the board (Candidates)
@@ -52,7 +56,8 @@ const (
 // Message is one entry of the board's ordered event stream. Seq rises by
 // one per message for the board's whole life (across games and restarts),
 // so a consumer that saw Seq n and then n+2 knows it missed one and can
-// replay from n+1.
+// replay from n+1. A Seq is never reused; after its stream file was
+// damaged or lost the board may skip numbers (LiveConfig.SeqFloor).
 type Message struct {
 	Seq   uint64    `json:"seq"`
 	Time  time.Time `json:"time"`
@@ -128,10 +133,14 @@ type State struct {
 	// Status is "playing", "correction" (the board differs from the game:
 	// Wrong and Missing say how), "setup" (a guided set-up of the current
 	// position: Setup says which piece goes where), "takeback_asked", or
-	// "over".
+	// "over"; "paused" while the board cannot write to its disk (Message
+	// says why): it takes no moves until a write succeeds.
 	Status string `json:"status"`
-	FEN4   string `json:"fen4"`
-	Turn   string `json:"turn"`
+	// Message says why the board is paused ("storage full: the game is
+	// paused, nothing is lost"); empty otherwise.
+	Message string `json:"message,omitempty"`
+	FEN4    string `json:"fen4"`
+	Turn    string `json:"turn"`
 	// Squares are the squares of the board (160 on the cross, 256 on
 	// Russian Fortress Chess's 16×16).
 	Squares []string `json:"squares"`
@@ -304,8 +313,9 @@ const MaxCommandBytes = 16 << 10
 
 // ParseCommand reads the command name with its JSON payload (an empty
 // payload is {}). It checks the shape only: unknown names, unknown or
-// misplaced fields, wrong types, oversize payloads and trailing data are
-// errors that say what is expected. Whether the command makes sense for
+// misplaced fields, keys given twice, wrong types, oversize payloads,
+// trailing data and control characters or line separators in any text
+// (internal/printable) are errors that say what is expected. Whether the command makes sense for
 // the game now is the referee's to say.
 func ParseCommand(name string, payload []byte) (Command, error) {
 	fields, ok := commandFields[name]
@@ -325,6 +335,9 @@ func ParseCommand(name string, payload []byte) (Command, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(payload, &raw); err != nil {
 		return Command{}, fmt.Errorf("%s: payload must be a JSON object: %v", name, err)
+	}
+	if key := duplicateKey(payload); key != "" {
+		return Command{}, fmt.Errorf("%s: key %s appears twice: give each field once", name, clip(key))
 	}
 	allowed := map[string]bool{"id": true}
 	for _, f := range fields {
@@ -348,11 +361,24 @@ func ParseCommand(name string, payload []byte) (Command, error) {
 	if len(c.ID) > 64 {
 		return Command{}, fmt.Errorf("%s: id longer than 64 characters", name)
 	}
-	for k, v := range c.Tags {
-		if k == "" || len(k) > 40 || strings.ContainsAny(k, " \t\r\n\"[]") {
+	for _, f := range [...]struct{ field, v string }{{"id", c.ID}, {"variant", c.Variant}, {"start", c.Start}, {"seat", c.Seat},
+		{"piece", c.Piece}, {"move", c.Move}, {"action", c.Action}, {"reply", c.Reply}, {"army", c.Army}} {
+		if err := printable.Check(f.v); err != nil {
+			return Command{}, fmt.Errorf("%s: %s %w", name, f.field, err)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(c.Tags)) {
+		v := c.Tags[k]
+		if err := printable.Check(k); err != nil {
+			return Command{}, fmt.Errorf("%s: a tag name %w", name, err)
+		}
+		if k == "" || len(k) > 40 || strings.ContainsAny(k, " \"[]") {
 			return Command{}, fmt.Errorf("%s: tag name %q must be 1-40 characters without spaces, quotes or brackets", name, clip(k))
 		}
-		if len(v) > 200 || strings.ContainsAny(v, "\r\n") {
+		if err := printable.Check(v); err != nil {
+			return Command{}, fmt.Errorf("%s: tag %s %w", name, k, err)
+		}
+		if len(v) > 200 {
 			return Command{}, fmt.Errorf("%s: tag %s must be one line of at most 200 characters", name, k)
 		}
 	}
@@ -396,6 +422,58 @@ func ParseCommand(name string, payload []byte) (Command, error) {
 		err = need(c.From != nil, `"from", a sequence number`)
 	}
 	return c, err
+}
+
+// duplicateKey answers the first key that appears twice in one object of
+// a JSON document (as a path: "tags.Red"), or "". encoding/json keeps the
+// last of two, so {"seat":"Purple","seat":"Blue"} would act on Blue.
+func duplicateKey(doc []byte) string {
+	type frame struct {
+		keys map[string]bool // nil in an array
+		path string          // "" at the top, "tags." inside tags
+		key  string          // the last key read
+		val  bool            // a key was read: its value comes next
+	}
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "" // the end, or a syntax error json.Unmarshal reports
+		}
+		var top *frame
+		if n := len(stack); n > 0 {
+			top = stack[n-1]
+		}
+		if top != nil && top.keys != nil && !top.val {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			key, _ := tok.(string)
+			if top.keys[key] {
+				return printable.Escape(top.path + key)
+			}
+			top.keys[key], top.key, top.val = true, key, true
+			continue
+		}
+		inner := ""
+		if top != nil {
+			inner = top.path
+			if top.keys != nil {
+				inner += top.key + "."
+			}
+			top.val = false
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{keys: map[string]bool{}, path: inner})
+		case json.Delim('['):
+			stack = append(stack, &frame{path: inner})
+		case json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+	}
 }
 
 func clip(s string) string {

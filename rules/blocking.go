@@ -60,6 +60,101 @@ const (
 
 var replyNames = [...]string{"", "Unwise", "I Accept", "Another", "Impossible"}
 
+func init() {
+	registerHook(func(v *Variant) Hook {
+		if v.Mode != Double {
+			return nil
+		}
+		return &BlockingDouble{}
+	})
+}
+
+// BlockingDouble is the hook of blocking-double.yaml (mode double): the
+// announce-and-reply protocol above the position's moves, the individual
+// games' ends, resignations, draws and notes.
+type BlockingDouble struct{ HookBase }
+
+// ID returns "blocking-double".
+func (*BlockingDouble) ID() string { return "blocking-double" }
+
+// Provides reports the game-level rules the hook decides.
+func (*BlockingDouble) Provides(b byte) bool {
+	switch b {
+	case OnGameMoves, OnSettle, OnLeave, OnDrawAgreement, OnNote, OnState, OnExplain:
+		return true
+	}
+	return false
+}
+
+// NewState returns a game's blocking-double state: the announcement
+// protocol and the individual games' results.
+func (*BlockingDouble) NewState() HookState { return &doubleState{} }
+
+// Copy copies the state; the slices are never appended to in place
+// (grow), so sharing them is safe.
+func (d *doubleState) Copy() HookState { c := *d; return &c }
+
+// TakenBack returns the state to go back to when a turn is taken back:
+// that turn's announcement and replies go with it (takebackNotes).
+func (d *doubleState) TakenBack() HookState {
+	c := *d
+	c.ann, c.accepted, c.unwise, c.refused = 0, false, false, nil
+	return &c
+}
+
+// dbl returns the game's blocking-double state (a blank one outside that
+// variant, whose changes are dropped).
+func (g *Game) dbl() *doubleState {
+	if st, ok := hookState[*doubleState](g); ok {
+		return st
+	}
+	return &doubleState{}
+}
+
+// CaptureBar: "Red plays its game against Yellow, and Green's men only
+// block it".
+func (*BlockingDouble) CaptureBar(p *Position, s Seat, victim Piece, to square.Square) string {
+	v := p.v
+	e, name := victim.Seat(), kindNames[victim.Kind()]
+	if e == s || v.Side[s] == 0 || v.Side[s] == v.Side[e] {
+		return ""
+	}
+	var opp []string
+	for t := Seat(0); t < NumSeats; t++ {
+		if t != s && v.CanCapture[s][t] {
+			opp = append(opp, t.String())
+		}
+	}
+	return fmt.Sprintf("%s's %s on %s may not be captured by %s: %s plays its game against %s, and %s's men only block it", e, name, to, s, s, strings.Join(opp, " and "), e)
+}
+
+// GameMoves returns the seat to move's moves under the protocol.
+func (*BlockingDouble) GameMoves(g *Game) []Move { return g.doubleMoves() }
+
+// CheckMove refuses a move the protocol does not allow now.
+func (*BlockingDouble) CheckMove(g *Game, m Move) error { return g.doubleCheckMove(m) }
+
+// Settle applies the end of turn: the individual games and the match.
+func (*BlockingDouble) Settle(g *Game, mover Seat, rec *Record) bool {
+	return g.settleDouble(mover, rec)
+}
+
+// Leave loses the seat's individual game.
+func (*BlockingDouble) Leave(g *Game, rec *Record, s Seat, st Status) { g.doubleLeave(rec, s, st) }
+
+// DrawVoters: "draw by agreement" ends one of the two individual games.
+func (*BlockingDouble) DrawVoters(g *Game, s Seat) []Seat {
+	return []Seat{s, g.doubleOpponent(s)}
+}
+
+// AgreeDraw draws the individual game of agreed[0] and its opponent.
+func (*BlockingDouble) AgreeDraw(g *Game, agreed []Seat) error {
+	return g.agreeGameDraw(agreed[0], g.doubleOpponent(agreed[0]))
+}
+
+// ApplyNote carries out an announcement or a reply.
+func (*BlockingDouble) ApplyNote(g *Game, text string) (bool, error) { return g.doubleApplyNote(text) }
+
 // String is the reply as the essay words it ("I Accept").
 func (r Reply) String() string {
 	if int(r) < len(replyNames) && r != 0 {
@@ -133,14 +228,14 @@ func grow[T any](s []T, x T) []T { return append(s[:len(s):len(s)], x) }
 // and whether the partner has accepted it; ok is false when nothing is
 // announced.
 func (g *Game) Announced() (m Move, by Seat, accepted, ok bool) {
-	d := &g.dbl
+	d := g.dbl()
 	return d.ann, d.annBy, d.accepted, d.ann != 0
 }
 
 // AwaitingReply returns the seat that must reply to a pending
 // announcement (the announcer's partner).
 func (g *Game) AwaitingReply() (Seat, bool) {
-	d := &g.dbl
+	d := g.dbl()
 	if d.ann == 0 || d.accepted {
 		return NoSeat, false
 	}
@@ -150,22 +245,15 @@ func (g *Game) AwaitingReply() (Seat, bool) {
 // MustRelieve returns the seat whose king the seat to move must relieve
 // from check (its partner, who moved into check with "I Accept").
 func (g *Game) MustRelieve() (Seat, bool) {
-	if g.dbl.relieve == 0 {
+	if g.dbl().relieve == 0 {
 		return NoSeat, false
 	}
-	return g.dbl.relieve - 1, true
+	return g.dbl().relieve - 1, true
 }
 
 // GameResults returns the individual games that have ended, in the order
 // they ended (Double).
-func (g *Game) GameResults() []GameResult { return append([]GameResult(nil), g.dbl.games...) }
-
-// takeback returns the state to go back to when a turn is taken back:
-// that turn's announcement and replies go with it (takebackNotes).
-func (d doubleState) takeback() doubleState {
-	d.ann, d.accepted, d.unwise, d.refused = 0, false, false, nil
-	return d
-}
+func (g *Game) GameResults() []GameResult { return append([]GameResult(nil), g.dbl().games...) }
 
 // protocolNote reports whether a note is part of the moving-into-check
 // protocol of the turn it precedes (an announcement or a reply): taking
@@ -202,7 +290,7 @@ func (g *Game) privileged(s Seat) bool {
 // Accept" (if there are any: otherwise the partner fails to relieve it);
 // none while an announcement waits for its reply.
 func (g *Game) doubleMoves() []Move {
-	p, d := g.pos, &g.dbl
+	p, d := g.pos, g.dbl()
 	s := p.turn
 	if d.ann != 0 {
 		if d.accepted && d.annBy == s {
@@ -257,7 +345,7 @@ func (g *Game) doubleCheckMove(m Move) error {
 	if containsMove(g.doubleMoves(), m) {
 		return nil
 	}
-	d, p := &g.dbl, g.pos
+	d, p := g.dbl(), g.pos
 	switch {
 	case d.ann != 0 && !d.accepted:
 		return fmt.Errorf("%s announced %s into check: %s must reply first (unwise, accept, another or impossible)", d.annBy, d.ann, p.nextSeat(d.annBy))
@@ -282,7 +370,7 @@ func (g *Game) Announce(s Seat, m Move) error {
 	if g.result != nil {
 		return ErrGameOver
 	}
-	d, p := &g.dbl, g.pos
+	d, p := g.dbl(), g.pos
 	switch {
 	case g.v.Mode != Double:
 		return fmt.Errorf("%s has no announcing of moves into check", g.v.Name)
@@ -317,7 +405,7 @@ func (g *Game) Reply(s Seat, r Reply) error {
 	if g.result != nil {
 		return ErrGameOver
 	}
-	d, p := &g.dbl, g.pos
+	d, p := g.dbl(), g.pos
 	switch {
 	case d.ann == 0:
 		return fmt.Errorf("no move into check has been announced")
@@ -376,8 +464,8 @@ func (g *Game) ClaimStalemate(s Seat) error {
 		return fmt.Errorf("%s: stalemate is decided by the rules, not claimed", g.v.Name)
 	case s != p.turn || g.status[s] != Playing:
 		return fmt.Errorf("%s is not to move", s)
-	case g.dbl.ann != 0:
-		return fmt.Errorf("%s announced %s: wait for the reply", s, g.dbl.ann)
+	case g.dbl().ann != 0:
+		return fmt.Errorf("%s announced %s: wait for the reply", s, g.dbl().ann)
 	case len(g.doubleMoves()) > 0:
 		return fmt.Errorf("%s has legal moves: no stalemate", s)
 	case p.InCheck(s):
@@ -519,8 +607,8 @@ func (g *Game) endGame(rec *Record, a, b Seat, res int, reason string, sa, sb St
 	case 3:
 		gr.Winner = b
 	}
-	g.dbl.games = grow(g.dbl.games, gr)
-	d := &g.dbl
+	g.dbl().games = grow(g.dbl().games, gr)
+	d := g.dbl()
 	if d.ann != 0 && g.pos.out[d.annBy] {
 		d.ann, d.accepted = 0, false
 	}
@@ -534,7 +622,7 @@ func (g *Game) endGame(rec *Record, a, b Seat, res int, reason string, sa, sb St
 // captured king, mate and stalemate of the seat to move, the draws, and
 // the end of the match. It reports whether a seat was checkmated.
 func (g *Game) settleDouble(mover Seat, rec *Record) bool {
-	p, d := g.pos, &g.dbl
+	p, d := g.pos, g.dbl()
 	moved := rec != nil && rec.Action == ActMove
 	if moved {
 		if d.relieve != 0 && mover != d.relieve-1 {
@@ -603,7 +691,7 @@ func (g *Game) mayAnnounce(t Seat) bool {
 // check this turn: moves the rules otherwise forbid, not refused already,
 // that create the check rather than leave one standing.
 func (g *Game) announceable(t Seat) []Move {
-	d := &g.dbl
+	d := g.dbl()
 	if !g.privileged(t) || d.unwise {
 		return nil
 	}
@@ -727,7 +815,7 @@ func (g *Game) matchOver() {
 	}
 	var score [3]int // half-points per Side
 	var parts []string
-	for _, gr := range g.dbl.games {
+	for _, gr := range g.dbl().games {
 		parts = append(parts, gr.String())
 		for _, s := range gr.Seats {
 			switch gr.Winner {

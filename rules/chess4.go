@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"boardd/rules/square"
 )
 
 // Chess4 (shared/seeds/chess4-rules.txt): the game layer of Mode Chess4.
@@ -28,6 +30,115 @@ import (
 // hands the army to the credited player, who plays it on the eliminated
 // seat's turns; its king is never in check and may be captured; a player
 // keeps one such army.
+
+func init() {
+	registerHook(func(v *Variant) Hook {
+		if v.Mode != Chess4 && !v.NoKingCapture && !v.ArmyControl && !v.ChainEnPassant {
+			return nil
+		}
+		return &Chess4Hook{v: v}
+	})
+}
+
+// Chess4Hook is the hook of chess4.yaml and chess4-m2.yaml: the game layer
+// above (mode chess4), the king that may not be captured (NoKingCapture,
+// a capture table entry the hook clears) and the chained en passant's
+// stuck pawn (ChainEnPassant; the deferred rights themselves are
+// position state, chess4_ep.go).
+type Chess4Hook struct {
+	HookBase
+	v *Variant
+}
+
+// ID returns "chess4".
+func (*Chess4Hook) ID() string { return "chess4" }
+
+// Provides names what the variant's data asks for.
+func (h *Chess4Hook) Provides(b byte) bool {
+	switch b {
+	case OnPieceMoves, OnEnPassant:
+		return h.v.ChainEnPassant
+	case OnSettle, OnLeave, OnDrawEnd, OnNote, OnState:
+		return h.v.Mode == Chess4
+	case OnExplain:
+		return h.v.NoKingCapture || h.v.ArmyControl
+	}
+	return false
+}
+
+// Compile forbids capturing an active king.
+func (h *Chess4Hook) Compile(v *Variant) error {
+	if v.NoKingCapture {
+		v.compileNoKingCapture()
+	}
+	return nil
+}
+
+// PieceMoves: a pawn passed by a chained en passant "may not capture …
+// but it may move".
+func (h *Chess4Hook) PieceMoves(p *Position, moves []Move, c int, pc Piece, _ bool) ([]Move, bool) {
+	if pc.Kind() == Pawn && p.passedPawn(c, pc.Seat()) {
+		return p.pawnPushes(moves, c, pc.Seat()), true
+	}
+	return moves, false
+}
+
+// NewState returns a game's Chess4 state: credits and army control.
+func (h *Chess4Hook) NewState() HookState { return &chess4State{} }
+
+// Copy copies the state (all arrays: a plain copy).
+func (st *chess4State) Copy() HookState { c := *st; return &c }
+
+// TakenBack returns a copy: a turn taken back restores the state before
+// it as it was.
+func (st *chess4State) TakenBack() HookState { return st.Copy() }
+
+// c4 returns the game's Chess4 state (a blank one outside Chess4, whose
+// changes are dropped).
+func (g *Game) c4() *chess4State {
+	if st, ok := hookState[*chess4State](g); ok {
+		return st
+	}
+	return &chess4State{}
+}
+
+// CaptureBar names Method 2's acquired army and its controller, and the
+// active king that may not be captured.
+func (h *Chess4Hook) CaptureBar(p *Position, s Seat, victim Piece, to square.Square) string {
+	v := p.v // the position's copy of the variant knows who plays which army (c4SetVariant)
+	e, name := victim.Seat(), kindNames[victim.Kind()]
+	switch {
+	case e == s:
+	case v.armyOf[e] == s+1 || v.armyOf[s] == e+1:
+		c, army := s, e
+		if v.armyOf[s] == e+1 {
+			c, army = e, s
+		}
+		return fmt.Sprintf("%s's %s on %s may not be captured by %s: %s plays %s's army, which does not capture its controller's pieces, nor they it", e, name, to, s, c, army)
+	case v.NoKingCapture && victim.Kind() == King && v.CanCapture[s][e]:
+		return fmt.Sprintf("%s's king on %s may not be captured: \"It is an illegal move to capture an active player's King\" (%s must be checkmated instead)", e, to, e)
+	}
+	return ""
+}
+
+// Settle applies Chess4's end of turn (settleChess4).
+func (h *Chess4Hook) Settle(g *Game, mover Seat, rec *Record) bool { return g.settleChess4(mover, rec) }
+
+// Leave puts the seat out with no credit, its army (and any army it
+// controlled) static; play goes on.
+func (h *Chess4Hook) Leave(g *Game, rec *Record, s Seat, st Status) {
+	if g.pos.turn == s {
+		g.pos.ep[s] = epEntry{}
+	}
+	g.c4Eliminate(rec, s, st, 0)
+	g.settleChess4(s, rec)
+}
+
+// DrawEnd shares the draw among the players still in.
+func (h *Chess4Hook) DrawEnd(g *Game, reason string) { g.c4Draw(reason) }
+
+// ApplyNote carries out a Method 2 army choice.
+func (h *Chess4Hook) ApplyNote(g *Game, text string) (bool, error) { return g.c4ApplyNote(text) }
 
 // chess4State is the game state Chess4 adds, kept in every snapshot. Seats
 // are stored plus one, so that the zero value means "nobody".
@@ -56,7 +167,7 @@ type c4Castle struct {
 // player returns the seat that decides seat s's moves: s itself, or its
 // controller under Method 2.
 func (g *Game) c4Player(s Seat) Seat {
-	if c := g.c4.ctrl[s]; c != 0 {
+	if c := g.c4().ctrl[s]; c != 0 {
 		return c - 1
 	}
 	return s
@@ -65,7 +176,7 @@ func (g *Game) c4Player(s Seat) Seat {
 // EliminatedBy returns the player credited with eliminating seat s by
 // checkmate (Chess4, rule 6), if any.
 func (g *Game) EliminatedBy(s Seat) (Seat, bool) {
-	if b := g.c4.by[s]; b != 0 {
+	if b := g.c4().by[s]; b != 0 {
 		return b - 1, true
 	}
 	return NoSeat, false
@@ -74,7 +185,7 @@ func (g *Game) EliminatedBy(s Seat) (Seat, bool) {
 // MateCredit returns the player who would be credited if seat s, now
 // checkmated, stays so until its turn (Chess4, rule 6).
 func (g *Game) MateCredit(s Seat) (Seat, bool) {
-	if b := g.c4.mateBy[s]; b != 0 {
+	if b := g.c4().mateBy[s]; b != 0 {
 		return b - 1, true
 	}
 	return NoSeat, false
@@ -84,7 +195,7 @@ func (g *Game) MateCredit(s Seat) (Seat, bool) {
 // player who took its army over (Method 2), or NoSeat once its army is
 // static.
 func (g *Game) Controller(s Seat) Seat {
-	if c := g.c4.ctrl[s]; c != 0 {
+	if c := g.c4().ctrl[s]; c != 0 {
 		return c - 1
 	}
 	if g.status[s] == Playing || g.status[s] == Walking {
@@ -131,7 +242,7 @@ func (g *Game) settleChess4(mover Seat, rec *Record) bool {
 	if g.v.ArmyControl && rec != nil && rec.Action == ActMove {
 		g.c4TrackCastling(mover, rec.Move)
 	}
-	g.c4.choice = [3]Seat{} // a choice is open only until the next turn
+	g.c4().choice = [3]Seat{} // a choice is open only until the next turn
 	out := false
 	for i := 0; i < 4*NumSeats && g.result == nil; i++ {
 		players := g.c4Players()
@@ -159,11 +270,11 @@ func (g *Game) settleChess4(mover Seat, rec *Record) bool {
 			g.c4End("stalemate", nil, players)
 			break
 		}
-		if by := g.c4.mateBy[s]; by != 0 && by != s+1 && g.status[by-1] == Playing {
+		if by := g.c4().mateBy[s]; by != 0 && by != s+1 && g.status[by-1] == Playing {
 			p.turn = p.nextSeat(s) // checkmated: waits for the checkmating player's turn
 			continue
 		}
-		g.c4Eliminate(rec, s, Mated, g.c4.mateBy[s])
+		g.c4Eliminate(rec, s, Mated, g.c4().mateBy[s])
 		out = true
 	}
 	if g.result == nil {
@@ -177,7 +288,7 @@ func (g *Game) settleChess4(mover Seat, rec *Record) bool {
 // eliminated any.
 func (g *Game) c4OutAtTurnOf(rec *Record, s Seat) bool {
 	for e := Seat(0); e < NumSeats; e++ {
-		if e != s && g.status[e] == Playing && g.c4.mateBy[e] == s+1 && mated(g.pos, e) {
+		if e != s && g.status[e] == Playing && g.c4().mateBy[e] == s+1 && mated(g.pos, e) {
 			g.c4Eliminate(rec, e, Mated, s+1)
 			return true
 		}
@@ -197,9 +308,9 @@ func (g *Game) c4Credit(player Seat, prev *Position, m Move) {
 		}
 		switch {
 		case !mated(p, e):
-			g.c4.mateBy[e] = 0
-		case g.c4.mateBy[e] == 0 || !mated(liftedPosition(prev, m), e):
-			g.c4.mateBy[e] = player + 1
+			g.c4().mateBy[e] = 0
+		case g.c4().mateBy[e] == 0 || !mated(liftedPosition(prev, m), e):
+			g.c4().mateBy[e] = player + 1
 		}
 	}
 }
@@ -212,9 +323,9 @@ func (g *Game) c4Recheck(player Seat) {
 			continue
 		}
 		if !mated(g.pos, e) {
-			g.c4.mateBy[e] = 0
-		} else if g.c4.mateBy[e] == 0 {
-			g.c4.mateBy[e] = player
+			g.c4().mateBy[e] = 0
+		} else if g.c4().mateBy[e] == 0 {
+			g.c4().mateBy[e] = player
 		}
 	}
 }
@@ -268,14 +379,14 @@ func (g *Game) c4Eliminate(rec *Record, s Seat, st Status, by Seat) {
 	if by == s+1 {
 		by = 0 // a player who mated himself (with an acquired army) gets no credit
 	}
-	g.c4.by[s] = by
-	g.c4.mateBy[s] = 0
+	g.c4().by[s] = by
+	g.c4().mateBy[s] = 0
 	if rec != nil {
 		rec.Out = append(rec.Out, s)
 		rec.By = append(rec.By, by-1)
 	}
 	for e := Seat(0); e < NumSeats; e++ {
-		if g.c4.ctrl[e] == s+1 {
+		if g.c4().ctrl[e] == s+1 {
 			g.c4Static(e) // "may only choose to control the piece of an opponent he directly eliminated"
 		}
 	}
@@ -286,10 +397,10 @@ func (g *Game) c4Eliminate(rec *Record, s Seat, st Status, by Seat) {
 		return
 	}
 	g.status[s] = st
-	g.c4.ctrl[s] = by
+	g.c4().ctrl[s] = by
 	g.c4StartCastling(s)
 	for f := Seat(0); f < NumSeats; f++ {
-		if f != s && g.c4.ctrl[f] == by {
+		if f != s && g.c4().ctrl[f] == by {
 			// "A player only retains control of one set of opponent's
 			// pieces": by default the army with more material (the new
 			// one on a tie); Game.KeepArmy can change it before the next
@@ -298,7 +409,7 @@ func (g *Game) c4Eliminate(rec *Record, s Seat, st Status, by Seat) {
 			if g.c4Material(f) > g.c4Material(s) {
 				keep, drop = f, s
 			}
-			g.c4.choice = [3]Seat{by, keep + 1, drop + 1}
+			g.c4().choice = [3]Seat{by, keep + 1, drop + 1}
 			g.c4Static(drop)
 		}
 	}
@@ -308,8 +419,8 @@ func (g *Game) c4Eliminate(rec *Record, s Seat, st Status, by Seat) {
 
 // c4Static turns seat s's army static, as in Method 1.
 func (g *Game) c4Static(s Seat) {
-	g.c4.ctrl[s] = 0
-	g.c4.castle[s] = c4Castle{}
+	g.c4().ctrl[s] = 0
+	g.c4().castle[s] = c4Castle{}
 	st := g.status[s]
 	if st == Playing {
 		st = Mated
@@ -336,7 +447,7 @@ func (g *Game) c4Material(s Seat) int {
 // choice so far) while other is static. ok is false when no choice is open
 // (it is open until the next turn is played).
 func (g *Game) ArmyChoice() (by, keep, other Seat, ok bool) {
-	ch := g.c4.choice
+	ch := g.c4().choice
 	if ch[0] == 0 {
 		return NoSeat, NoSeat, NoSeat, false
 	}
@@ -350,7 +461,7 @@ func (g *Game) ArmyChoice() (by, keep, other Seat, ok bool) {
 // army", Notes; a later KeepArmy before the next turn replaces it), which
 // PGN4 writes after the move and replay carries out (ApplyNote).
 func (g *Game) KeepArmy(s Seat) error {
-	ch := g.c4.choice
+	ch := g.c4().choice
 	if g.result != nil {
 		return ErrGameOver // "(and another player remains in the game)"
 	}
@@ -371,10 +482,10 @@ func (g *Game) KeepArmy(s Seat) error {
 		p.board[c] &^= deadFlag
 	}
 	p.out[drop] = false
-	g.c4.ctrl[drop] = ch[0]
+	g.c4().ctrl[drop] = ch[0]
 	wasTurn := p.turn
 	g.c4Static(keep)
-	g.c4.choice = [3]Seat{ch[0], drop + 1, keep + 1}
+	g.c4().choice = [3]Seat{ch[0], drop + 1, keep + 1}
 	// An elimination at the beginning of the chooser's own turn (rule 1)
 	// leaves the turn with him. One at the eliminated seat's own turn (a
 	// mate nobody waits for): the army eliminated on this turn plays on
@@ -447,7 +558,7 @@ func (g *Game) c4SetVariant() {
 	any := false
 	nv := *g.v
 	for e := Seat(0); e < NumSeats; e++ {
-		c := g.c4.ctrl[e]
+		c := g.c4().ctrl[e]
 		if c == 0 {
 			continue
 		}
@@ -498,7 +609,7 @@ func (g *Game) c4StartCastling(s Seat) {
 	if st.home[0] == 0 {
 		st.cur[0] = 0
 	}
-	g.c4.castle[s] = st
+	g.c4().castle[s] = st
 	g.c4CastleRights(s)
 }
 
@@ -552,10 +663,10 @@ func approaches(a, b, home int) bool {
 func (g *Game) c4TrackCastling(mover Seat, m Move) {
 	before := g.snaps[len(g.snaps)-1].pos
 	for s := Seat(0); s < NumSeats; s++ {
-		if g.c4.ctrl[s] == 0 {
+		if g.c4().ctrl[s] == 0 {
 			continue
 		}
-		st := &g.c4.castle[s]
+		st := &g.c4().castle[s]
 		if c, _ := m.IsCastle(); c && mover == s {
 			*st = c4Castle{} // castled: done
 		} else {
@@ -569,7 +680,7 @@ func (g *Game) c4TrackCastling(mover Seat, m Move) {
 // rooks have earned: both on their starting squares, neither having moved
 // away since the army was acquired.
 func (g *Game) c4CastleRights(s Seat) {
-	st := g.c4.castle[s]
+	st := g.c4().castle[s]
 	p := g.pos
 	p.castle[s] = 0
 	if st.cur[0] == 0 || st.cur[0] != st.home[0] || p.king[s] != st.home[0] {
@@ -587,23 +698,6 @@ func (g *Game) c4CastleRights(s Seat) {
 			p.castle[s] |= castleLong
 		}
 	}
-}
-
-// leaveChess4 handles a resignation or time-out: the seat is out with no
-// credit, its army (and any army it controlled) static, and play goes on.
-func (g *Game) leaveChess4(s Seat, a Action) (Record, error) {
-	rec := Record{Seat: s, Action: a, Text: "R"}
-	st := Resigned
-	if a == ActTimeout {
-		rec.Text, st = "T", TimedOut
-	}
-	if g.pos.turn == s {
-		g.pos.ep[s] = epEntry{}
-	}
-	g.c4Eliminate(&rec, s, st, 0)
-	g.settleChess4(s, &rec)
-	g.finishTurn(&rec)
-	return rec, nil
 }
 
 // c4End ends the game: winners (the last player standing), or a draw

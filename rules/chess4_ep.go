@@ -2,7 +2,8 @@ package rules
 
 import "hash"
 
-// Chess4's en passant (rule 7), behind Variant.ChainEnPassant. The usual
+// Chess4's en passant (rule 7), behind Variant.ChainEnPassant (the Chess4
+// hook provides OnEnPassant; the rights are position state, Position.epx). The usual
 // entries (Position.ep: one per seat that just double-stepped, cleared
 // when that seat moves again) already give rule 7.1 ("En passant is also
 // valid for perpendicular pawns … you must always capture 'behind' the
@@ -127,3 +128,26 @@ func (p *Position) hashDeferredEP(h hash.Hash64) {
 	}
 	h.Write(buf[:])
 }
+
+// EnPassantOpen reports whether seat s holds a deferred right.
+func (h *Chess4Hook) EnPassantOpen(p *Position, s Seat) bool {
+	return p.epx[s] != [NumSeats]epEntry{}
+}
+
+// EnPassantTo reports whether seat s holds a deferred right onto t.
+func (h *Chess4Hook) EnPassantTo(p *Position, t int, s Seat) bool { return p.deferredEP(t, s) }
+
+// EnPassantVictim returns the pawn an en-passant capture onto t takes,
+// deferred rights included (epVictim).
+func (h *Chess4Hook) EnPassantVictim(p *Position, t int, s Seat) int { return p.epVictim(t, s) }
+
+// Made updates the deferred rights (chainEP).
+func (h *Chess4Hook) Made(p *Position, m Move, s Seat, pc Piece, capCell int) {
+	p.chainEP(m, s, pc, capCell)
+}
+
+// Unmade restores them (unchainEP).
+func (h *Chess4Hook) Unmade(p *Position) { p.unchainEP() }
+
+// HashInto adds the deferred rights to a repetition hash.
+func (h *Chess4Hook) HashInto(p *Position, hs hash.Hash64) { p.hashDeferredEP(hs) }

@@ -42,17 +42,7 @@ func (g *Game) DrawNeeds(agreed []Seat) ([]Seat, error) {
 
 // drawVoters are the seats a draw offered by s concerns.
 func (g *Game) drawVoters(s Seat) []Seat {
-	if g.v.Mode == Double {
-		// "draw by agreement" ends one of the two individual games.
-		return []Seat{s, g.doubleOpponent(s)}
-	}
-	var out []Seat
-	for t := Seat(0); t < NumSeats; t++ {
-		if g.status[t] == Playing {
-			out = append(out, t)
-		}
-	}
-	return out
+	return g.v.hook(OnDrawAgreement).DrawVoters(g, s)
 }
 
 // AgreeDraw draws by agreement what the seats in agreed may draw (see
@@ -72,15 +62,13 @@ func (g *Game) AgreeDraw(agreed []Seat) error {
 		}
 		return fmt.Errorf("a draw needs the agreement of %s too", strings.Join(names, " and "))
 	}
-	switch g.v.Mode {
-	case Double:
-		return g.agreeGameDraw(agreed[0], g.doubleOpponent(agreed[0]))
-	case FFA:
+	switch {
+	case g.v.provides&(1<<OnDrawAgreement) != 0:
+		return g.v.hook(OnDrawAgreement).AgreeDraw(g, agreed)
+	case g.v.Mode == FFA:
 		g.endFFA(ReasonAgreement, 0)
-	case Chess4:
-		g.c4Draw(ReasonAgreement) // shared by the players still in
 	default:
-		g.end(ReasonAgreement, nil)
+		g.v.hook(OnDrawEnd).DrawEnd(g, ReasonAgreement) // Chess4: shared by the players still in
 	}
 	g.agreed = true
 	return nil

@@ -1,10 +1,112 @@
 package rules
 
-// The four-player chess essay's two optional rules (seeds:
-// four-player-chess-essay.txt), switched on by Options.PartnerPawnSwap and
-// Options.PartnerInheritsArmy. Everything here is off the chess.com
-// variants' paths: movegen.go and position.go call in only behind those
-// flags (or, for Make, on a move flag only a swap carries).
+// The four-player chess essay's games (configs/variants/essay-partners.yaml,
+// essay-ffa.yaml, essay-partners-swap.yaml, essay-partners-alternate.yaml;
+// the Russian fortress, russian-fortress.yaml, plays by the same mode):
+// the hook of mode last_standing. It owns the essay's end of turn (a side
+// with no seat left loses; a seat that is not yet reduced must move even
+// into check, and is out only when its king is captured; a reduced seat
+// is mated or stalemated as in chess), and the two optional rules: the
+// partner pawn swap (Options.PartnerPawnSwap) and the alternate rule, a
+// partner inheriting the army (Options.PartnerInheritsArmy; the core's
+// mechanics for an army played by another seat are in armies.go). Make
+// plays a swap on the move flag only a swap carries.
+
+func init() {
+	registerHook(func(v *Variant) Hook {
+		if v.Mode != LastStanding && !v.Options.PartnerPawnSwap && !v.Options.PartnerInheritsArmy {
+			return nil
+		}
+		return &Essay{v: v}
+	})
+}
+
+// Essay is the hook of the essay's games.
+type Essay struct {
+	HookBase
+	v *Variant
+}
+
+// ID returns "essay".
+func (*Essay) ID() string { return "essay" }
+
+// Provides names what the variant's data asks for.
+func (h *Essay) Provides(b byte) bool {
+	v := h.v
+	switch b {
+	case OnPieceMoves:
+		return v.Options.PartnerPawnSwap
+	case OnSettle, OnMustMove:
+		return v.Mode == LastStanding
+	case OnRead:
+		return v.Options.PartnerInheritsArmy
+	}
+	return false
+}
+
+// Compile switches on the core's inherited armies for the alternate rule.
+func (h *Essay) Compile(v *Variant) error {
+	v.inheritance = v.Options.PartnerInheritsArmy
+	return nil
+}
+
+// PieceMoves adds a pawn's swaps with its partners' pawns before its
+// ordinary moves.
+func (h *Essay) PieceMoves(p *Position, moves []Move, c int, pc Piece, anyEP bool) ([]Move, bool) {
+	if pc.Kind() == Pawn && h.v.Options.PartnerPawnSwap {
+		moves = p.swapMoves(moves, c, pc.Seat(), anyEP)
+	}
+	return moves, false
+}
+
+// Read restores the inheritances a FEN4 shows (a seat written eliminated
+// with live pieces and no king).
+func (h *Essay) Read(p *Position) { p.readHeirs() }
+
+// MustMove: a seat not yet reduced must still move.
+func (h *Essay) MustMove(g *Game, s Seat) bool { return !g.reduced(s) }
+
+// Settle applies the essay's rules after a turn: a side with no seat left
+// loses; a reduced seat with no legal move is checkmated (out) or
+// stalemated (draw); a seat that is not reduced must move anyway.
+func (h *Essay) Settle(g *Game, mover Seat, rec *Record) bool {
+	p := g.pos
+	mated := false
+	for changed := true; changed && g.result == nil; {
+		changed = false
+		var sides []Seat
+		for s := Seat(0); s < NumSeats; s++ {
+			if g.status[s] == Playing && (len(sides) == 0 || !g.sameSide(s, sides)) {
+				sides = append(sides, s)
+			}
+		}
+		if len(sides) == 1 {
+			g.end("last side standing", g.sideOf(sides[0]))
+			return mated
+		}
+		s := p.turn
+		if g.status[s] != Playing || g.hasMoves(s) || !g.reduced(s) {
+			if g.status[s] == Playing && !g.hasMoves(s) && len(p.PseudoLegal(nil)) == 0 {
+				p.turn = p.nextSeat(s) // not even a move into check: pass
+				changed = true
+			}
+			continue
+		}
+		if !p.InCheck(s) {
+			g.status[s] = Stalemated
+			g.end("stalemate", nil)
+			return mated
+		}
+		g.knockOut(rec, s, Mated)
+		g.v.hook(OnMated).Mated(g, s)
+		mated = true
+		changed = true
+	}
+	if g.result == nil {
+		g.checkDraws(rec != nil && rec.Action == ActMove)
+	}
+	return mated
+}
 
 // ---- The partner pawn swap ------------------------------------------------
 //
@@ -119,137 +221,4 @@ func (p *Position) unmakeSwap(m Move, u Undo) {
 	p.castle = u.castle
 	p.ep[u.turn] = u.ep
 	p.halfmove = u.halfmove
-}
-
-// ---- The alternate rule: the partner inherits the army ---------------------
-//
-// "when the first player of a partnership is defeated by the capture of
-// the King …, only the King is removed from the board, and the remaining
-// pieces of that player are added to the forces of the other player of
-// the partnership. Subsequently, the remaining players play in their
-// turns, and defeated players do not have a turn; therefore, when one
-// player's King is removed from the board, the other player of that
-// partnership may either move one of his own pieces, or one of those of
-// his defeated partner."
-//
-// The kingless seat w keeps its pieces (live, with their own pawn
-// directions and promotion squares) and Position.heir[w] names the
-// partner who moves them. w is not "out" (its pieces still attack and
-// may be captured), but it has no turn (nextSeat skips it). A double step
-// by an inherited pawn is recorded under the partner's en-passant entry,
-// so it expires when the partner moves again. In FEN4 the seat is written
-// eliminated with live (not 'd') pieces; reading such a seat back in a
-// variant with the rule restores the inheritance.
-
-// commands reports whether seat s moves an inherited army.
-func (p *Position) commands(s Seat) bool {
-	for w := Seat(0); w < NumSeats; w++ {
-		if p.heir[w] == uint8(s)+1 {
-			return true
-		}
-	}
-	return false
-}
-
-// Heir returns the seat that moves seat w's army after w's king was
-// captured under the alternate rule, if any.
-func (p *Position) Heir(w Seat) (Seat, bool) {
-	if w >= NumSeats || p.heir[w] == 0 {
-		return NoSeat, false
-	}
-	return Seat(p.heir[w] - 1), true
-}
-
-// inheritedMoves appends the moves of the armies seat s inherited.
-func (p *Position) inheritedMoves(moves []Move, s Seat, anyEP bool) []Move {
-	for w := Seat(0); w < NumSeats; w++ {
-		if p.heir[w] != uint8(s)+1 {
-			continue
-		}
-		for _, c16 := range p.plist[w][:p.pcount[w]] {
-			if pc := p.board[c16]; pc&deadFlag == 0 {
-				moves = p.pieceMoves(moves, int(c16), pc, w, anyEP)
-			}
-		}
-	}
-	return moves
-}
-
-// inheritedPawn reports whether vic is a live pawn of an army seat e
-// inherited (its double step is entered under e).
-func (p *Position) inheritedPawn(vic Piece, e Seat) bool {
-	return vic.Kind() == Pawn && !vic.Dead() && p.heir[vic.Seat()] == uint8(e)+1
-}
-
-// heirFor returns the partner who would inherit seat e's army were its
-// king captured now: one still playing with its king and no army of its
-// own inherited yet. Without the rule, or with none, NoSeat.
-func (p *Position) heirFor(e Seat) Seat {
-	if !p.v.Options.PartnerInheritsArmy {
-		return NoSeat
-	}
-	for t := Seat(0); t < NumSeats; t++ {
-		if p.v.Partners(e, t) && !p.out[t] && p.heir[t] == 0 && p.king[t] != 0 && t != e {
-			return t
-		}
-	}
-	return NoSeat
-}
-
-// inherits reports whether seat e, whose king has just been captured,
-// keeps its army on the board for a partner (so the capture's legality is
-// judged with that army still attacking).
-func (p *Position) inherits(e Seat) bool { return p.heirFor(e) != NoSeat }
-
-// readHeirs restores inheritances after FEN4 is read: in a variant with
-// the rule, a seat marked eliminated with no king but live pieces belongs
-// to its partner still playing.
-func (p *Position) readHeirs() {
-	if !p.v.Options.PartnerInheritsArmy {
-		return
-	}
-	for w := Seat(0); w < NumSeats; w++ {
-		if !p.out[w] || p.king[w] != 0 {
-			continue
-		}
-		live := false
-		for _, c := range p.plist[w][:p.pcount[w]] {
-			live = live || !p.board[c].Dead()
-		}
-		if t := p.heirFor(w); live && t != NoSeat {
-			p.out[w], p.heir[w] = false, uint8(t)+1
-		}
-	}
-}
-
-// inherit applies the alternate rule when seat e's king has just been
-// captured: its partner takes the army and e loses its turns. It reports
-// false (nothing done) when the rule is off or no partner plays on.
-func (g *Game) inherit(e Seat) bool {
-	p := g.pos
-	t := p.heirFor(e)
-	if t == NoSeat || g.status[t] != Playing {
-		return false
-	}
-	g.status[e] = KingCaptured
-	p.heir[e] = uint8(t) + 1
-	p.castle[e] = 0
-	p.ep[e] = epEntry{}
-	if p.turn == e {
-		p.turn = p.nextSeat(e)
-	}
-	return true
-}
-
-// releaseWards is called when seat s is eliminated: an army s inherited
-// goes with it (its side is then out).
-func (g *Game) releaseWards(s Seat) {
-	p := g.pos
-	for w := Seat(0); w < NumSeats; w++ {
-		if p.heir[w] == uint8(s)+1 {
-			p.heir[w] = 0
-			p.out[w] = true
-			g.greyArmy(w, false)
-		}
-	}
 }

@@ -2,11 +2,15 @@ package rules
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"boardd/rules/square"
 )
+
+// Why a move is refused: FindMove and Explain name the move and the rule
+// ("Qd1-h5: the queen's path is blocked at f3"). The plain reasons
+// (geometry, turn, capture table, king safety, barriers, blocked paths)
+// are here; a variant's own reasons come from its hook (Explain,
+// CaptureBar, Refuse).
 
 // IllegalMoveError says why a move was refused, naming the move and the
 // reason ("Qd1-h5: the queen's path is blocked at f3").
@@ -33,13 +37,12 @@ func (p *Position) FindMove(from, to square.Square, promo Kind) (Move, error) {
 		}
 	}
 	if len(cands) > 0 {
-		s := p.At(from).Seat()
 		if cands[0].Promotion() == NoKind {
 			if promo == NoKind {
 				return cands[0], nil
 			}
-			if p.v.PromoteToCaptured && p.v.promoCell[s][cell(to)] {
-				return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: fmt.Sprintf("no piece of %s's has been captured, so the pawn arrives unpromoted: \"If there are no pieces available for promotion, then upon reaching the far side, the Pawn is stuck\"", s)}
+			if why := p.hookWhy(p.At(from), from, to, promo); why != "" {
+				return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: why}
 			}
 			return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: "only a pawn reaching its promotion squares promotes"}
 		}
@@ -51,8 +54,8 @@ func (p *Position) FindMove(from, to square.Square, promo Kind) (Move, error) {
 				return m, nil
 			}
 		}
-		if p.v.PromoteToCaptured && slices.Contains(p.v.Promotions, promo) {
-			return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: fmt.Sprintf("pawns promote \"only to previously captured pieces\", and no %s of %s's has been captured", kindNames[promo], s)}
+		if why := p.hookWhy(p.At(from), from, to, promo); why != "" {
+			return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: why}
 		}
 		return 0, &IllegalMoveError{Text: p.rawText(from, to, promo), Reason: fmt.Sprintf("a pawn may not promote to a %s in %s", kindNames[promo], p.v.Name)}
 	}
@@ -119,9 +122,14 @@ func (p *Position) explain(from, to square.Square, promo Kind) error {
 		if m.From() != from || m.To() != to {
 			continue
 		}
-		if p.v.verney {
-			if why := p.verneyWhy(m); why != "" {
-				return bad("%s", why)
+		if p.v.provides&(1<<OnRefuse) != 0 {
+			for _, h := range p.v.hooks {
+				if !h.Provides(OnRefuse) {
+					continue
+				}
+				if why := h.Refuse(p, m); why != "" {
+					return bad("%s", why)
+				}
 			}
 		}
 		if pc.Kind() == King && p.InCheck(s) {
@@ -145,16 +153,16 @@ func (p *Position) explain(from, to square.Square, promo Kind) error {
 			return bad("castling is not possible here: the king or rook has moved, a square between them is occupied, or the king would cross an attacked square")
 		}
 	}
-	if why := p.fortressWhy(pc, from, to); why != "" {
+	if why := p.barrierWhy(pc, from, to); why != "" {
 		return bad("%s", why)
 	}
 	if path := p.blockedAt(pc, from, to); path != square.None {
 		return bad("the %s's path is blocked at %s", name, path)
 	}
+	if why := p.hookWhy(pc, from, to, promo); why != "" {
+		return bad("%s", why)
+	}
 	if pc.Kind() == Pawn {
-		if why := p.stuckPawnWhy(pc, from); why != "" {
-			return bad("%s", why)
-		}
 		if p.At(to).IsPiece() {
 			return bad("a pawn captures only diagonally forward")
 		}
@@ -163,48 +171,44 @@ func (p *Position) explain(from, to square.Square, promo Kind) error {
 	return bad("a %s does not move from %s to %s", name, from, to)
 }
 
-// stuckPawnWhy says why the pawn pc on from cannot move at all under
-// Stevenson's rules, or "".
-func (p *Position) stuckPawnWhy(pc Piece, from square.Square) string {
-	v, c, s := p.v, cell(from), pc.Seat()
-	if v.PromoteToCaptured && v.promoCell[s][c] {
-		return fmt.Sprintf("the pawn on %s reached the far side with no piece available for promotion: \"the Pawn is stuck and may no longer move\"", from)
+// hookWhy asks the variant's hooks which of its own rules refuses moving
+// pc from one square to another, or returns "".
+func (p *Position) hookWhy(pc Piece, from, to square.Square, promo Kind) string {
+	if !p.v.Provides(OnExplain) {
+		return ""
 	}
-	fwd := v.Seats[s].Forward
-	if q := p.board[c+dirDelta[fwd]]; v.HeadToHeadStuck && q.IsPiece() && q.Kind() == Pawn && !q.Dead() && v.Partners(s, q.Seat()) && opposite[fwd] == int(v.Seats[q.Seat()].Forward) {
-		return fmt.Sprintf("the pawn on %s meets %s's pawn on %s head to head: \"A Pawn head-to-head with a friendly Pawn is stuck until one of them is captured\"", from, q.Seat(), squareOf(c+dirDelta[fwd]))
+	for _, h := range p.v.hooks {
+		if !h.Provides(OnExplain) {
+			continue
+		}
+		if why := h.Explain(p, pc, from, to, promo); why != "" {
+			return why
+		}
 	}
 	return ""
 }
 
 // captureBar says why seat s may not capture the live piece victim on to,
-// which the variant's capture table forbids: its own piece, a partner's,
-// Chess4's active king or (Method 2) an acquired army and its controller,
-// or (blocking double chess) a piece of the other individual game, which
-// only blocks.
+// which the variant's capture table forbids: its own piece, a reason of
+// the variant's own (Hook.CaptureBar: Chess4's active king, blocking
+// double chess's other game), a partner's.
 func (p *Position) captureBar(s Seat, victim Piece, to square.Square) string {
 	v := p.v
 	e, name := victim.Seat(), kindNames[victim.Kind()]
 	switch {
 	case e == s:
 		return fmt.Sprintf("%s already holds %s's own %s", to, s, name)
-	case v.armyOf[e] == s+1 || v.armyOf[s] == e+1:
-		c, army := s, e
-		if v.armyOf[s] == e+1 {
-			c, army = e, s
-		}
-		return fmt.Sprintf("%s's %s on %s may not be captured by %s: %s plays %s's army, which does not capture its controller's pieces, nor they it", e, name, to, s, c, army)
-	case v.NoKingCapture && victim.Kind() == King && v.CanCapture[s][e]:
-		return fmt.Sprintf("%s's king on %s may not be captured: \"It is an illegal move to capture an active player's King\" (%s must be checkmated instead)", e, to, e)
-	case v.Side[s] != 0 && v.Side[s] != v.Side[e]:
-		var opp []string
-		for t := Seat(0); t < NumSeats; t++ {
-			if t != s && v.CanCapture[s][t] {
-				opp = append(opp, t.String())
+	case v.provides&(1<<OnExplain) != 0:
+		for _, h := range v.hooks {
+			if !h.Provides(OnExplain) {
+				continue
+			}
+			if why := h.CaptureBar(p, s, victim, to); why != "" {
+				return why
 			}
 		}
-		return fmt.Sprintf("%s's %s on %s may not be captured by %s: %s plays its game against %s, and %s's men only block it", e, name, to, s, s, strings.Join(opp, " and "), e)
-	case v.Partners(s, e):
+	}
+	if v.Partners(s, e) {
 		return fmt.Sprintf("%s's %s on %s may not be captured by %s (partner)", e, name, to, s)
 	}
 	return fmt.Sprintf("%s's %s on %s may not be captured by %s in %s", e, name, to, s, v.Name)
@@ -280,4 +284,38 @@ func sign(x int) int {
 		return 1
 	}
 	return 0
+}
+
+// barrierWhy explains a refused move that a barrier forbids, or returns
+// "".
+func (p *Position) barrierWhy(pc Piece, from, to square.Square) string {
+	v := p.v
+	if !v.Geometry.hasWalls {
+		return ""
+	}
+	c, t := cell(from), cell(to)
+	blocked := &v.Geometry.blocked
+	jump := v.leaps[pc.Kind()]
+	for i := 8; i < 16 && jump; i++ {
+		if c+dirDelta[i] == t && blocked[c]&(1<<i) != 0 {
+			return fmt.Sprintf("a barrier stands in the way (a %s's jump is one orthogonal step, then one diagonal step, and may cross no barrier)", kindNames[pc.Kind()])
+		}
+	}
+	df, dr := to.File()-from.File(), to.Rank()-from.Rank()
+	if (df != 0 && dr != 0 && abs(df) != abs(dr)) || pc.Kind() == Knight {
+		return ""
+	}
+	step, i := sign(dr)*stride+sign(df), 0
+	for i < numKingDirs && dirDelta[i] != step {
+		i++
+	}
+	for f := c; f != t; f += step {
+		if f != c && p.board[f] != NoPiece {
+			return ""
+		}
+		if blocked[f]&(1<<i) != 0 {
+			return fmt.Sprintf("a barrier between %s and %s stands in the way", squareOf(f), squareOf(f+step))
+		}
+	}
+	return ""
 }

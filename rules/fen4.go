@@ -9,6 +9,12 @@ import (
 	"boardd/rules/square"
 )
 
+// FEN4, chess.com's position format, in both corner dialects (x tokens
+// and counted corners), with boardd's extensions ('d' for a dead piece,
+// 'v' for a reversed pawn, rD for FFA's one-point queen) and the extras
+// block kept as written. A hook completes what a variant infers from a
+// position just read (OnRead).
+
 // extra is one entry of a FEN4 extras block ({'enPassant':(...), ...}),
 // kept as written so that entries boardd does not interpret survive a
 // round trip.
@@ -131,7 +137,13 @@ func ParseFEN4(v *Variant, fen string) (*Position, error) {
 	if p.out[p.turn] {
 		return nil, fmt.Errorf("FEN4: %s is to move but marked eliminated", p.turn)
 	}
-	p.readHeirs()
+	if v.provides&(1<<OnRead) != 0 {
+		for _, h := range v.hooks {
+			if h.Provides(OnRead) {
+				h.Read(p)
+			}
+		}
+	}
 	return p, nil
 }
 

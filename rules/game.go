@@ -7,6 +7,14 @@ import (
 	"strings"
 )
 
+// The game layer: a Game is a position plus everything above movement for
+// chess.com's Teams and FFA (checkmate and when it counts, elimination,
+// FFA's points, the draws, resignation and time-outs) and the history
+// that takeback and look-ahead restore. Where a variant decides otherwise
+// (its end of turn, resignation, draws, the seat that must move into
+// check, notes), Play, leave, settle and checkDraws ask its hook
+// (hooks.go); the hooks' per-game states travel in every snapshot.
+
 // Status is where a seat stands in a game.
 type Status uint8
 
@@ -133,16 +141,14 @@ type Game struct {
 	reps   map[uint64]int
 	result *Result
 	agreed bool        // the game ended by AgreeDraw (a takeback reopens it)
-	c4     chess4State // Chess4's credits and army control (rules/chess4.go)
-	dbl    doubleState // Double: the announce protocol and the individual games
+	states []HookState // states[i]: the game state of the variant's hook i (nil: none)
 	notes  []Note      // decisions between turns (notes.go); never appended to in place
 }
 
 type snapshot struct {
 	pos    *Position
 	status [NumSeats]Status
-	c4     chess4State
-	dbl    doubleState
+	states []HookState // the hooks' states, copies no later change touches
 	notes  []Note
 }
 
@@ -160,6 +166,12 @@ func NewGame(v *Variant, fen string) (*Game, error) {
 		return nil, err
 	}
 	g := &Game{v: v, pos: p, start: fen, reps: map[uint64]int{}}
+	g.states = make([]HookState, len(v.hooks))
+	for i, h := range v.hooks {
+		if h.Provides(OnState) {
+			g.states[i] = h.NewState()
+		}
+	}
 	for s := Seat(0); s < NumSeats; s++ {
 		if p.out[s] {
 			g.status[s] = Mated
@@ -168,7 +180,7 @@ func NewGame(v *Variant, fen string) (*Game, error) {
 		}
 	}
 	g.reps[p.Hash()]++
-	g.snaps = append(g.snaps, snapshot{pos: p.Clone(), status: g.status})
+	g.snaps = append(g.snaps, g.snapshot())
 	g.settle(Red, nil)
 	return g, nil
 }
@@ -208,8 +220,8 @@ func (g *Game) LegalMoves() []Move {
 	if g.result != nil {
 		return nil
 	}
-	if g.v.Mode == Double {
-		return g.doubleMoves()
+	if g.v.provides&(1<<OnGameMoves) != 0 {
+		return g.v.hook(OnGameMoves).GameMoves(g)
 	}
 	moves := g.pos.LegalMoves(nil)
 	if len(moves) == 0 && g.mustMove(g.pos.turn) {
@@ -223,15 +235,18 @@ func (g *Game) LegalMoves() []Move {
 // mustMove reports whether seat s, having no legal move, must still make
 // one that leaves its king in check (LastStanding, not yet reduced).
 func (g *Game) mustMove(s Seat) bool {
-	return g.v.Mode == LastStanding && !g.reduced(s)
+	return g.v.provides&(1<<OnMustMove) != 0 && g.v.hook(OnMustMove).MustMove(g, s)
 }
 
 // reduced reports whether seat s plays by the normal rules of mate and
 // stalemate: its partners are all out, or (singles) two seats remain.
 func (g *Game) reduced(s Seat) bool {
-	if g.v.MateRemovesArmy {
-		return true // Russian Fortress: normal mate rules throughout
-	}
+	return g.v.hook(OnReduced).Reduced(g, s)
+}
+
+// partnersReduced is the essay's rule for reduced: seat s's partners are
+// all out, or (singles) two seats remain.
+func (g *Game) partnersReduced(s Seat) bool {
 	partners, in := 0, 0
 	for t := Seat(0); t < NumSeats; t++ {
 		if g.status[t] != Playing {
@@ -254,8 +269,8 @@ func (g *Game) Play(m Move) (Record, error) {
 	if g.result != nil {
 		return Record{}, ErrGameOver
 	}
-	if g.v.Mode == Double {
-		if err := g.doubleCheckMove(m); err != nil {
+	if g.v.provides&(1<<OnGameMoves) != 0 {
+		if err := g.v.hook(OnGameMoves).CheckMove(g, m); err != nil {
 			return Record{}, err
 		}
 	} else if !g.pos.IsLegal(m) && !(g.mustMove(g.pos.turn) && g.canOnlyMoveIntoCheck(m)) {
@@ -286,7 +301,7 @@ func (g *Game) Play(m Move) (Record, error) {
 			if !g.inherit(e) {
 				g.eliminate(e, KingCaptured)
 				if g.v.KingCaptureRemovesArmy {
-					g.removeArmy(e)
+					g.removeArmy(e) // data: the essay's games, the fortress, blocking double
 				}
 			}
 			rec.Out = append(rec.Out, e)
@@ -403,13 +418,15 @@ func (g *Game) leave(s Seat, a Action) (Record, error) {
 	if s >= NumSeats || (g.status[s] != Playing && g.status[s] != Walking) {
 		return Record{}, fmt.Errorf("%s is not playing", s)
 	}
-	if g.v.Mode == Chess4 {
-		return g.leaveChess4(s, a)
-	}
 	rec := Record{Seat: s, Action: a, Text: "R"}
 	st := Resigned
 	if a == ActTimeout {
 		rec.Text, st = "T", TimedOut
+	}
+	if g.v.provides&(1<<OnLeave) != 0 {
+		g.v.hook(OnLeave).Leave(g, &rec, s, st)
+		g.finishTurn(&rec)
+		return rec, nil
 	}
 	if g.status[s] == Walking {
 		// Already resigned: the king walks on (chess.com writes a walking
@@ -418,11 +435,6 @@ func (g *Game) leave(s Seat, a Action) (Record, error) {
 		if g.pos.turn == s {
 			g.pos.turn = g.pos.nextSeat(s)
 		}
-		g.finishTurn(&rec)
-		return rec, nil
-	}
-	if g.v.Mode == Double {
-		g.doubleLeave(&rec, s, st)
 		g.finishTurn(&rec)
 		return rec, nil
 	}
@@ -525,21 +537,8 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 	if g.result != nil {
 		return false
 	}
-	if g.v.InertMates {
-		return g.settleVerney(mover, rec)
-	}
-	if g.v.Mode == CaptureAll {
-		g.settleCaptureAll(rec)
-		return false
-	}
-	if g.v.Mode == LastStanding {
-		return g.settleLastStanding(mover, rec)
-	}
-	if g.v.Mode == Chess4 {
-		return g.settleChess4(mover, rec)
-	}
-	if g.v.Mode == Double {
-		return g.settleDouble(mover, rec)
+	if g.v.provides&(1<<OnSettle) != 0 {
+		return g.v.hook(OnSettle).Settle(g, mover, rec)
 	}
 	mated := false
 	p := g.pos
@@ -622,48 +621,6 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 	return mated
 }
 
-// settleCaptureAll applies Stevenson's rules after a turn: a seat with no
-// pieces left is out; "victory is by capturing all opposing pieces"; a seat
-// that cannot move passes; "If the only pieces a side has left on either
-// side are blocked or stuck Pawns, the game is a stalemate (draw)."
-func (g *Game) settleCaptureAll(rec *Record) {
-	p := g.pos
-	for s := Seat(0); s < NumSeats; s++ {
-		if g.status[s] != Playing {
-			continue
-		}
-		alive := false
-		for _, c := range p.plist[s][:p.pcount[s]] {
-			alive = alive || !p.board[c].Dead()
-		}
-		if !alive {
-			g.knockOut(rec, s, Wiped)
-		}
-	}
-	for s := Seat(0); s < NumSeats; s++ {
-		side := g.sideOf(s)
-		out, moves := true, false
-		for _, t := range side {
-			if g.status[t] == Playing {
-				out = false
-				moves = moves || g.hasMoves(t)
-			}
-		}
-		if out {
-			g.end("all pieces captured", g.sideOf(g.opponentOf(s)))
-			return
-		}
-		if !moves {
-			g.end("stalemate", nil)
-			return
-		}
-	}
-	for i := 0; i < NumSeats && !g.hasMoves(p.turn); i++ {
-		p.turn = p.nextSeat(p.turn) // a seat that cannot move passes
-	}
-	g.checkDraws(rec != nil && rec.Action == ActMove)
-}
-
 // removeArmy takes every piece of seat s off the board.
 func (g *Game) removeArmy(s Seat) {
 	p := g.pos
@@ -673,50 +630,6 @@ func (g *Game) removeArmy(s Seat) {
 		p.board[c] = NoPiece
 	}
 	p.king[s] = 0
-}
-
-// settleLastStanding applies the essay's rules after a turn: a side with
-// no seat left loses; a reduced seat with no legal move is checkmated (out)
-// or stalemated (draw); a seat that is not reduced must move anyway.
-func (g *Game) settleLastStanding(mover Seat, rec *Record) bool {
-	p := g.pos
-	mated := false
-	for changed := true; changed && g.result == nil; {
-		changed = false
-		var sides []Seat
-		for s := Seat(0); s < NumSeats; s++ {
-			if g.status[s] == Playing && (len(sides) == 0 || !g.sameSide(s, sides)) {
-				sides = append(sides, s)
-			}
-		}
-		if len(sides) == 1 {
-			g.end("last side standing", g.sideOf(sides[0]))
-			return mated
-		}
-		s := p.turn
-		if g.status[s] != Playing || g.hasMoves(s) || !g.reduced(s) {
-			if g.status[s] == Playing && !g.hasMoves(s) && len(p.PseudoLegal(nil)) == 0 {
-				p.turn = p.nextSeat(s) // not even a move into check: pass
-				changed = true
-			}
-			continue
-		}
-		if !p.InCheck(s) {
-			g.status[s] = Stalemated
-			g.end("stalemate", nil)
-			return mated
-		}
-		g.knockOut(rec, s, Mated)
-		if g.v.MateRemovesArmy {
-			g.removeArmy(s) // "the pieces of a checkmated side are removed from the board"
-		}
-		mated = true
-		changed = true
-	}
-	if g.result == nil {
-		g.checkDraws(rec != nil && rec.Action == ActMove)
-	}
-	return mated
 }
 
 // sameSide reports whether s is a partner of one of the seats listed.
@@ -842,19 +755,15 @@ func (g *Game) checkDraws(moved bool) {
 		reason = "threefold repetition"
 	case p.halfmove >= g.v.fiftyMovePlies(len(g.activeInOrder(p.turn))):
 		reason = "50-move rule"
-	case g.v.Mode != CaptureAll && g.insufficient() && g.normalRules():
+	case g.v.hook(OnDraws).Draws(g) && g.insufficient() && g.normalRules():
 		reason = "insufficient material"
 	default:
 		return
 	}
-	if g.v.Mode == Chess4 {
-		g.c4Draw(reason)
-		return
-	}
-	if g.v.Mode != FFA { // only FFA scores draws; elsewhere nobody wins
-		g.end(reason, nil)
-	} else {
+	if g.v.Mode == FFA { // only FFA scores draws; elsewhere nobody wins
 		g.endFFA(reason, 10)
+	} else {
+		g.v.hook(OnDrawEnd).DrawEnd(g, reason)
 	}
 }
 
@@ -871,11 +780,11 @@ func (v *Variant) fiftyMovePlies(n int) int {
 // normal mate rules: always, except in LastStanding before it is reduced
 // (a king forced to move into check can still be captured).
 func (g *Game) normalRules() bool {
-	if g.v.Mode != LastStanding {
+	if g.v.provides&(1<<OnMustMove) == 0 {
 		return true
 	}
 	for s := Seat(0); s < NumSeats; s++ {
-		if g.status[s] == Playing && !g.reduced(s) {
+		if g.status[s] == Playing && g.mustMove(s) {
 			return false
 		}
 	}
@@ -918,7 +827,7 @@ func (g *Game) finishTurn(rec *Record) {
 	if rec.Action == ActMove {
 		g.reps[g.pos.Hash()]++ // only moves repeat positions
 	}
-	g.snaps = append(g.snaps, snapshot{pos: g.pos.Clone(), status: g.status, c4: g.c4, dbl: g.dbl, notes: g.notes})
+	g.snaps = append(g.snaps, g.snapshot())
 }
 
 // PreviousPosition returns a copy of the position before the last turn.
@@ -941,7 +850,11 @@ func (g *Game) Takeback() error {
 		return errors.New("no move to take back")
 	}
 	last := g.popTurn()
-	g.dbl = last.dbl.takeback()
+	for i, st := range g.states {
+		if st != nil {
+			g.states[i] = st.TakenBack()
+		}
+	}
 	g.notes = takebackNotes(last.notes, len(g.records))
 	return nil
 }
@@ -956,13 +869,13 @@ func (g *Game) LookAhead(m Move, see func()) error {
 	}
 	see()
 	last := g.popTurn()
-	g.dbl, g.notes = last.dbl, last.notes
+	g.notes = last.notes
 	return nil
 }
 
-// popTurn drops the last turn and restores the state kept before it but
-// for the notes and the blocking-double protocol, which are the caller's
-// to restore; it returns that state.
+// popTurn drops the last turn and restores the state kept before it (the
+// hooks' states included) but for the notes, which are the caller's to
+// restore; it returns that state.
 func (g *Game) popTurn() snapshot {
 	if g.records[len(g.records)-1].Action == ActMove {
 		g.reps[g.pos.Hash()]--
@@ -972,7 +885,7 @@ func (g *Game) popTurn() snapshot {
 	last := g.snaps[len(g.snaps)-1]
 	g.pos = last.pos.Clone()
 	g.status = last.status
-	g.c4 = last.c4
+	g.states = copyStates(last.states)
 	g.result = nil
 	return last
 }
@@ -995,8 +908,47 @@ func (p *Position) Hash() uint64 {
 		buf[5+s*5] = byte(p.ep[s].pawn >> 8)
 	}
 	h.Write(buf[:])
-	if p.v.ChainEnPassant {
-		p.hashDeferredEP(h)
+	if p.v.provides&(1<<OnEnPassant) != 0 {
+		p.v.hook(OnEnPassant).HashInto(p, h)
 	}
 	return h.Sum64()
+}
+
+// playingSeats lists the seats still playing.
+func (g *Game) playingSeats() []Seat {
+	var out []Seat
+	for t := Seat(0); t < NumSeats; t++ {
+		if g.status[t] == Playing {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// snapshot returns the current state for the history: copies of the
+// position and of the hooks' states.
+func (g *Game) snapshot() snapshot {
+	return snapshot{pos: g.pos.Clone(), status: g.status, states: copyStates(g.states), notes: g.notes}
+}
+
+// copyStates copies the hooks' states.
+func copyStates(states []HookState) []HookState {
+	out := make([]HookState, len(states))
+	for i, st := range states {
+		if st != nil {
+			out[i] = st.Copy()
+		}
+	}
+	return out
+}
+
+// hookState returns the game's state of the hook of type H, or nil.
+func hookState[S HookState](g *Game) (S, bool) {
+	for _, st := range g.states {
+		if s, ok := st.(S); ok {
+			return s, true
+		}
+	}
+	var zero S
+	return zero, false
 }

@@ -4,6 +4,13 @@ import (
 	"boardd/rules/square"
 )
 
+// Move generation, the hot path (see doc.go): pseudo-legal moves per
+// piece, legal moves decided mostly without making them (pins and check
+// found in one pass of eight rays from the king), CountLegal for perft's
+// last ply, and the attack tests. A variant's own movement enters only
+// behind a bit of Variant.provides (hooks.go) or through tables its hook
+// filled (the leaper table); nothing here names a variant.
+
 // Move is a move packed into 32 bits: from cell (9 bits), to cell (9
 // bits), promotion kind (3 bits) and a flag (3 bits). The zero Move is
 // "no move".
@@ -98,14 +105,126 @@ var pawnDiag = [4][2]int{
 // own king attacked. Castling is only generated when fully legal.
 func (p *Position) PseudoLegal(moves []Move) []Move {
 	s := p.turn
-	anyEP := p.v.EnPassant && (p.ep != [NumSeats]epEntry{} || p.v.ChainEnPassant && p.epx[s] != [NumSeats]epEntry{})
+	anyEP := p.v.EnPassant && (p.ep != [NumSeats]epEntry{} || p.v.provides&(1<<OnEnPassant) != 0 && p.v.hook(OnEnPassant).EnPassantOpen(p, s))
+	if p.v.plainGen && p.heir == [NumSeats]uint8{} {
+		return p.plainMoves(moves, s, anyEP)
+	}
 	for _, c16 := range p.plist[s][:p.pcount[s]] {
 		if pc := p.board[c16]; pc&deadFlag == 0 {
 			moves = p.pieceMoves(moves, int(c16), pc, s, anyEP)
 		}
 	}
-	if p.v.Options.PartnerInheritsArmy {
+	if p.heir != [NumSeats]uint8{} {
 		moves = p.inheritedMoves(moves, s, anyEP)
+	}
+	return moves
+}
+
+// plainMoves is PseudoLegal for a variant whose pieces move by the plain
+// rules (Variant.plainGen: no barriers, no hook changing movement, no
+// extra leaper) and a position where no army is played by a partner: the
+// same moves in the same order as pieceMoves gives, with the steps as
+// constants and no barrier tests.
+func (p *Position) plainMoves(moves []Move, s Seat, anyEP bool) []Move {
+	v := p.v
+	board := &p.board
+	dest := &v.destTab[s]
+	capTab := &v.capTab[s]
+	fwdDir := int(v.Seats[s].Forward)
+	fwd := dirDelta[fwdDir]
+	diagA, diagB := dirDelta[pawnDiag[fwdDir][0]], dirDelta[pawnDiag[fwdDir][1]]
+	promo := &v.promoCell[s]
+	dbl := &v.dblCell[s]
+	double := v.DoubleStep
+	for _, c16 := range p.plist[s][:p.pcount[s]] {
+		c := int(c16)
+		pc := board[c]
+		if pc&deadFlag != 0 {
+			continue
+		}
+		switch pc.Kind() {
+		case Pawn:
+			if t := c + fwd; board[t] == NoPiece {
+				if promo[t] {
+					moves = p.plainPromotions(moves, c, t)
+				} else {
+					moves = append(moves, newMove(c, t, NoKind, flagNormal))
+				}
+				if double && dbl[c] && board[t+fwd] == NoPiece {
+					moves = append(moves, newMove(c, t+fwd, NoKind, flagDouble))
+				}
+			}
+			for _, t := range [2]int{c + diagA, c + diagB} {
+				if q := board[t]; q != NoPiece {
+					if capTab[q] {
+						if promo[t] {
+							moves = p.plainPromotions(moves, c, t)
+						} else {
+							moves = append(moves, newMove(c, t, NoKind, flagNormal))
+						}
+					}
+				} else if anyEP && p.epCapturable(t, s) {
+					moves = append(moves, newMove(c, t, NoKind, flagEnPassant))
+				}
+			}
+		case Knight:
+			moves = step(moves, board, dest, c, 2*stride+1)
+			moves = step(moves, board, dest, c, 2*stride-1)
+			moves = step(moves, board, dest, c, -2*stride+1)
+			moves = step(moves, board, dest, c, -2*stride-1)
+			moves = step(moves, board, dest, c, stride+2)
+			moves = step(moves, board, dest, c, -stride+2)
+			moves = step(moves, board, dest, c, stride-2)
+			moves = step(moves, board, dest, c, -stride-2)
+		case Bishop:
+			moves = ray(moves, board, dest, c, stride+1)
+			moves = ray(moves, board, dest, c, -stride+1)
+			moves = ray(moves, board, dest, c, -stride-1)
+			moves = ray(moves, board, dest, c, stride-1)
+		case Rook:
+			moves = ray(moves, board, dest, c, stride)
+			moves = ray(moves, board, dest, c, 1)
+			moves = ray(moves, board, dest, c, -stride)
+			moves = ray(moves, board, dest, c, -1)
+		case Queen:
+			moves = ray(moves, board, dest, c, stride)
+			moves = ray(moves, board, dest, c, 1)
+			moves = ray(moves, board, dest, c, -stride)
+			moves = ray(moves, board, dest, c, -1)
+			moves = ray(moves, board, dest, c, stride+1)
+			moves = ray(moves, board, dest, c, -stride+1)
+			moves = ray(moves, board, dest, c, -stride-1)
+			moves = ray(moves, board, dest, c, stride-1)
+		case King:
+			for i := 0; i < numKingDirs; i++ {
+				moves = step(moves, board, dest, c, dirDelta[i])
+			}
+			if v.Castling && p.castle[s] != 0 && int(p.king[s]) == c {
+				moves = p.castleMoves(moves, c, s)
+			}
+		}
+	}
+	return moves
+}
+
+// step appends the move from c to c+d if the piece may land there.
+func step(moves []Move, board *[numCells]Piece, dest *[256]uint8, c, d int) []Move {
+	if dest[board[c+d]] != 0 {
+		moves = append(moves, newMove(c, c+d, NoKind, flagNormal))
+	}
+	return moves
+}
+
+// ray appends a slider's moves from c along step d: the empty cells, and
+// the first piece if it may be captured.
+func ray(moves []Move, board *[numCells]Piece, dest *[256]uint8, c, d int) []Move {
+	t := c + d
+	for board[t] == NoPiece {
+		moves = append(moves, newMove(c, t, NoKind, flagNormal))
+		t += d
+	}
+	if dest[board[t]] != 0 {
+		moves = append(moves, newMove(c, t, NoKind, flagNormal))
 	}
 	return moves
 }
@@ -117,6 +236,12 @@ func (p *Position) pieceMoves(moves []Move, c int, pc Piece, s Seat, anyEP bool)
 	walls := v.Geometry.hasWalls
 	blocked := &v.Geometry.blocked
 	capTab := &v.capTab[s]
+	if v.provides&(1<<OnPieceMoves) != 0 {
+		var done bool
+		if moves, done = v.hook(OnPieceMoves).PieceMoves(p, moves, c, pc, anyEP); done {
+			return moves
+		}
+	}
 	switch pc.Kind() {
 	case Pawn:
 		moves = p.pawnMoves(moves, c, s, anyEP)
@@ -137,13 +262,10 @@ func (p *Position) pieceMoves(moves []Move, c int, pc Piece, s Seat, anyEP bool)
 		moves = p.slide(moves, c, dirN, dirW+1, capTab, walls)
 	case Queen:
 		moves = p.slide(moves, c, dirN, dirNW+1, capTab, walls)
-		if v.QueenMovesAsKnight {
+		if v.leaps[Queen] {
 			moves = p.queenJumps(moves, c, capTab)
 		}
 	case King:
-		if v.KingMovesAsQueen {
-			return p.slide(moves, c, dirN, dirNW+1, capTab, walls)
-		}
 		for i := 0; i < numKingDirs; i++ {
 			t := c + dirDelta[i]
 			q := p.board[t]
@@ -169,7 +291,7 @@ func (p *Position) CountLegal(buf []Move) int {
 	s := p.turn
 	k := int(p.king[s])
 	v := p.v
-	if k == 0 || !v.plainCount {
+	if k == 0 || !v.plainCount || p.heir != [NumSeats]uint8{} {
 		return len(p.LegalMoves(buf[:0]))
 	}
 	var pins [numKingDirs]int16
@@ -190,19 +312,35 @@ func (p *Position) CountLegal(buf []Move) int {
 		}
 	}
 	anyEP := ne > 0
+	// The pawns' steps and tables, looked up once per node.
+	fwdDir := int(v.Seats[s].Forward)
+	fwd := dirDelta[fwdDir]
+	diagA, diagB := dirDelta[pawnDiag[fwdDir][0]], dirDelta[pawnDiag[fwdDir][1]]
+	promo := &v.promoCell[s]
+	dbl := &v.dblCell[s]
+	double := v.DoubleStep
+	promos := len(v.Promotions)
+	board := &p.board
+	dest := &v.destTab[s]
 	n := 0
 	for _, c16 := range p.plist[s][:p.pcount[s]] {
 		c := int(c16)
-		pc := p.board[c]
+		pc := board[c]
 		if pc&deadFlag != 0 {
 			continue
 		}
 		kind := pc.Kind()
 		pinned := false
-		for _, x := range pins[:np] {
-			pinned = pinned || int(x) == c
+		if np > 0 {
+			for _, x := range pins[:np] {
+				pinned = pinned || int(x) == c
+			}
 		}
-		if pinned || kind == King {
+		if kind == King {
+			n += p.countKing(c, pc, s, dest)
+			continue
+		}
+		if pinned {
 			for _, m := range p.pieceMoves(buf[:0], c, pc, s, anyEP) {
 				if m.flag() == flagCastleShort || m.flag() == flagCastleLong || p.legalAfter(m) {
 					n++
@@ -212,78 +350,111 @@ func (p *Position) CountLegal(buf []Move) int {
 		}
 		switch kind {
 		case Pawn:
-			n += p.countPawn(c, s, capTab, eps[:ne])
-		case Knight:
-			for i := 8; i < 16; i++ {
-				if q := p.board[c+dirDelta[i]]; q == NoPiece || capTab[q] {
-					n++
-				}
-			}
-		case Bishop:
-			n += p.countSlide(c, dirNE, dirNW+1, capTab)
-		case Rook:
-			n += p.countSlide(c, dirN, dirW+1, capTab)
-		case Queen:
-			n += p.countSlide(c, dirN, dirNW+1, capTab)
-		}
-	}
-	return n
-}
-
-func (p *Position) countSlide(c, d0, d1 int, capTab *[256]bool) int {
-	n := 0
-	for i := d0; i < d1; i++ {
-		d := dirDelta[i]
-		t := c + d
-		for p.board[t] == NoPiece {
-			n++
-			t += d
-		}
-		if capTab[p.board[t]] {
-			n++
-		}
-	}
-	return n
-}
-
-// countPawn counts a pawn's legal moves when it is not pinned and its
-// king is not in check (en passant still takes the full test).
-func (p *Position) countPawn(c int, s Seat, capTab *[256]bool, eps []int16) int {
-	v := p.v
-	fwdDir := int(v.Seats[s].Forward)
-	fwd := dirDelta[fwdDir]
-	promos := len(v.Promotions)
-	n := 0
-	if t := c + fwd; p.board[t] == NoPiece {
-		if v.promoCell[s][t] {
-			n += promos
-		} else {
-			n++
-		}
-		if v.DoubleStep && v.dblCell[s][c] && p.board[t+fwd] == NoPiece {
-			n++
-		}
-	}
-	for _, di := range pawnDiag[fwdDir] {
-		t := c + dirDelta[di]
-		if q := p.board[t]; q != NoPiece {
-			if capTab[q] {
-				if v.promoCell[s][t] {
+			// A pawn that is not pinned, its king not in check: pushes
+			// and captures count as they are; en passant takes the full
+			// test.
+			if t := c + fwd; board[t] == NoPiece {
+				if promo[t] {
 					n += promos
 				} else {
 					n++
 				}
+				if double && dbl[c] && board[t+fwd] == NoPiece {
+					n++
+				}
 			}
-			continue
-		}
-		for _, x := range eps {
-			if int(x) == t && p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
-				n++
-				break
+			for _, t := range [2]int{c + diagA, c + diagB} {
+				switch q := board[t]; {
+				case q != NoPiece:
+					if capTab[q] {
+						if promo[t] {
+							n += promos
+						} else {
+							n++
+						}
+					}
+				case ne > 0:
+					n += p.countEnPassant(c, t, eps[:ne])
+				}
 			}
+		case Knight:
+			// Eight jumps, counted without a branch: dest[q] is 1 for an
+			// empty square or a piece s may capture.
+			n += int(dest[board[c+2*stride+1]]) + int(dest[board[c+2*stride-1]]) +
+				int(dest[board[c-2*stride+1]]) + int(dest[board[c-2*stride-1]]) +
+				int(dest[board[c+stride+2]]) + int(dest[board[c-stride+2]]) +
+				int(dest[board[c+stride-2]]) + int(dest[board[c-stride-2]])
+		case Bishop:
+			n += countRay(board, dest, c, stride+1) + countRay(board, dest, c, stride-1) +
+				countRay(board, dest, c, -stride+1) + countRay(board, dest, c, -stride-1)
+		case Rook:
+			n += countRay(board, dest, c, stride) + countRay(board, dest, c, -stride) +
+				countRay(board, dest, c, 1) + countRay(board, dest, c, -1)
+		case Queen:
+			n += countRay(board, dest, c, stride+1) + countRay(board, dest, c, stride-1) +
+				countRay(board, dest, c, -stride+1) + countRay(board, dest, c, -stride-1) +
+				countRay(board, dest, c, stride) + countRay(board, dest, c, -stride) +
+				countRay(board, dest, c, 1) + countRay(board, dest, c, -1)
 		}
 	}
 	return n
+}
+
+// countRay counts a slider's moves from cell c along step d: the empty
+// cells, and the first piece if it may be captured (dest, as destTab).
+func countRay(board *[numCells]Piece, dest *[256]uint8, c, d int) int {
+	n := 0
+	t := c + d
+	for board[t] == NoPiece {
+		n++
+		t += d
+	}
+	return n + int(dest[board[t]])
+}
+
+// countKing counts the legal moves of seat s's king pc on cell c, not in
+// check: each step tested with the king lifted off the board (a king
+// capture takes the full test, for FFA's greying), and castling, which is
+// generated only when legal.
+func (p *Position) countKing(c int, pc Piece, s Seat, dest *[256]uint8) int {
+	n := 0
+	p.board[c] = NoPiece
+	for i := 0; i < numKingDirs; i++ {
+		t := c + dirDelta[i]
+		q := p.board[t]
+		if dest[q] == 0 {
+			continue
+		}
+		if q.Kind() == King {
+			p.board[c] = pc
+			if p.legalAfter(newMove(c, t, NoKind, flagNormal)) {
+				n++
+			}
+			p.board[c] = NoPiece
+			continue
+		}
+		if !p.attacked(t, s) {
+			n++
+		}
+	}
+	p.board[c] = pc
+	if p.v.Castling && p.castle[s] != 0 && int(p.king[s]) == c {
+		var buf [2]Move
+		n += len(p.castleMoves(buf[:0], c, s))
+	}
+	return n
+}
+
+// countEnPassant counts the en-passant capture of the pawn on cell c onto
+// the empty cell t, if one of eps names t and the capture leaves the king
+// safe (the full test).
+func (p *Position) countEnPassant(c, t int, eps []int16) int {
+	for _, x := range eps {
+		if int(x) == t && p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
+			return 1
+		}
+	}
+	return 0
 }
 
 func (p *Position) slide(moves []Move, c, d0, d1 int, capTab *[256]bool, walls bool) []Move {
@@ -316,23 +487,6 @@ func (p *Position) pawnMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 	blocked := &v.Geometry.blocked
 	capTab := &v.capTab[s]
 	t := c + fwd
-	if v.pawnHooks {
-		if v.PawnReversal || v.PawnLeap {
-			return p.verneyPawnMoves(moves, c, s)
-		}
-		if q := p.board[t]; v.HeadToHeadStuck && q.Kind() == Pawn && !q.Dead() && v.Partners(s, q.Seat()) && opposite[fwdDir] == int(v.Seats[q.Seat()].Forward) {
-			return moves // head to head with a partner's pawn: stuck
-		}
-		if v.PromoteToCaptured && v.promoCell[s][c] {
-			return moves // reached the last square unpromoted: stuck
-		}
-		if v.ChainEnPassant && p.passedPawn(c, s) {
-			return p.pawnPushes(moves, c, s) // "may not capture … but it may move"
-		}
-		if v.Options.PartnerPawnSwap {
-			moves = p.swapMoves(moves, c, s, anyEP)
-		}
-	}
 	if p.board[t] == NoPiece && !(walls && blocked[c]&(1<<fwdDir) != 0) {
 		moves = p.addPawnMove(moves, c, t, s)
 		if v.DoubleStep && v.dblCell[s][c] {
@@ -349,7 +503,7 @@ func (p *Position) pawnMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 		}
 		q := p.board[t]
 		if q != NoPiece {
-			if capTab[q] && !(v.pawnHooks && v.InitialPawnTruce && p.truceHolds(c, t)) {
+			if capTab[q] && !(v.pawnHooks && v.provides&(1<<OnPawnCapture) != 0 && !v.hook(OnPawnCapture).PawnCapture(p, c, t)) {
 				moves = p.addPawnMove(moves, c, t, s)
 			}
 			continue
@@ -373,40 +527,24 @@ func (p *Position) epCapturable(t int, s Seat) bool {
 			}
 		}
 	}
-	return p.v.ChainEnPassant && p.deferredEP(t, s)
+	return p.v.provides&(1<<OnEnPassant) != 0 && p.v.hook(OnEnPassant).EnPassantTo(p, t, s)
 }
 
 func (p *Position) addPawnMove(moves []Move, c, t int, s Seat) []Move {
 	if p.v.promoCell[s][t] {
-		if p.v.PromoteToCaptured {
-			return p.addCapturedPromotions(moves, c, t, s)
+		if p.v.provides&(1<<OnPromote) != 0 {
+			return p.v.hook(OnPromote).Promote(p, moves, c, t, s)
 		}
-		for _, k := range p.v.Promotions {
-			moves = append(moves, newMove(c, t, k, flagNormal))
-		}
-		return moves
+		return p.plainPromotions(moves, c, t)
 	}
 	return append(moves, newMove(c, t, NoKind, flagNormal))
 }
 
-// addCapturedPromotions offers the kinds among the variant's promotion
-// kinds of which seat s has fewer on the board than it started with; with
-// none, the pawn moves onto the square unpromoted.
-func (p *Position) addCapturedPromotions(moves []Move, c, t int, s Seat) []Move {
-	var have [King + 1]int
-	for _, x := range p.plist[s][:p.pcount[s]] {
-		if pc := p.board[x]; !pc.Dead() {
-			have[pc.Kind()]++
-		}
-	}
-	n := len(moves)
+// plainPromotions appends a pawn's move from c onto its promotion cell t
+// once for each of the variant's promotion kinds.
+func (p *Position) plainPromotions(moves []Move, c, t int) []Move {
 	for _, k := range p.v.Promotions {
-		if have[k] < p.v.army[s][k] {
-			moves = append(moves, newMove(c, t, k, flagNormal))
-		}
-	}
-	if len(moves) == n {
-		moves = append(moves, newMove(c, t, NoKind, flagNormal))
+		moves = append(moves, newMove(c, t, k, flagNormal))
 	}
 	return moves
 }
@@ -470,7 +608,7 @@ func (p *Position) attacked(t int, s Seat) bool {
 	atk := &v.atkTab[s]
 	walls := v.Geometry.hasWalls
 	blocked := &v.Geometry.blocked
-	if !walls && !v.QueenMovesAsKnight {
+	if !walls && !v.oddLeaps {
 		if p.leaperAttack(t, s) {
 			return true
 		}
@@ -492,7 +630,7 @@ func (p *Position) attacked(t int, s Seat) bool {
 	for i := 8; i < 16; i++ {
 		f := t + dirDelta[i]
 		q := p.board[f]
-		if (q&kindMask == Piece(Knight) || v.QueenMovesAsKnight && q&kindMask == Piece(Queen)) && atk[q] && !p.out[q.Seat()] {
+		if v.leaps[q&kindMask] && atk[q] && !p.out[q.Seat()] {
 			if walls && blocked[f]&(1<<opposite[i]) != 0 {
 				continue // the knight's own path from f to t is walled
 			}
@@ -594,7 +732,7 @@ func (p *Position) pieceAttacks(c, t int) bool {
 			}
 		}
 	case Bishop, Rook, Queen:
-		if pc.Kind() == Queen && p.v.QueenMovesAsKnight && p.queenJumpHits(c, t) {
+		if p.v.leaps[pc.Kind()] && p.queenJumpHits(c, t) {
 			return true
 		}
 		df, dr := t%stride-c%stride, t/stride-c/stride
@@ -658,12 +796,12 @@ func (p *Position) LegalMoves(moves []Move) []Move {
 	var pins [numKingDirs]int16
 	var inCheck bool
 	np := -1 // no fast path across barriers: test every aligned move
-	if p.v.Geometry.hasWalls || p.v.QueenMovesAsKnight {
+	if p.v.Geometry.hasWalls || p.v.oddLeaps {
 		inCheck = p.attacked(k, s)
 	} else {
 		inCheck, np = p.checkAndPins(k, s, &pins)
 	}
-	if p.v.Options.PartnerInheritsArmy && p.commands(s) {
+	if p.heir != [NumSeats]uint8{} && p.commands(s) {
 		np = -1 // pins are found among s's own pieces only: test every aligned move
 	}
 	kf, kr := k%stride, k/stride
@@ -704,8 +842,12 @@ func (p *Position) LegalMoves(moves []Move) []Move {
 			n++
 		}
 	}
-	if p.v.verney {
-		n = start + p.verneyFilter(moves[start:n])
+	if p.v.provides&(1<<OnLegalMoves) != 0 {
+		for _, h := range p.v.hooks {
+			if h.Provides(OnLegalMoves) {
+				n = start + len(h.LegalMoves(p, moves[start:n]))
+			}
+		}
 	}
 	return moves[:n]
 }

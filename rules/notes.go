@@ -35,13 +35,7 @@ func (g *Game) Notes() []Note { return append([]Note(nil), g.notes...) }
 // ApplyNote carries out a note as Notes writes it (a PGN4 comment). It
 // reports false for text that is no note of the game's mode.
 func (g *Game) ApplyNote(text string) (bool, error) {
-	switch g.v.Mode {
-	case Double:
-		return g.doubleApplyNote(text)
-	case Chess4:
-		return g.c4ApplyNote(text)
-	}
-	return false, nil
+	return g.v.hook(OnNote).ApplyNote(g, text)
 }
 
 // note records a note and keeps the current snapshot current.
@@ -53,7 +47,7 @@ func (g *Game) note(text string) {
 // resnap brings the snapshot of the current state (the last one) up to
 // date after a change that is not a turn.
 func (g *Game) resnap() {
-	g.snaps[len(g.snaps)-1] = snapshot{pos: g.pos.Clone(), status: g.status, c4: g.c4, dbl: g.dbl, notes: g.notes}
+	g.snaps[len(g.snaps)-1] = g.snapshot()
 }
 
 // takebackNotes returns the notes to keep when the turn after n records is

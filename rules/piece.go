@@ -147,3 +147,16 @@ func (p Piece) Letter() byte {
 	}
 	return p.Kind().Letter()
 }
+
+// reversedFlag marks a pawn that has turned round on one of its seat's
+// Reverse squares and now moves back towards its own side (Verney). It
+// shares its bit with promotedFlag: a pawn is never a promoted piece, so
+// the bit is free on pawns.
+const reversedFlag = promotedFlag
+
+// Reversed reports whether p is a pawn moving back towards its own side
+// (Verney's pawn reversal).
+func (p Piece) Reversed() bool { return p&(kindMask|reversedFlag) == Piece(Pawn)|reversedFlag }
+
+// WithReversed returns the pawn p marked as reversed.
+func (p Piece) WithReversed() Piece { return p | reversedFlag }

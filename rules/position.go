@@ -4,6 +4,13 @@ import (
 	"boardd/rules/square"
 )
 
+// A Position: the padded 20×20 mailbox board, per-seat piece lists, kings,
+// castling rights, en-passant entries, points and who is out, with
+// Make/Unmake. Make applies the variant's data (promotion kinds, pawns
+// that turn round) and asks a hook only for the variant's own en-passant
+// rights (OnEnPassant); an army played by a partner is core state
+// (armies.go).
+
 // epEntry is one seat's en-passant entry: the square its pawn skipped
 // (where a capturer lands) and the square the pawn stands on (whose pawn is
 // removed). Cells are 0 when the seat has no entry.
@@ -173,6 +180,9 @@ func (p *Position) EnPassant(s Seat) (skipped, pawn square.Square) {
 // nextSeat returns the seat after s in turn order that is still playing,
 // or s itself when nobody else is.
 func (p *Position) nextSeat(s Seat) Seat {
+	if p.out == [NumSeats]bool{} && p.heir == [NumSeats]uint8{} {
+		return p.v.next[s] // everybody plays: the turn order's next seat
+	}
 	o := p.v.Order
 	i := p.v.orderIdx[s]
 	for k := 1; k <= len(o); k++ {
@@ -213,8 +223,8 @@ func (p *Position) Make(m Move) Undo {
 				break
 			}
 		}
-		if p.v.ChainEnPassant {
-			u.capCell = int16(p.epVictim(to, s))
+		if p.v.provides&(1<<OnEnPassant) != 0 {
+			u.capCell = int16(p.v.hook(OnEnPassant).EnPassantVictim(p, to, s))
 		}
 	case flagSwap:
 		return p.makeSwap(m, u)
@@ -242,7 +252,7 @@ func (p *Position) Make(m Move) Undo {
 		p.board[to] = np
 	} else {
 		p.board[to] = pc
-		if p.v.PawnReversal && pc.Kind() == Pawn {
+		if p.v.pawnTurns && pc.Kind() == Pawn {
 			p.board[to] = p.v.turnPawn(pc, s, to)
 		}
 	}
@@ -270,8 +280,8 @@ func (p *Position) Make(m Move) Undo {
 	if m.flag() == flagDouble {
 		p.ep[s] = epEntry{target: int16((from + to) / 2), pawn: int16(to)}
 	}
-	if p.v.ChainEnPassant {
-		p.chainEP(m, s, pc, int(u.capCell))
+	if p.v.provides&(1<<OnEnPassant) != 0 {
+		p.v.hook(OnEnPassant).Made(p, m, s, pc, int(u.capCell))
 	}
 	p.turn = p.nextSeat(s)
 	return u
@@ -334,8 +344,8 @@ func (p *Position) Unmake(m Move, u Undo) {
 	}
 	p.castle = u.castle
 	p.ep[s] = u.ep
-	if p.v.ChainEnPassant {
-		p.unchainEP()
+	if p.v.provides&(1<<OnEnPassant) != 0 {
+		p.v.hook(OnEnPassant).Unmade(p)
 	}
 	p.halfmove = u.halfmove
 }

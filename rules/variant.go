@@ -7,6 +7,13 @@ import (
 	"boardd/rules/square"
 )
 
+// Variants as data: the Variant type (seats, pawn rules, turn order, who
+// captures and checks whom, options, the start), chess.com's Teams and FFA
+// built in Go, and Compile, which checks the data, builds the move
+// generator's lookup tables, asks the registered hook makers for the
+// variant's hooks (hooks.go) and computes what the hot path needs from
+// what they provide.
+
 // Mode is the family of rules a variant's game layer follows.
 type Mode uint8
 
@@ -223,26 +230,32 @@ type Variant struct {
 	// chess.com practice differ or are silent.
 	Options Options
 
-	capTab     [NumSeats][256]bool                // capTab[s][p]: a piece of s may capture p
-	atkTab     [NumSeats][256]bool                // atkTab[s][p]: p gives check to s's king
-	cells      []int16                            // the playable cells, a1 first
-	orderIdx   [NumSeats]int                      // each seat's index in Order
-	cornerSeat [numCells]Seat                     // seat+1 whose rook corner the cell is, or 0
-	corners    [NumSeats][2]int                   // the rook corners' cells
-	along      [NumSeats]int                      // the cell step along each seat's back line
-	pawnAtk    [NumSeats][4 * NumSeats]pawnAttack // where enemy pawns attack a king from
-	pawnAtkN   [NumSeats]int
-	army       [NumSeats][King + 1]int // the start array's pieces per seat and kind
-	pawnHooks  bool                    // HeadToHeadStuck, PromoteToCaptured or PartnerPawnSwap: one test in the hot loop
-	plainCount bool                    // CountLegal may count without generating (no hook changes movement)
-	promoCell  [NumSeats][numCells]bool
-	dblCell    [NumSeats][numCells]bool
-	// Verney
-	verney  bool // GuardPartnerKing or InertMates: LegalMoves filters
-	partner [NumSeats]Seat
-	revCell [NumSeats][numCells]bool
-	resCell [NumSeats][numCells]bool
-	truces  []truce // InitialPawnTruce: the start's pawn pairs (rules/fortress.go)
+	capTab      [NumSeats][256]bool                // capTab[s][p]: a piece of s may capture p
+	destTab     [NumSeats][256]uint8               // destTab[s][p]: 1 if a piece of s may move onto a cell holding p (empty or capturable)
+	atkTab      [NumSeats][256]bool                // atkTab[s][p]: p gives check to s's king
+	cells       []int16                            // the playable cells, a1 first
+	orderIdx    [NumSeats]int                      // each seat's index in Order
+	next        [NumSeats]Seat                     // the seat after each in Order, while every seat plays
+	cornerSeat  [numCells]Seat                     // seat+1 whose rook corner the cell is, or 0
+	corners     [NumSeats][2]int                   // the rook corners' cells
+	along       [NumSeats]int                      // the cell step along each seat's back line
+	pawnAtk     [NumSeats][4 * NumSeats]pawnAttack // where enemy pawns attack a king from
+	pawnAtkN    [NumSeats]int
+	pawnHooks   bool    // a hook changes pawns' moves: one test in the hot loop
+	plainCount  bool    // CountLegal may count without generating (nothing changes movement)
+	plainGen    bool    // PseudoLegal may use the plain generator (nothing changes movement)
+	leaps       [8]bool // leaps[kind]: the kind jumps like a knight (the knight; hooks add others)
+	oddLeaps    bool    // a kind other than the knight leaps: attacks take the general test
+	hooks       []Hook  // the variant's hooks (hooks.go)
+	provides    uint32  // bit b: a hook provides b
+	inheritance bool    // an army may pass to a partner (armies.go; the essay's alternate rule)
+	promoCell   [NumSeats][numCells]bool
+	dblCell     [NumSeats][numCells]bool
+	// Pawns that turn round (SeatRules.Reverse and Resume; Verney)
+	pawnTurns bool // some seat has Reverse squares: Make turns pawns
+	partner   [NumSeats]Seat
+	revCell   [NumSeats][numCells]bool
+	resCell   [NumSeats][numCells]bool
 	// Chess4 Method 2: armyOf[e] is 1 + the player who plays seat e's
 	// acquired army (0: nobody), set on the game's copy of the variant
 	// (c4SetVariant) so that a refusal can say why the two do not capture
@@ -468,6 +481,9 @@ func (v *Variant) Compile() error {
 		}
 		v.orderIdx[s] = i
 	}
+	for s := Seat(0); s < NumSeats; s++ {
+		v.next[s] = v.Order[(v.orderIdx[s]+1)%len(v.Order)] // a seat not in Order (index -1): the first
+	}
 	v.cornerSeat = [numCells]Seat{}
 	for s := Seat(0); s < NumSeats; s++ {
 		sr := &v.Seats[s]
@@ -524,32 +540,81 @@ func (v *Variant) Compile() error {
 			v.atkTab[s][p] = v.Checks[pc.Seat()][s] && !v.OrdinaryKings
 		}
 	}
-	if err := v.compileVerney(); err != nil {
-		return err
-	}
-	if v.NoKingCapture {
-		v.compileNoKingCapture()
-	}
-	v.pawnHooks = v.HeadToHeadStuck || v.PromoteToCaptured || v.PawnReversal || v.PawnLeap || v.ChainEnPassant || v.InitialPawnTruce ||
-		v.Options.PartnerPawnSwap
-	v.plainCount = !(g.hasWalls || v.OrdinaryKings || v.PromoteToCaptured || v.HeadToHeadStuck || v.KingMovesAsQueen ||
-		v.PawnReversal || v.PawnLeap || v.verney || v.ChainEnPassant || v.QueenMovesAsKnight || v.InitialPawnTruce ||
-		v.Options.PartnerPawnSwap || v.Options.PartnerInheritsArmy)
-	v.army = [NumSeats][King + 1]int{}
-	if v.PromoteToCaptured {
-		p, err := ParseFEN4(v, v.Start)
-		if err != nil {
-			return fmt.Errorf("variant %s: start position: %v", v.Name, err)
-		}
-		for _, c := range v.cells {
-			if pc := p.board[c]; pc.IsPiece() {
-				v.army[pc.Seat()][pc.Kind()]++
+	v.pawnTurns = false
+	for s := Seat(0); s < NumSeats; s++ {
+		v.partner[s] = NoSeat
+		for t := Seat(0); t < NumSeats; t++ {
+			if v.Partners(s, t) && v.partner[s] == NoSeat {
+				v.partner[s] = t
 			}
 		}
+		v.revCell[s] = [numCells]bool{}
+		v.resCell[s] = [numCells]bool{}
+		for _, q := range v.Seats[s].Reverse.Squares() {
+			v.revCell[s][cell(q)] = true
+			v.pawnTurns = true
+		}
+		for _, q := range v.Seats[s].Resume.Squares() {
+			v.resCell[s][cell(q)] = true
+		}
 	}
-	return v.compileTruces()
+	v.leaps = [8]bool{Knight: true}
+	v.inheritance = false
+	if err := v.compileHooks(); err != nil {
+		return err
+	}
+	v.compileDest() // after the hooks, which may change capTab
+	v.oddLeaps = false
+	for k := Pawn; k <= King; k++ {
+		v.oddLeaps = v.oddLeaps || (v.leaps[k] && k != Knight)
+	}
+	v.pawnHooks = v.provides&pawnHooks != 0
+	// The plain count holds where nothing changes how pieces move and
+	// kings are royal.
+	v.plainCount = !(g.hasWalls || v.oddLeaps || v.provides&movementHooks != 0 || v.OrdinaryKings)
+	// The plain generator holds where no barrier and no hook changes how
+	// pieces move (the king's safety is LegalMoves' business).
+	v.plainGen = !(g.hasWalls || v.oddLeaps || v.provides&(1<<OnPieceMoves|1<<OnPawnCapture|1<<OnPromote) != 0)
+	return nil
 }
 
 // Partners reports whether a and b are different seats of one side: they
 // may not capture each other.
 func (v *Variant) Partners(a, b Seat) bool { return a != b && !v.CanCapture[a][b] }
+
+// pawnDir returns the direction pawn pc moves in: its seat's forward
+// direction, or the opposite one when it is reversed.
+func (v *Variant) pawnDir(pc Piece) int {
+	d := int(v.Seats[pc.Seat()].Forward)
+	if pc.Reversed() {
+		d = opposite[d]
+	}
+	return d
+}
+
+// turnPawn returns the pawn pc of seat s as it stands after landing on
+// cell to: reversed on its Reverse squares, forward again on its Resume
+// squares.
+func (v *Variant) turnPawn(pc Piece, s Seat, to int) Piece {
+	if pc.Reversed() {
+		if v.resCell[s][to] {
+			return pc &^ reversedFlag
+		}
+	} else if v.revCell[s][to] {
+		return pc | reversedFlag
+	}
+	return pc
+}
+
+// compileDest builds destTab from capTab: the cells a piece may land on.
+// Call it after any change to capTab.
+func (v *Variant) compileDest() {
+	for s := Seat(0); s < NumSeats; s++ {
+		for p := 0; p < 256; p++ {
+			v.destTab[s][p] = 0
+			if Piece(p) == NoPiece || v.capTab[s][p] {
+				v.destTab[s][p] = 1
+			}
+		}
+	}
+}

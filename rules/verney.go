@@ -7,84 +7,81 @@ import (
 	"boardd/rules/square"
 )
 
-// Capt. Verney's four-handed chess (1881): the hooks its rules need that
-// data cannot say. The variant's data is configs/variants/verney.yaml; the
-// flags that switch these hooks on are the Variant fields under "Verney".
-//
-// Movement hooks:
-//   - pawn reversal (Variant.PawnReversal): "When a Pawn has attained
-//     either one of the ultimate squares of the board, belonging to a
-//     partner, such Pawn remains there as a Pawn, and moves back again as a
-//     Pawn … Should such Pawn return to the line from which it originally
-//     started, it moves forward again". A reversed pawn carries
-//     reversedFlag; FEN4 writes it with a 'v' prefix ("vrP").
-//   - the leap over a partner's pawn (Variant.PawnLeap).
+// Capt. Verney's four-handed chess (1881; configs/variants/verney.yaml):
+// the variant's hook. It owns:
+//   - the leap over a partner's pawn (Variant.PawnLeap) and the pawns'
+//     moves once they turn round (Variant.PawnReversal: "When a Pawn has
+//     attained either one of the ultimate squares of the board, belonging
+//     to a partner, such Pawn remains there as a Pawn, and moves back
+//     again as a Pawn … Should such Pawn return to the line from which it
+//     originally started, it moves forward again"). Where a pawn turns is
+//     seat data (SeatRules.Reverse, Resume) that Make applies in the core
+//     (a reversed pawn is written 'v' in FEN4, piece.go);
 //   - the partner's king (Variant.GuardPartnerKing): a move may not open
-//     the partner's king to a check.
+//     the partner's king to a check;
 //   - inert mates (Variant.InertMates): a mated army stays on the board,
 //     inert and not capturable; it is released when its king is no longer
-//     in check. Kings are never captured.
+//     in check. Kings are never captured;
+//   - the refusals that quote those rules, and the end of turn.
 
-// reversedFlag marks a pawn that has reached its partner's back line and
-// now moves back towards its own side. It shares its bit with
-// promotedFlag: a pawn is never a promoted piece, so the bit is free on
-// pawns.
-const reversedFlag = promotedFlag
-
-// Reversed reports whether p is a pawn moving back towards its own side
-// (Verney's pawn reversal).
-func (p Piece) Reversed() bool { return p&(kindMask|reversedFlag) == Piece(Pawn)|reversedFlag }
-
-// WithReversed returns the pawn p marked as reversed.
-func (p Piece) WithReversed() Piece { return p | reversedFlag }
-
-// pawnDir returns the direction pawn pc moves in: its seat's forward
-// direction, or the opposite one when it is reversed.
-func (v *Variant) pawnDir(pc Piece) int {
-	d := int(v.Seats[pc.Seat()].Forward)
-	if pc.Reversed() {
-		d = opposite[d]
-	}
-	return d
-}
-
-// turnPawn returns the pawn pc of seat s as it stands after landing on
-// cell to: reversed on its Reverse squares, forward again on its Resume
-// squares.
-func (v *Variant) turnPawn(pc Piece, s Seat, to int) Piece {
-	if pc.Reversed() {
-		if v.resCell[s][to] {
-			return pc &^ reversedFlag
+func init() {
+	registerHook(func(v *Variant) Hook {
+		if !v.PawnReversal && !v.PawnLeap && !v.GuardPartnerKing && !v.InertMates {
+			return nil
 		}
-	} else if v.revCell[s][to] {
-		return pc | reversedFlag
-	}
-	return pc
+		return &Verney{v: v}
+	})
 }
 
-// compileVerney checks the Verney flags and builds their tables.
+// Verney is the hook of verney.yaml.
+type Verney struct {
+	HookBase
+	v *Variant
+}
+
+// ID returns "verney".
+func (*Verney) ID() string { return "verney" }
+
+// Provides names what the variant's data asks for.
+func (h *Verney) Provides(b byte) bool {
+	v := h.v
+	switch b {
+	case OnPieceMoves:
+		return v.PawnReversal || v.PawnLeap
+	case OnLegalMoves, OnRefuse:
+		return v.GuardPartnerKing || v.InertMates
+	case OnSettle:
+		return v.InertMates
+	}
+	return false
+}
+
+// Compile checks the rules' needs and adds the reversed pawns' attacks.
+func (h *Verney) Compile(v *Variant) error { return v.compileVerney() }
+
+// PieceMoves generates a pawn's moves: forward or, reversed, back; the
+// leap; captures in its direction.
+func (h *Verney) PieceMoves(p *Position, moves []Move, c int, pc Piece, _ bool) ([]Move, bool) {
+	if pc.Kind() != Pawn {
+		return moves, false
+	}
+	return p.verneyPawnMoves(moves, c, pc.Seat()), true
+}
+
+// LegalMoves drops the moves Verney's rules forbid (verneyFilter).
+func (h *Verney) LegalMoves(p *Position, moves []Move) []Move {
+	return moves[:p.verneyFilter(moves)]
+}
+
+// Refuse says which of Verney's rules refuses the pseudo-legal move m.
+func (h *Verney) Refuse(p *Position, m Move) string { return p.verneyWhy(m) }
+
+// Settle applies Verney's end of turn (settleVerney).
+func (h *Verney) Settle(g *Game, mover Seat, rec *Record) bool { return g.settleVerney(mover, rec) }
+
+// compileVerney checks that the board and kings suit Verney's rules and
+// adds the reversed pawns' attacks to the attack tables.
 func (v *Variant) compileVerney() error {
-	on := v.PawnReversal || v.PawnLeap || v.GuardPartnerKing || v.InertMates
-	v.verney = v.GuardPartnerKing || v.InertMates
-	for s := Seat(0); s < NumSeats; s++ {
-		v.partner[s] = NoSeat
-		for t := Seat(0); t < NumSeats; t++ {
-			if v.Partners(s, t) && v.partner[s] == NoSeat {
-				v.partner[s] = t
-			}
-		}
-		v.revCell[s] = [numCells]bool{}
-		v.resCell[s] = [numCells]bool{}
-		for _, q := range v.Seats[s].Reverse.Squares() {
-			v.revCell[s][cell(q)] = true
-		}
-		for _, q := range v.Seats[s].Resume.Squares() {
-			v.resCell[s][cell(q)] = true
-		}
-	}
-	if !on {
-		return nil
-	}
 	if v.Geometry.hasWalls {
 		return fmt.Errorf("variant %s: pawn reversal, leaps, the partner's-king rule and inert mates are not supported on a board with barriers", v.Name)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"boardd/configs"
 )
@@ -23,16 +22,9 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case fs.NArg() == 2 && fs.Arg(0) == "check":
-		d, err := configs.Load(fs.Arg(1))
+		d, err := loadConfig(fs.Arg(1)) // what boardd run checks, nothing less
 		if err != nil {
 			return err
-		}
-		array := d.Game.Start
-		if strings.ContainsAny(array, "-/") {
-			array = "" // a FEN4, checked when the game starts
-		}
-		if _, err := loadVariant(d.Game.Variant, array); err != nil {
-			return fmt.Errorf("%s: game.variant/start: %v", fs.Arg(1), err)
 		}
 		fmt.Fprintf(stdout, "%s: ok (board %s, %s, switches %s, LEDs %s)\n", fs.Arg(1), d.Board, d.Game.Variant, d.Sensors.Driver, d.LEDs.Driver)
 		return nil

@@ -10,6 +10,7 @@ import (
 
 	"boardd/configs"
 
+	"boardd/internal/printable"
 	"boardd/rules/chess4pgn"
 	"boardd/rules/pgn4"
 	"boardd/sync/archive"
@@ -63,8 +64,11 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	}
 	switch sub {
 	case "list":
+		// An index written by an older boardd, or by hand, may hold control
+		// characters: a terminal must not run them.
+		e := printable.Escape
 		for _, it := range items {
-			fmt.Fprintf(stdout, "%s  %-10s %-16s r%-3s board %-3s %-8s %s  %s\n", it.File, it.Date, it.Event, it.Round, it.Board, it.Variant, it.Result, it.Players)
+			fmt.Fprintf(stdout, "%s  %-10s %-16s r%-3s board %-3s %-8s %s  %s\n", e(it.File), e(it.Date), e(it.Event), e(it.Round), e(it.Board), e(it.Variant), e(it.Result), e(it.Players))
 		}
 		fmt.Fprintf(stdout, "%d games in %s\n", len(items), *dir)
 		if len(items) == 0 {
@@ -81,7 +85,11 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("games show: %w (boardd games list shows the files of %s; a path such as ./game.pgn4 shows that file)", err, *dir)
 		}
-		_, err = stdout.Write(data)
+		lines := strings.SplitAfter(string(data), "\n")
+		for i, l := range lines {
+			lines[i] = printable.Escape(strings.TrimSuffix(l, "\n")) + l[len(strings.TrimSuffix(l, "\n")):]
+		}
+		_, err = io.WriteString(stdout, strings.Join(lines, ""))
 		return err
 	case "export":
 		if *notation != "pgn4" && *notation != "chess4" {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"boardd/internal/printable"
 	"boardd/rules"
 	"boardd/rules/pgn4"
 )
@@ -266,8 +267,34 @@ func TestGamesArchive(t *testing.T) {
 	if code != 0 || strings.Count(out, "[Event ") != 2 || strings.Count(out, "1. h2-h4 .. b7-c7") != 2 {
 		t.Errorf("games export:\n%s", out)
 	}
+	if code, _, errOut := runCmd("sim", "-q", "--script", s, "--archive", dir, "--event", "\x1b[2J"); code != 2 || !strings.Contains(errOut, "--event contains the control character U+001B") {
+		t.Errorf("sim --event with an escape code: %d %s", code, errOut)
+	}
 	if code, _, errOut := runCmd("games", "dance"); code != 2 || !strings.Contains(errOut, "want list, show or export") {
 		t.Errorf("unknown subcommand: %d %s", code, errOut)
+	}
+}
+
+// An archive written by an older boardd or by hand may hold raw control
+// characters: games list and show never send them to the terminal.
+func TestGamesListEscapesControls(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "index.tsv"), []byte("g.pgn4\t2026-11-22\t\x1b[31mRED\t1\t1\tTeams\tRed=Ann\x00Evil\t1-0\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "g.pgn4"), []byte("[Round \"\x1b]0;pwned\x07\"]\n\n1. h2-h3\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"games", "list", "--dir", dir}, `\u001B[31mRED`},
+		{[]string{"games", "show", "--dir", dir, "g.pgn4"}, `[Round "\u001B]0;pwned\u0007"]` + "\n\n1. h2-h3\n"},
+	} {
+		code, out, errOut := runCmd(tc.args...)
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: %d %q %s, want %q in it", tc.args, code, out, errOut, tc.want)
+		}
+		if strings.ContainsFunc(strings.ReplaceAll(out, "\n", ""), printable.Bad) {
+			t.Errorf("%v printed a control character: %q", tc.args, out)
+		}
 	}
 }
 

@@ -72,6 +72,13 @@ func (m *metrics) handler(d *boardDaemon) http.Handler {
 		out("boardd_out_of_turn_total", "counter", "Moves by the wrong seat.", m.outOfTurn.Load())
 		out("boardd_ambiguous_total", "counter", "Board positions more than one move explained.", m.ambigu.Load())
 		out("boardd_takebacks_total", "counter", "Turns taken back.", m.takebacks.Load())
+		if d.live != nil {
+			paused := 0
+			if d.live.State().Status == "paused" {
+				paused = 1
+			}
+			out("boardd_storage_paused", "gauge", "1 while the board is paused because its disk cannot be written.", paused)
+		}
 		if d.mirror != nil {
 			s := d.mirror.Stats()
 			connected := 0
@@ -82,6 +89,17 @@ func (m *metrics) handler(d *boardDaemon) http.Handler {
 			out("boardd_mqtt_queue_depth", "gauge", "Events not yet acknowledged by the broker.", s.Queue)
 			out("boardd_mqtt_published_total", "counter", "Events acknowledged by the broker.", s.Published)
 			out("boardd_mqtt_reconnects_total", "counter", "MQTT reconnections.", s.Reconnects)
+		}
+		if d.broker != nil {
+			a := d.broker.AuthCounts()
+			out("boardd_broker_auth_failed_total", "counter", "CONNECTs to the embedded broker with a wrong user name or password.", a.Failed)
+			out("boardd_broker_auth_refused_total", "counter", "CONNECTs refused unchecked: the address failed too recently.", a.Refused)
+		}
+		if d.webSrv != nil {
+			s := d.webSrv.Stats()
+			out("boardd_web_event_streams", "gauge", "Event streams open now.", s.Streams)
+			out("boardd_web_logins_failed_total", "counter", "Web logins with a wrong password.", s.Logins.Failed)
+			out("boardd_web_logins_refused_total", "counter", "Web logins refused unchecked: the address failed too recently.", s.Logins.Refused)
 		}
 	})
 }

@@ -19,7 +19,7 @@ func init() {
 func runPGN2Events(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("pgn2events", stderr)
 	variant := fs.String("variant", "", "rules: a name from 'boardd variants' (default: the game's Variant tag)")
-	noiseName := fs.String("noise", "light", "none (clean lifts and places), light (contact bounce, random capture and castling order) or heavy (also slides, nudged neighbours, quick replies)")
+	noiseName := fs.String("noise", "light", "none (clean lifts and places), light (contact bounce, random capture and castling order) or heavy (also slides, nudged neighbours, quick replies, pieces lifted and put back, castling and captures with human pauses between the parts)")
 	seed := fs.Int64("seed", 1, "random seed: the same seed gives the same script")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -56,7 +56,7 @@ func runPGN2Events(args []string, stdout, stderr io.Writer) error {
 const (
 	noiseNone  = iota // clean lifts and places, long pauses
 	noiseLight        // contact bounce, random capture and castling order
-	noiseHeavy        // also quick replies, slides over empty squares, nudged neighbours
+	noiseHeavy        // also quick replies, slides, nudged neighbours, touches, human pauses
 )
 
 // handScript turns a game's moves into what hands and reed switches do, as
@@ -64,8 +64,13 @@ const (
 // mover lifted first, castling king-first or rook-first, the e.p. victim
 // lifted, and with noise contact bounce, slides over empty squares,
 // nudged neighbours and quick replies (the next player moving before the
-// board was quiet). The same seed gives the same script. Resignations end
-// it (no switch shows them).
+// board was quiet); at heavy noise also a piece lifted and put back before
+// the move (the mover hesitating, j'adoube, an opponent's piece looked at,
+// often during the last move's quiet period), a neighbour knocked and set
+// back after the move, and human pauses longer than the quiet period
+// between the parts of a castle or a capture, a piece held in the hand
+// meanwhile. The same seed gives the same script. Resignations end it (no
+// switch shows them).
 func handScript(g *rules.Game, seed int64, noise int) (string, error) {
 	chunks, err := handChunks(g, seed, noise)
 	return strings.Join(chunks, ""), err
@@ -115,6 +120,25 @@ func handChunks(g *rules.Game, seed int64, noise int) ([]string, error) {
 		}
 		m := r.Move
 		p := played.Position()
+		// A human pause between the parts of a move: mostly brief, at
+		// heavy noise now and then longer than the quiet period, the piece
+		// held in the hand or set down meanwhile.
+		pause := func() int {
+			if noise == noiseHeavy && rng.Intn(3) == 0 {
+				return 300 + rng.Intn(1200)
+			}
+			return 40 + rng.Intn(80)
+		}
+		if noise == noiseHeavy && rng.Intn(6) == 0 {
+			// A piece lifted, held a while and put back on its square: the
+			// mover hesitating, j'adoube, a player looking at any piece;
+			// after a quick reply's short wait, during the quiet period of
+			// the move before.
+			occ := p.Occupancy().Squares()
+			if x := occ[rng.Intn(len(occ))]; x != m.From() && x != m.To() {
+				fmt.Fprintf(&b, "lift %s\nwait %dms\nplace %s\nwait %dms\n", x, 200+rng.Intn(800), x, 100+rng.Intn(300))
+			}
+		}
 		if noise == noiseHeavy && rng.Intn(5) == 0 {
 			// A neighbouring piece nudged and set back first.
 			occ := p.Occupancy().Squares()
@@ -134,26 +158,39 @@ func handChunks(g *rules.Game, seed int64, noise int) ([]string, error) {
 			}
 		}
 		switch c, _ := m.IsCastle(); {
+		case c && noise == noiseHeavy && rng.Intn(3) == 0:
+			// Both lifted together, set down in either order, pausing.
+			rf, rt := m.RookSquares()
+			a, b2 := []string{m.From().String(), m.To().String()}, []string{rf.String(), rt.String()}
+			if rng.Intn(2) == 0 {
+				a, b2 = b2, a
+			}
+			fmt.Fprintf(&b, "lift %s\nwait %dms\nlift %s\nwait %dms\nplace %s\nwait %dms\nplace %s\n", a[0], 40+rng.Intn(80), b2[0], pause(), a[1], pause(), b2[1])
 		case c:
 			rf, rt := m.RookSquares()
+			first, second := [2]string{m.From().String(), m.To().String()}, [2]string{rf.String(), rt.String()}
 			if rng.Intn(2) == 0 {
-				hand(m.From().String(), m.To().String())
-				hand(rf.String(), rt.String())
+				first, second = second, first
+			}
+			if noise == noiseHeavy {
+				// King first or rook first, at a human pace: a pause
+				// before the second piece and another with it in the hand.
+				fmt.Fprintf(&b, "lift %s\nwait %dms\nplace %s\nwait %dms\nlift %s\nwait %dms\nplace %s\n", first[0], pause(), first[1], pause(), second[0], pause(), second[1])
 			} else {
-				hand(rf.String(), rt.String())
-				hand(m.From().String(), m.To().String())
+				hand(first[0], first[1])
+				hand(second[0], second[1])
 			}
 		// A hand needs well over the 20 ms debounce to take a piece off
 		// and put another down: 40-120 ms here.
 		case len(victims) > 0 && rng.Intn(2) == 0: // victims off first
 			for _, v := range victims {
-				fmt.Fprintf(&b, "lift %s\nwait %dms\n", v, 40+rng.Intn(80))
+				fmt.Fprintf(&b, "lift %s\nwait %dms\n", v, pause())
 			}
 			hand(m.From().String(), m.To().String())
 		case len(victims) > 0: // mover first, then the victims, then put down
-			fmt.Fprintf(&b, "lift %s\nwait %dms\n", m.From(), 40+rng.Intn(80))
+			fmt.Fprintf(&b, "lift %s\nwait %dms\n", m.From(), pause())
 			for _, v := range victims {
-				fmt.Fprintf(&b, "lift %s\nwait %dms\n", v, 40+rng.Intn(80))
+				fmt.Fprintf(&b, "lift %s\nwait %dms\n", v, pause())
 			}
 			fmt.Fprintf(&b, "place %s\n", m.To())
 		default:

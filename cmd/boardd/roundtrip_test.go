@@ -17,6 +17,7 @@ import (
 )
 
 var (
+	roundTripReport   = flag.Int("roundtrip.report", 0, "TestHeavyNoiseReport: random games per variant at heavy noise (the issue's long run: 1000); 0 leaves it out")
 	roundTripGames    = flag.Int("roundtrip.games", 20, "random games per variant and noise level in TestRandomGamesThroughSwitches (the issue's full run: 200)")
 	roundTripMaxNoise = flag.Int("roundtrip.maxnoise", noiseHeavy, "highest noise level TestRandomGamesThroughSwitches plays (0 none, 1 light, 2 heavy)")
 )
@@ -30,15 +31,8 @@ var (
 // the switches saw) or to correct, they follow its lights back and make
 // the move again. The stops are counted and reported.
 func TestRandomGamesThroughSwitches(t *testing.T) {
-	cat, err := variants.Catalog(configs.Variants)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range cat {
-		v, err := d.Variant("")
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, d := range everyVariant(t) {
+		v := d.v
 		if ok, why := variants.Fits(v, v.Geometry.Playable); !ok {
 			t.Fatalf("%s: %s", d.Name, why)
 		}
@@ -65,6 +59,52 @@ func TestRandomGamesThroughSwitches(t *testing.T) {
 			t.Logf("%s noise %d: %d games, %d moves: %d not reproduced, %d stops answered by following the lights", d.Name, noise, *roundTripGames, moves, wrong, stops)
 		}
 	}
+}
+
+// The long run behind -roundtrip.report=N: N random games per variant at
+// heavy noise through the switches, with a line per variant: games, moves,
+// phantom moves (a move recorded that was not played; the game stops
+// there), missed moves (played and never recorded), stops (the referee
+// asked or corrected and the players followed its lights) and moves per
+// stop. Phantom and missed moves fail it; stops are reported.
+func TestHeavyNoiseReport(t *testing.T) {
+	if *roundTripReport <= 0 {
+		t.Skip("the long run: go test ./cmd/boardd -run HeavyNoiseReport -timeout 2h -args -roundtrip.report=1000")
+	}
+	var table strings.Builder
+	fmt.Fprintf(&table, "%-26s %6s %8s %7s %6s %5s %14s\n", "variant", "games", "moves", "phantom", "missed", "stops", "moves per stop")
+	for _, d := range everyVariant(t) {
+		v := d.v
+		moves, phantom, missed, stops := 0, 0, 0, 0
+		for i := 0; i < *roundTripReport; i++ {
+			seed := int64(1000*noiseHeavy + i)
+			g := randomPlayout(t, v, seed, 160)
+			want := moveTexts(g)
+			moves += len(want)
+			rt := roundTrip(t, g, seed, noiseHeavy)
+			stops += rt.stops
+			for _, w := range rt.why {
+				t.Logf("%s seed %d: stop %s", d.Name, seed, w)
+			}
+			ok := 0
+			for ok < len(rt.got) && ok < len(want) && rt.got[ok] == want[ok] {
+				ok++
+			}
+			if rt.phantom != "" {
+				phantom++
+				t.Errorf("%s seed %d: PHANTOM MOVE %s", d.Name, seed, rt.phantom)
+			} else if ok < len(want) || rt.err != "" {
+				missed += len(want) - ok
+				t.Errorf("%s seed %d: %d of %d moves recorded; %s", d.Name, seed, ok, len(want), rt.err)
+			}
+		}
+		per := "no stop"
+		if stops > 0 {
+			per = fmt.Sprint(moves / stops)
+		}
+		fmt.Fprintf(&table, "%-26s %6d %8d %7d %6d %5d %14s\n", d.Name, *roundTripReport, moves, phantom, missed, stops, per)
+	}
+	fmt.Print(table.String())
 }
 
 // The round trip over every game in the repository (testdata/games: real
@@ -103,6 +143,30 @@ func TestSampleGamesThroughSwitches(t *testing.T) {
 		t.Fatalf("only %d games found under testdata/games", games)
 	}
 	t.Logf("%d games × 3 noise levels: %d stops answered by following the lights", games, stops)
+}
+
+// namedVariant is a variant of the catalogue with its first start array.
+type namedVariant struct {
+	Name string
+	v    *rules.Variant
+}
+
+// everyVariant lists the catalogue's variants (configs/variants).
+func everyVariant(t *testing.T) []namedVariant {
+	t.Helper()
+	cat, err := variants.Catalog(configs.Variants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []namedVariant
+	for _, d := range cat {
+		v, err := d.Variant("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, namedVariant{d.Name, v})
+	}
+	return out
 }
 
 // moveTexts lists a game's moves as PGN4 tokens, up to the first turn

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -46,12 +47,9 @@ func runDaemon(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg := configs.Defaults()
-	if *cfgPath != "" {
-		var err error
-		if cfg, err = configs.Load(*cfgPath); err != nil {
-			return err
-		}
+	cfg, err := loadConfig(*cfgPath) // the checks of boardd config check
+	if err != nil {
+		return err
 	}
 	if err := over.apply(&cfg); err != nil {
 		return err
@@ -106,19 +104,30 @@ type boardDaemon struct {
 func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.Writer) (_ *boardDaemon, err error) {
 	ctx, cancel := context.WithCancel(parent)
 	d := &boardDaemon{cfg: cfg, stop: cancel, log: newLogger(cfg, stderr), logOut: stderr}
+	before := listState(cfg.StateDir)
 	defer func() {
 		if err != nil {
 			d.Close()
+			undoStart(cfg.StateDir, before)
 		}
 	}()
 	if err := os.MkdirAll(cfg.StateDir, 0o755); err != nil {
 		return nil, fmt.Errorf("state_dir: %w", err)
 	}
 	d.metrics = newMetrics()
+	// Numbering goes on above every durable record of it: the journals
+	// (read before Resume repairs anything), the stream, and what MQTT
+	// acknowledged, so a lost or damaged stream file never brings a Seq
+	// round again.
+	seqFloor := max(archive.HighSeq(cfg.StateDir), mqtt.AckedSeq(filepath.Join(cfg.StateDir, "mqtt-acked"), cfg.Board))
 
 	// The game: resumed from the journal, or new.
 	d.rec = &archive.Recorder{Dir: cfg.StateDir, Board: cfg.Board, Lookup: loadVariant, Site: cfg.Game.Tags["Site"]}
 	resumed, rerr := d.rec.Resume()
+	if errors.Is(rerr, syscall.ENOSPC) || errors.Is(rerr, syscall.EDQUOT) {
+		// No room to repair the journal: a new game would lose the old one.
+		return nil, fmt.Errorf("state_dir %s is full: %w; free space and start again", cfg.StateDir, rerr)
+	}
 	if rerr != nil {
 		d.log.Warn("the game in progress could not be restored", "err", rerr)
 	}
@@ -182,7 +191,7 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 
 	// The referee.
 	lc := referee.LiveConfig{Board: cfg.Board, Lookup: loadFitting(board), Variant: cfg.Game.Variant, Start: cfg.Game.Start,
-		Tags: gameTags(cfg), Occupancy: occ, Quiet: cfg.Sensors.Quiet, Log: d.stream, Logger: d.log,
+		Tags: gameTags(cfg), Occupancy: occ, Quiet: cfg.Sensors.Quiet, Log: d.stream, SeqFloor: seqFloor, Logger: d.log,
 		Sinks: []func(referee.Message) error{d.rec.Record, d.metrics.message}, Frame: d.ledsOut.show,
 		Suspect: d.scanner.ReportSuspect, Unsuspect: d.scanner.ClearFault}
 	lc.Takeback = map[string]referee.TakebackMode{"off": referee.TakebackOff, "on": referee.TakebackOn, "ask": referee.TakebackAsk}[cfg.Game.Takeback]
@@ -265,6 +274,40 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 	return d, nil
 }
 
+// listState names what the state directory holds (nil if it does not
+// exist).
+func listState(dir string) map[string]bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, e := range entries {
+		names[e.Name()] = true
+	}
+	return names
+}
+
+// undoStart removes what a failed start wrote into the state directory:
+// the files it created (a new game's journal, an empty stream, generated
+// passwords) and the directory itself if it made it and it is empty.
+// Existing files stay, as does a directory with files in it (a damaged
+// journal moved to journals/ is kept).
+func undoStart(dir string, before map[string]bool) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !before[e.Name()] {
+			os.Remove(filepath.Join(dir, e.Name())) // a directory only if empty
+		}
+	}
+	if before == nil {
+		os.Remove(dir)
+	}
+}
+
 // dialable turns a listening address into one to connect to: an
 // unspecified host (":1883", "0.0.0.0:1883", "[::]:1883") is this machine.
 func dialable(addr string) string {
@@ -334,7 +377,8 @@ func (d *boardDaemon) startMQTT(ctx context.Context) error {
 		// The board's own account, never shown: it publishes the mirror.
 		self := broker.GeneratePassword()
 		users = append(users, broker.User{Name: "boardd-mirror-" + d.cfg.Board, Password: self, Write: true})
-		b, err := broker.Start(broker.Config{Listen: c.Embedded.Listen, Users: users, AllowAnonymous: c.Embedded.AllowAnonymous, Log: d.quietLog("broker")})
+		b, err := broker.Start(broker.Config{Listen: c.Embedded.Listen, Users: users, AllowAnonymous: c.Embedded.AllowAnonymous, Log: d.quietLog("broker"),
+			ReservedIDs: map[string]string{mqtt.DefaultClientID(d.cfg.Board): "boardd-mirror-" + d.cfg.Board}})
 		if err != nil {
 			return fmt.Errorf("mqtt.embedded: %w", err)
 		}
@@ -382,7 +426,16 @@ func (d *boardDaemon) startWeb(ctx context.Context) error {
 		return fmt.Errorf("web.listen: %w", err)
 	}
 	d.WebAddr = ln.Addr().String()
-	d.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	if w := d.cfg.Web; w.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(w.TLSCert, w.TLSKey)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("web.tls_cert: %w", err)
+		}
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+	}
+	d.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(d.log.With("part", "web").Handler(), slog.LevelDebug)} // TLS handshakes that fail, clients gone early
 	d.http.RegisterOnShutdown(func() { d.webSrv.Close() }) // ends the open event streams
 	d.goRun("web", func() error {
 		if err := d.http.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
@@ -397,10 +450,15 @@ func (d *boardDaemon) startWeb(ctx context.Context) error {
 func (d *boardDaemon) greet(w io.Writer) {
 	st := d.live.State()
 	fmt.Fprintf(w, "boardd: board %s, %s, game %s (%d moves), switches: %s\n", d.cfg.Board, st.Variant, st.Game, len(st.Moves), d.cfg.Sensors.Driver)
+	web, ws := "http", "ws"
+	if d.cfg.Web.TLSCert != "" {
+		web, ws = "https", "wss"
+	}
 	if d.WebAddr != "" {
 		pw, _ := d.secret(d.cfg.Web.Password, "web-password")
-		fmt.Fprintf(w, "  web display:  http://%s/   (log in to send commands: password %s)\n", d.WebAddr, pw)
-		fmt.Fprintf(w, "  metrics:      http://%s/metrics\n", d.WebAddr)
+		fmt.Fprintf(w, "  web display:  %s://%s/   (log in to send commands: password %s)\n", web, d.WebAddr, pw)
+		fmt.Fprintf(w, "  metrics:      %s://%s/metrics\n", web, d.WebAddr)
+		greetLAN(w, web, d.WebAddr)
 	}
 	if d.broker != nil {
 		if len(d.cfg.MQTT.Embedded.Users) == 0 {
@@ -410,7 +468,7 @@ func (d *boardDaemon) greet(w io.Writer) {
 			fmt.Fprintf(w, "  MQTT broker:  mqtt://%s  (users from the config; topics %s/%s/#)\n", d.MQTTAddr, d.cfg.MQTT.Prefix, d.cfg.Board)
 		}
 		if d.WebAddr != "" {
-			fmt.Fprintf(w, "  MQTT over WebSocket: ws://%s/mqtt\n", d.WebAddr)
+			fmt.Fprintf(w, "  MQTT over WebSocket: %s://%s/mqtt\n", ws, d.WebAddr)
 		}
 	} else if d.mirror != nil {
 		fmt.Fprintf(w, "  MQTT: mirroring to %s (topics %s/%s/#)\n", d.cfg.MQTT.Broker, d.cfg.MQTT.Prefix, d.cfg.Board)
@@ -505,7 +563,7 @@ func newLogger(cfg configs.Daemon, w io.Writer) *slog.Logger {
 func sensorFlagsFrom(cfg configs.Daemon) *sensorFlags {
 	s := cfg.Sensors
 	return &sensorFlags{driver: s.Driver, start: "start", shape: cfg.BoardShape,
-		spiPort: s.HC165.SPI, latch: s.HC165.Latch, chips: cfg.HC165Chips(), spiHz: s.HC165.SpeedHz, lsbFirst: s.HC165.LSBFirst, high: s.HC165.ActiveHigh,
+		spiPort: s.HC165.SPI, latch: s.HC165.Latch, chips: cfg.HC165Chips(), spiHz: s.HC165.SpeedHz, spiMode: s.HC165.SPIMode, lsbFirst: s.HC165.LSBFirst, high: s.HC165.ActiveHigh,
 		rows: strings.Join(s.GPIOMatrix.Rows, ","), cols: strings.Join(s.GPIOMatrix.Cols, ","), decoder: s.GPIOMatrix.Decoder, enable: s.GPIOMatrix.DecoderEnable,
 		rowSPI: s.GPIOMatrix.RowSPI, rowCount: s.GPIOMatrix.RowCount, settle: s.GPIOMatrix.Settle,
 		i2cBus: s.MCP23017.Bus, mcpAddr: strings.Join(cfg.MCP23017Addrs(), ","), mcpMode: s.MCP23017.Mode}

@@ -95,3 +95,39 @@ func TestRunAgainstMosquittoTLS(t *testing.T) {
 	d.Close()
 	wait("status offline", func(g map[string]string) bool { return g["boardd/club-7/status"] == "offline" })
 }
+
+// A read-only user connecting to the daemon's own broker with the board's
+// client id is refused, and the mirror stays connected (issue 13: 30 of
+// 30 such tries used to throw the mirror off).
+func TestRunBoardClientIDReserved(t *testing.T) {
+	cfg := configs.Defaults()
+	cfg.Board, cfg.StateDir = "club-8", t.TempDir()
+	cfg.MQTT.Embedded.Listen, cfg.Web.Listen = "127.0.0.1:0", "off"
+	cfg.MQTT.Embedded.Users = []configs.User{{Name: "display", Password: "display-pw"}}
+	d, err := startDaemon(context.Background(), cfg, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for !d.mirror.Stats().Connected {
+		if time.Now().After(deadline) {
+			t.Fatalf("the mirror never connected: %+v", d.mirror.Stats())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for range 5 {
+		opts, err := mqtt.ClientOptions("tcp://"+d.MQTTAddr, "display", "display-pw", mqtt.TLS{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := paho.NewClient(opts.SetClientID(mqtt.DefaultClientID("club-8")).SetConnectTimeout(3 * time.Second))
+		if tok := c.Connect(); tok.WaitTimeout(5*time.Second) && tok.Error() == nil {
+			c.Disconnect(50)
+			t.Fatal("a read-only user connected with the board's client id")
+		}
+	}
+	if s := d.mirror.Stats(); !s.Connected || s.Reconnects != 0 {
+		t.Errorf("the mirror was thrown off its own broker: %+v", s)
+	}
+}

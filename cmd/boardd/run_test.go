@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -121,27 +120,9 @@ func (p *daemonProc) waitMoves(t *testing.T, n int) referee.State {
 // play makes a move by hand through the simulated switches' control port.
 func (p *daemonProc) play(t *testing.T, g *rules.Game, m rules.Move) {
 	t.Helper()
-	steps, err := handsFor(g.Position(), g.Position().MoveText(m))
-	if err != nil {
+	steps := referee.Hands(g.Position(), m)
+	if err := playSteps(p.sim, steps); err != nil {
 		t.Fatal(err)
-	}
-	c, err := net.Dial("tcp", p.sim)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	r := bufio.NewReader(c)
-	for _, s := range steps {
-		verb := "place"
-		if s.Lift {
-			verb = "lift"
-		}
-		fmt.Fprintf(c, "%s %s\nwait 30ms\n", verb, s.Square)
-		for i := 0; i < 2; i++ {
-			if line, err := r.ReadString('\n'); err != nil || strings.TrimSpace(line) != "ok" {
-				t.Fatalf("sim control: %q %v", line, err)
-			}
-		}
 	}
 }
 
@@ -216,7 +197,8 @@ web:
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	for _, want := range []string{"boardd_moves_total ", "boardd_scans_total ", "boardd_mqtt_queue_depth ", "boardd_debounce_rejections_total "} {
+	for _, want := range []string{"boardd_moves_total ", "boardd_scans_total ", "boardd_mqtt_queue_depth ", "boardd_debounce_rejections_total ",
+		"boardd_mqtt_connected 1", "boardd_web_logins_refused_total 0", "boardd_broker_auth_failed_total 0", "boardd_web_event_streams "} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("/metrics lacks %s:\n%s", want, body)
 		}

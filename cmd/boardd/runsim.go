@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"boardd/referee"
-	"boardd/rules"
 	"boardd/sensors/sim"
 )
 
@@ -41,13 +39,9 @@ func (d *boardDaemon) simLine(ctx context.Context, line string) error {
 		return st.Apply(d.simBoard, sim.SleepWait(ctx))
 	}
 	tok := strings.TrimPrefix(line, "move ")
-	p, err := d.position()
+	steps, err := d.live.HandsFor(ctx, tok)
 	if err != nil {
-		return err
-	}
-	steps, err := handsFor(p, tok)
-	if err != nil {
-		return err
+		return fmt.Errorf("%v (want a move such as h2-h4, or lift/place SQ)", err)
 	}
 	for _, s := range steps {
 		if s.Lift {
@@ -62,24 +56,4 @@ func (d *boardDaemon) simLine(ctx context.Context, line string) error {
 		}
 	}
 	return nil
-}
-
-// position is the live game's position now.
-func (d *boardDaemon) position() (*rules.Position, error) {
-	st := d.live.State()
-	v, err := loadVariant(st.Variant, "")
-	if err != nil {
-		return nil, err
-	}
-	return rules.ParseFEN4(v, st.FEN4)
-}
-
-// handsFor resolves a PGN4 move token in p and returns how a human makes
-// it on the board.
-func handsFor(p *rules.Position, text string) ([]referee.Touch, error) {
-	m, err := referee.ResolveMove(p, p.LegalMoves(nil), text)
-	if err != nil {
-		return nil, fmt.Errorf("%v (want a move such as h2-h4, or lift/place SQ)", err)
-	}
-	return referee.Hands(p, m), nil
 }

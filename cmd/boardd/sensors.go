@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"periph.io/x/conn/v3/gpio"
-	"periph.io/x/conn/v3/gpio/gpioreg"
 	"periph.io/x/conn/v3/i2c/i2creg"
 	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
@@ -24,6 +23,7 @@ import (
 	"periph.io/x/host/v3"
 
 	"boardd/configs"
+	"boardd/internal/pi"
 	"boardd/rules"
 	"boardd/rules/square"
 	"boardd/sensors"
@@ -48,6 +48,7 @@ type sensorFlags struct {
 	spiPort, latch string
 	chips          int
 	spiHz          int64
+	spiMode        int
 	lsbFirst, high bool
 	// gpiomatrix
 	rows, cols, enable string
@@ -78,6 +79,7 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.latch, "latch", "GPIO16", "hc165: GPIO on the chips' SH/LD")
 	fs.IntVar(&f.chips, "chips", 0, "hc165: chips in the chain (0: as many as the board needs, 20 or 32)")
 	fs.Int64Var(&f.spiHz, "spi-hz", 1000000, "hc165: SPI clock in Hz")
+	fs.IntVar(&f.spiMode, "spi-mode", int(hc165.DefaultMode), "hc165: SPI mode: 2 samples half a clock after the chips shift (safe); 0 or 3 sample on the shifting edge")
 	fs.BoolVar(&f.lsbFirst, "lsb-first", false, "hc165: number each chip's inputs H..A instead of A..H")
 	fs.BoolVar(&f.high, "active-high", false, "hc165: a closed switch reads 1 (pull-downs)")
 	fs.StringVar(&f.rows, "rows", "", "gpiomatrix: row GPIOs, row 0 first (with --decoder: the address pins, A0 first)")
@@ -380,7 +382,8 @@ func openSource(f *sensorFlags, now func() time.Time) (sensors.Source, func(), e
 			port.Close()
 			return nil, nil, fmt.Errorf("hc165: --latch: %v", err)
 		}
-		d, err := hc165.New(port, latch, &hc165.Opts{Chips: f.chips, Speed: physic.Frequency(f.spiHz) * physic.Hertz, LSBFirst: f.lsbFirst, ActiveHigh: f.high})
+		mode := spi.Mode(f.spiMode)
+		d, err := hc165.New(port, latch, &hc165.Opts{Chips: f.chips, Speed: physic.Frequency(f.spiHz) * physic.Hertz, Mode: &mode, LSBFirst: f.lsbFirst, ActiveHigh: f.high})
 		if err != nil {
 			port.Close()
 			return nil, nil, err
@@ -401,9 +404,9 @@ func openSource(f *sensorFlags, now func() time.Time) (sensors.Source, func(), e
 		}
 		var cols []gpio.PinIn
 		for _, n := range colNames {
-			p := gpioreg.ByName(n)
-			if p == nil {
-				return nil, nil, fmt.Errorf("gpiomatrix: --cols: no GPIO named %q on this machine", n)
+			p, err := pi.GPIO(n)
+			if err != nil {
+				return nil, nil, fmt.Errorf("gpiomatrix: --cols: %v", err)
 			}
 			cols = append(cols, p)
 		}
@@ -471,10 +474,12 @@ func openSource(f *sensorFlags, now func() time.Time) (sensors.Source, func(), e
 	}
 }
 
+// pinOut opens a GPIO by name; on a Pi 5 always through the character
+// device (internal/pi).
 func pinOut(name string) (gpio.PinOut, error) {
-	p := gpioreg.ByName(name)
-	if p == nil {
-		return nil, fmt.Errorf("no GPIO named %q on this machine (is this a Raspberry Pi?)", name)
+	p, err := pi.GPIO(name)
+	if err != nil {
+		return nil, fmt.Errorf("%v (is this a Raspberry Pi?)", err)
 	}
 	return p, nil
 }

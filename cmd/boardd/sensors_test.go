@@ -7,15 +7,21 @@ import (
 	"testing"
 )
 
-func TestSensorsCommand(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, text string) string {
+// fileWriter writes files into a fresh temporary directory and answers
+// their paths.
+func fileWriter(t *testing.T) (dir string, write func(name, text string) string) {
+	dir = t.TempDir()
+	return dir, func(name, text string) string {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
+}
+
+func TestSensorsCommand(t *testing.T) {
+	_, write := fileWriter(t)
 	game := write("game.txt", "lift h2\nwait 80ms\nplace h4\nbounce h4 5\nwait 100ms\n")
 	calib := write("calib.txt", "place d1\nwait 50ms\nlift d1\nplace f1\nwait 50ms\nlift f1\n")
 	bad := write("bad.txt", "lift h2\nfly h3\n")

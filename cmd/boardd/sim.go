@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"boardd/internal/printable"
 	"boardd/leds"
 	"boardd/leds/term"
 	"boardd/referee"
@@ -49,6 +50,11 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	quietFor := fs.Duration("quiet", 400*time.Millisecond, "with --switches: how long the board must be still before the referee judges")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	for _, f := range [...]struct{ flag, v string }{{"--event", *event}, {"--round", *round}} {
+		if err := printable.Check(f.v); err != nil {
+			return fmt.Errorf("%w: %s %v", errUsage, f.flag, err)
+		}
 	}
 	array, fen := rules.SplitStart(*start)
 	v, err := loadVariant(*variant, array)
@@ -320,9 +326,9 @@ func (s *simBoard) touch(name string, lift bool) error {
 // rook for castling, then a quiet board.
 func (s *simBoard) move(text string) error {
 	g := s.ref.Game()
-	steps, err := handsFor(g.Position(), text)
+	steps, err := referee.GameHands(g, text)
 	if err != nil {
-		return fmt.Errorf("move %v", err)
+		return fmt.Errorf("move %v (want a move such as h2-h4, or lift/place SQ)", err)
 	}
 	for _, h := range steps {
 		s.ref.Touch(h)
@@ -352,10 +358,17 @@ func (s *simBoard) judge() {
 		case referee.EvMove:
 			fmt.Fprintf(s.out, "%s: %s\n", e.Record.Seat, e.Record.Text)
 			s.record(e.Record, false)
+		case referee.EvRevised:
+			fmt.Fprintf(s.out, "%s: %s (revised: %s was the castle's first part)\n", e.Record.Seat, e.Record.Text, e.Replaced.Text)
+			s.record(e.Record, true)
 		case referee.EvOutOfTurn:
 			fmt.Fprintf(s.out, "!! that was %s's move, but it is %s's turn: put it back\n", e.Seat, s.ref.Game().Turn())
 		case referee.EvIllegal:
-			fmt.Fprintln(s.out, "!! no legal move explains the board: follow the lights back (xx: empty it, ?? : fill it)")
+			why := "no legal move explains the board"
+			if e.Why != "" {
+				why = e.Why
+			}
+			fmt.Fprintf(s.out, "!! %s: follow the lights back (xx: empty it, ?? : fill it)\n", why)
 		case referee.EvAmbiguous:
 			fmt.Fprintf(s.out, "!! more than one move fits %v: lift and place again more clearly\n", e.Candidates)
 		case referee.EvPromotionChoice:

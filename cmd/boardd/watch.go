@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"boardd/internal/printable"
 	"boardd/leds"
 	"boardd/leds/term"
 	"boardd/referee"
@@ -165,7 +166,7 @@ func (wt *watcher) handle(leaf string, payload []byte) error {
 			return nil // delivered twice, or a replay
 		}
 		wt.lastSeq = m.Seq
-		line := fmt.Sprintf("#%d %s", m.Seq, m.Text)
+		line := fmt.Sprintf("#%d %s", m.Seq, printable.Escape(m.Text)) // text from the network: no terminal escapes
 		wt.recent = append(wt.recent, line)
 		if len(wt.recent) > maxRecent {
 			wt.recent = wt.recent[len(wt.recent)-maxRecent:]
@@ -208,7 +209,10 @@ func (wt *watcher) draw() error {
 			frame.Set(sq, c)
 		}
 	}
-	label := func(sq square.Square) string { return s.Pieces[sq.String()] }
+	// Everything below comes from the network: control characters are
+	// written as \uXXXX, never sent to the terminal.
+	e := printable.Escape
+	label := func(sq square.Square) string { return e(s.Pieces[sq.String()]) }
 	var b strings.Builder
 	if wt.color {
 		b.WriteString("\x1b[H\x1b[2J") // home, clear
@@ -216,13 +220,13 @@ func (wt *watcher) draw() error {
 	if err := term.Render(&b, board, frame, label, wt.color); err != nil {
 		return err
 	}
-	fmt.Fprintf(&b, "board %s  game %s  %s  #%d  %s", s.Board, s.Game, s.Variant, s.Seq, s.Status)
+	fmt.Fprintf(&b, "board %s  game %s  %s  #%d  %s", e(s.Board), e(s.Game), e(s.Variant), s.Seq, e(s.Status))
 	if s.Status == "playing" {
-		fmt.Fprintf(&b, ", %s to move", s.Turn)
+		fmt.Fprintf(&b, ", %s to move", e(s.Turn))
 	}
 	b.WriteString("\n")
 	for _, seat := range s.Seats {
-		fmt.Fprintf(&b, "  %-6s %-16s %3d  %s", seat.Seat, seat.Player, seat.Points, seat.Status)
+		fmt.Fprintf(&b, "  %-6s %-16s %3d  %s", e(seat.Seat), e(seat.Player), seat.Points, e(seat.Status))
 		if seat.ClockMS >= 0 {
 			fmt.Fprintf(&b, "  %s", clockText(seat.ClockMS))
 			if seat.Running {
@@ -232,10 +236,10 @@ func (wt *watcher) draw() error {
 		b.WriteString("\n")
 	}
 	if len(s.Wrong)+len(s.Missing) > 0 {
-		fmt.Fprintf(&b, "  correction: empty %s, fill %s\n", strings.Join(s.Wrong, " "), strings.Join(s.Missing, " "))
+		fmt.Fprintf(&b, "  correction: empty %s, fill %s\n", e(strings.Join(s.Wrong, " ")), e(strings.Join(s.Missing, " ")))
 	}
 	if s.Result != nil {
-		fmt.Fprintf(&b, "  result %s (%s)\n", s.Result.PGN4, s.Result.Reason)
+		fmt.Fprintf(&b, "  result %s (%s)\n", e(s.Result.PGN4), e(s.Result.Reason))
 	}
 	if wt.color {
 		for _, line := range wt.recent {

@@ -74,6 +74,28 @@ func TestWatch(t *testing.T) {
 	}
 }
 
+// Text from the network never reaches the terminal with its control
+// characters: a hostile publisher cannot clear or retitle it.
+func TestWatchEscapesControls(t *testing.T) {
+	url := testBroker(t)
+	pub := publisher(t, url)
+	publish(t, pub, "boardd/club-1/state", strings.Replace(testState(3), `"Ann"`, `"Ann\u001b]0;pwned\u0007"`, 1), true)
+	var out, errb lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- watch(ctx, flagsFor(url, "club", "pw-club"), "club-1", false, &out, &errb) }()
+	out.waitFor(t, `Ann\u001B]0;pwned\u0007`)
+	publish(t, pub, "boardd/club-1/events", `{"seq":4,"kind":"move","text":"\u001b[2J\u009b31mBlue: b7-c7"}`, false)
+	out.waitFor(t, `#4 \u001B[2J\u009B31mBlue: b7-c7`)
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); strings.ContainsAny(got, "\x1b\x07\u009b") {
+		t.Errorf("watch sent control characters to the terminal:\n%q", got)
+	}
+}
+
 func TestWatchUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"watch", "--broker", "tcp://127.0.0.1:1"},

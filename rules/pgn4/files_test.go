@@ -271,17 +271,21 @@ func TestWriteBuiltGame(t *testing.T) {
 	g.Set("Variant", "FFA")
 	g.Set("Red", "line\nbreak \"quoted\" back\\slash")
 	g.Set("Bad Name]", "x")
+	g.Set("Round", "\x1b[31mRED\x00\u0085\u2028")
+	g.Set("Ev\tent", "x")
 	g.Set("Variant", "Teams") // Set replaces
 	g.Rounds = []Round{{Number: 1, Slots: []Slot{
 		{Move: Move{Piece: 'P', From: sqr("h2"), To: sqr("h3")}},
-		{Text: "not a move", Move: Move{Kind: CastleShort, Piece: 'K', Checks: 1}, Comments: []string{"a } b"}},
+		{Text: "not a move", Move: Move{Kind: CastleShort, Piece: 'K', Checks: 1}, Comments: []string{"a } b\a"}},
 		{Move: Move{Piece: 'P', From: sqr("h8"), To: sqr("g8"), Promotion: 'D', Then: 'R'}},
 	}}}
 	want := `[Variant "Teams"]
 [Red "line break \"quoted\" back\\slash"]
 [Bad_Name_ "x"]
+[Round "\u001B[31mRED\u0000\u0085\u2028"]
+[Ev\u0009ent "x"]
 
-1. h2-h3 .. O-O+ {a ) b} .. h8-g8=DR
+1. h2-h3 .. O-O+ {a ) b\u0007} .. h8-g8=DR
 `
 	if got := g.String(); got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)

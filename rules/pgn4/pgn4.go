@@ -71,6 +71,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Tag is one header line: [Name "Value"].
@@ -494,8 +495,9 @@ func clock(c string) (time.Duration, bool) {
 // Slots are written as they were read (Text), or from Move when Text is
 // empty or is not a valid token. What the format cannot hold is replaced
 // so that the output always reads back: a newline in a tag value or a '}'
-// in a comment becomes a space or ')', and a tag name's spaces, quotes and
-// brackets become '_'.
+// in a comment becomes a space or ')', a tag name's spaces, quotes and
+// brackets become '_', and other control characters and U+2028/U+2029 in
+// tags and comments are written as a visible \uXXXX.
 func (g *Game) WriteTo(w io.Writer) (int64, error) {
 	bw := bufio.NewWriter(w)
 	var n int64
@@ -504,7 +506,7 @@ func (g *Game) WriteTo(w io.Writer) (int64, error) {
 		n += int64(k)
 	}
 	for _, t := range g.Tags {
-		v := tagValueEscaper.Replace(t.Value)
+		v := escapeControls(tagValueEscaper.Replace(t.Value))
 		put("[" + tagName(t.Name) + " \"" + v + "\"]\n")
 	}
 	if len(g.Tags) > 0 {
@@ -526,7 +528,7 @@ func (g *Game) WriteTo(w io.Writer) (int64, error) {
 			put(text)
 			for _, c := range s.Comments {
 				put(" {")
-				put(strings.ReplaceAll(c, "}", ")"))
+				put(escapeControls(strings.ReplaceAll(c, "}", ")")))
 				put("}")
 			}
 		}
@@ -546,7 +548,27 @@ func tagName(name string) string {
 	if name == "" {
 		return "_"
 	}
-	return tagNameEscaper.Replace(name) // byte-wise: other bytes, even invalid UTF-8, stay as they are
+	return escapeControls(tagNameEscaper.Replace(name)) // byte-wise: other bytes, even invalid UTF-8, stay as they are
+}
+
+// escapeControls writes control characters (C0, DEL, C1) and U+2028,
+// U+2029 as a visible \uXXXX, so no game file carries a terminal escape
+// or a line break where none belongs (boardd's internal/printable refuses
+// them in what it takes in; rules imports nothing of ours).
+func escapeControls(s string) string {
+	bad := func(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }
+	if !strings.ContainsFunc(s, bad) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if bad(r) {
+			fmt.Fprintf(&b, `\u%04X`, r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 var tagNameEscaper = strings.NewReplacer(" ", "_", `"`, "_", "]", "_", "\n", "_")

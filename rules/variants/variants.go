@@ -2,7 +2,9 @@
 // (configs/variants/*.yaml) into rules.Variant values: the board, seats,
 // turn order, partnerships, pawn directions and promotion zones, start
 // arrays and options. The file is the data; what data cannot say lives in
-// the rules package's game layer, selected by the file's mode.
+// a hook in the rules package, in the file named after the variant
+// (configs/variants/stevenson.yaml → rules/stevenson.go; see the rules
+// package's doc), which Variant.Compile picks from the data.
 //
 // Errors name the file, the line and the key, and say what is expected:
 //

@@ -12,6 +12,28 @@
 // once) and clocks all the bytes in with a single SPI transaction. Byte k
 // comes from chip k counted from MISO; its input A is frame bit 8k, input H
 // bit 8k+7.
+//
+// # Chain check
+//
+// The transaction is one byte longer than the chain. The last chip's SER
+// is tied to ground, so after the chips' bytes the chain shifts out zeros:
+// the extra byte must read 0x00. Anything else — a QH→SER link open, a
+// chip missing or dead, MISO floating, Opts.Chips shorter than the chain —
+// makes Read return a *ChainError and no frame, so the scanner keeps the
+// last good state and the daemon reports a sensor fault instead of a board
+// full of wrong squares.
+//
+// # SPI mode
+//
+// A 74HC165 shifts on CLK's rising edge. In SPI mode 0 (and 3) the Pi
+// samples MISO on that same rising edge and gets the old bit only thanks
+// to the chip's ~20 ns propagation delay. The default, mode 2 (clock idles
+// high), samples on the falling edge, half a clock period after the chip
+// shifted and half before the next shift: the first bit (chip 0's H, on QH
+// since the latch) is sampled on the first falling edge before any shift.
+// SPI1's auxiliary controller on a Pi 1–4 supports CPOL, so mode 2 works
+// there; mode 1 would sample after the first shift and lose a bit, so it
+// is refused.
 package hc165
 
 import (
@@ -33,16 +55,34 @@ type Opts struct {
 	// Speed of the SPI clock; 0 means 1 MHz (160 bits in 160 µs, safe on
 	// long ribbon cables; the chips manage 25 MHz at 3.3 V).
 	Speed physic.Frequency
-	// Mode is the SPI mode; the zero value, Mode0, suits the 74HC165 (the
-	// Pi samples MISO on the same rising edge the chip shifts on, well
-	// before the chip's ~20 ns propagation delay).
-	Mode spi.Mode
+	// Mode is the SPI mode: nil means DefaultMode (spi.Mode2, sampling
+	// on the falling edge); spi.Mode0 and spi.Mode3 sample on the edge the
+	// chip shifts on (see the package doc). spi.Mode1 is refused.
+	Mode *spi.Mode
 	// LSBFirst numbers each chip's inputs H..A as bits 0..7 instead of
 	// A..H, for boards wired the other way round. Done in software: the
 	// Pi's SPI controller cannot shift LSB first.
 	LSBFirst bool
 	// ActiveHigh: a closed switch reads 1 (pull-downs, switch to 3.3 V).
 	ActiveHigh bool
+}
+
+// DefaultMode is the SPI mode a chain is read in unless Opts.Mode says
+// otherwise: clock idle high, MISO sampled on the falling edge.
+const DefaultMode = spi.Mode2
+
+// ChainError is a scan whose check byte (the byte after the last chip)
+// was not 0x00: the chain is broken or longer than configured.
+type ChainError struct {
+	// Chips is the configured chain length.
+	Chips int
+	// Got is the check byte as read.
+	Got byte
+}
+
+func (e *ChainError) Error() string {
+	return fmt.Sprintf("hc165: chain check failed: the byte after %d chips read %#02x, want 0x00 (the last chip's SER tied to GND); "+
+		"check every QH→SER link, that no chip is missing or unpowered, that MISO reaches chip 0's QH, and that sensors.hc165.chips matches the chain", e.Chips, e.Got)
 }
 
 // Dev is a 74HC165 chain. It implements sensors.Source.
@@ -68,6 +108,13 @@ func New(p spi.Port, latch gpio.PinOut, o *Opts) (*Dev, error) {
 	if opts.Speed == 0 {
 		opts.Speed = physic.MegaHertz
 	}
+	mode := DefaultMode
+	if opts.Mode != nil {
+		mode = *opts.Mode
+	}
+	if mode != spi.Mode0 && mode != spi.Mode2 && mode != spi.Mode3 {
+		return nil, fmt.Errorf("hc165: SPI mode %d: want 2 (the default), 0 or 3; mode 1 samples after the first shift and loses a bit", mode)
+	}
 	if p == nil || latch == nil || latch == gpio.INVALID {
 		return nil, errors.New("hc165: needs an SPI port and a latch pin")
 	}
@@ -75,11 +122,12 @@ func New(p spi.Port, latch gpio.PinOut, o *Opts) (*Dev, error) {
 	if err := latch.Out(gpio.High); err != nil {
 		return nil, fmt.Errorf("hc165: latch pin %s: %v", latch, err)
 	}
-	c, err := p.Connect(opts.Speed, opts.Mode, 8)
+	c, err := p.Connect(opts.Speed, mode, 8)
 	if err != nil {
-		return nil, fmt.Errorf("hc165: SPI %s: %v", p, err)
+		return nil, fmt.Errorf("hc165: SPI %s in mode %d: %v", p, mode, err)
 	}
-	return &Dev{c: c, latch: latch, opts: opts, w: make([]byte, opts.Chips), r: make([]byte, opts.Chips)}, nil
+	// One byte more than the chain: the check byte.
+	return &Dev{c: c, latch: latch, opts: opts, w: make([]byte, opts.Chips+1), r: make([]byte, opts.Chips+1)}, nil
 }
 
 // String names the device.
@@ -90,7 +138,9 @@ func (d *Dev) String() string {
 // Bits implements sensors.Source: 8 per chip.
 func (d *Dev) Bits() int { return d.opts.Chips * 8 }
 
-// Read implements sensors.Source: latch pulse, then one transaction.
+// Read implements sensors.Source: latch pulse, then one transaction of
+// Chips+1 bytes; a check byte other than 0x00 returns a *ChainError and
+// leaves f unchanged.
 func (d *Dev) Read(f *sensors.Frame) error {
 	if err := d.latch.Out(gpio.Low); err != nil {
 		return fmt.Errorf("hc165: latch low: %w", err)
@@ -101,8 +151,11 @@ func (d *Dev) Read(f *sensors.Frame) error {
 	if err := d.c.Tx(d.w, d.r); err != nil {
 		return fmt.Errorf("hc165: SPI read of %d bytes: %w", len(d.r), err)
 	}
+	if c := d.r[d.opts.Chips]; c != 0 {
+		return &ChainError{Chips: d.opts.Chips, Got: c}
+	}
 	*f = sensors.Frame{}
-	for i, b := range d.r {
+	for i, b := range d.r[:d.opts.Chips] {
 		if !d.opts.ActiveHigh {
 			b = ^b
 		}

@@ -1,7 +1,9 @@
 package hc165
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,6 +63,7 @@ func newRig(t *testing.T, o *Opts, reads ...[]byte) (*Dev, *tracePort, *trace) {
 	for _, r := range reads {
 		pb.Ops = append(pb.Ops, conntest.IO{W: make([]byte, len(r)), R: r})
 	}
+	pb.DontPanic = true
 	port := &tracePort{Playback: pb, t: tr}
 	latch := &tracePin{Pin: gpiotest.Pin{N: "GPIO25", Num: 25}, t: tr}
 	d, err := New(port, latch, o)
@@ -75,12 +78,13 @@ func TestProtocol(t *testing.T) {
 	for i := range read {
 		read[i] = 0xFF // all open: pull-ups read 1
 	}
-	read[0] = 0xFE  // chip 0 input A closed
-	read[2] = 0x7F  // chip 2 input H closed
-	read[19] = 0x00 // chip 19 all closed
+	read[0] = 0xFE            // chip 0 input A closed
+	read[2] = 0x7F            // chip 2 input H closed
+	read[19] = 0x00           // chip 19 all closed
+	read = append(read, 0x00) // the check byte: zeros from the last chip's grounded SER
 	d, port, tr := newRig(t, nil, read, read)
-	if port.speed != physic.MegaHertz || port.mode != spi.Mode0 || port.bitsPerWd != 8 {
-		t.Errorf("Connect(%v, %v, %d), want 1MHz Mode0 8 bits", port.speed, port.mode, port.bitsPerWd)
+	if port.speed != physic.MegaHertz || port.mode != spi.Mode2 || port.bitsPerWd != 8 {
+		t.Errorf("Connect(%v, %v, %d), want 1MHz Mode2 8 bits", port.speed, port.mode, port.bitsPerWd)
 	}
 	var f sensors.Frame
 	for range 2 {
@@ -88,7 +92,7 @@ func TestProtocol(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := []string{"GPIO25=High", "GPIO25=Low", "GPIO25=High", "tx w20 r20", "GPIO25=Low", "GPIO25=High", "tx w20 r20"}
+	want := []string{"GPIO25=High", "GPIO25=Low", "GPIO25=High", "tx w21 r21", "GPIO25=Low", "GPIO25=High", "tx w21 r21"}
 	if fmt.Sprint(*tr) != fmt.Sprint(want) {
 		t.Errorf("sequence\n got %v\nwant %v", *tr, want)
 	}
@@ -117,9 +121,9 @@ func TestOptions(t *testing.T) {
 		read []byte
 		want []int // set frame bits
 	}{
-		{"lsb first", Opts{Chips: 2, LSBFirst: true}, []byte{0xFE, 0xBF}, []int{7, 9}},
-		{"active high", Opts{Chips: 2, ActiveHigh: true}, []byte{0x81, 0x00}, []int{0, 7}},
-		{"21 chips", Opts{Chips: 21}, append(bytesOf(20, 0xFF), 0xFE), []int{160}},
+		{"lsb first", Opts{Chips: 2, LSBFirst: true}, []byte{0xFE, 0xBF, 0}, []int{7, 9}},
+		{"active high", Opts{Chips: 2, ActiveHigh: true}, []byte{0x81, 0x00, 0}, []int{0, 7}},
+		{"21 chips", Opts{Chips: 21}, append(bytesOf(20, 0xFF), 0xFE, 0), []int{160}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,6 +142,62 @@ func TestOptions(t *testing.T) {
 				t.Errorf("closed bits %v, want %v", on, tc.want)
 			}
 		})
+	}
+}
+
+// The check byte after the chain: 0x00 is a sound chain; anything else is
+// a *ChainError naming the byte and what to check, and the frame keeps
+// its previous contents. The SPI mode: mode 2 by default, 0 and 3 on
+// request, 1 refused; the bytes on the wire do not depend on it.
+func TestChainCheckAndMode(t *testing.T) {
+	mode := func(m spi.Mode) *spi.Mode { return &m }
+	tests := []struct {
+		name     string
+		mode     *spi.Mode
+		check    byte
+		wantMode spi.Mode
+		wantErr  string
+	}{
+		{"sound chain, default mode 2", nil, 0x00, spi.Mode2, ""},
+		{"sound chain, mode 0", mode(spi.Mode0), 0x00, spi.Mode0, ""},
+		{"sound chain, mode 3", mode(spi.Mode3), 0x00, spi.Mode3, ""},
+		{"MISO floating high", nil, 0xFF, spi.Mode2, "hc165: chain check failed: the byte after 3 chips read 0xff, want 0x00"},
+		{"a fourth chip, chips: 3", nil, 0xFE, spi.Mode2, "the byte after 3 chips read 0xfe"},
+		{"one bit of noise", mode(spi.Mode0), 0x01, spi.Mode0, "read 0x01"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			read := []byte{0xFE, 0xFF, 0x7F, tc.check}
+			d, port, tr := newRig(t, &Opts{Chips: 3, Mode: tc.mode}, read)
+			if port.mode != tc.wantMode {
+				t.Errorf("connected in mode %d, want %d", port.mode, tc.wantMode)
+			}
+			var f sensors.Frame
+			f.Set(5, true) // the previous scan's frame
+			err := d.Read(&f)
+			if want := []string{"GPIO25=High", "GPIO25=Low", "GPIO25=High", "tx w4 r4"}; fmt.Sprint(*tr) != fmt.Sprint(want) {
+				t.Errorf("sequence %v, want %v", *tr, want)
+			}
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !f.Bit(0) || !f.Bit(23) || f.Bit(5) || f.Bit(24) {
+					t.Errorf("frame %x, want bits 0 and 23", f)
+				}
+				return
+			}
+			var ce *ChainError
+			if !errors.As(err, &ce) || ce.Got != tc.check || ce.Chips != 3 || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("error %v, want a *ChainError containing %q", err, tc.wantErr)
+			}
+			if !f.Bit(5) || f.Bit(0) {
+				t.Errorf("a failed check changed the frame: %x", f)
+			}
+		})
+	}
+	if _, err := New(&spitest.Playback{}, &gpiotest.Pin{N: "GPIO25"}, &Opts{Mode: mode(spi.Mode1)}); err == nil || !strings.Contains(err.Error(), "SPI mode 1") {
+		t.Errorf("mode 1: %v, want refused", err)
 	}
 }
 
@@ -167,8 +227,8 @@ func (p *chainPort) TxPackets([]spi.Packet) error                              {
 func chainBytes(occ square.Set) []byte {
 	var f sensors.Frame
 	sensors.StandardMap().Frame(occ, &f)
-	out := make([]byte, 20)
-	for i := range out {
+	out := make([]byte, 21) // 20 chips and the check byte
+	for i := range out[:20] {
 		out[i] = ^byte(f[i>>3] >> (8 * uint(i&7)))
 	}
 	return out
@@ -247,6 +307,7 @@ func TestThirtyTwoChipsSixteenBySixteen(t *testing.T) {
 	read[1] = 0x7F  // chip 1 input H: p1
 	read[6] = 0xEF  // chip 6 input E: e4 (rank 4 is chips 6 and 7)
 	read[31] = 0x00 // chip 31: i16–p16
+	read = append(read, 0x00)
 	d, port, tr := newRig(t, &Opts{Chips: 32}, read)
 	if d.Bits() != 256 {
 		t.Fatalf("Bits = %d, want 256", d.Bits())
@@ -255,7 +316,7 @@ func TestThirtyTwoChipsSixteenBySixteen(t *testing.T) {
 	if err := d.Read(&f); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"GPIO25=High", "GPIO25=Low", "GPIO25=High", "tx w32 r32"}; fmt.Sprint(*tr) != fmt.Sprint(want) {
+	if want := []string{"GPIO25=High", "GPIO25=Low", "GPIO25=High", "tx w33 r33"}; fmt.Sprint(*tr) != fmt.Sprint(want) {
 		t.Errorf("sequence\n got %v\nwant %v", *tr, want)
 	}
 	if err := port.Close(); err != nil {
@@ -295,8 +356,8 @@ func TestScanThroughThirtyTwoChips(t *testing.T) {
 	}
 	var fr sensors.Frame
 	m.Frame(occ, &fr)
-	bytes := make([]byte, 32)
-	for i := range bytes {
+	bytes := make([]byte, 33) // 32 chips and the check byte
+	for i := range bytes[:32] {
 		bytes[i] = ^byte(fr[i>>3] >> (8 * uint(i&7)))
 	}
 	if bytes[4] != 0x00 || bytes[0] != 0xFF { // rank 3 a–h all closed, rank 1 open

@@ -13,18 +13,30 @@
 //     with pull-ups, one diode per switch. 56 switches per chip: 3 chips
 //     (0x20–0x22) cover the 160 squares. Frame bit 56·k + 7·row + col.
 //
-// The driver talks to registers directly (IOCON.BANK = 0, the power-on
-// default) so every byte on the bus is what the datasheet says: IODIRA
-// 0x00, GPPUA 0x0C, GPIOA 0x12, OLATA 0x14, with the B registers one above.
-// I²C is slow: a direct scan is one 2-byte read per chip (~0.2 ms per chip
-// at 400 kHz); a matrix scan is 8 row writes and 8 reads per chip (~5 ms for
-// 3 chips), so scan the matrix at 100 Hz, not the 200 Hz default.
+// The driver talks to registers directly with IOCON.BANK = 0, so every
+// byte on the bus is what the datasheet says: IODIRA 0x00, IPOLA 0x02,
+// IOCON 0x0A, GPPUA 0x0C, GPIOA 0x12, OLATA 0x14, with the B registers one
+// above. It does not trust the power-on defaults (a Pi rebooted without a
+// power cycle finds the chips as the last program left them): New first
+// writes 0x00 to address 0x05, which is IOCON if a program left BANK = 1
+// (so BANK returns to 0) and GPINTENB, harmless, if not; then IOCON = 0x00
+// (BANK 0, sequential addressing on, which the two-byte reads and writes
+// rely on, push-pull INT, no mirroring), IPOLA/IPOLB = 0 (no inversion),
+// then the mode's direction, pull-ups and outputs.
+//
+// I²C is slow: ScanTime estimates a scan from the bytes on the bus. A
+// direct scan is one 2-byte read per chip (~0.2 ms per chip at 400 kHz); a
+// matrix scan is 8 row writes and 8 reads per chip: ~6 ms for 3 chips at
+// 400 kHz, ~19 ms at the Pi's default 100 kHz. Set the bus to 400 kHz
+// (dtparam=i2c_arm_baudrate=400000) and scan the matrix at 100 Hz.
 package mcp23017
 
 import (
 	"fmt"
+	"time"
 
 	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/physic"
 
 	"boardd/sensors"
 )
@@ -33,6 +45,9 @@ import (
 const (
 	IODIRA = 0x00
 	IODIRB = 0x01
+	IPOLA  = 0x02
+	IPOLB  = 0x03
+	IOCON  = 0x0A
 	GPPUA  = 0x0C
 	GPPUB  = 0x0D
 	GPIOA  = 0x12
@@ -40,6 +55,10 @@ const (
 	OLATA  = 0x14
 	OLATB  = 0x15
 )
+
+// bank1IOCON is IOCON's address while IOCON.BANK = 1 (GPINTENB with
+// BANK = 0).
+const bank1IOCON = 0x05
 
 // Mode is how the switches are wired to the chips.
 type Mode int
@@ -94,20 +113,25 @@ func New(bus i2c.Bus, mode Mode, addrs ...uint16) (*Dev, error) {
 	if d.Bits() > sensors.MaxBits {
 		return nil, fmt.Errorf("mcp23017: %d chips × %d switches is more than %d", len(addrs), d.Bits()/len(addrs), sensors.MaxBits)
 	}
-	var setup [][]byte
+	// IOCON first, whatever bank the chip is in (see the package doc).
+	setup := [][]byte{
+		{bank1IOCON, 0x00},
+		{IOCON, 0x00},
+		{IPOLA, 0x00, 0x00},
+	}
 	switch mode {
 	case Direct:
-		setup = [][]byte{
-			{OLATA, 0x00, 0x00},  // GPA7/GPB7 drive low
-			{IODIRA, 0x7F, 0x7F}, // bits 0-6 in, bit 7 out
-			{GPPUA, 0x7F, 0x7F},  // pull-ups on the inputs
-		}
+		setup = append(setup,
+			[]byte{OLATA, 0x00, 0x00},  // GPA7/GPB7 drive low
+			[]byte{IODIRA, 0x7F, 0x7F}, // bits 0-6 in, bit 7 out
+			[]byte{GPPUA, 0x7F, 0x7F},  // pull-ups on the inputs
+		)
 	case Matrix:
-		setup = [][]byte{
-			{OLATA, 0xFF, 0x00},  // rows idle high, GPB7 low
-			{IODIRA, 0x00, 0x7F}, // port A rows out; GPB0-6 columns in, GPB7 out
-			{GPPUA, 0x00, 0x7F},  // pull-ups on the columns
-		}
+		setup = append(setup,
+			[]byte{OLATA, 0xFF, 0x00},  // rows idle high, GPB7 low
+			[]byte{IODIRA, 0x00, 0x7F}, // port A rows out; GPB0-6 columns in, GPB7 out
+			[]byte{GPPUA, 0x00, 0x7F},  // pull-ups on the columns
+		)
 	default:
 		return nil, fmt.Errorf("mcp23017: unknown mode %d", mode)
 	}
@@ -166,4 +190,45 @@ func set(f *sensors.Frame, off int, v uint64, n int) {
 			f[b>>6] |= 1 << (uint(b) & 63)
 		}
 	}
+}
+
+// txOverhead is what one I²C transaction costs beyond its bits on a Pi:
+// the ioctl, the controller's start-up and the gaps between bytes.
+const txOverhead = 20 * time.Microsecond
+
+// ScanTime estimates one Read of chips chips in mode on a bus clocked at
+// bus: the bits on the wire (address and data bytes of 9 clocks each,
+// start, repeated start and stop) plus a fixed cost per transaction. It
+// is what the config check holds a scan rate against.
+func ScanTime(mode Mode, chips int, bus physic.Frequency) time.Duration {
+	if bus <= 0 || chips <= 0 {
+		return 0
+	}
+	// A write of n bytes: start, address, n bytes, stop. A register read
+	// of n bytes: start, address, register, repeated start, address, n
+	// bytes, stop.
+	write := func(n int) int { return 1 + 9*(1+n) + 1 }
+	read := func(n int) int { return 1 + 9*2 + 1 + 9*(1+n) + 1 }
+	var clocks, txs int
+	if mode == Matrix {
+		clocks = 8*(write(2)+read(1)) + write(2) // select each row, read GPIOB, rows idle
+		txs = 17
+	} else {
+		clocks = read(2)
+		txs = 1
+	}
+	clocks *= chips
+	txs *= chips
+	wire := time.Duration(int64(clocks) * int64(time.Second) / int64(bus/physic.Hertz))
+	return wire + time.Duration(txs)*txOverhead
+}
+
+// MaxRate is the fastest scan rate (scans per second) that leaves a fifth
+// of every period idle, for chips chips in mode on a bus clocked at bus.
+func MaxRate(mode Mode, chips int, bus physic.Frequency) float64 {
+	t := ScanTime(mode, chips, bus)
+	if t <= 0 {
+		return 0
+	}
+	return 0.8 / t.Seconds()
 }

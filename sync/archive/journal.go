@@ -12,7 +12,11 @@
 //	{"seq":3,"kind":"resign","seat":"Blue"}
 //	{"seq":4,"kind":"note","note":"Green announces n7-n6"}
 //
-// An entry is complete when its line ends with a newline and parses.
+// An entry is complete when its line ends with a newline and parses. A
+// failed write is cut back off at once (Append truncates the file to the
+// last good entry), so a full disk never leaves half a line behind. Msg is
+// the board's stream Seq of the message that made the entry: the journal
+// is one of the durable records a restarted board takes its next Seq from.
 package archive
 
 import (
@@ -23,6 +27,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"boardd/rules"
@@ -33,6 +39,9 @@ import (
 type Entry struct {
 	Seq  uint64 `json:"seq"`
 	Kind string `json:"kind"` // start, move, resign, timeout, draw, takeback, tags, clock, note
+	// Msg is the stream Seq of the board message the entry records (0 in
+	// journals written before it was kept).
+	Msg uint64 `json:"msg,omitempty"`
 	// start
 	Game    string            `json:"game,omitempty"` // the game's id
 	Variant string            `json:"variant,omitempty"`
@@ -52,15 +61,25 @@ type Entry struct {
 	Clocks []int64 `json:"clocks,omitempty"`
 }
 
+// journalFile is what a Journal needs of its file (tests inject failures).
+type journalFile interface {
+	Write([]byte) (int, error)
+	Sync() error
+	Truncate(int64) error
+	Close() error
+}
+
 // Journal is an open journal file, appended to by one goroutine.
 type Journal struct {
-	f    *os.File
+	f    journalFile
 	path string
 	seq  uint64
+	size int64 // the length of the complete entries
+	torn bool  // a failed write could not be cut off yet
 }
 
 // Create starts a new journal at path (which must not exist) with its
-// start entry.
+// start entry. If the start entry cannot be written, no file is left.
 func Create(path string, start Entry) (*Journal, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
 	if err != nil {
@@ -70,26 +89,47 @@ func Create(path string, start Entry) (*Journal, error) {
 	start.Kind = "start"
 	if err := j.Append(start); err != nil {
 		f.Close()
+		os.Remove(path)
 		return nil, err
 	}
 	return j, nil
 }
 
-// Append writes e (numbered next) and syncs it to disk before returning.
-func (j *Journal) Append(e Entry) error {
-	j.seq++
-	e.Seq = j.seq
-	line, err := json.Marshal(e)
+// Append writes the entries (numbered next) in one write and syncs them
+// to disk before returning. When the write or the sync fails, the file is
+// cut back to the entries before them and the error returned: the journal
+// is as it was, and the entries can be appended again once the disk has
+// room.
+func (j *Journal) Append(es ...Entry) error {
+	var buf []byte
+	for i, e := range es {
+		e.Seq = j.seq + uint64(i) + 1
+		line, err := json.Marshal(e)
+		if err != nil {
+			return fmt.Errorf("journal %s: %w", j.path, err)
+		}
+		buf = append(append(buf, line...), '\n')
+	}
+	if j.torn {
+		if err := j.f.Truncate(j.size); err != nil {
+			return fmt.Errorf("journal %s: cutting off an earlier failed write: %w", j.path, err)
+		}
+		j.torn = false
+	}
+	_, err := j.f.Write(buf)
+	if err == nil {
+		if err = j.f.Sync(); err != nil {
+			err = fmt.Errorf("sync: %w", err)
+		}
+	}
 	if err != nil {
+		if terr := j.f.Truncate(j.size); terr != nil {
+			j.torn = true
+		}
 		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
-	line = append(line, '\n')
-	if _, err := j.f.Write(line); err != nil {
-		return fmt.Errorf("journal %s: %w", j.path, err)
-	}
-	if err := j.f.Sync(); err != nil {
-		return fmt.Errorf("journal %s: sync: %w", j.path, err)
-	}
+	j.seq += uint64(len(es))
+	j.size += int64(len(buf))
 	return nil
 }
 
@@ -99,9 +139,26 @@ func (j *Journal) Close() error { return j.f.Close() }
 // Seq returns the last entry's number.
 func (j *Journal) Seq() uint64 { return j.seq }
 
+// DamagedError is a journal with an unreadable entry that more data
+// follows: not a cut-off write but a damaged file. Kept are the complete
+// entries before the damage, Good the length of the bytes that hold them.
+type DamagedError struct {
+	Path   string
+	Entry  int // the number of the first unreadable entry
+	Offset int // its byte offset
+	Kept   []Entry
+	Good   int
+}
+
+func (e *DamagedError) Error() string {
+	return fmt.Sprintf("journal %s: entry %d (byte %d) is damaged and more follows: not a cut-off write", e.Path, e.Entry, e.Offset)
+}
+
 // Open reads the journal at path, repairs it if its last entry was cut off
 // (truncating the file to the complete entries; the warning says what was
-// dropped) and reopens it for appending.
+// dropped) and reopens it for appending. A journal damaged before its end
+// is left as it is and reported as a *DamagedError (Recorder.Resume keeps
+// the entries before the damage).
 func Open(path string) (*Journal, []Entry, string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -120,11 +177,25 @@ func Open(path string) (*Journal, []Entry, string, error) {
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("journal: %w", err)
 	}
-	j := &Journal{f: f, path: path}
+	j := &Journal{f: f, path: path, size: int64(good)}
 	if n := len(entries); n > 0 {
 		j.seq = entries[n-1].Seq
 	}
 	return j, entries, warn, nil
+}
+
+var msgField = regexp.MustCompile(`"msg":([0-9]{1,19})[,}]`)
+
+// HighMsg is the highest stream Seq named anywhere in journal data, in
+// damaged parts too (0 if none): a restarted board numbers on above it.
+func HighMsg(data []byte) uint64 {
+	var hi uint64
+	for _, m := range msgField.FindAllSubmatch(data, -1) {
+		if n, err := strconv.ParseUint(string(m[1]), 10, 64); err == nil && n > hi {
+			hi = n
+		}
+	}
+	return hi
 }
 
 var knownKind = map[string]bool{"start": true, "move": true, "resign": true, "timeout": true, "draw": true, "takeback": true, "tags": true, "clock": true, "note": true}
@@ -147,7 +218,7 @@ func parse(path string, data []byte) ([]Entry, int, string, error) {
 		if !complete || perr != nil || !knownKind[e.Kind] || e.Seq != uint64(len(out)+1) {
 			rest := len(data) - good
 			if good+len(line) < len(data) {
-				return nil, 0, "", fmt.Errorf("journal %s: entry %d (byte %d) is damaged and more follows: not a cut-off write; move the file aside to start afresh", path, len(out)+1, good)
+				return nil, 0, "", &DamagedError{Path: path, Entry: len(out) + 1, Offset: good, Kept: out, Good: good}
 			}
 			return out, good, fmt.Sprintf("journal %s: dropped an incomplete last entry (%d bytes), kept %d entries", path, rest, len(out)), nil
 		}
@@ -180,13 +251,27 @@ func Restore(entries []Entry, lookup Lookup) (*rules.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range entries[1:] {
+	for i, e := range entries[1:] {
 		if err := apply(g, e); err != nil {
-			return g, fmt.Errorf("journal entry %d (%s %s%s): %v", e.Seq, e.Kind, e.Move, e.Note, err)
+			return g, &ReplayError{Index: i + 1, Entry: e, Err: err}
 		}
 	}
 	return g, nil
 }
+
+// ReplayError is a journal entry the rules refuse; Index is its place in
+// the entries given to Restore.
+type ReplayError struct {
+	Index int
+	Entry Entry
+	Err   error
+}
+
+func (e *ReplayError) Error() string {
+	return fmt.Sprintf("journal entry %d (%s %s%s): %v", e.Entry.Seq, e.Entry.Kind, e.Entry.Move, e.Entry.Note, e.Err)
+}
+
+func (e *ReplayError) Unwrap() error { return e.Err }
 
 func apply(g *rules.Game, e Entry) error {
 	seat, ok := seatByName(e.Seat)

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -50,24 +51,54 @@ func (r *Recorder) Store() Store { return Store{Dir: filepath.Join(r.Dir, "games
 
 // Resume opens the journal of a game in progress, if there is one. A
 // journal whose game already ended (the power went between the last move
-// and filing it) is filed now and nil returned. A journal that cannot be
-// replayed is moved aside (named in the error) so the board can start
-// afresh without losing it.
+// and filing it) is filed now and nil returned. A journal damaged in the
+// middle, or with an entry the rules refuse, keeps the game up to the
+// damage: the file is moved to journals/damaged-*.journal, the entries
+// before the damage become the journal, and Resumed.Warning says which
+// entry was damaged and where the file went; with no room for that (a
+// full disk) the journal is left as it was and the error wraps the cause.
+// Only a journal with nothing to keep is moved aside and reported as an
+// error (the board starts afresh).
 func (r *Recorder) Resume() (*Resumed, error) {
 	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("archive: %w", err)
 	}
 	path := r.current()
+	leftovers, _ := filepath.Glob(filepath.Join(r.Store().Dir, "*.tmp")) // writes that were cut off
+	for _, f := range append(leftovers, path+".tmp") {
+		os.Remove(f)
+	}
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	j, entries, warn, err := Open(path)
+	var dmg *DamagedError
+	if errors.As(err, &dmg) && len(dmg.Kept) > 0 {
+		if warn, err = r.salvage(dmg.Kept, fmt.Sprintf("entry %d (byte %d) is damaged", dmg.Entry, dmg.Offset)); err != nil {
+			return nil, err // left as it was (no room to repair it)
+		}
+		j, entries, _, err = Open(path)
+	}
 	if err != nil {
 		return nil, r.aside(err)
 	}
 	g, err := Restore(entries, r.Lookup)
-	if err != nil {
+	var bad *ReplayError
+	if errors.As(err, &bad) {
 		j.Close()
+		if warn, err = r.salvage(entries[:bad.Index], bad.Error()); err != nil {
+			return nil, err // left as it was (no room to repair it)
+		}
+		if j, entries, _, err = Open(path); err == nil {
+			g, err = Restore(entries, r.Lookup)
+		} else {
+			j = nil
+		}
+	}
+	if err != nil {
+		if j != nil {
+			j.Close()
+		}
 		return nil, r.aside(err)
 	}
 	id := entries[0].Game
@@ -86,16 +117,80 @@ func (r *Recorder) Resume() (*Resumed, error) {
 	return &Resumed{Game: g, ID: id, Tags: Tags(entries), Clocks: Clocks(entries), Warning: warn}, nil
 }
 
+// salvage moves a damaged journal to journals/ and makes the complete
+// entries before the damage the journal of the game in progress. The
+// warning says what happened. When it cannot (a full disk), the journal
+// is left as it was and the error (wrapping the cause) says so.
+func (r *Recorder) salvage(kept []Entry, what string) (string, error) {
+	dst, err := r.damagedName()
+	if err == nil {
+		err = os.Rename(r.current(), dst)
+	}
+	if err != nil {
+		return "", fmt.Errorf("journal %s: %s, and moving it aside failed: %w; it was left as it was", r.current(), what, err)
+	}
+	var buf []byte
+	for _, e := range kept {
+		line, _ := json.Marshal(e)
+		buf = append(append(buf, line...), '\n')
+	}
+	if err := writeAtomic(r.current(), buf); err != nil {
+		os.Rename(dst, r.current())
+		return "", fmt.Errorf("journal %s: %s, and writing the entries before it failed: %w; it was left as it was", r.current(), what, err)
+	}
+	return fmt.Sprintf("journal %s: %s; the game goes on from the %d entries before it (%d turns), the damaged file was moved to %s",
+		r.current(), what, len(kept), len(turnClocks(kept)), dst), nil
+}
+
+func (r *Recorder) damagedName() (string, error) {
+	dir := filepath.Join(r.Dir, "journals")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	name := "damaged-" + time.Now().UTC().Format("20060102-150405")
+	dst := filepath.Join(dir, name+".journal")
+	for i := 2; fileExists(dst); i++ {
+		dst = filepath.Join(dir, fmt.Sprintf("%s_%d.journal", name, i))
+	}
+	return dst, nil
+}
+
 // aside moves a journal that cannot be used out of the way.
 func (r *Recorder) aside(cause error) error {
-	dst := filepath.Join(r.Dir, "journals", fmt.Sprintf("damaged-%s.journal", time.Now().UTC().Format("20060102-150405")))
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return fmt.Errorf("%v (and moving it aside failed: %v)", cause, err)
+	dst, err := r.damagedName()
+	if err == nil {
+		err = os.Rename(r.current(), dst)
 	}
-	if err := os.Rename(r.current(), dst); err != nil {
+	if err != nil {
 		return fmt.Errorf("%v (and moving it aside failed: %v)", cause, err)
 	}
 	return fmt.Errorf("%v: the journal was moved to %s and the board starts a new game", cause, dst)
+}
+
+// HighSeq is the highest stream Seq the state directory's journals name:
+// the game in progress and the most recently written finished ones,
+// damaged parts included. A board numbers its messages on above it even
+// when its stream file was lost.
+func HighSeq(dir string) uint64 {
+	files := []string{filepath.Join(dir, "current.journal")}
+	old, _ := filepath.Glob(filepath.Join(dir, "journals", "*.journal"))
+	sort.Slice(old, func(a, b int) bool { return modTime(old[a]).After(modTime(old[b])) })
+	files = append(files, old[:min(len(old), 4)]...)
+	var hi uint64
+	for _, f := range files {
+		if data, err := os.ReadFile(f); err == nil {
+			hi = max(hi, HighMsg(data))
+		}
+	}
+	return hi
+}
+
+func modTime(path string) time.Time {
+	info, err := os.Stat(path)
+	if err != nil {
+		return time.Time{}
+	}
+	return info.ModTime()
 }
 
 // Record writes one message of the board's stream. It is safe to call
@@ -118,7 +213,7 @@ func (r *Recorder) Record(m referee.Message) error {
 				return err
 			}
 		}
-		j, err := Create(r.current(), Entry{Game: m.Game, Variant: m.Variant, Start: m.Start, Tags: m.Tags, Clocks: m.Clocks})
+		j, err := Create(r.current(), Entry{Msg: m.Seq, Game: m.Game, Variant: m.Variant, Start: m.Start, Tags: m.Tags, Clocks: m.Clocks})
 		if err != nil {
 			return err
 		}
@@ -128,34 +223,31 @@ func (r *Recorder) Record(m referee.Message) error {
 	if r.j == nil || m.Game != r.game {
 		return nil // nothing to record (messages between games)
 	}
+	e := Entry{Kind: m.Kind, Msg: m.Seq, Clocks: m.Clocks}
 	switch m.Kind {
 	case referee.MsgMove:
-		return r.j.Append(Entry{Kind: "move", Seat: m.Seat, Move: m.Coord, Clocks: m.Clocks})
+		e.Seat, e.Move = m.Seat, m.Coord
 	case referee.MsgResign, referee.MsgTimeout:
-		return r.j.Append(Entry{Kind: m.Kind, Seat: m.Seat, Clocks: m.Clocks})
-	case referee.MsgPromotionChanged:
-		if err := r.j.Append(Entry{Kind: "takeback"}); err != nil {
-			return err
-		}
-		return r.j.Append(Entry{Kind: "move", Seat: m.Seat, Move: m.Coord, Clocks: m.Clocks})
-	case referee.MsgTakeback:
-		return r.j.Append(Entry{Kind: "takeback", Clocks: m.Clocks})
+		e.Seat = m.Seat
+	case referee.MsgPromotionChanged, referee.MsgMoveRevised: // one write: never a takeback without its move
+		return r.j.Append(Entry{Kind: "takeback", Msg: m.Seq}, Entry{Kind: "move", Msg: m.Seq, Seat: m.Seat, Move: m.Coord, Clocks: m.Clocks})
+	case referee.MsgTakeback, referee.MsgClock:
 	case referee.MsgTags:
-		return r.j.Append(Entry{Kind: "tags", Tags: m.Tags})
-	case referee.MsgClock:
-		return r.j.Append(Entry{Kind: "clock", Clocks: m.Clocks})
+		e = Entry{Kind: "tags", Msg: m.Seq, Tags: m.Tags}
 	case referee.MsgDrawAgreed:
-		return r.j.Append(Entry{Kind: "draw", Seats: m.Seats, Clocks: m.Clocks})
+		e.Kind, e.Seats = "draw", m.Seats
 	case referee.MsgAnnounce, referee.MsgReply, referee.MsgStalemateClaimed, referee.MsgArmyKept:
 		if m.Note == "" {
 			return fmt.Errorf("archive: %s message %d carries no note to journal", m.Kind, m.Seq)
 		}
-		return r.j.Append(Entry{Kind: "note", Note: m.Note, Clocks: m.Clocks})
+		e.Kind, e.Note = "note", m.Note
 	case referee.MsgGameOver:
 		_, err := r.finish()
 		return err
+	default:
+		return nil
 	}
-	return nil
+	return r.j.Append(e)
 }
 
 // finishOrDrop files the journal's game, or drops the journal when no
@@ -187,12 +279,9 @@ func (r *Recorder) turnless() bool {
 }
 
 // finish files the journal's game in the store and moves the journal to
-// journals/. Callers hold r.mu.
+// journals/. Until the game is filed the journal stays open, so a failed
+// finish (a full disk) can be tried again. Callers hold r.mu.
 func (r *Recorder) finish() (string, error) {
-	if err := r.j.Close(); err != nil {
-		return "", err
-	}
-	r.j = nil
 	_, g, err := r.pgn(r.current(), r.game)
 	if err != nil {
 		return "", err
@@ -201,6 +290,8 @@ func (r *Recorder) finish() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	r.j.Close()
+	r.j = nil
 	if err := r.moveCurrent(r.game); err != nil {
 		return "", err
 	}

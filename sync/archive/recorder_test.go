@@ -405,3 +405,72 @@ func TestRecorderKeepsAnAnnouncementAcrossACrash(t *testing.T) {
 		}
 	}
 }
+
+// A rook move revised into the castle its king completed (move_revised)
+// is journalled as a takeback and the castle: after a restart the game
+// has O-O, not the rook move.
+func TestRecorderKeepsARevisedCastleAcrossACrash(t *testing.T) {
+	v, _ := builtin("ffa", "")
+	g, _ := rules.NewGame(v, "")
+	for _, mv := range strings.Fields("h2-h3 b7-c7 d13-d12 m5-l5 k2-k3 Na5-c6 e13-e12 m4-l4 j2-j3 Ba6-b7 f13-f12 m6-l6 d2-d3") {
+		m, err := referee.ResolveMove(g.Position(), g.LegalMoves(), mv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Play(m)
+	}
+	dir := t.TempDir()
+	occ := g.Position().Occupancy()
+	b := openBoardWith(t, dir, occ, builtin, "ffa", g.Position().FEN4())
+	wait := func(kind string) referee.Message {
+		t.Helper()
+		for {
+			select {
+			case m := <-b.msgs:
+				if m.Kind == kind {
+					return m
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("no %s message", kind)
+			}
+		}
+	}
+	for _, tr := range []struct {
+		sq   string
+		lift bool
+	}{{"a4", true}, {"a6", false}} {
+		k := sensors.Place
+		if tr.lift {
+			k = sensors.Lift
+		}
+		b.live.Touches() <- sensors.Event{Kind: k, Square: sqr(tr.sq)}
+	}
+	if m := wait(referee.MsgMove); m.Move != "Ra4-a6" {
+		t.Fatalf("the rook's part read as %s", m.Move)
+	}
+	b.live.Touches() <- sensors.Event{Kind: sensors.Lift, Square: sqr("a7")}
+	b.live.Touches() <- sensors.Event{Kind: sensors.Place, Square: sqr("a5")}
+	if m := wait(referee.MsgMoveRevised); m.Move != "O-O" || len(m.Candidates) != 1 || m.Candidates[0] != "Ra4-a6" {
+		t.Fatalf("revision %+v", m)
+	}
+	b.stop()
+	occ.Remove(sqr("a7"))
+	occ.Remove(sqr("a4"))
+	occ.Add(sqr("a5"))
+	occ.Add(sqr("a6"))
+	b = openBoardWith(t, dir, occ, builtin, "ffa", g.Position().FEN4())
+	defer b.stop()
+	st := b.live.State()
+	if n := len(st.Moves); n != 1 || st.Moves[0].Move != "O-O" || st.Status != "playing" {
+		t.Fatalf("after restart: moves %v, status %s", st.Moves, st.Status)
+	}
+}
+
+// sqr is the square named s.
+func sqr(s string) square.Square {
+	q, err := square.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return q
+}

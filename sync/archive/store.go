@@ -10,12 +10,14 @@ import (
 	"strings"
 	"time"
 
+	"boardd/internal/printable"
 	"boardd/rules/pgn4"
 )
 
 // Store is a directory of finished games: one PGN4 file per game, named so
 // a club can find it (date, event, round, board), and index.tsv listing
-// them.
+// them. Control characters in a tag (tabs and newlines included) are
+// written as a visible \uXXXX in both (internal/printable).
 type Store struct{ Dir string }
 
 // Item is one index line.
@@ -60,37 +62,62 @@ func (s Store) Save(g *pgn4.Game, board string, when time.Time) (string, error) 
 	}
 	it := Item{File: filepath.Base(path), Date: date, Event: g.Get("Event"), Round: g.Get("Round"), Board: board,
 		Variant: g.Get("Variant"), Players: strings.Join(players, ","), Result: g.Get("Result")}
-	f, err := os.OpenFile(filepath.Join(s.Dir, "index.tsv"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
+	line := strings.Join([]string{it.File, it.Date, printable.Escape(it.Event), printable.Escape(it.Round), printable.Escape(it.Board), printable.Escape(it.Variant), printable.Escape(it.Players), printable.Escape(it.Result)}, "\t") + "\n"
+	if err := appendLine(filepath.Join(s.Dir, "index.tsv"), line); err != nil {
+		os.Remove(path) // all or nothing: filing the game again makes no copy
 		return "", fmt.Errorf("archive index: %w", err)
+	}
+	return path, nil
+}
+
+// appendLine appends line to the file and syncs it; a failed write is cut
+// off again, so the file keeps only whole lines.
+func appendLine(path, line string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
 	}
 	defer f.Close()
-	clean := func(v string) string { return strings.NewReplacer("\t", " ", "\n", " ").Replace(v) }
-	line := strings.Join([]string{it.File, it.Date, clean(it.Event), clean(it.Round), clean(it.Board), clean(it.Variant), clean(it.Players), clean(it.Result)}, "\t") + "\n"
-	if _, err := f.WriteString(line); err != nil {
-		return "", fmt.Errorf("archive index: %w", err)
+	info, err := f.Stat()
+	if err != nil {
+		return err
 	}
-	return path, f.Sync()
+	if _, err = f.WriteString(line); err == nil {
+		err = f.Sync()
+	}
+	if err != nil {
+		f.Truncate(info.Size())
+	}
+	return err
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-func writeAtomic(path string, data []byte) error {
+// writeAtomic replaces path with data: a temporary file beside it,
+// synced, renamed over it. On failure the temporary file is removed and
+// path is as it was.
+func writeAtomic(path string, data []byte) (err error) {
 	tmp := path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return fmt.Errorf("archive: %w", err)
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("archive: %w", err)
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("archive: %w", err)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	f.Close()
-	if err := os.Rename(tmp, path); err != nil {
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
 		return fmt.Errorf("archive: %w", err)
 	}
 	if d, err := os.Open(filepath.Dir(path)); err == nil {

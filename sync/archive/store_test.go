@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"boardd/internal/printable"
 	"boardd/rules/pgn4"
 )
 
@@ -48,5 +49,47 @@ func TestStoreSaveAndList(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(s.Dir); len(entries) != 4 {
 		t.Errorf("%d files in the archive (a .tmp left behind?)", len(entries))
+	}
+}
+
+// Control characters in tags never reach the game file or index.tsv raw:
+// they would cut an index line in two or run on a terminal.
+func TestStoreEscapesControls(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	g, _, err := pgn4.ParseString("[Variant \"Teams\"]\n\n1. h2-h3\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Set("Red", "Ann\x00Evil")
+	g.Set("Round", "\x1b[31mRED")
+	g.Set("Event", "tab\there\nand\u2028there")
+	g.Set("Blue", "C1\u009b2J")
+	path, err := s.Save(g, "b\x07", time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	index, _ := os.ReadFile(filepath.Join(s.Dir, "index.tsv"))
+	game, _ := os.ReadFile(path)
+	for name, data := range map[string]string{"index.tsv": string(index), filepath.Base(path): string(game)} {
+		for i, line := range strings.Split(strings.TrimSuffix(data, "\n"), "\n") {
+			if strings.ContainsFunc(strings.ReplaceAll(line, "\t", ""), printable.Bad) {
+				t.Errorf("%s line %d holds a control character: %q", name, i+1, line)
+			}
+		}
+	}
+	if got := strings.Count(string(index), "\t"); got != 7 {
+		t.Errorf("index.tsv line has %d tabs, want 7: %q", got, index)
+	}
+	items, bad, err := s.List(Filter{})
+	if err != nil || len(bad) != 0 || len(items) != 1 {
+		t.Fatalf("List: %v %v %v", items, bad, err)
+	}
+	want := Item{File: filepath.Base(path), Date: "2026-11-22", Event: `tab\u0009here\u000Aand\u2028there`, Round: `\u001B[31mRED`, Board: `b\u0007`,
+		Variant: "Teams", Players: `Red=Ann\u0000Evil,Blue=C1\u009B2J`}
+	if items[0] != want {
+		t.Errorf("index item\n%+v\nwant\n%+v", items[0], want)
+	}
+	if !strings.Contains(string(game), `[Red "Ann\u0000Evil"]`) || !strings.Contains(string(game), `[Round "\u001B[31mRED"]`) {
+		t.Errorf("game file:\n%s", game)
 	}
 }

@@ -5,8 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
+	"strconv"
+	"strings"
 	gosync "sync"
 
 	"boardd/referee"
@@ -15,14 +16,26 @@ import (
 // Stream is the board's message stream on disk (JSON lines, synced per
 // message), so MQTT and other consumers can resume from any sequence
 // number across restarts and outages. It implements referee.StreamLog.
-// On open, a cut-off last line is dropped and a file grown past
-// 2×keep messages is cut back to the newest keep.
+// On open, a cut-off last line and damaged lines are dropped (the good
+// messages after a damaged line are kept) and a file grown past 2×keep
+// messages is cut back to the newest keep. A failed Append is cut off
+// again, so the file keeps only whole lines.
+//
+// Seq numbers are reserved ReserveBlock at a time in path+".seq" (one
+// small synced write per block) before a message of a new block is
+// written: a stream found emptied, cut short or replaced on open numbers
+// on after the reservation instead of using a Seq again.
 type Stream struct {
-	mu   gosync.Mutex
-	path string
-	f    *os.File
-	last uint64
+	mu       gosync.Mutex
+	path     string
+	f        *os.File
+	last     uint64
+	size     int64  // the length of the whole lines
+	reserved uint64 // the highest Seq reserved in path+".seq"
 }
+
+// ReserveBlock is how many Seq numbers one reservation covers.
+const ReserveBlock = 100
 
 // DefaultKeep is how many messages OpenStream keeps when it compacts.
 const DefaultKeep = 20000
@@ -33,15 +46,26 @@ func OpenStream(path string, keep int) (s *Stream, warn string, err error) {
 	if keep <= 0 {
 		keep = DefaultKeep
 	}
+	os.Remove(path + ".tmp") // rewrites that were cut off
+	os.Remove(path + ".seq.tmp")
 	data, err := os.ReadFile(path)
 	if err != nil && !os.IsNotExist(err) {
 		return nil, "", fmt.Errorf("stream: %w", err)
 	}
-	msgs, good := parseStream(data)
-	if good < len(data) {
-		warn = fmt.Sprintf("stream %s: dropped %d bytes after message %d (a cut-off write)", path, len(data)-good, lastSeq(msgs))
+	msgs, dropped := parseStream(data)
+	last := max(lastSeq(msgs), damagedHigh(data, lastSeq(msgs)))
+	reserved := readReserved(path + ".seq")
+	if reserved >= ReserveBlock && last <= reserved-ReserveBlock {
+		// The block's first message was on its way to the file: the stream
+		// lost messages (emptied, cut short, replaced).
+		dropped = strings.TrimPrefix(dropped+", ", ", ") + fmt.Sprintf("messages up to %d (reserved in %s.seq)", reserved, path)
+		last = reserved
 	}
-	if len(msgs) > 2*keep || good < len(data) {
+	if dropped != "" {
+		warn = fmt.Sprintf("stream %s: dropped %s; kept %d messages, numbering goes on after %d", path, dropped, len(msgs), last)
+	}
+	size := int64(len(data))
+	if len(msgs) > 2*keep || dropped != "" {
 		if len(msgs) > 2*keep {
 			msgs = msgs[len(msgs)-keep:]
 		}
@@ -51,15 +75,58 @@ func OpenStream(path string, keep int) (s *Stream, warn string, err error) {
 			buf.Write(line)
 			buf.WriteByte('\n')
 		}
-		if err := writeAtomic(path, buf.Bytes()); err != nil {
-			return nil, "", err
+		if err := writeAtomic(path, buf.Bytes()); err == nil {
+			size = int64(buf.Len())
+		} else {
+			// No room to rewrite it (a full disk): keep the file, cut off a
+			// partial last line only; every read skips the damaged lines.
+			size = int64(bytes.LastIndexByte(data, '\n') + 1)
+			if size < int64(len(data)) {
+				if terr := os.Truncate(path, size); terr != nil {
+					return nil, "", fmt.Errorf("stream %s: %v; cutting off its partial last line: %w", path, err, terr)
+				}
+			}
+			warn = strings.TrimPrefix(warn+"; ", "; ") + "not rewritten: " + err.Error()
 		}
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, "", fmt.Errorf("stream: %w", err)
 	}
-	return &Stream{path: path, f: f, last: lastSeq(msgs)}, warn, nil
+	return &Stream{path: path, f: f, last: last, size: size, reserved: reserved}, warn, nil
+}
+
+// readReserved reads a reservation file (0 if it is missing or damaged).
+func readReserved(path string) uint64 {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(string(data)), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// damagedHigh is the highest Seq the damaged lines after the last good
+// message (good) may have used: one each, for every whole line that is
+// not a message. A cut-off last line was never synced, so never
+// published, and counts for nothing.
+func damagedHigh(data []byte, good uint64) uint64 {
+	after := uint64(0)
+	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+		if len(line) == 0 || line[len(line)-1] != '\n' {
+			break
+		}
+		var m referee.Message
+		if json.Unmarshal(line, &m) == nil && m.Seq > 0 && m.Kind != "" {
+			after = 0
+		} else {
+			after++
+		}
+	}
+	return good + after
 }
 
 func lastSeq(msgs []referee.Message) uint64 {
@@ -69,42 +136,67 @@ func lastSeq(msgs []referee.Message) uint64 {
 	return msgs[len(msgs)-1].Seq
 }
 
-// parseStream reads the complete, well-formed, rising messages; good is
-// the length of the prefix that holds them.
-func parseStream(data []byte) ([]referee.Message, int) {
-	var out []referee.Message
-	good := 0
+// parseStream reads the complete, well-formed messages with rising Seq:
+// a damaged line, a cut-off last line or a message that does not rise is
+// skipped, and the good messages after it are kept. dropped says what was
+// skipped ("" if nothing).
+func parseStream(data []byte) (out []referee.Message, dropped string) {
+	var bad []string
 	r := bufio.NewReader(bytes.NewReader(data))
-	for {
+	for n := 1; ; n++ {
 		line, err := r.ReadBytes('\n')
-		if err == io.EOF || err != nil {
-			return out, good
+		if len(line) == 0 && err != nil {
+			break
 		}
 		var m referee.Message
-		if json.Unmarshal(line, &m) != nil || m.Seq <= lastSeq(out) {
-			return out, good
+		switch {
+		case err != nil:
+			bad = append(bad, fmt.Sprintf("a cut-off last line (%d bytes)", len(line)))
+		case json.Unmarshal(line, &m) != nil || m.Seq == 0 || m.Kind == "":
+			bad = append(bad, fmt.Sprintf("damaged line %d", n))
+		case m.Seq <= lastSeq(out):
+			bad = append(bad, fmt.Sprintf("line %d (seq %d after %d)", n, m.Seq, lastSeq(out)))
+		default:
+			out = append(out, m)
 		}
-		out = append(out, m)
-		good += len(line)
 	}
+	if len(bad) > 3 {
+		bad = append(bad[:3], fmt.Sprintf("%d more", len(bad)-3))
+	}
+	return out, strings.Join(bad, ", ")
 }
 
-// Append implements referee.StreamLog.
+// Append implements referee.StreamLog. A failed write is cut off again:
+// the file is as it was, and m can be appended once the disk has room.
 func (s *Stream) Append(m referee.Message) error {
 	line, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
+	line = append(line, '\n')
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if m.Seq <= s.last {
 		return fmt.Errorf("stream %s: message %d after %d", s.path, m.Seq, s.last)
 	}
-	if _, err := s.f.Write(append(line, '\n')); err != nil {
+	if m.Seq > s.reserved {
+		r := m.Seq + ReserveBlock - 1
+		if err := writeAtomic(s.path+".seq", []byte(strconv.FormatUint(r, 10)+"\n")); err != nil {
+			return fmt.Errorf("stream %s: reserving numbers: %w", s.path, err)
+		}
+		s.reserved = r
+	}
+	_, err = s.f.Write(line)
+	if err == nil {
+		err = s.f.Sync()
+	}
+	if err != nil {
+		s.f.Truncate(s.size)
 		return fmt.Errorf("stream %s: %w", s.path, err)
 	}
 	s.last = m.Seq
-	return s.f.Sync()
+	s.size += int64(len(line))
+	return nil
 }
 
 // Since implements referee.StreamLog.

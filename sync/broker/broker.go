@@ -7,7 +7,8 @@
 // needs: clients log in with a user name and password from Config.Users;
 // users with Write may publish (the board's mirror, a club server sending
 // commands), the others and anonymous clients (AllowAnonymous) may only
-// subscribe. Retained messages never expire, so a display that connects
+// subscribe. Wrong passwords are throttled per address (Config.AuthDelay)
+// and the board's own client id is reserved for it (Config.ReservedIDs). Retained messages never expire, so a display that connects
 // late still finds the board's state and its finished games.
 //
 // A mochi v2.7.9 bug is worked around here (ids.go): one packet-id table
@@ -32,6 +33,9 @@ import (
 	"net"
 	"strings"
 	"sync/atomic"
+	"time"
+
+	"boardd/internal/throttle"
 
 	mqtt "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/listeners"
@@ -51,6 +55,15 @@ type Config struct {
 	AllowAnonymous bool
 	// Log receives the broker's log; nil discards it.
 	Log *slog.Logger
+	// ReservedIDs maps a client id to the one user who may connect with
+	// it: the board's mirror ("boardd-<board>") is kept from being pushed
+	// off its own broker by anyone connecting with its id.
+	ReservedIDs map[string]string
+	// AuthDelay is how long an address must wait after a failed CONNECT
+	// before its next one is checked; it doubles with each failure in a
+	// row, up to a minute (default 1 s). Anonymous CONNECTs are not
+	// counted.
+	AuthDelay time.Duration
 }
 
 // User is an account of the broker.
@@ -69,6 +82,7 @@ type Broker struct {
 	ln     net.Listener
 	ws     *wsListener
 	log    *slog.Logger
+	auth   *auth
 	closed atomic.Bool
 }
 
@@ -81,15 +95,22 @@ const MaxPacketBytes = 1 << 20
 
 // Start validates cfg, opens the TCP listener and starts serving.
 func Start(cfg Config) (*Broker, error) {
-	hook, err := newAuth(cfg.Users, cfg.AllowAnonymous)
-	if err != nil {
-		return nil, err
-	}
 	log := cfg.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	log = slog.New(brokerLog{log.Handler()})
+	hook, err := newAuth(cfg.Users, cfg.AllowAnonymous)
+	if err != nil {
+		return nil, err
+	}
+	for id, user := range cfg.ReservedIDs {
+		if _, ok := hook.users[user]; !ok {
+			return nil, fmt.Errorf("mqtt broker: client id %q is reserved for user %q, who is not in Config.Users", id, user)
+		}
+	}
+	hook.reserved, hook.log = cfg.ReservedIDs, log
+	hook.failures = throttle.New(throttle.Config{Delay: cfg.AuthDelay})
 	caps := mqtt.NewDefaultServerCapabilities()
 	caps.MaximumMessageExpiryInterval = 0         // retained state and games stay until replaced
 	caps.MaximumSessionExpiryInterval = 24 * 3600 // a forgotten persistent session goes after a day
@@ -104,7 +125,7 @@ func Start(cfg Config) (*Broker, error) {
 	if err := srv.AddHook(newIDGuard(), nil); err != nil {
 		return nil, fmt.Errorf("mqtt broker: %w", err)
 	}
-	b := &Broker{srv: srv, log: log, ws: &wsListener{}}
+	b := &Broker{srv: srv, log: log, ws: &wsListener{}, auth: hook}
 	if cfg.Listen != "" {
 		ln, err := net.Listen("tcp", cfg.Listen)
 		if err != nil {
@@ -138,6 +159,10 @@ func (b *Broker) Addr() string {
 	return b.ln.Addr().String()
 }
 
+// AuthCounts counts the CONNECTs with a user name: checked, failed (of
+// those) and refused unchecked because the address had to wait.
+func (b *Broker) AuthCounts() throttle.Counts { return b.auth.failures.Counts() }
+
 // Close disconnects every client and stops the listeners; the TCP port is
 // free when it returns. Retained messages are lost: the board's mirror
 // republishes its state when it reconnects.
@@ -161,9 +186,12 @@ func GeneratePassword() string {
 // auth is the mochi hook that checks passwords and allows writes.
 type auth struct {
 	mqtt.HookBase
-	users map[string]User
-	anon  bool
-	dummy [32]byte // compared against when the user is unknown, so timing says nothing
+	users    map[string]User
+	anon     bool
+	dummy    [32]byte          // compared against when the user is unknown, so timing says nothing
+	reserved map[string]string // client id → the only user who may use it
+	failures *throttle.Limiter // failed CONNECTs per address
+	log      *slog.Logger
 }
 
 func newAuth(users []User, anon bool) (*auth, error) {
@@ -200,10 +228,16 @@ func (a *auth) Provides(b byte) bool {
 }
 
 // OnConnectAuthenticate accepts a known user with the right password, or
-// an anonymous client when allowed. A client that may not write loses its
-// last will, which would be a publish.
+// an anonymous client when allowed. An address that failed recently is
+// refused before its password is looked at (see Config.AuthDelay). A
+// reserved client id is refused to everyone but its user. A client that
+// may not write loses its last will, which would be a publish.
 func (a *auth) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) bool {
 	name, pass := string(pk.Connect.Username), pk.Connect.Password
+	if owner, ok := a.reserved[cl.ID]; ok && name != owner {
+		a.log.Warn("mqtt broker: client id reserved for the board refused", "client_id", cl.ID, "user", name, "remote", cl.Net.Remote)
+		return false
+	}
 	if name == "" && len(pass) == 0 {
 		if a.anon {
 			atomic.StoreUint32(&cl.Properties.Will.Flag, 0)
@@ -211,13 +245,20 @@ func (a *auth) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) bool {
 		return a.anon
 	}
 	u, known := a.users[name]
-	want := a.dummy
-	if known {
-		want = sha256.Sum256([]byte(u.Password))
-	}
-	got := sha256.Sum256(pass)
-	ok := subtle.ConstantTimeCompare(got[:], want[:]) == 1 && known
-	if ok && !u.Write {
+	ok, wait := a.failures.Attempt(cl.Net.Remote, func() bool {
+		want := a.dummy
+		if known {
+			want = sha256.Sum256([]byte(u.Password))
+		}
+		got := sha256.Sum256(pass)
+		return subtle.ConstantTimeCompare(got[:], want[:]) == 1 && known
+	})
+	switch {
+	case wait > 0:
+		a.log.Debug("mqtt broker: CONNECT refused unchecked: too many failures from this address", "remote", cl.Net.Remote, "retry_after", wait.Round(time.Second))
+	case !ok:
+		a.log.Warn("mqtt broker: wrong user name or password", "user", name, "remote", cl.Net.Remote)
+	case !u.Write:
 		atomic.StoreUint32(&cl.Properties.Will.Flag, 0)
 	}
 	return ok

@@ -47,11 +47,20 @@ func dial(url, user, pass string, will string) (paho.Client, error) {
 	clientN.n++
 	id := fmt.Sprintf("test-%d", clientN.n)
 	clientN.Unlock()
+	return dialAs(url, id, "", user, pass, will)
+}
+
+// dialAs connects with a client id of its own, from a local address when
+// from is not "" (127.0.0.2 …: Linux answers the whole 127/8 on lo).
+func dialAs(url, id, from, user, pass string, will string) (paho.Client, error) {
 	o := paho.NewClientOptions().AddBroker(url).SetClientID(id).
 		SetUsername(user).SetPassword(pass).
 		SetConnectTimeout(3 * time.Second).SetAutoReconnect(false)
 	if will != "" {
 		o.SetWill(will, "gone", 1, true)
+	}
+	if from != "" {
+		o.SetDialer(&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 3 * time.Second})
 	}
 	c := paho.NewClient(o)
 	tok := c.Connect()
@@ -153,6 +162,52 @@ func TestAuthentication(t *testing.T) {
 	}
 }
 
+func TestWrongPasswordsThrottledPerAddress(t *testing.T) {
+	b := start(t, Config{AuthDelay: time.Hour})
+	url := "tcp://" + b.Addr()
+	for _, tc := range []struct {
+		name, from, user, pass string
+		ok                     bool
+	}{
+		{"first wrong password", "127.0.0.2", "board", "guess", false},
+		{"right password too soon from the same address", "127.0.0.2", "board", "board-secret", false},
+		{"right password from another address", "127.0.0.3", "board", "board-secret", true},
+		{"unknown user counts too", "127.0.0.3", "mallory", "x", false},
+		{"then that address waits as well", "127.0.0.3", "reader", "reader-secret", false},
+	} {
+		c, err := dialAs(url, "throttle-"+tc.from, tc.from, tc.user, tc.pass, "")
+		if c != nil {
+			c.Disconnect(50)
+		}
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: connect error %v, want ok=%v", tc.name, err, tc.ok)
+		}
+	}
+}
+
+func TestBoardsClientIDReserved(t *testing.T) {
+	b := start(t, Config{ReservedIDs: map[string]string{"boardd-1": "board"}, AllowAnonymous: true})
+	url := "tcp://" + b.Addr()
+	mirror, err := dialAs(url, "boardd-1", "", "board", "board-secret", "")
+	if err != nil {
+		t.Fatalf("the board's own user with its id: %v", err)
+	}
+	defer mirror.Disconnect(50)
+	for _, tc := range []struct{ user, pass string }{{"reader", "reader-secret"}, {"", ""}, {"reader", "wrong"}} {
+		c, err := dialAs(url, "boardd-1", "", tc.user, tc.pass, "")
+		if err == nil {
+			c.Disconnect(50)
+			t.Errorf("user %q connected with the board's client id", tc.user)
+		}
+	}
+	if !mirror.IsConnectionOpen() {
+		t.Error("the board's mirror was pushed off by a client using its id")
+	}
+	if _, err := Start(Config{Listen: "127.0.0.1:0", Users: testUsers, ReservedIDs: map[string]string{"boardd-1": "nobody"}}); err == nil || !strings.Contains(err.Error(), `reserved for user "nobody"`) {
+		t.Errorf("a reservation for an unknown user: %v", err)
+	}
+}
+
 func TestOnlyWritersPublish(t *testing.T) {
 	b := start(t, Config{AllowAnonymous: true})
 	url := "tcp://" + b.Addr()
@@ -217,7 +272,8 @@ func TestReadOnlyWillDropped(t *testing.T) {
 }
 
 func TestWebsocket(t *testing.T) {
-	b := start(t, Config{})
+	b := start(t, Config{AuthDelay: time.Nanosecond}) // the wrong password below must not hold up the right ones
+
 	mux := http.NewServeMux()
 	mux.Handle("/mqtt", b.WebsocketHandler())
 	srv := httptest.NewServer(mux)

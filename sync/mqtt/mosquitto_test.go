@@ -3,6 +3,7 @@ package mqtt
 import (
 	"boardd/sync/mqtt/mqtttest"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -106,5 +107,43 @@ topic boardd/club-1/cmd/+ out 1
 	}
 	if cmds := board.commands(); len(cmds) != 1 || cmds[0].Seat != "Green" {
 		t.Errorf("commands that reached the board: %+v", cmds)
+	}
+}
+
+// The access setup of docs/mqtt.md for an external mosquitto: with
+// use_username_as_clientid every client's id is its user name, so a
+// read-only user connecting with the board's client id cannot push the
+// board's mirror off, and the ACL keeps the reader from commanding.
+func TestMosquittoClientIDCannotBeTaken(t *testing.T) {
+	mqtttest.Path(t)
+	acl := filepath.Join(t.TempDir(), "acl")
+	if err := os.WriteFile(acl, []byte(fmt.Sprintf("user %s\ntopic readwrite boardd/b1/#\n\nuser %s\ntopic read boardd/#\n\nuser %s\ntopic read boardd/#\ntopic write boardd/+/cmd/+\n",
+		boardUser.Name, readerUser.Name, clubUser.Name)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mq := newMosquitto(t, "", "use_username_as_clientid true\nacl_file "+acl+"\n")
+	board := newFakeBoard("b1")
+	m := startMirror(t, mq.url(), board, "b1")
+	waitStats(t, m, "connected", func(s Stats) bool { return s.Connected })
+	for _, id := range []string{DefaultClientID("b1"), boardUser.Name} {
+		opts, err := ClientOptions(mq.url(), readerUser.Name, readerUser.Password, TLS{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl := paho.NewClient(opts.SetClientID(id).SetConnectTimeout(3 * time.Second))
+		if tok := cl.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+			t.Fatalf("reader as %s: %v", id, tok.Error())
+		}
+		cl.Publish(Topic("", "b1", "cmd/resign"), 1, false, `{"seat":"Red"}`).WaitTimeout(time.Second)
+		cl.Disconnect(50)
+	}
+	c := newConsumer(t, mq.url(), "b1", consumerOpts{})
+	c.command("resign", `{"seat":"Blue","id":"b"}`)
+	c.waitUntil("the club's reply", func() bool { return len(c.replies) == 1 })
+	if s := m.Stats(); !s.Connected || s.Reconnects != 0 {
+		t.Errorf("the mirror was pushed off by a reader using its client id: %+v", s)
+	}
+	if got := board.commands(); len(got) != 1 || got[0].Seat != "Blue" {
+		t.Errorf("Do got %+v, want only the club's resign of Blue", got)
 	}
 }

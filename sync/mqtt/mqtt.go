@@ -3,7 +3,8 @@
 //
 // A Mirror publishes under <prefix>/<board>/ (prefix "boardd" by default):
 //
-//	status          retained "online" / "offline" (the last will)
+//	status          retained "online" / "paused" (the board cannot write
+//	                to its disk) / "offline" (the last will)
 //	state           retained referee.State JSON, on every change (at most
 //	                every 100 ms) and on every (re)connect
 //	events          every referee.Message JSON, QoS 1, in Seq order
@@ -61,6 +62,9 @@ const (
 const (
 	StatusOnline  = "online"
 	StatusOffline = "offline"
+	// StatusPaused: the board cannot write to its disk and takes no moves
+	// until it can (the state's message says why).
+	StatusPaused = "paused"
 )
 
 // Config configures a Mirror.
@@ -90,8 +94,9 @@ type Config struct {
 	// Log receives the Mirror's log; nil discards it.
 	Log *slog.Logger
 
-	// ClientID defaults to "boardd-<board>". Two clients with one id
-	// throw each other off the broker.
+	// ClientID defaults to DefaultClientID(Board). Two clients with one id
+	// throw each other off the broker: reserve it for the board's user
+	// (broker.Config.ReservedIDs; docs/mqtt.md for mosquitto).
 	ClientID string
 	// KeepAlive (default 30 s), ConnectTimeout (10 s), AckTimeout (how long
 	// to wait for a PUBACK before sending again, 10 s) and
@@ -227,7 +232,10 @@ func Topic(prefix, board, leaf string) string {
 
 // Stats are a Mirror's counters, for /metrics.
 type Stats struct {
-	// Connected tells whether the broker connection is up now.
+	// Connected tells whether the broker connection is up now and the
+	// command subscription live: a connection whose subscription the
+	// broker refused is not connected for commands, and the Mirror keeps
+	// subscribing again until it is.
 	Connected bool
 	// Acked is the last Seq the broker acknowledged; Latest the board's
 	// last Seq; Queue = Latest - Acked, the messages still to publish.
@@ -244,6 +252,9 @@ type Stats struct {
 	Commands        uint64
 	CommandsDropped uint64
 }
+
+// DefaultClientID is the mirror's MQTT client id for a board: "boardd-<board>".
+func DefaultClientID(board string) string { return "boardd-" + board }
 
 // Mirror publishes a board to a broker; see the package documentation.
 type Mirror struct {
@@ -270,11 +281,13 @@ type Mirror struct {
 	snapMu     sync.Mutex // guards lastState, lastLights
 	lastState  []byte
 	lastLights []byte
+	lastStatus string
 	kick       chan struct{} // republish state and leds now, even if unchanged
 
 	wake chan struct{} // the connection came up
 	cmds chan inbound  // commands waiting for the command goroutine
 
+	subscribed   atomic.Bool // the command subscription is live on this connection
 	acked        atomic.Uint64
 	published    atomic.Uint64
 	connects     atomic.Uint64
@@ -325,7 +338,7 @@ func newMirror(cfg Config) (*Mirror, error) {
 		return nil, err
 	}
 	if cfg.ClientID == "" {
-		cfg.ClientID = "boardd-" + cfg.Board
+		cfg.ClientID = DefaultClientID(cfg.Board)
 	}
 	def := func(d *time.Duration, v time.Duration) {
 		if *d <= 0 {
@@ -390,6 +403,7 @@ func Start(ctx context.Context, cfg Config) (*Mirror, error) {
 		SetWill(m.t.status, StatusOffline, 1, true).
 		SetOnConnectHandler(m.onConnect).
 		SetConnectionLostHandler(func(_ paho.Client, err error) {
+			m.subscribed.Store(false)
 			m.log.Warn("mqtt: connection to the broker lost; reconnecting", "broker", cfg.Broker, "error", err)
 		})
 	m.client = paho.NewClient(opts)
@@ -447,7 +461,24 @@ func (m *Mirror) onConnect(c paho.Client) {
 	}
 	n := m.connects.Add(1)
 	m.log.Info("mqtt: connected to the broker", "broker", m.cfg.Broker, "connection", n)
-	tok := c.Subscribe(m.t.cmd+"+", 1, func(_ paho.Client, msg paho.Message) {
+	m.subscribed.Store(false)
+	if err := m.subscribeCommands(c); err != nil && m.ctx.Err() == nil {
+		m.log.Error("mqtt: cannot subscribe to commands; trying again", "error", err)
+		m.wg.Add(1) // under lifeMu after the ctx check: Close has not reached wg.Wait
+		go m.resubscribe(c, n)
+	}
+	if err := m.publish(m.ctx, m.t.status, true, []byte(m.status(m.src.State()))); err != nil && m.ctx.Err() == nil {
+		m.log.Warn("mqtt: cannot publish status", "error", err)
+	}
+	m.poke(m.kick)
+	m.poke(m.wake)
+}
+
+// subscribeCommands subscribes to <prefix>/<board>/cmd/+ and checks the
+// broker granted it: a refusal comes back in the SUBACK, not as an error.
+func (m *Mirror) subscribeCommands(c paho.Client) error {
+	filter := m.t.cmd + "+"
+	tok := c.Subscribe(filter, 1, func(_ paho.Client, msg paho.Message) {
 		select {
 		case m.cmds <- inbound{topic: msg.Topic(), payload: msg.Payload(), retained: msg.Retained()}:
 		default:
@@ -455,14 +486,39 @@ func (m *Mirror) onConnect(c paho.Client) {
 			m.log.Warn("mqtt: too many commands waiting; dropped one", "topic", msg.Topic())
 		}
 	})
-	if err := m.wait(m.ctx, tok, "subscribe to "+m.t.cmd+"+"); err != nil && m.ctx.Err() == nil {
-		m.log.Error("mqtt: cannot subscribe to commands; reconnect to retry", "error", err)
+	if err := m.wait(m.ctx, tok, "subscribe to "+filter); err != nil {
+		return err
 	}
-	if err := m.publish(m.ctx, m.t.status, true, []byte(StatusOnline)); err != nil && m.ctx.Err() == nil {
-		m.log.Warn("mqtt: cannot publish status", "error", err)
+	if st, ok := tok.(*paho.SubscribeToken); ok {
+		if code, ok := st.Result()[filter]; !ok || code >= 0x80 {
+			return fmt.Errorf("subscribe to %s: the broker refused it (SUBACK code %#x): check the board user's ACL", filter, code)
+		}
 	}
-	m.poke(m.kick)
-	m.poke(m.wake)
+	m.subscribed.Store(true)
+	return nil
+}
+
+// resubscribe retries the command subscription of connection number conn
+// until it is granted, the connection goes (the next onConnect subscribes
+// again) or the Mirror stops.
+func (m *Mirror) resubscribe(c paho.Client, conn uint64) {
+	defer m.wg.Done()
+	wait := 100 * time.Millisecond
+	for try := 2; ; try++ {
+		if !m.sleep(wait) || m.connects.Load() != conn || !c.IsConnectionOpen() {
+			return
+		}
+		err := m.subscribeCommands(c)
+		if err == nil {
+			m.log.Info("mqtt: subscribed to commands", "try", try)
+			return
+		}
+		if m.ctx.Err() != nil {
+			return
+		}
+		m.log.Warn("mqtt: cannot subscribe to commands; trying again", "try", try, "error", err)
+		wait = min(2*wait, m.cfg.MaxReconnectInterval)
+	}
 }
 
 func (m *Mirror) poke(ch chan struct{}) {
@@ -475,7 +531,7 @@ func (m *Mirror) poke(ch chan struct{}) {
 // Stats returns the Mirror's counters.
 func (m *Mirror) Stats() Stats {
 	s := Stats{
-		Connected:       m.isOpen != nil && m.isOpen(),
+		Connected:       m.isOpen != nil && m.isOpen() && m.subscribed.Load(),
 		Acked:           m.acked.Load(),
 		Latest:          m.src.State().Seq,
 		Published:       m.published.Load(),

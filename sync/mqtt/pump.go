@@ -31,6 +31,7 @@ func (m *Mirror) startSeq() uint64 {
 	if m.cfg.StateFile == "" {
 		return latest
 	}
+	removeLeftovers(m.cfg.StateFile)
 	acked, err := loadState(m.cfg.StateFile, m.cfg.Board)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -48,6 +49,27 @@ func (m *Mirror) startSeq() uint64 {
 		m.log.Info("mqtt: resuming the event stream", "from", acked+1, "latest", latest)
 	}
 	return acked
+}
+
+// AckedSeq is the last Seq the state file at path says the broker
+// acknowledged for board (0 if there is none, or it is unreadable or
+// another board's): one of the records a restarted board numbers its
+// messages above, so no Seq a display has seen comes round again.
+func AckedSeq(path, board string) uint64 {
+	acked, err := loadState(path, board)
+	if err != nil {
+		return 0
+	}
+	return acked
+}
+
+// removeLeftovers removes the temporary files saveState leaves when the
+// daemon is killed between writing one and renaming it.
+func removeLeftovers(path string) {
+	old, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".*"))
+	for _, f := range old {
+		os.Remove(f)
+	}
 }
 
 func loadState(path, board string) (uint64, error) {

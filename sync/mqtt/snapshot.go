@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"boardd/referee"
 )
 
 // snapshots publishes the retained state and lights: on every change the
@@ -59,7 +61,15 @@ func (m *Mirror) snapshots() {
 func (m *Mirror) publishSnapshot(ctx context.Context, force bool) error {
 	m.snapMu.Lock()
 	defer m.snapMu.Unlock()
-	state, err := json.Marshal(m.src.State())
+	st := m.src.State()
+	if status := m.status(st); force || status != m.lastStatus {
+		m.lastStatus = ""
+		if err := m.send(ctx, m.t.status, true, []byte(status)); err != nil {
+			return err
+		}
+		m.lastStatus = status
+	}
+	state, err := json.Marshal(st)
 	if err != nil {
 		return err
 	}
@@ -82,4 +92,13 @@ func (m *Mirror) publishSnapshot(ctx context.Context, force bool) error {
 		m.lastLights = lights
 	}
 	return nil
+}
+
+// status is the status payload for the board's state: paused while it
+// cannot write to its disk, online otherwise.
+func (m *Mirror) status(st referee.State) string {
+	if st.Status == "paused" {
+		return StatusPaused
+	}
+	return StatusOnline
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"time"
 
 	"boardd/referee"
@@ -53,12 +54,20 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnauthorized, me{Error: "no password is configured: this display is read-only"})
 		return
 	}
-	s.loginMu.Lock()
-	defer s.loginMu.Unlock()
-	got, want := sha256.Sum256([]byte(req.Password)), sha256.Sum256([]byte(s.cfg.Password))
-	if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
-		s.log.Warn("web: failed login", "client", clientAddr(r))
-		sleep(r.Context(), s.cfg.LoginDelay)
+	client := clientAddr(r)
+	ok, wait := s.logins.Attempt(r.RemoteAddr, func() bool {
+		got, want := sha256.Sum256([]byte(req.Password)), sha256.Sum256([]byte(s.cfg.Password))
+		return subtle.ConstantTimeCompare(got[:], want[:]) == 1
+	})
+	if wait > 0 {
+		secs := int((wait + time.Second - 1) / time.Second)
+		s.log.Debug("web: login refused unchecked: too many failures", "client", client, "retry_after_s", secs)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		writeJSON(w, http.StatusTooManyRequests, me{CanLogin: true, Error: fmt.Sprintf("too many failed logins from %s: try again in %d s", client, secs)})
+		return
+	}
+	if !ok {
+		s.log.Warn("web: failed login", "client", client)
 		writeJSON(w, http.StatusUnauthorized, me{CanLogin: true, Error: "wrong password"})
 		return
 	}
@@ -167,14 +176,4 @@ func (s *Server) handleCmd(w http.ResponseWriter, r *http.Request) {
 		code = http.StatusConflict
 	}
 	writeJSON(w, code, rep)
-}
-
-// sleep waits d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
 }

@@ -119,6 +119,14 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the display is shutting down", http.StatusServiceUnavailable)
 		return
 	}
+	if n := s.streams.Add(1); n > int64(s.cfg.MaxStreams) {
+		s.streams.Add(-1)
+		s.log.Debug("web: event stream refused: too many open", "client", clientAddr(r), "max", s.cfg.MaxStreams)
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, fmt.Sprintf("too many event streams open (%d): try again later", s.cfg.MaxStreams), http.StatusServiceUnavailable)
+		return
+	}
+	defer s.streams.Add(-1)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	defer context.AfterFunc(s.ctx, cancel)()

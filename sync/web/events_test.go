@@ -349,6 +349,45 @@ func TestEventsHeartbeat(t *testing.T) {
 	}
 }
 
+// Open event streams are capped: past MaxStreams a new one gets 503 with
+// Retry-After, and a closed one makes room.
+func TestEventsCapped(t *testing.T) {
+	_, _, ts := newTestServer(t, Config{MaxStreams: 3})
+	var cancels []context.CancelFunc
+	for i := range 3 {
+		ctx, cancel := context.WithCancel(t.Context())
+		cancels = append(cancels, cancel)
+		ch, res := openEvents(t, ctx, ts.URL+"/api/events", nil)
+		if res.StatusCode != 200 {
+			t.Fatalf("stream %d: %d", i+1, res.StatusCode)
+		}
+		next(t, ch, "state")
+	}
+	_, res := openEvents(t, t.Context(), ts.URL+"/api/events", nil)
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("a 4th stream with a cap of 3: %d (Retry-After %q), want 503 with Retry-After", res.StatusCode, res.Header.Get("Retry-After"))
+	}
+	cancels[0]()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		ctx, cancel := context.WithCancel(t.Context())
+		ch, res := openEvents(t, ctx, ts.URL+"/api/events", nil)
+		if res.StatusCode == 200 {
+			next(t, ch, "state")
+			cancel()
+			break
+		}
+		cancel()
+		if time.Now().After(deadline) {
+			t.Fatalf("a closed stream did not make room: %d", res.StatusCode)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for _, c := range cancels[1:] {
+		c()
+	}
+}
+
 func TestEventsEnd(t *testing.T) {
 	t.Run("client disconnects", func(t *testing.T) {
 		f, _, ts := newTestServer(t, Config{})

@@ -6,7 +6,8 @@
 // # Routes
 //
 //	GET  /                 the page (HTML, CSS and JS embedded in the binary)
-//	GET  /static/...       the page's script and style sheet
+//	GET  /static/...       the page's script and style sheet (not its HTML
+//	                       template, nor a directory listing: 404)
 //	GET  /api/state        the current referee.State as JSON
 //	GET  /api/lights       the current referee.Lights as JSON
 //	GET  /api/events       Server-Sent Events (see below)
@@ -34,15 +35,22 @@
 // messages from N are no longer kept: the stream continues with new ones,
 // and the state event has the whole picture. Comment lines keep idle
 // connections alive.
+// At most Config.MaxStreams streams are open at once; past that the
+// answer is 503 with Retry-After.
 //
 // # Authentication
 //
 // Everyone may watch; only a logged-in session may send commands. With an
 // empty Config.Password nobody can log in. POST /api/login compares the
-// password in constant time; a wrong one answers 401 after
-// Config.LoginDelay, one failed attempt at a time, so guessing is slow. A
-// right one sets an HttpOnly, SameSite=Strict cookie holding a random
-// token that the server keeps in memory until it expires
+// password in constant time; a wrong one answers 401. Guessing is limited
+// per client address before the password is looked at (internal/throttle):
+// after a failure the address waits Config.LoginDelay, doubling with each
+// failure in a row up to a minute, and an earlier attempt answers 429 with
+// Retry-After, unchecked; past 30 failures a minute from all addresses,
+// only addresses without failures are checked. Hanging up early gains
+// nothing, and the owner logging in from another address never waits. The
+// right password sets an HttpOnly, SameSite=Strict cookie (Secure when the
+// request came over TLS) holding a random token that the server keeps in memory until it expires
 // (Config.SessionTTL) or the session logs out; sessions do not survive a
 // restart. POST /api/cmd/{name} needs that cookie (401 without) and the
 // header "X-Boardd-Request: 1" (403 without), which a cross-site form
@@ -65,8 +73,10 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"boardd/internal/throttle"
 	"boardd/referee"
 	"boardd/rules/pgn4"
 	"boardd/sync/archive"
@@ -88,8 +98,9 @@ type Config struct {
 	Log *slog.Logger
 	// SessionTTL is how long a login lasts (default 12 h).
 	SessionTTL time.Duration
-	// LoginDelay is how long a failed login waits before it answers; failed
-	// attempts wait one at a time across all clients (default 1 s).
+	// LoginDelay is how long a client address must wait after a failed
+	// login before its next attempt is checked; it doubles with each
+	// failure in a row, up to a minute (default 1 s).
 	LoginDelay time.Duration
 	// Variants are the variant names the new-game form offers (default
 	// ffa, teams, stevenson, essay-ffa, essay-partners). Any name may
@@ -104,6 +115,11 @@ type Config struct {
 	// Lookup finds the variants of archived games (nil: the built-in
 	// ones).
 	Lookup pgn4.Lookup
+	// MaxStreams caps the event streams open at once (default 64, a
+	// club's displays and phones several times over); past it
+	// /api/events answers 503 with Retry-After, so open streams cannot
+	// take the Pi's memory.
+	MaxStreams int
 }
 
 // Server is the web display. It is an http.Handler for the routes /,
@@ -115,7 +131,8 @@ type Server struct {
 	page    []byte
 	ctx     context.Context // cancelled by Close: ends the event streams
 	stop    context.CancelFunc
-	loginMu sync.Mutex // one failed login at a time
+	logins  *throttle.Limiter // failed logins per client address
+	streams atomic.Int64      // event streams open now
 
 	mu       sync.Mutex
 	sessions map[[32]byte]time.Time // sha256(token) → expiry
@@ -146,7 +163,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Backlog <= 0 {
 		cfg.Backlog = 50
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, sessions: map[[32]byte]time.Time{}, now: time.Now}
+	if cfg.MaxStreams <= 0 {
+		cfg.MaxStreams = 64
+	}
+	s := &Server{cfg: cfg, log: cfg.Log, sessions: map[[32]byte]time.Time{}, now: time.Now,
+		logins: throttle.New(throttle.Config{Delay: cfg.LoginDelay})}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -170,7 +191,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := http.StripPrefix("/static/", http.FileServerFS(sub))
+	files := http.StripPrefix("/static/", assetsOnly(http.FileServerFS(sub)))
 
 	m := http.NewServeMux()
 	m.HandleFunc("GET /{$}", s.handlePage)
@@ -195,10 +216,25 @@ func New(cfg Config) (*Server, error) {
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
+	h.Set("Content-Security-Policy", csp) // every answer, whatever route serves it
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
 	s.mux.ServeHTTP(w, r)
+}
+
+// Stats are the web display's counters, for /metrics.
+type Stats struct {
+	// Streams is the event streams open now.
+	Streams int64
+	// Logins counts login attempts: checked, failed (of those) and
+	// refused unchecked because the client address had to wait.
+	Logins throttle.Counts
+}
+
+// Stats returns the counters.
+func (s *Server) Stats() Stats {
+	return Stats{Streams: s.streams.Load(), Logins: s.logins.Counts()}
 }
 
 // Close ends the open event streams (their clients reconnect elsewhere or
@@ -214,8 +250,23 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
-	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 	w.Write(s.page)
+}
+
+// csp is the Content-Security-Policy of every answer: the page runs only
+// its own script and style.
+const csp = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+
+// assetsOnly serves the page's script, style sheet and images, but not
+// the HTML templates (the page is /, filled in) nor directory listings.
+func assetsOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; p == "" || strings.HasSuffix(p, "/") || strings.HasSuffix(p, ".html") {
+			http.Error(w, "not found: the page is at /", http.StatusNotFound)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // handleNoRoute answers API requests no route takes, in JSON: 405 if the

@@ -296,6 +296,7 @@
       takeback_asked: 'The board was put back: confirm the takeback or replay the move.',
     };
     if (notes[st.status]) b.append(el('div', 'note', notes[st.status]));
+    if (st.status === 'paused') b.append(el('div', 'note check', st.message || 'The board cannot write to its disk: the game is paused.'));
     if (st.status === 'setup' && st.setup) b.append(el('div', 'note', setupNote(st.setup)));
     const checked = (st.checks || []).map((sq) => SEATS.find((s) => seatClass(s) === seatClass((st.pieces || {})[sq]))).filter(Boolean);
     if (checked.length && st.status !== 'over') b.append(el('div', 'note check', 'Check: ' + checked.join(' & ')));

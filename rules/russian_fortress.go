@@ -8,11 +8,57 @@ import (
 )
 
 // Russian Four-Player Fortress Chess (configs/variants/russian-fortress.yaml,
-// docs/variants/russian-fortress.md): the queen's knight jump, the truce
-// between the pawns that stand en prise in the initial layout, and the
+// docs/variants/russian-fortress.md): the variant's hook. It owns the
+// queen's knight jump (Variant.QueenMovesAsKnight: the queen joins the
+// knight in the variant's leaper table, so the core generates and tests
+// the jump as a knight's), the truce between the pawns that stand en
+// prise in the initial layout (Variant.InitialPawnTruce), the removal of
+// a checkmated army (Variant.MateRemovesArmy, which also puts every seat
+// under normal mate rules), the refusals that quote those rules, and the
 // check of a start position's fortress placement. The barriers themselves
-// are plain Geometry data; the army of a checkmated seat is removed by the
-// game layer (Variant.MateRemovesArmy).
+// are plain Geometry data.
+
+func init() {
+	registerHook(func(v *Variant) Hook {
+		if !v.QueenMovesAsKnight && !v.InitialPawnTruce && !v.MateRemovesArmy {
+			return nil
+		}
+		return &RussianFortress{v: v}
+	})
+}
+
+// RussianFortress is the hook of russian-fortress.yaml.
+type RussianFortress struct {
+	HookBase
+	v      *Variant
+	truces []truce // the start's pawn pairs (InitialPawnTruce)
+}
+
+// ID returns "russian-fortress".
+func (*RussianFortress) ID() string { return "russian-fortress" }
+
+// Provides names what the variant's data asks for.
+func (h *RussianFortress) Provides(b byte) bool {
+	switch b {
+	case OnPawnCapture:
+		return h.v.InitialPawnTruce
+	case OnReduced, OnMated:
+		return h.v.MateRemovesArmy
+	case OnExplain:
+		return h.v.InitialPawnTruce
+	}
+	return false
+}
+
+// Compile puts the queen among the knight-jumping kinds and finds the
+// truce pairs.
+func (h *RussianFortress) Compile(v *Variant) error {
+	h.v = v
+	if v.QueenMovesAsKnight {
+		v.leaps[Queen] = true
+	}
+	return h.compileTruces(v)
+}
 
 // truce is one pair of the start array: the pawn mover on cell from may
 // not capture the pawn victim on cell to.
@@ -23,8 +69,8 @@ type truce struct {
 
 // compileTruces finds the start array's pawns that stand en prise to
 // another seat's pawns (InitialPawnTruce).
-func (v *Variant) compileTruces() error {
-	v.truces = v.truces[:0]
+func (h *RussianFortress) compileTruces(v *Variant) error {
+	h.truces = h.truces[:0]
 	if !v.InitialPawnTruce {
 		return nil
 	}
@@ -45,17 +91,20 @@ func (v *Variant) compileTruces() error {
 			if !q.IsPiece() || q.Kind() != Pawn || !v.capTab[s][q] || blocked[c]&(1<<di) != 0 {
 				continue
 			}
-			v.truces = append(v.truces, truce{from: c, to: int16(t), mover: pc, victim: q})
+			h.truces = append(h.truces, truce{from: c, to: int16(t), mover: pc, victim: q})
 		}
 	}
 	return nil
 }
 
+// PawnCapture refuses a capture between a truce pair.
+func (h *RussianFortress) PawnCapture(p *Position, c, t int) bool { return !h.truceHolds(p, c, t) }
+
 // truceHolds reports whether the pawn on cell c may not capture the pawn
 // on cell t because they are a pair of the initial layout, both still on
 // their start squares.
-func (p *Position) truceHolds(c, t int) bool {
-	for _, x := range p.v.truces {
+func (h *RussianFortress) truceHolds(p *Position, c, t int) bool {
+	for _, x := range h.truces {
 		if int(x.from) == c && int(x.to) == t && p.board[c] == x.mover && p.board[t] == x.victim {
 			return true
 		}
@@ -66,16 +115,40 @@ func (p *Position) truceHolds(c, t int) bool {
 // TrucePairs lists the initial layout's pawn pairs as "e4xd5": the pawn on
 // the first square may not capture the pawn on the second while both
 // stand there.
-func (v *Variant) TrucePairs() []string {
+func (h *RussianFortress) TrucePairs() []string {
 	var out []string
-	for _, x := range v.truces {
+	for _, x := range h.truces {
 		out = append(out, squareOf(int(x.from)).String()+"x"+squareOf(int(x.to)).String())
 	}
 	return out
 }
 
-// queenJumps appends the queen's knight jumps from cell c
-// (QueenMovesAsKnight).
+// TrucePairs lists the initial layout's pawn pairs of a variant with the
+// Russian fortress's pawn truce (RussianFortress.TrucePairs), or none.
+func (v *Variant) TrucePairs() []string {
+	if h, ok := HookOf[*RussianFortress](v); ok {
+		return h.TrucePairs()
+	}
+	return nil
+}
+
+// Explain quotes the truce.
+func (h *RussianFortress) Explain(p *Position, pc Piece, from, to square.Square, _ Kind) string {
+	if pc.Kind() == Pawn && h.truceHolds(p, cell(from), cell(to)) {
+		return fmt.Sprintf("pawns cannot capture the pawns that appear en prise to them in the initial layout (%s and %s)", from, to)
+	}
+	return ""
+}
+
+// Reduced: every seat plays by chess's normal mate rules throughout.
+func (h *RussianFortress) Reduced(*Game, Seat) bool { return true }
+
+// Mated removes the checkmated seat's army: "the pieces of a checkmated
+// side are removed from the board".
+func (h *RussianFortress) Mated(g *Game, s Seat) { g.removeArmy(s) }
+
+// queenJumps appends the knight jumps from cell c of a kind that also
+// leaps like a knight (Variant.leaps: the Russian fortress's queen).
 func (p *Position) queenJumps(moves []Move, c int, capTab *[256]bool) []Move {
 	blocked := &p.v.Geometry.blocked
 	for i := 8; i < 16; i++ {
@@ -90,8 +163,8 @@ func (p *Position) queenJumps(moves []Move, c int, capTab *[256]bool) []Move {
 	return moves
 }
 
-// queenJumpHits reports whether a queen on cell c attacks cell t with a
-// knight's jump (QueenMovesAsKnight).
+// queenJumpHits reports whether a piece on cell c that also leaps like a
+// knight attacks cell t with the jump.
 func (p *Position) queenJumpHits(c, t int) bool {
 	for i := 8; i < 16; i++ {
 		if c+dirDelta[i] == t && p.v.Geometry.blocked[c]&(1<<i) == 0 {
@@ -99,43 +172,6 @@ func (p *Position) queenJumpHits(c, t int) bool {
 		}
 	}
 	return false
-}
-
-// fortressWhy explains a refused move that a barrier or the pawn truce
-// forbids, or returns "".
-func (p *Position) fortressWhy(pc Piece, from, to square.Square) string {
-	v := p.v
-	c, t := cell(from), cell(to)
-	if v.InitialPawnTruce && pc.Kind() == Pawn && p.truceHolds(c, t) {
-		return fmt.Sprintf("pawns cannot capture the pawns that appear en prise to them in the initial layout (%s and %s)", from, to)
-	}
-	if !v.Geometry.hasWalls {
-		return ""
-	}
-	blocked := &v.Geometry.blocked
-	jump := pc.Kind() == Knight || (pc.Kind() == Queen && v.QueenMovesAsKnight)
-	for i := 8; i < 16 && jump; i++ {
-		if c+dirDelta[i] == t && blocked[c]&(1<<i) != 0 {
-			return fmt.Sprintf("a barrier stands in the way (a %s's jump is one orthogonal step, then one diagonal step, and may cross no barrier)", kindNames[pc.Kind()])
-		}
-	}
-	df, dr := to.File()-from.File(), to.Rank()-from.Rank()
-	if (df != 0 && dr != 0 && abs(df) != abs(dr)) || pc.Kind() == Knight {
-		return ""
-	}
-	step, i := sign(dr)*stride+sign(df), 0
-	for i < numKingDirs && dirDelta[i] != step {
-		i++
-	}
-	for f := c; f != t; f += step {
-		if f != c && p.board[f] != NoPiece {
-			return ""
-		}
-		if blocked[f]&(1<<i) != 0 {
-			return fmt.Sprintf("a barrier between %s and %s stands in the way", squareOf(f), squareOf(f+step))
-		}
-	}
-	return ""
 }
 
 // CheckFortressStart reports whether fen is a proper start position of v:

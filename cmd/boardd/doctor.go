@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"boardd/configs"
+	"boardd/internal/doctor"
+	"boardd/sensors"
+)
+
+func init() {
+	register(command{name: "doctor", summary: "check this Pi for what the configured hardware needs: interfaces, config.txt lines, groups, pins, time, disk, the switches", run: runDoctor})
+}
+
+func runDoctor(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("doctor", stderr)
+	root := fs.String("root", "/", "file system root to check (a fixture tree in tests); the live switch read runs only with /")
+	config := fs.String("config", "/etc/boardd/boardd.yaml", "the daemon config, under --root")
+	user := fs.String("user", "boardd", "the service user")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	env := doctor.Env{Root: *root, ConfigPath: *config, User: *user}
+	env.Config, env.ConfigErr = configs.Load(filepath.Join(*root, *config))
+	if *root == "/" && env.ConfigErr == nil && env.Config.Sensors.Driver != "sim" {
+		cfg := env.Config
+		env.Live = func() error {
+			src, closer, err := openSource(sensorFlagsFrom(cfg), time.Now)
+			if err != nil {
+				return err
+			}
+			if closer != nil {
+				defer closer()
+			}
+			var f sensors.Frame
+			return src.Read(&f)
+		}
+	}
+	if n := doctor.Write(stdout, doctor.Check(env)); n > 0 {
+		return fmt.Errorf("%d check(s) failed: apply the fixes above and run boardd doctor again", n)
+	}
+	return nil
+}

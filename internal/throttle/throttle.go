@@ -1,0 +1,219 @@
+// Package throttle limits password guessing per client address: the web
+// display's logins and the embedded MQTT broker's CONNECTs share it.
+//
+// The decision is taken before the password is checked and the failure is
+// recorded before the client is answered, so a client that hangs up early
+// gains nothing. Each address may try again only after a wait that doubles
+// with each failure in a row (Delay, 2×Delay, 4×Delay … up to MaxDelay);
+// an attempt earlier than that is refused without checking. While more
+// than Global failures (from all addresses together) fell in the last
+// Window, addresses that have failed before are refused too; an address
+// with no failures is still checked, so the owner logging in from another
+// machine never waits for someone else's failures.
+package throttle
+
+import (
+	"net"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Config sets the limits; zero fields take the defaults.
+type Config struct {
+	// Delay is the wait after an address's first failure (default 1 s);
+	// each further failure in a row doubles it.
+	Delay time.Duration
+	// MaxDelay caps the wait of one address (default 1 min).
+	MaxDelay time.Duration
+	// Forget drops an address's failures after this long without an
+	// attempt (default 15 min).
+	Forget time.Duration
+	// Global is how many failures from all addresses together may fall in
+	// one Window before addresses that have failed are refused outright
+	// (default 30).
+	Global int
+	// Window is the span Global counts over (default 1 min).
+	Window time.Duration
+	// MaxAddresses bounds the addresses remembered (default 4096); past it
+	// the quietest is forgotten.
+	MaxAddresses int
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// Limiter counts failed attempts per address. It is safe for concurrent use.
+type Limiter struct {
+	cfg Config
+
+	mu     sync.Mutex
+	addrs  map[string]*entry
+	recent []time.Time // failures in the last Window, oldest first
+
+	checked, failed, refused atomic.Uint64
+}
+
+// Counts are a Limiter's totals since New.
+type Counts struct {
+	Checked uint64 // attempts whose password was checked
+	Failed  uint64 // of those, the wrong ones
+	Refused uint64 // attempts refused unchecked
+}
+
+// Counts returns the totals, for metrics and measurements.
+func (l *Limiter) Counts() Counts {
+	return Counts{Checked: l.checked.Load(), Failed: l.failed.Load(), Refused: l.refused.Load()}
+}
+
+type entry struct {
+	fails    int       // failures in a row
+	next     time.Time // no attempt before this
+	last     time.Time // last attempt
+	inFlight bool      // an attempt is being checked
+}
+
+// New makes a Limiter.
+func New(cfg Config) *Limiter {
+	if cfg.Delay <= 0 {
+		cfg.Delay = time.Second
+	}
+	if cfg.MaxDelay < cfg.Delay {
+		cfg.MaxDelay = max(time.Minute, cfg.Delay)
+	}
+	if cfg.Forget <= 0 {
+		cfg.Forget = 15 * time.Minute
+	}
+	if cfg.Global <= 0 {
+		cfg.Global = 30
+	}
+	if cfg.Window <= 0 {
+		cfg.Window = time.Minute
+	}
+	if cfg.MaxAddresses <= 0 {
+		cfg.MaxAddresses = 4096
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Limiter{cfg: cfg, addrs: map[string]*entry{}}
+}
+
+// Attempt runs check for a guess from addr unless addr must wait: then it
+// answers false and how long to wait, and check is not run. Otherwise it
+// answers check's result (and a wait of 0); a false result is counted
+// against addr before Attempt returns, a true one clears addr's record.
+// A second attempt from addr while one is being checked is refused.
+func (l *Limiter) Attempt(addr string, check func() bool) (ok bool, wait time.Duration) {
+	key := Key(addr)
+	if wait := l.begin(key); wait > 0 {
+		l.refused.Add(1)
+		return false, wait
+	}
+	ok = check()
+	l.end(key, ok)
+	l.checked.Add(1)
+	if !ok {
+		l.failed.Add(1)
+	}
+	return ok, 0
+}
+
+func (l *Limiter) begin(key string) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.cfg.Now()
+	cut := now.Add(-l.cfg.Window)
+	i := 0
+	for i < len(l.recent) && !l.recent[i].After(cut) {
+		i++
+	}
+	l.recent = l.recent[i:]
+	e := l.addrs[key]
+	if e != nil && now.Sub(e.last) > l.cfg.Forget && !e.inFlight {
+		delete(l.addrs, key)
+		e = nil
+	}
+	if e == nil {
+		l.makeRoom(now)
+		e = &entry{}
+		l.addrs[key] = e
+	}
+	e.last = now
+	switch {
+	case e.inFlight:
+		return l.cfg.Delay
+	case now.Before(e.next):
+		return e.next.Sub(now)
+	case e.fails > 0 && len(l.recent) >= l.cfg.Global:
+		return l.recent[0].Add(l.cfg.Window).Sub(now)
+	}
+	e.inFlight = true
+	return 0
+}
+
+func (l *Limiter) end(key string, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.addrs[key]
+	if e == nil { // cannot happen: an entry in flight is never dropped
+		e = &entry{}
+		l.addrs[key] = e
+	}
+	e.inFlight = false
+	if ok {
+		delete(l.addrs, key)
+		return
+	}
+	now := l.cfg.Now()
+	e.fails++
+	wait := l.cfg.Delay
+	for i := 1; i < e.fails && wait < l.cfg.MaxDelay; i++ {
+		wait *= 2
+	}
+	e.next = now.Add(min(wait, l.cfg.MaxDelay))
+	l.recent = append(l.recent, now)
+}
+
+// makeRoom forgets the quietest address when the table is full.
+func (l *Limiter) makeRoom(now time.Time) {
+	if len(l.addrs) < l.cfg.MaxAddresses {
+		return
+	}
+	var quiet string
+	var quietLast time.Time
+	for k, e := range l.addrs {
+		if e.inFlight {
+			continue
+		}
+		if now.Sub(e.last) > l.cfg.Forget {
+			delete(l.addrs, k)
+			continue
+		}
+		if quiet == "" || e.last.Before(quietLast) {
+			quiet, quietLast = k, e.last
+		}
+	}
+	if len(l.addrs) >= l.cfg.MaxAddresses && quiet != "" {
+		delete(l.addrs, quiet)
+	}
+}
+
+// Key is the address a limit applies to: the IP without the port, and for
+// IPv6 its /64 network (one host usually holds a whole /64).
+func Key(addr string) string {
+	host := addr
+	if h, _, err := net.SplitHostPort(addr); err == nil {
+		host = h
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	ip = ip.Unmap().WithZone("")
+	if ip.Is6() {
+		p, _ := ip.Prefix(64)
+		return p.String()
+	}
+	return ip.String()
+}

@@ -1,0 +1,143 @@
+package throttle
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time      { return c.t }
+func (c *clock) add(d time.Duration) { c.t = c.t.Add(d) }
+func newClock() *clock               { return &clock{t: time.Date(2026, 11, 23, 18, 0, 0, 0, time.UTC)} }
+func fail() bool                     { return false }
+func pass() bool                     { return true }
+func limiter(c *clock, g int) *Limiter {
+	return New(Config{Delay: time.Second, MaxDelay: time.Minute, Global: g, Now: c.now})
+}
+func checked(l *Limiter, addr string) bool { return attempt(l, addr, fail) }
+
+// attempt answers whether check ran.
+func attempt(l *Limiter, addr string, check func() bool) bool {
+	ran := false
+	l.Attempt(addr, func() bool { ran = true; return check() })
+	return ran
+}
+
+func TestBackoffPerAddress(t *testing.T) {
+	c := newClock()
+	l := limiter(c, 1000)
+	// Failures in a row wait 1, 2, 4, 8 … s, capped at a minute.
+	for i, wait := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 32 * time.Second, time.Minute, time.Minute} {
+		if !checked(l, "10.0.0.1:5000") {
+			t.Fatalf("failure %d: attempt after the wait was not checked", i+1)
+		}
+		c.add(wait - time.Millisecond)
+		ok, w := l.Attempt("10.0.0.1:5001", pass) // another port: same address
+		if ok || w != time.Millisecond {
+			t.Fatalf("after failure %d: an early right password answered ok=%v wait=%v, want refused with 1ms to wait", i+1, ok, w)
+		}
+		if !attempt(l, "10.0.0.2:5000", fail) {
+			t.Fatalf("after failure %d: another address had to wait", i+1)
+		}
+		c.add(time.Millisecond)
+	}
+	if got, want := l.Counts(), (Counts{Checked: 16, Failed: 16, Refused: 8}); got != want {
+		t.Errorf("counts %+v, want %+v", got, want)
+	}
+	if ok, _ := l.Attempt("10.0.0.1:1", pass); !ok {
+		t.Fatal("the right password after the wait was refused")
+	}
+	if !checked(l, "10.0.0.1:1") || checked(l, "10.0.0.1:1") {
+		t.Fatal("a success must clear the record: the next failure waits Delay again")
+	}
+	c.add(time.Second)
+	if !checked(l, "10.0.0.1:1") {
+		t.Fatal("after a success and one failure, the wait is Delay")
+	}
+}
+
+func TestForget(t *testing.T) {
+	c := newClock()
+	l := limiter(c, 1000)
+	for range 6 {
+		checked(l, "10.0.0.1:1")
+		c.add(time.Minute)
+	}
+	c.add(16 * time.Minute)
+	checked(l, "10.0.0.1:1")
+	c.add(time.Second)
+	if !checked(l, "10.0.0.1:1") {
+		t.Fatal("failures 16 minutes old still counted")
+	}
+}
+
+func TestGlobalCeiling(t *testing.T) {
+	c := newClock()
+	l := limiter(c, 5)
+	addrs := []string{"10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5"}
+	for _, a := range addrs {
+		checked(l, a)
+	}
+	c.add(10 * time.Second) // every address's own wait is over
+	for _, a := range addrs {
+		if ok, w := l.Attempt(a, pass); ok || w != 50*time.Second {
+			t.Errorf("%s over the global ceiling: ok=%v wait=%v, want refused for 50s", a, ok, w)
+		}
+	}
+	if ok, _ := l.Attempt("192.168.1.7", pass); !ok {
+		t.Error("a fresh address with the right password was refused under the global ceiling")
+	}
+	c.add(50 * time.Second)
+	if !checked(l, "10.0.0.1") {
+		t.Error("the ceiling held after its window passed")
+	}
+}
+
+func TestKey(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"127.0.0.2:443", "127.0.0.2"},
+		{"127.0.0.2", "127.0.0.2"},
+		{"[::ffff:10.1.2.3]:80", "10.1.2.3"},
+		{"[2001:db8:1:2:aaaa::1]:80", "2001:db8:1:2::/64"},
+		{"[2001:db8:1:2:bbbb::9]:80", "2001:db8:1:2::/64"},
+		{"[fe80::1%eth0]:80", "fe80::/64"},
+		{"pipe", "pipe"},
+	} {
+		if got := Key(tc.in); got != tc.want {
+			t.Errorf("Key(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestConcurrentAttemptsFromOneAddress(t *testing.T) {
+	l := New(Config{Delay: time.Hour, Global: 1000})
+	var checks atomic.Int32
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Go(func() {
+			l.Attempt("10.0.0.9:1", func() bool { checks.Add(1); time.Sleep(time.Millisecond); return false })
+		})
+	}
+	wg.Wait()
+	if n := checks.Load(); n != 1 {
+		t.Errorf("50 parallel guesses from one address: %d checked, want 1", n)
+	}
+}
+
+func TestTableBounded(t *testing.T) {
+	c := newClock()
+	l := New(Config{MaxAddresses: 3, Global: 1000, Now: c.now})
+	for _, a := range []string{"10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"} {
+		checked(l, a)
+		c.add(time.Millisecond)
+	}
+	if n := len(l.addrs); n != 3 {
+		t.Errorf("%d addresses kept, want 3", n)
+	}
+	if !checked(l, "10.0.0.1") {
+		t.Error("the quietest address was not the one forgotten")
+	}
+}
