@@ -75,26 +75,23 @@ type board struct {
 	centre         []int16           // per square index: centralisation bonus
 	files, ranks   int
 	moveBuf        [][]Move
-	homeRank       [numSeats]square.Square
-	variantName    string
 
 	// cells mirrors the position's pieces by square index, and pieceHash
 	// their Zobrist key; make and unmake keep both up to date from the
 	// squares a move touches, and rebuild them after moves that may
 	// change more (king captures that grey or remove an army, en passant,
 	// the essay's pawn swaps).
-	cells           []rules.Piece
-	pieceHash       uint64
-	touched         [maxPly + 1][4]int16
-	full            [maxPly + 1]bool
-	rootControllers [numSeats]Seat
+	cells     []rules.Piece
+	pieceHash uint64
+	touched   [maxPly + 1][4]int16
+	full      [maxPly + 1]bool
 }
 
 // newBoard wraps p (which the board then owns) and precomputes the tables
 // the evaluation uses.
 func newBoard(p *rules.Position) *board {
 	v := p.Variant()
-	b := &board{p: p, v: v, variantName: v.Name}
+	b := &board{p: p, v: v}
 	for i := range b.sqIndex {
 		b.sqIndex[i] = -1
 	}
@@ -110,7 +107,6 @@ func newBoard(p *rules.Position) *board {
 	b.promotedOne = v.PromotedWorthOne
 	for s := Seat(0); s < numSeats; s++ {
 		b.partner[s] = rules.NoSeat
-		b.rootControllers[s] = s
 	}
 	// Partnerships: Side where the variant numbers them (blocking double,
 	// whose partners may capture nobody's men but their opponents'), else
@@ -292,9 +288,6 @@ func (b *board) inCheck(s Seat) bool {
 
 // eliminated reports whether seat s has no more turns.
 func (b *board) eliminated(s Seat) bool { return b.p.Eliminated(s) }
-
-// kingSquare is seat s's king square or square.None.
-func (b *board) kingSquare(s Seat) square.Square { return b.p.KingSquare(s) }
 
 // points is seat s's score so far.
 func (b *board) points(s Seat) int { return b.p.Points(s) }

@@ -38,7 +38,6 @@ type searcher struct {
 	history [numSeats][256][256]int32
 	hashes  [maxPly + 1]uint64
 	movers  [maxPly + 1]Seat
-	prior   map[uint64]int // positions of the game so far (repetition)
 
 	nodes     int64
 	maxNodes  int64
@@ -133,7 +132,8 @@ func (e *searcher) undoMove(m Move, u undo, s Seat, gain, ply int) {
 }
 
 // repeated reports whether the current position occurred earlier in the
-// search line or in the game (a draw by repetition is near).
+// search line, a full round or more before (a draw by repetition is
+// near). Positions of the game before the root are not known here.
 func (e *searcher) repeated(ply int) bool {
 	h := e.hashes[ply]
 	for i := ply - 4; i >= 0; i -= 4 {
@@ -141,7 +141,7 @@ func (e *searcher) repeated(ply int) bool {
 			return true
 		}
 	}
-	return e.prior[h] > 0
+	return false
 }
 
 // noMoves scores a position whose side to move has no legal move.
