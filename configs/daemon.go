@@ -46,6 +46,7 @@ type Daemon struct {
 	Web      Web     `yaml:"web"`
 	Log      Log     `yaml:"log"`
 	Speech   Speech  `yaml:"speech"`
+	Bot      Bot     `yaml:"bot"`
 }
 
 // Speech is the spoken announcements on the board's own audio output.
@@ -70,6 +71,8 @@ type Game struct {
 	Takeback string            `yaml:"takeback"` // off, on, ask
 	Clock    *Clock            `yaml:"clock"`    // absent: no clocks
 	Tags     map[string]string `yaml:"tags"`     // Event, Site, Round, Red, Blue, …
+	// Seats makes seats of the first game bots: Green: bot:3 (configs/bot.go).
+	Seats map[string]string `yaml:"seats"`
 }
 
 // Clock is a time control.
@@ -165,6 +168,7 @@ func Defaults() Daemon {
 	}
 	d.Game.Variant = "teams"
 	d.Game.Takeback = "off"
+	d.Bot = botDefaults()
 	d.Sensors.Driver, d.Sensors.Rate, d.Sensors.Debounce, d.Sensors.Quiet = "sim", 200, 4, 400*time.Millisecond
 	d.Sensors.sections = newSections() // each driver's section at its defaults
 	d.LEDs.Driver, d.LEDs.SPI, d.LEDs.SpeedHz, d.LEDs.Map, d.LEDs.Gamma, d.LEDs.Brightness, d.LEDs.MaxAmps = "none", "/dev/spidev0.0", 4000000, "serpentine", 2.2, 255, 4
@@ -342,6 +346,9 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	}
 	if (d.Web.TLSCert == "") != (d.Web.TLSKey == "") {
 		return bad("web", "tls_cert and tls_key go together: a certificate and its private key, both PEM files")
+	}
+	if err := checkBot(d, bad); err != nil {
+		return err
 	}
 	s := &d.Sensors
 	if s.Rate < 10 || s.Rate > 2000 {

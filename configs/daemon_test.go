@@ -20,6 +20,7 @@ func TestExampleIsTheDefaults(t *testing.T) {
 	}
 	want := configs.Defaults()
 	want.Game.Tags = map[string]string{}
+	want.Game.Seats = map[string]string{}
 	want.LEDs.Colours = map[string]string{}
 	m := configs.SensorsSection[gpiomatrix.Config](&want.Sensors, "gpiomatrix")
 	m.Rows, m.Cols, want.MQTT.Embedded.Users = []string{}, []string{}, []configs.User{}
@@ -50,6 +51,11 @@ func TestParseErrors(t *testing.T) {
 		{"bad quiet", "sensors:\n  quiet: 1ms\n", `sensors.quiet: 1ms: want 50ms to 10s`},
 		{"bad takeback", "game:\n  takeback: maybe\n", `line 2: game.takeback: "maybe": want off, on, ask`},
 		{"bad clock", "game:\n  clock: {base: 0s}\n", `line 2: game.clock: base must be positive`},
+		{"bad seat", "game:\n  seats: {Purple: bot:3}\n", `line 2: game.seats: "Purple" is not a seat`},
+		{"bad bot level", "game:\n  seats: {Green: bot:7}\n", `line 2: game.seats: Green: "bot:7": the level must be 1 to 5`},
+		{"bad seat kind", "game:\n  seats: {Green: robot}\n", `game.seats: Green: "robot": want bot:LEVEL (1-5) or human`},
+		{"bad bot time", "bot:\n  movetime: 1ms\n", `line 2: bot.movetime: 1ms: want 10ms to 1h`},
+		{"bad nice", "bot:\n  nice: 40\n", `line 2: bot.nice: 40: want 0 (no change) to 19`},
 		{"bad speech language", "speech:\n  on: true\n  language: de\n", `line 3: speech.language: "de": want en`},
 		{"bad speech voice", "speech:\n  voice: --help\n", `line 2: speech.voice: "--help": want an espeak-ng voice name`},
 		{"bad broker", "mqtt:\n  broker: \"http://x:1\"\n", `line 2: mqtt.broker: "http": want tcp`},

@@ -191,7 +191,7 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 
 	// The referee.
 	lc := referee.LiveConfig{Board: cfg.Board, Lookup: loadFitting(board), Variant: cfg.Game.Variant, Start: cfg.Game.Start,
-		Tags: cfg.Game.Tags, Occupancy: occ, Quiet: cfg.Sensors.Quiet, Log: d.stream, SeqFloor: seqFloor, Logger: d.log,
+		Tags: gameTags(cfg), Occupancy: occ, Quiet: cfg.Sensors.Quiet, Log: d.stream, SeqFloor: seqFloor, Logger: d.log,
 		Sinks: []func(referee.Message) error{d.rec.Record, d.metrics.message}, Frame: d.ledsOut.Show,
 		Suspect: d.scanner.ReportSuspect, Unsuspect: d.scanner.ClearFault}
 	lc.Takeback = map[string]referee.TakebackMode{"off": referee.TakebackOff, "on": referee.TakebackOn, "ask": referee.TakebackAsk}[cfg.Game.Takeback]
@@ -219,6 +219,7 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 		return nil, fmt.Errorf("board_shape %s, game.variant %s: %w", cfg.BoardShape, cfg.Game.Variant, err)
 	}
 	d.goRun("referee", func() error { return d.live.Run(ctx) })
+	d.startBots(ctx)
 	d.goRun("touches", func() error {
 		for {
 			select {

@@ -737,10 +737,16 @@
     } else if (tags.TimeControl === '-') {
       $('ng-kind').value = 'none';
     }
+    const bots = {};
+    for (const part of (tags.Bots || '').split(',')) {
+      const [seat, lvl] = part.split(':');
+      if (seat) bots[seat.trim()] = (lvl || '3').trim();
+    }
     for (const s of st.seats || []) {
-      const name = $('ng-name-' + s.seat), remote = $('ng-remote-' + s.seat);
+      const name = $('ng-name-' + s.seat), remote = $('ng-remote-' + s.seat), bot = $('ng-bot-' + s.seat);
       if (name) name.value = s.player || '';
-      if (remote) remote.checked = !!s.remote;
+      if (bot) bot.value = bots[s.seat] || '';
+      if (remote) remote.checked = !!s.remote && !bots[s.seat];
     }
     $('ng-error').textContent = '';
     $('new-game-dialog').showModal();
@@ -765,6 +771,12 @@
       const v = $('ng-name-' + s).value.trim();
       if (v) tags[s] = v;
     }
+    const bots = SEATS.filter((s) => $('ng-bot-' + s).value);
+    if (bots.length) {
+      tags.Bots = bots.map((s) => s + ':' + $('ng-bot-' + s).value).join(',');
+      tags.Remote = bots.join(',');
+      for (const s of bots) if (!tags[s]) tags[s] = 'boardd bot ' + $('ng-bot-' + s).value;
+    }
     const ev = $('ng-event').value.trim(), round = $('ng-round').value.trim();
     if (ev) tags.Event = ev;
     if (round) tags.Round = round;
@@ -780,7 +792,7 @@
       // A new game starts with every seat on the board; the ticked ones
       // are played from elsewhere.
       for (const s of SEATS) {
-        if ($('ng-remote-' + s).checked && !(await command('remote', { seat: s, on: true }))) {
+        if ($('ng-remote-' + s).checked && !$('ng-bot-' + s).value && !(await command('remote', { seat: s, on: true }))) {
           err.textContent = 'the game started, but ' + s + ' could not be made remote: ' + $('cmd-status').textContent;
           return;
         }
@@ -1013,7 +1025,15 @@
       cb.type = 'checkbox';
       cb.id = 'ng-remote-' + s;
       remote.append(cb, 'remote');
-      row.append(el('span', 'dot ' + seatClass(s)), name, remote);
+      // Who plays the seat: a person, or the board's bot at a level
+      // (the game's Bots tag; a bot seat is a remote seat whose move the
+      // board lights for a person to make).
+      const bot = el('select', 'bot');
+      bot.id = 'ng-bot-' + s;
+      bot.setAttribute('aria-label', s + ': person or bot');
+      bot.append(new Option('person', ''));
+      for (let n = 1; n <= 5; n++) bot.append(new Option('bot ' + n, String(n)));
+      row.append(el('span', 'dot ' + seatClass(s)), name, remote, bot);
       $('ng-players').append(row);
     }
     $('new-game-open').addEventListener('click', openNewGame);

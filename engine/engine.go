@@ -1,0 +1,353 @@
+// Package engine is boardd's bot: a four-player chess player for an empty
+// seat, in any variant the rules engine knows, at a chosen strength.
+//
+// The search is alpha-beta on the rules engine's own move generator and
+// make/unmake (rules is the only package it imports), with iterative
+// deepening under a time, depth or node limit, a transposition table,
+// principal-variation search with late-move reductions, move ordering
+// (table move, captures by most valuable victim / least valuable
+// attacker, promotions, killers, history) and a quiescence search on
+// captures and promotions.
+//
+// Four players are not two. The search splits the seats into two sides and
+// lets each seat maximise its own side's value:
+//
+//   - Partnership modes (chess.com Teams, Stevenson, Verney, the essay's
+//     partnerships, blocking double): the partner's move is the team's, so
+//     the search is an exact two-sided alpha-beta over the turn order
+//     (R, B, Y, G alternate sides, so it is ordinary negamax).
+//   - Singles modes (chess.com FFA, Chess4, the essay's free-for-all): the
+//     paranoid search (Sturtevant & Korf, "On pruning techniques for
+//     multi-player games", AAAI 2000): the bot's seat against the other
+//     three as one coalition. It keeps alpha-beta's full pruning, which
+//     best-reply search (Schadd & Winands, "Best Reply Search for
+//     Multiplayer Games", 2011) also aims for; BRS needs to let only one
+//     opponent move per layer, which the rules' Position cannot express
+//     without copying (a seat that has not the turn cannot move), so
+//     paranoid it is. The evaluation counts the bot's points, material,
+//     king shelter and pawns against the average of the three opponents',
+//     and a mate of the bot as lost.
+//
+// See docs/bot.md for levels, time management and the measured figures.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+
+	"boardd/rules"
+)
+
+// noSeat is rules.NoSeat.
+const noSeat = rules.NoSeat
+
+// Level settings: the deepest iteration, the evaluation noise, the share
+// of the time, and how often (per mille of moves) the level blunders: plays
+// a random legal move without thinking, as a beginner now and then does.
+type levelSpec struct {
+	depth    int
+	noise    int
+	timeFrac float64
+	blunder  int
+}
+
+var levels = [6]levelSpec{
+	{},
+	{depth: 1, noise: 100, timeFrac: 0.25, blunder: 250},
+	{depth: 2, noise: 50, timeFrac: 0.4, blunder: 100},
+	{depth: 3, noise: 30, timeFrac: 0.4, blunder: 60},
+	{depth: 5, noise: 0, timeFrac: 0.4, blunder: 20},
+	{depth: maxPly - maxQPly - 2, noise: 0, timeFrac: 1},
+}
+
+// MaxLevel is the strongest level.
+const MaxLevel = 5
+
+// Options set how long and how well the bot thinks.
+type Options struct {
+	// Level is the strength, 1 (a beginner who blunders now and then) to 5
+	// (the strongest the time allows). 0 means 3.
+	Level int
+	// MoveTime is the time for this move. Zero: the clock below, or 1 s
+	// when there is no clock either.
+	MoveTime time.Duration
+	// Remaining and Increment are the seat's clock and its increment (or
+	// delay), used when MoveTime is zero and Remaining is not.
+	Remaining, Increment time.Duration
+	// Depth limits the search in plies (one seat's move each); 0 means the
+	// level's limit. A depth or node limit with no time makes the search
+	// reproducible.
+	Depth int
+	// Nodes stops the search after about this many nodes (0: no limit).
+	Nodes int64
+	// NoTimeLimit searches to Depth or Nodes only, ignoring the clock.
+	NoTimeLimit bool
+	// Seed makes the level's noise and tie-breaks reproducible.
+	Seed uint64
+	// HashMB is the transposition table's size (default 16).
+	HashMB int
+}
+
+// Result is what the bot found.
+type Result struct {
+	// Move is the move to play.
+	Move Move
+	// Text is Move in PGN4, the form boardd replay reads.
+	Text string
+	// Score is the value for the bot's side in centipawns (mates near
+	// ±1,000,000).
+	Score int
+	// Depth is the last completed iteration's depth in plies.
+	Depth int
+	// Nodes is the number of positions searched.
+	Nodes int64
+	// Elapsed is the time spent; Allowed the time the bot gave itself.
+	Elapsed, Allowed time.Duration
+}
+
+// Engine is a bot that keeps its transposition table from move to move.
+// It is not safe for concurrent use: give each seat its own.
+type Engine struct {
+	opt  Options
+	tt   *table
+	stop atomic.Bool
+	// trial: see searcher.trial.
+	trial bool
+	// lastRoot is the seat the table's entries were searched for: the
+	// paranoid search's values depend on whose side is whose.
+	lastRoot Seat
+}
+
+// New returns an engine with the given options.
+func New(opt Options) *Engine {
+	if opt.Level <= 0 {
+		opt.Level = 3
+	}
+	if opt.Level > MaxLevel {
+		opt.Level = MaxLevel
+	}
+	if opt.HashMB == 0 {
+		opt.HashMB = 16
+	}
+	return &Engine{opt: opt, tt: newTable(opt.HashMB), lastRoot: noSeat}
+}
+
+// SetOptions changes the options of the next Think (the level, the time,
+// the limits), keeping the transposition table; HashMB is fixed at New.
+func (e *Engine) SetOptions(opt Options) {
+	if opt.Level <= 0 {
+		opt.Level = 3
+	}
+	if opt.Level > MaxLevel {
+		opt.Level = MaxLevel
+	}
+	opt.HashMB = e.opt.HashMB
+	e.opt = opt
+}
+
+// ErrNoMove is returned when the seat to move has no move to play (the
+// game is over, or the seat must make a choice that is not a move).
+var ErrNoMove = errors.New("no legal move to play")
+
+// budget is the time the bot gives itself for one move.
+func (o Options) budget() time.Duration {
+	frac := levels[o.Level].timeFrac
+	switch {
+	case o.MoveTime > 0:
+		return time.Duration(float64(o.MoveTime) * frac)
+	case o.Remaining > 0:
+		// A fortieth of the clock plus most of the increment, never more
+		// than a quarter of what is left.
+		t := o.Remaining/40 + o.Increment*3/4
+		if t > o.Remaining/4 {
+			t = o.Remaining / 4
+		}
+		if t < time.Millisecond {
+			t = time.Millisecond
+		}
+		return time.Duration(float64(t) * frac)
+	}
+	return time.Duration(float64(time.Second) * frac)
+}
+
+// Think chooses a move for the seat to move in g, which it does not change.
+// It returns early with the best move so far when ctx is cancelled, and
+// ErrNoMove when the seat has no legal move.
+func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
+	began := time.Now()
+	moves := rootMoves(g)
+	if len(moves) == 0 {
+		return Result{}, ErrNoMove
+	}
+	opt := e.opt
+	allowed := opt.budget()
+	res := Result{Move: moves[0], Allowed: allowed}
+	b := newBoard(gamePosition(g))
+	s := &searcher{b: b, tt: e.tt, stop: &e.stop, maxNodes: opt.Nodes, trial: e.trial, attackers: make([]attacker, 0, 64)}
+	s.seed = mix(opt.Seed ^ 0x5eed)
+	s.noiseAmp = levels[opt.Level].noise
+	s.root = b.turn()
+	if s.root != e.lastRoot {
+		e.tt.clear()
+		e.lastRoot = s.root
+	}
+	s.setTeams(controllers(g))
+	if !opt.NoTimeLimit {
+		s.timed = true
+		s.deadline = began.Add(allowed)
+	}
+	maxDepth := levels[opt.Level].depth
+	if opt.Depth > 0 {
+		maxDepth = opt.Depth
+	}
+	if maxDepth > maxPly-maxQPly-2 {
+		maxDepth = maxPly - maxQPly - 2
+	}
+	e.stop.Store(false)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			e.stop.Store(true)
+		case <-done:
+		}
+	}()
+
+	// Seeded shuffle so equal moves are chosen reproducibly by seed.
+	rng := rand.New(rand.NewPCG(opt.Seed, uint64(len(g.Records()))))
+	rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
+	if b := levels[opt.Level].blunder; b > 0 && rng.IntN(1000) < b {
+		res.Move = moves[0] // a blunder: the first of the shuffled moves
+		res.Elapsed = time.Since(began)
+		res.Text = MoveText(g, res.Move)
+		return res, nil
+	}
+	scores := make([]int, len(moves))
+	s.curHash = b.hash()
+	s.hashes[0] = s.curHash
+	if len(moves) == 1 {
+		maxDepth = 1
+	}
+	for depth := 1; depth <= maxDepth; depth++ {
+		best, ok := s.rootSearch(moves, scores, depth)
+		if !ok {
+			break
+		}
+		res.Move, res.Score, res.Depth = moves[best], scores[best], depth
+		sortRoot(moves, scores)
+		if res.Score > mateScore-maxPly || res.Score < -mateScore+maxPly {
+			break
+		}
+		// Do not start an iteration that cannot finish: each costs
+		// several times the last.
+		if s.timed && time.Since(began) > allowed/3 {
+			break
+		}
+	}
+	res.Nodes = s.nodes
+	res.Elapsed = time.Since(began)
+	res.Text = MoveText(g, res.Move)
+	return res, nil
+}
+
+// Stop makes a running Think return at once with its best move so far.
+func (e *Engine) Stop() { e.stop.Store(true) }
+
+// setTeams puts the root seat's side in team 0. Partnership modes pair the
+// partners; singles modes put every other army against the root's (an army
+// the root's player controls, Chess4 Method 2, plays on the root's side).
+func (e *searcher) setTeams(ctrl [numSeats]Seat) {
+	r := e.root
+	single := true
+	for s := Seat(0); s < numSeats; s++ {
+		if e.b.partner[s] != noSeat {
+			single = false
+		}
+	}
+	e.paranoid = single
+	me := ctrl[r]
+	if me == noSeat {
+		me = r
+	}
+	for s := Seat(0); s < numSeats; s++ {
+		switch {
+		case s == r:
+			e.team[s] = 0
+		case !single && e.b.partner[r] == s:
+			e.team[s] = 0
+		case single && ctrl[s] == me:
+			e.team[s] = 0
+		default:
+			e.team[s] = 1
+		}
+	}
+}
+
+// rootSearch searches every root move to depth and returns the index of
+// the best. ok is false when the search was stopped before the first move
+// was fully searched (then the previous iteration's move stands).
+func (e *searcher) rootSearch(moves []Move, scores []int, depth int) (int, bool) {
+	b := e.b
+	mover := b.turn()
+	alpha, beta := -infinity, infinity
+	best := -1
+	for i, m := range moves {
+		u, gain := e.doMove(m, 0)
+		var v int
+		if i == 0 {
+			v = e.child(mover, depth-1, 1, alpha, beta)
+		} else {
+			v = e.child(mover, depth-1, 1, alpha, alpha+1)
+			if v > alpha && !e.aborted {
+				v = e.child(mover, depth-1, 1, alpha, beta)
+			}
+		}
+		e.undoMove(m, u, mover, gain, 0)
+		if e.aborted {
+			break
+		}
+		scores[i] = v
+		if v > alpha || best < 0 {
+			if v > alpha {
+				alpha = v
+			}
+			best = i
+		} else {
+			scores[i] = v - 1 // an upper bound: below the best
+		}
+	}
+	if best < 0 {
+		return 0, false
+	}
+	if e.aborted {
+		// Moves not searched this iteration keep the previous order
+		// below the best one found so far.
+		for i := range moves {
+			if i != best && scores[i] >= scores[best] {
+				scores[i] = scores[best] - 1
+			}
+		}
+	}
+	return best, true
+}
+
+// Mated reports whether the search found a forced mate of the bot's side.
+func (r Result) Mated() bool { return r.Score < -mateScore+maxPly }
+
+// Hopeless reports whether the bot's side stands lost: mated by force, or
+// down more than a queen and a rook's worth.
+func (r Result) Hopeless() bool { return r.Mated() || r.Score <= -HopelessScore }
+
+// HopelessScore is the deficit (centipawns) at which a position counts as
+// hopeless.
+const HopelessScore = 1500
+
+// String describes a result as one line.
+func (r Result) String() string {
+	return fmt.Sprintf("%s score %d depth %d nodes %d time %s of %s", r.Text, r.Score, r.Depth, r.Nodes, r.Elapsed.Round(time.Millisecond), r.Allowed.Round(time.Millisecond))
+}

@@ -1,0 +1,459 @@
+package engine
+
+import (
+	"sort"
+	"sync/atomic"
+	"time"
+
+	"boardd/rules/square"
+)
+
+// maxPly bounds the search's depth in plies (quiescence included).
+const maxPly = 64
+
+// maxQPly bounds the quiescence search below the main search's leaves.
+const maxQPly = 8
+
+// searcher is one search: the board, the tables and the counters.
+type searcher struct {
+	b        *board
+	tt       *table
+	team     [numSeats]uint8 // 0: the root's side, 1: its opponents
+	paranoid bool            // root alone against three (singles modes)
+	root     Seat
+
+	material   [numSeats]int
+	positional [numSeats]int
+	kingSq     [numSeats]square.Square
+	attackers  []attacker
+	// trial switches on terms under trial, measured against the bot
+	// without them at equal time (TestAB) and so far not better: check
+	// extensions with evasions at the first quiescence ply (Teams, 20 ms
+	// a move: 26 wins to 34), king tropism (23 to 27). Off by default.
+	trial  bool
+	gained [numSeats]int // FFA points scored inside the search
+	out    [numSeats]int
+
+	killers [maxPly + 1][2]Move
+	history [numSeats][256][256]int32
+	hashes  [maxPly + 1]uint64
+	movers  [maxPly + 1]Seat
+
+	nodes     int64
+	maxNodes  int64
+	deadline  time.Time
+	timed     bool
+	stop      *atomic.Bool
+	aborted   bool
+	noiseAmp  int
+	seed      uint64
+	curHash   uint64
+	selDepth  int
+	scoreBufs [maxPly + 1][]int
+}
+
+// noise is the level's deterministic evaluation noise for the current
+// position (a function of the position and the seed, so the transposition
+// table stays consistent and a seed replays the same game).
+func (e *searcher) noise() int {
+	if e.noiseAmp == 0 {
+		return 0
+	}
+	r := mix(e.curHash ^ e.seed)
+	return int(r%uint64(2*e.noiseAmp+1)) - e.noiseAmp
+}
+
+// checkStop polls the clock, the node limit and the stop flag.
+func (e *searcher) checkStop() bool {
+	if e.aborted {
+		return true
+	}
+	if e.maxNodes > 0 && e.nodes >= e.maxNodes {
+		e.aborted = true
+	} else if e.nodes&1023 == 0 {
+		if e.stop != nil && e.stop.Load() {
+			e.aborted = true
+		} else if e.timed && time.Now().After(e.deadline) {
+			e.aborted = true
+		}
+	}
+	return e.aborted
+}
+
+// sameTeam says whether seats a and b are on one side of this search.
+func (e *searcher) sameTeam(a, c Seat) bool { return e.team[a] == e.team[c] }
+
+// child searches the position after a move, returning its value from the
+// point of view of the mover (seat before): negated when the seat now to
+// move is on the other side, as is when seats of one side follow each
+// other (an eliminated seat skipped, or paranoid's three opponents).
+func (e *searcher) child(mover Seat, depth, ply, alpha, beta int) int {
+	if e.sameTeam(mover, e.b.turn()) {
+		return e.search(depth, ply, alpha, beta)
+	}
+	return -e.search(depth, ply, -beta, -alpha)
+}
+
+// childQ is child for the quiescence search.
+func (e *searcher) childQ(mover Seat, ply, qply, alpha, beta int) int {
+	if e.sameTeam(mover, e.b.turn()) {
+		return e.quiesce(ply, qply, alpha, beta)
+	}
+	return -e.quiesce(ply, qply, -beta, -alpha)
+}
+
+// doMove makes m, keeping FFA points scored and the hash stack up to date.
+func (e *searcher) doMove(m Move, ply int) (undo, int) {
+	b := e.b
+	s := b.turn()
+	gain := 0
+	if b.scoresPoints {
+		if c, ok := b.captured(m); ok && !c.dead {
+			gain = pointValue[c.kind]
+			if c.promo && b.promotedOne {
+				gain = 1
+			}
+		}
+		e.gained[s] += gain
+	}
+	e.movers[ply] = s
+	u := b.make(m, ply)
+	e.nodes++
+	e.curHash = b.hash()
+	e.hashes[ply+1] = e.curHash
+	return u, gain
+}
+
+// undoMove takes back doMove.
+func (e *searcher) undoMove(m Move, u undo, s Seat, gain, ply int) {
+	e.b.unmake(m, u, ply)
+	e.gained[s] -= gain
+	e.curHash = e.hashes[ply]
+}
+
+// repeated reports whether the current position occurred earlier in the
+// search line, a full round or more before (a draw by repetition is
+// near). Positions of the game before the root are not known here.
+func (e *searcher) repeated(ply int) bool {
+	h := e.hashes[ply]
+	for i := ply - 4; i >= 0; i -= 4 {
+		if e.hashes[i] == h {
+			return true
+		}
+	}
+	return false
+}
+
+// noMoves scores a position whose side to move has no legal move.
+func (e *searcher) noMoves(ply int) int {
+	b := e.b
+	s := b.turn()
+	mated := b.inCheck(s)
+	switch b.mode {
+	case modeTeams, modeDouble, modeLast:
+		if mated {
+			return -mateScore + ply
+		}
+		return 0
+	case modeCaptureAll:
+		return 0
+	case modeVerney:
+		// Verney: a mated army is inert until released; the game is won
+		// only when both partners are mated.
+		if !mated {
+			return 0
+		}
+		p := b.partner[s]
+		if p != noSeat && e.out[p] != 0 {
+			return -mateScore + ply
+		}
+		e.out[s]++
+		v := e.evaluate()
+		e.out[s]--
+		return v
+	}
+	// Singles (FFA, Chess4): the mated seat is out; the mater scores 20
+	// points in FFA, or (Chess4 Method 2) takes the army over. Where a
+	// stalemate ends the game it is a draw: worth nothing to the root.
+	if !mated && b.stalemateDraws {
+		return 0
+	}
+	if !mated && b.mode == modeFFA {
+		e.gained[s] += 20
+		e.out[s]++
+		v := e.evaluate()
+		e.out[s]--
+		e.gained[s] -= 20
+		return v
+	}
+	if e.team[s] == 0 {
+		return -mateScore + ply
+	}
+	mater := noSeat
+	if ply > 0 {
+		mater = e.movers[ply-1]
+	}
+	if mater != noSeat && b.scoresPoints && mated {
+		e.gained[mater] += 20
+	}
+	// A mate now is worth more than the same mate later (the opponents
+	// may see it coming).
+	bonus := 200 - 4*ply
+	if b.armyControl && mater != noSeat && e.team[mater] == 0 {
+		e.scan()
+		bonus += e.material[s] / 2
+	}
+	e.out[s]++
+	v := e.evaluate()
+	e.out[s]--
+	if mater != noSeat && b.scoresPoints && mated {
+		e.gained[mater] -= 20
+	}
+	// v is from s's side (an opponent of the root); the army bonus is the
+	// root's.
+	return v - bonus
+}
+
+// search is the principal-variation alpha-beta search; it returns the
+// value for the side to move's team.
+func (e *searcher) search(depth, ply, alpha, beta int) int {
+	if ply > e.selDepth {
+		e.selDepth = ply
+	}
+	if e.checkStop() {
+		return 0
+	}
+	if ply > 0 && (e.repeated(ply) || e.b.p.HalfMoveClock() >= 100) {
+		return 0
+	}
+	b := e.b
+	inCheck := e.trial && b.inCheck(b.turn())
+	if inCheck && ply < maxPly-maxQPly-4 {
+		depth++ // a check is answered in full, never cut short by the horizon
+	}
+	if depth <= 0 || ply >= maxPly-maxQPly-1 {
+		return e.quiesce(ply, 0, alpha, beta)
+	}
+	hash := e.curHash
+	var ttMove Move
+	if ent, ok := e.tt.probe(hash); ok {
+		ttMove = ent.move
+		if ply > 0 && int(ent.depth) >= depth {
+			sc := fromTT(int(ent.score), ply)
+			switch ent.flag {
+			case flagExact:
+				return sc
+			case flagLower:
+				if sc >= beta {
+					return sc
+				}
+			case flagUpper:
+				if sc <= alpha {
+					return sc
+				}
+			}
+		}
+	}
+	moves := b.legal(ply)
+	if len(moves) == 0 {
+		return e.noMoves(ply)
+	}
+	scores := e.order(moves, ply, ttMove)
+	mover := b.turn()
+	best, bestMove := -infinity, Move(0)
+	origAlpha := alpha
+	for i := range moves {
+		pickNext(moves, scores, i)
+		m := moves[i]
+		_, isCap := b.captured(m)
+		quiet := !isCap && !isPromotion(m)
+		u, gain := e.doMove(m, ply)
+		var v int
+		if i == 0 {
+			v = e.child(mover, depth-1, ply+1, alpha, beta)
+		} else {
+			r := 0
+			if quiet && !inCheck && depth >= 3 && i >= 4 {
+				r = 1
+				if i >= 12 && depth >= 5 {
+					r = 2
+				}
+			}
+			v = e.child(mover, depth-1-r, ply+1, alpha, alpha+1)
+			if v > alpha && (r > 0 || v < beta) && !e.aborted {
+				v = e.child(mover, depth-1, ply+1, alpha, beta)
+			}
+		}
+		e.undoMove(m, u, mover, gain, ply)
+		if e.aborted {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, m
+			if v > alpha {
+				alpha = v
+				if alpha >= beta {
+					if quiet {
+						if e.killers[ply][0] != m {
+							e.killers[ply][1] = e.killers[ply][0]
+							e.killers[ply][0] = m
+						}
+						e.history[mover][sqByte(m.From())][sqByte(m.To())] += int32(depth * depth)
+					}
+					break
+				}
+			}
+		}
+	}
+	flag := flagExact
+	if best <= origAlpha {
+		flag = flagUpper
+	} else if best >= beta {
+		flag = flagLower
+	}
+	e.tt.store(hash, bestMove, toTT(best, ply), depth, flag)
+	return best
+}
+
+// quiesce searches captures and promotions only, from a stand-pat score,
+// so that no leaf is evaluated in the middle of an exchange.
+func (e *searcher) quiesce(ply, qply, alpha, beta int) int {
+	if ply > e.selDepth {
+		e.selDepth = ply
+	}
+	if e.checkStop() {
+		return 0
+	}
+	b := e.b
+	moves := b.legal(ply)
+	if len(moves) == 0 {
+		return e.noMoves(ply)
+	}
+	stand := e.evaluate()
+	if qply >= maxQPly || ply >= maxPly-1 {
+		return stand
+	}
+	// In check (at the first quiescence ply) every evasion is searched
+	// and standing pat is no option: that finds the mates the main search
+	// leaves just beyond its horizon.
+	evade := e.trial && qply == 0 && b.inCheck(b.turn())
+	if !evade {
+		if stand >= beta {
+			return stand
+		}
+		if stand > alpha {
+			alpha = stand
+		}
+		// Keep only captures of live men and promotions, best victim first.
+		n := 0
+		for _, m := range moves {
+			c, ok := b.captured(m)
+			if (ok && !c.dead) || isPromotion(m) {
+				moves[n] = m
+				n++
+			}
+		}
+		moves = moves[:n]
+		if n == 0 {
+			return stand
+		}
+	}
+	scores := e.order(moves, ply, 0)
+	mover := b.turn()
+	best := stand
+	if evade {
+		best = -infinity
+	}
+	for i := range moves {
+		pickNext(moves, scores, i)
+		m := moves[i]
+		u, gain := e.doMove(m, ply)
+		v := e.childQ(mover, ply+1, qply+1, alpha, beta)
+		e.undoMove(m, u, mover, gain, ply)
+		if e.aborted {
+			return 0
+		}
+		if v > best {
+			best = v
+			if v > alpha {
+				alpha = v
+				if alpha >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// order scores moves for ordering: the transposition table's move, then
+// captures by most valuable victim and least valuable attacker, promotions,
+// the killers of the ply, and quiet moves by history.
+func (e *searcher) order(moves []Move, ply int, ttMove Move) []int {
+	if cap(e.scoreBufs[ply]) < len(moves) {
+		e.scoreBufs[ply] = make([]int, len(moves), 256)
+	}
+	sc := e.scoreBufs[ply][:len(moves)]
+	b := e.b
+	mover := b.turn()
+	for i, m := range moves {
+		switch {
+		case m == ttMove:
+			sc[i] = 1 << 30
+		default:
+			if c, ok := b.captured(m); ok {
+				v := pieceValue[c.kind]
+				if c.kind == kKing {
+					v = 5000
+				}
+				if c.dead {
+					v = 10
+				}
+				sc[i] = 1<<24 + v*8 - int(b.mover(m))
+			} else if isPromotion(m) {
+				sc[i] = 1<<23 + int(m.Promotion())
+			} else if m == e.killers[ply][0] {
+				sc[i] = 1 << 22
+			} else if m == e.killers[ply][1] {
+				sc[i] = 1<<22 - 1
+			} else {
+				sc[i] = int(e.history[mover][sqByte(m.From())][sqByte(m.To())])
+			}
+		}
+	}
+	return sc
+}
+
+// pickNext moves the best-scored remaining move to position i (selection
+// sort, lazily: a cut-off spares sorting the rest).
+func pickNext(moves []Move, sc []int, i int) {
+	bi := i
+	for j := i + 1; j < len(moves); j++ {
+		if sc[j] > sc[bi] {
+			bi = j
+		}
+	}
+	if bi != i {
+		moves[i], moves[bi] = moves[bi], moves[i]
+		sc[i], sc[bi] = sc[bi], sc[i]
+	}
+}
+
+// sqByte folds a square into a byte for the history table.
+func sqByte(s square.Square) int { return int(uint16(s)) & 255 }
+
+// sortRoot orders root moves by score, best first, keeping ties stable.
+func sortRoot(moves []Move, scores []int) {
+	idx := make([]int, len(moves))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, c int) bool { return scores[idx[a]] > scores[idx[c]] })
+	ms := make([]Move, len(moves))
+	ss := make([]int, len(moves))
+	for i, j := range idx {
+		ms[i], ss[i] = moves[j], scores[j]
+	}
+	copy(moves, ms)
+	copy(scores, ss)
+}

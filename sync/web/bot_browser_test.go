@@ -1,0 +1,41 @@
+package web
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"boardd/referee"
+)
+
+// TestBrowserBotSeats: the New game dialog makes seats bots — a level per
+// seat — and the new_game command carries them as the Bots tag, with the
+// bot seats remote and named after the bot when no name is given.
+func TestBrowserBotSeats(t *testing.T) {
+	ctx := browser(t, 1366, 768)
+	errs := jsErrors(ctx)
+	f, _, ts := newTestServer(t, Config{Password: testPassword, Title: "Club board"})
+	do2(t, ctx, "loading the page", chromedp.EmulateViewport(1366, 768), chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`#board [data-square="h1"][data-piece="rK"]`)))
+	do2(t, ctx, "logging in", chromedp.Click(chromedp.ID("login-open")),
+		chromedp.SendKeys(chromedp.ID("password"), testPassword),
+		chromedp.Click(chromedp.ID("login-submit")),
+		chromedp.WaitVisible(chromedp.ID("controls")))
+	do2(t, ctx, "opening the dialog", chromedp.Click(chromedp.ID("new-game-open")), chromedp.WaitVisible(chromedp.ID("ng-form")))
+	js := `(() => { const set = (id, v) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('change')); };
+		set('ng-variant', 'teams'); set('ng-name-Red', 'Ann'); set('ng-name-Yellow', 'Cy');
+		set('ng-name-Blue', 'Deep Blue'); set('ng-bot-Blue', '2'); set('ng-name-Green', ''); set('ng-bot-Green', '4'); return true })()`
+	eval[bool](t, ctx, js)
+	within(t, ctx, time.Second, "the dialog's inputs fit", fits(`#new-game-dialog input[type=text], #new-game-dialog select`, 40))
+	shoot(t, ctx, "bot-new-game-dialog")
+	do2(t, ctx, "starting the game", chromedp.Click(chromedp.ID("ng-start-game")))
+	c := waitCommand(t, f, referee.CmdNewGame)
+	if c.Tags["Bots"] != "Blue:2,Green:4" || c.Tags["Remote"] != "Blue,Green" || c.Tags["Green"] != "boardd bot 4" || c.Tags["Blue"] != "Deep Blue" || c.Tags["Red"] != "Ann" {
+		t.Errorf("new_game tags %v: want Bots Blue:2,Green:4, Remote Blue,Green, Green named after the bot", c.Tags)
+	}
+	within(t, ctx, 2*time.Second, "the dialog closed", `!document.getElementById('new-game-dialog').open`)
+	if e := errs(); len(e) > 0 {
+		t.Errorf("javascript errors: %v", e)
+	}
+}
