@@ -877,7 +877,8 @@ func (p *Position) checkAndPins(k int, s Seat, pins *[numKingDirs]int16) (bool, 
 			if q == NoPiece {
 				continue
 			}
-			if own == 0 && q&Wall == 0 && q.Seat() == s && !q.Dead() {
+			// s's own live piece: not a wall, not dead, seat s, in one test
+			if own == 0 && q&(Wall|deadFlag|3<<seatShift) == Piece(s)<<seatShift {
 				own = t
 				continue
 			}
@@ -913,8 +914,13 @@ func (p *Position) leaperAttack(t int, s Seat) bool {
 		}
 	}
 	atk := &v.atkTab[s]
-	for i := 8; i < 16; i++ {
-		q := p.board[(t+dirDelta[i])&cellMask]
+	b := &p.board
+	for _, q := range [8]Piece{ // the eight knight jumps, constant steps
+		b[(t+2*stride+1)&cellMask], b[(t+2*stride-1)&cellMask],
+		b[(t-2*stride+1)&cellMask], b[(t-2*stride-1)&cellMask],
+		b[(t+stride+2)&cellMask], b[(t-stride+2)&cellMask],
+		b[(t+stride-2)&cellMask], b[(t-stride-2)&cellMask],
+	} {
 		if q&kindMask == Piece(Knight) && atk[q] && !p.out[q.Seat()] {
 			return true
 		}
