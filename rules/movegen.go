@@ -322,6 +322,24 @@ func (p *Position) CountLegal(buf []Move) int {
 	promos := len(v.Promotions)
 	board := &p.board
 	dest := &v.destTab[s]
+	// diagCount counts a pawn's capture from c onto the diagonal cell t
+	// (each promotion kind once), or its en-passant capture onto an
+	// empty t; called directly, it is inlined.
+	diagCount := func(c, t int) int {
+		q := board[t]
+		switch {
+		case q == NoPiece:
+			if ne > 0 {
+				return p.countEnPassant(c, t, eps[:ne])
+			}
+			return 0
+		case !capTab[q]:
+			return 0
+		case promo[t]:
+			return promos
+		}
+		return 1
+	}
 	n := 0
 	for _, c16 := range p.plist[s][:p.pcount[s]] {
 		c := int(c16) & cellMask
@@ -363,28 +381,8 @@ func (p *Position) CountLegal(buf []Move) int {
 					n++
 				}
 			}
-			if t := (c + diagA) & cellMask; board[t] != NoPiece {
-				if capTab[board[t]] {
-					if promo[t] {
-						n += promos
-					} else {
-						n++
-					}
-				}
-			} else if ne > 0 {
-				n += p.countEnPassant(c, t, eps[:ne])
-			}
-			if t := (c + diagB) & cellMask; board[t] != NoPiece {
-				if capTab[board[t]] {
-					if promo[t] {
-						n += promos
-					} else {
-						n++
-					}
-				}
-			} else if ne > 0 {
-				n += p.countEnPassant(c, t, eps[:ne])
-			}
+			// The two diagonals, unrolled (a loop measured ~9 % slower).
+			n += diagCount(c, (c+diagA)&cellMask) + diagCount(c, (c+diagB)&cellMask)
 		case Knight:
 			// Eight jumps, counted without a branch: dest[q] is 1 for an
 			// empty square or a piece s may capture.
