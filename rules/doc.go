@@ -10,7 +10,8 @@
 //   - Geometry and pieces (geometry.go, piece.go, square/): the board as
 //     data — any set of playable squares on a grid up to 16×16, barriers
 //     between squares — in a padded 20×20 mailbox so that no move
-//     generator tests an edge.
+//     generator tests an edge, stored in 512 cells so that an index
+//     masked with cellMask needs no bounds check.
 //   - Variant (variant.go): a rule system as data — seats, pawn
 //     directions, promotion and double-step squares, turn order, who
 //     captures and checks whom, options — compiled into lookup tables.

@@ -9,11 +9,14 @@ import (
 // The engine works on a padded mailbox: a 20×20 grid of cells holding the
 // 16×16 square grid with two rings of walls around it, so that a knight's
 // jump or a slider's next step off the board lands on a Wall cell and the
-// hot loops need no edge tests.
+// hot loops need no edge tests. The mailbox arrays hold 512 cells, the
+// 400 of the grid and walls beyond, so that an index masked with cellMask
+// is provably in range and the hot loops carry no bounds checks.
 const (
 	stride   = 20
 	pad      = 2
-	numCells = stride * stride
+	numCells = 512 // stride*stride rounded up to a power of two
+	cellMask = numCells - 1
 )
 
 // cell converts a square to its mailbox index.

@@ -209,7 +209,7 @@ func (p *Position) plainMoves(moves []Move, s Seat, anyEP bool) []Move {
 
 // step appends the move from c to c+d if the piece may land there.
 func step(moves []Move, board *[numCells]Piece, dest *[256]uint8, c, d int) []Move {
-	if dest[board[c+d]] != 0 {
+	if dest[board[(c+d)&cellMask]] != 0 {
 		moves = append(moves, newMove(c, c+d, NoKind, flagNormal))
 	}
 	return moves
@@ -218,10 +218,10 @@ func step(moves []Move, board *[numCells]Piece, dest *[256]uint8, c, d int) []Mo
 // ray appends a slider's moves from c along step d: the empty cells, and
 // the first piece if it may be captured.
 func ray(moves []Move, board *[numCells]Piece, dest *[256]uint8, c, d int) []Move {
-	t := c + d
+	t := (c + d) & cellMask
 	for board[t] == NoPiece {
 		moves = append(moves, newMove(c, t, NoKind, flagNormal))
-		t += d
+		t = (t + d) & cellMask
 	}
 	if dest[board[t]] != 0 {
 		moves = append(moves, newMove(c, t, NoKind, flagNormal))
@@ -322,9 +322,27 @@ func (p *Position) CountLegal(buf []Move) int {
 	promos := len(v.Promotions)
 	board := &p.board
 	dest := &v.destTab[s]
+	// diagCount counts a pawn's capture from c onto the diagonal cell t
+	// (each promotion kind once), or its en-passant capture onto an
+	// empty t; called directly, it is inlined.
+	diagCount := func(c, t int) int {
+		q := board[t]
+		switch {
+		case q == NoPiece:
+			if ne > 0 {
+				return p.countEnPassant(c, t, eps[:ne])
+			}
+			return 0
+		case !capTab[q]:
+			return 0
+		case promo[t]:
+			return promos
+		}
+		return 1
+	}
 	n := 0
 	for _, c16 := range p.plist[s][:p.pcount[s]] {
-		c := int(c16)
+		c := int(c16) & cellMask
 		pc := board[c]
 		if pc&deadFlag != 0 {
 			continue
@@ -353,37 +371,25 @@ func (p *Position) CountLegal(buf []Move) int {
 			// A pawn that is not pinned, its king not in check: pushes
 			// and captures count as they are; en passant takes the full
 			// test.
-			if t := c + fwd; board[t] == NoPiece {
+			if t := (c + fwd) & cellMask; board[t] == NoPiece {
 				if promo[t] {
 					n += promos
 				} else {
 					n++
 				}
-				if double && dbl[c] && board[t+fwd] == NoPiece {
+				if double && dbl[c] && board[(t+fwd)&cellMask] == NoPiece {
 					n++
 				}
 			}
-			for _, t := range [2]int{c + diagA, c + diagB} {
-				switch q := board[t]; {
-				case q != NoPiece:
-					if capTab[q] {
-						if promo[t] {
-							n += promos
-						} else {
-							n++
-						}
-					}
-				case ne > 0:
-					n += p.countEnPassant(c, t, eps[:ne])
-				}
-			}
+			// The two diagonals, unrolled (a loop measured ~9 % slower).
+			n += diagCount(c, (c+diagA)&cellMask) + diagCount(c, (c+diagB)&cellMask)
 		case Knight:
 			// Eight jumps, counted without a branch: dest[q] is 1 for an
 			// empty square or a piece s may capture.
-			n += int(dest[board[c+2*stride+1]]) + int(dest[board[c+2*stride-1]]) +
-				int(dest[board[c-2*stride+1]]) + int(dest[board[c-2*stride-1]]) +
-				int(dest[board[c+stride+2]]) + int(dest[board[c-stride+2]]) +
-				int(dest[board[c+stride-2]]) + int(dest[board[c-stride-2]])
+			n += int(dest[board[(c+2*stride+1)&cellMask]]) + int(dest[board[(c+2*stride-1)&cellMask]]) +
+				int(dest[board[(c-2*stride+1)&cellMask]]) + int(dest[board[(c-2*stride-1)&cellMask]]) +
+				int(dest[board[(c+stride+2)&cellMask]]) + int(dest[board[(c-stride+2)&cellMask]]) +
+				int(dest[board[(c+stride-2)&cellMask]]) + int(dest[board[(c-stride-2)&cellMask]])
 		case Bishop:
 			n += countRay(board, dest, c, stride+1) + countRay(board, dest, c, stride-1) +
 				countRay(board, dest, c, -stride+1) + countRay(board, dest, c, -stride-1)
@@ -404,10 +410,10 @@ func (p *Position) CountLegal(buf []Move) int {
 // cells, and the first piece if it may be captured (dest, as destTab).
 func countRay(board *[numCells]Piece, dest *[256]uint8, c, d int) int {
 	n := 0
-	t := c + d
+	t := (c + d) & cellMask
 	for board[t] == NoPiece {
 		n++
-		t += d
+		t = (t + d) & cellMask
 	}
 	return n + int(dest[board[t]])
 }
@@ -678,9 +684,9 @@ func (p *Position) sliderAttack(t int, s Seat) bool {
 	atk := &p.v.atkTab[s]
 	for i := 0; i < numKingDirs; i++ {
 		d := dirDelta[i]
-		f := t + d
+		f := (t + d) & cellMask
 		for p.board[f] == NoPiece {
-			f += d
+			f = (f + d) & cellMask
 		}
 		q := p.board[f]
 		if !atk[q] || p.out[q.Seat()] {
@@ -864,12 +870,13 @@ func (p *Position) checkAndPins(k int, s Seat, pins *[numKingDirs]int16) (bool, 
 		d := dirDelta[i]
 		diag := i >= dirNE
 		own := 0
-		for t := k + d; ; t += d {
+		for t := (k + d) & cellMask; ; t = (t + d) & cellMask {
 			q := p.board[t]
 			if q == NoPiece {
 				continue
 			}
-			if own == 0 && q&Wall == 0 && q.Seat() == s && !q.Dead() {
+			// s's own live piece: not a wall, not dead, seat s, in one test
+			if own == 0 && q&(Wall|deadFlag|3<<seatShift) == Piece(s)<<seatShift {
 				own = t
 				continue
 			}
@@ -900,13 +907,18 @@ func (p *Position) checkAndPins(k int, s Seat, pins *[numKingDirs]int16) (bool, 
 func (p *Position) leaperAttack(t int, s Seat) bool {
 	v := p.v
 	for _, pa := range v.pawnAtk[s][:v.pawnAtkN[s]] {
-		if p.board[t+pa.d] == pa.pc && !p.out[pa.pc.Seat()] {
+		if p.board[(t+pa.d)&cellMask] == pa.pc && !p.out[pa.pc.Seat()] {
 			return true
 		}
 	}
 	atk := &v.atkTab[s]
-	for i := 8; i < 16; i++ {
-		q := p.board[t+dirDelta[i]]
+	b := &p.board
+	for _, q := range [8]Piece{ // the eight knight jumps, constant steps
+		b[(t+2*stride+1)&cellMask], b[(t+2*stride-1)&cellMask],
+		b[(t-2*stride+1)&cellMask], b[(t-2*stride-1)&cellMask],
+		b[(t+stride+2)&cellMask], b[(t-stride+2)&cellMask],
+		b[(t+stride-2)&cellMask], b[(t-stride-2)&cellMask],
+	} {
 		if q&kindMask == Piece(Knight) && atk[q] && !p.out[q.Seat()] {
 			return true
 		}
