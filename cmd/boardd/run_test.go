@@ -41,7 +41,27 @@ func TestMain(m *testing.M) {
 type daemonProc struct {
 	cmd      *exec.Cmd
 	web, sim string
-	out      *strings.Builder
+	out      *logBuffer
+}
+
+// logBuffer is the daemon's stderr as the test reads it while the process
+// still writes (os/exec copies it from another goroutine).
+type logBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// String returns what the daemon has written so far.
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func startProc(t *testing.T, config string) *daemonProc {
@@ -52,7 +72,7 @@ func startProc(t *testing.T, config string) *daemonProc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &daemonProc{cmd: cmd, out: &strings.Builder{}}
+	p := &daemonProc{cmd: cmd, out: &logBuffer{}}
 	cmd.Stderr = p.out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
