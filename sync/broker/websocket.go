@@ -61,8 +61,9 @@ func (l *wsListener) ID() string                  { return wsListenerID }
 func (l *wsListener) Address() string             { return "/mqtt" }
 func (l *wsListener) Protocol() string            { return "ws" }
 func (l *wsListener) Close(closeClients listeners.CloseFn) {
-	l.closed.Store(true)
-	closeClients(wsListenerID)
+	if l.closed.CompareAndSwap(false, true) { // once, as mochi's own listeners
+		closeClients(wsListenerID)
+	}
 }
 
 // errTextFrame is returned for a text frame: MQTT over WebSocket is binary.
