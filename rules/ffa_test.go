@@ -479,6 +479,20 @@ func TestFFAWalkingKingFamily(t *testing.T) {
 			if _, over := g.Result(); over {
 				t.Errorf("%s: the game ended", tt.name)
 			}
+			// Out, the king is grey like its army: capturing it scores
+			// nothing (its 20 was shared).
+			if !g.pos.At(sqMust("d1")).Dead() {
+				t.Errorf("%s: Red's stalemated king is live", tt.name)
+			}
+			if tt.blue != "bK:a7" {
+				continue
+			}
+			for _, mv := range []string{"a8-a7", "e14-e1", "k2-k3", "a7-a8"} {
+				play(t, g, mv)
+			}
+			if rec := play(t, g, "e1xd1"); rec.Gained != [NumSeats]int{} || len(rec.Out) != 0 {
+				t.Errorf("%s: capturing Red's grey king gained %v, out %v", tt.name, rec.Gained, rec.Out)
+			}
 		}
 	})
 
