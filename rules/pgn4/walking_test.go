@@ -19,7 +19,7 @@ import (
 //
 //   - a walking king's moves score nothing: its player has left. A token
 //     with a trailing R or T ("Kj8xNj9T") is the seat leaving and its king
-//     then moving in the same turn (all 20 such tokens in testdata are king
+//     then moving in the same turn (all 21 such tokens in testdata are king
 //     moves); Green's Kj8xNj9T takes a live knight and chess.com's 40 for
 //     Green leaves out those 3 points;
 //   - a walking king stalemated on its turn (chess.com's lone S) is out and
