@@ -77,7 +77,10 @@
 //   - no allocation, no interface call and no map lookup on the plain
 //     path: a variant's rules enter only behind a bit of Variant.provides
 //     (or a table a hook filled in Compile, such as the leaper table), so
-//     a variant without hooks pays one predictable branch;
+//     a variant without hooks pays one predictable branch; a move of a
+//     hook's own kind (the essay's pawn swap) carries the hook flag and
+//     the hook's label (hookMove), and Make and Unmake hand it to the hook
+//     (OnMakeMove);
 //   - what the hot path needs is computed in Variant.Compile from what
 //     the hooks provide (plainCount, pawnHooks, oddLeaps), never from a
 //     hand-kept list of variant flags;

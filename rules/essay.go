@@ -9,8 +9,9 @@ package rules
 // is mated or stalemated as in chess), and the two optional rules: the
 // partner pawn swap (EssayOptions.PartnerPawnSwap) and the alternate rule, a
 // partner inheriting the army (EssayOptions.PartnerInheritsArmy; the core's
-// mechanics for an army played by another seat are in armies.go). Make
-// plays a swap on the move flag only a swap carries.
+// mechanics for an army played by another seat are in armies.go). The
+// hook generates the swaps (PieceMoves), labels them (Move.IsSwap) and
+// plays the exchanging swap itself (MakeMove, UnmakeMove).
 
 // EssayOptions are the four-player chess essay's two optional rules
 // (keys options.partner_pawn_swap, options.partner_inherits_army),
@@ -77,7 +78,7 @@ func (*Essay) ID() string { return "essay" }
 func (h *Essay) Provides(b byte) bool {
 	v := h.v
 	switch b {
-	case OnPieceMoves:
+	case OnPieceMoves, OnMakeMove:
 		return v.essay().PartnerPawnSwap
 	case OnSettle, OnMustMove:
 		return v.Mode == LastStanding
@@ -168,6 +169,30 @@ func (h *Essay) Settle(g *Game, mover Seat, rec *Record) bool {
 //   - A swap may leave the partner's king in check (as any move that opens
 //     a line may); the mover's own king decides legality as for any move.
 
+// The essay hook's labels on the swaps it generates (hookMove).
+const (
+	// swapExchange: the two pawns exchange squares; the hook plays it
+	// (MakeMove).
+	swapExchange uint8 = 1 + iota
+	// swapPass: the en passant form, the partner's pawn stays where it is;
+	// Make plays it as an ordinary move onto the empty square.
+	swapPass
+)
+
+// IsSwap reports whether m is the essay's partner pawn swap (a pawn
+// "captures" a partner's pawn, which takes its square instead), and whether
+// it is the en passant form, where the partner's pawn stays put.
+func (m Move) IsSwap() (swap, enPassant bool) {
+	l := m.hookLabel()
+	return l == swapExchange || l == swapPass, l == swapPass
+}
+
+// MakeMove plays an exchanging swap (Make has filled u).
+func (h *Essay) MakeMove(p *Position, m Move, u Undo) Undo { return p.makeSwap(m, u) }
+
+// UnmakeMove takes back MakeMove.
+func (h *Essay) UnmakeMove(p *Position, m Move, u Undo) { p.unmakeSwap(m, u) }
+
 // swapMoves appends the swaps of the pawn of seat s on cell c: onto a
 // partner's live pawn diagonally forward, or onto the empty square a
 // partner's pawn skipped with its double step on the turn just past.
@@ -185,23 +210,23 @@ func (p *Position) swapMoves(moves []Move, c int, s Seat, anyEP bool) []Move {
 		switch {
 		case q == NoPiece:
 			if anyEP && p.swapPassable(t, s) {
-				moves = p.addSwap(moves, c, t, s, flagSwapPass)
+				moves = p.addSwap(moves, c, t, s, swapPass)
 			}
 		case q.Kind() == Pawn && !q.Dead() && q&Wall == 0 && v.Partners(s, q.Seat()) && !v.promoCell[q.Seat()][c]:
-			moves = p.addSwap(moves, c, t, s, flagSwap)
+			moves = p.addSwap(moves, c, t, s, swapExchange)
 		}
 	}
 	return moves
 }
 
-// addSwap appends the swap c→t of a pawn of seat s, one per promotion
-// kind when t is one of s's promotion squares.
-func (p *Position) addSwap(moves []Move, c, t int, s Seat, flag int) []Move {
+// addSwap appends the swap c→t of a pawn of seat s, labelled kind, one
+// per promotion kind when t is one of s's promotion squares.
+func (p *Position) addSwap(moves []Move, c, t int, s Seat, kind uint8) []Move {
 	if !p.v.promoCell[s][t] {
-		return append(moves, newMove(c, t, NoKind, flag))
+		return append(moves, hookMove(c, t, NoKind, kind == swapExchange, kind))
 	}
 	for _, k := range p.v.Promotions {
-		moves = append(moves, newMove(c, t, k, flag))
+		moves = append(moves, hookMove(c, t, k, kind == swapExchange, kind))
 	}
 	return moves
 }

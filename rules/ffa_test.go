@@ -365,3 +365,178 @@ func TestFFAWalkingKingFlagsOnItsTurn(t *testing.T) {
 		t.Errorf("after the walking king flagged: turn %v, Red %v", g.Turn(), g.Status(Red))
 	}
 }
+
+// The family of a player who leaves an FFA game under Dead King Walking
+// (resigns or times out; a disconnected player's clock runs out, so a
+// disconnect is a time-out to the rules). The rules text: "When a player
+// resigns or times out, leaving two or more active players on the board,
+// that player's king remains "alive" and is still worth +20 to whoever can
+// capture it. The last remaining player will be given +20 for each king of
+// all resigned or timed out players that is still on the board." and "In
+// case of stalemate, insufficient material, three-fold repetition or the
+// 50-move rule, the remaining players receive +10 points each." What it
+// leaves unsaid follows chess.com's real games (rules/pgn4's
+// TestReplayWalkingKings): the walking king's moves score nothing; a
+// walking king stalemated, or still on the board when the game is drawn,
+// has its 20 shared by the players still playing, rounded up.
+func TestFFAWalkingKingFamily(t *testing.T) {
+	for _, a := range []Action{ActResign, ActTimeout} {
+		name := map[Action]string{ActResign: "resigns", ActTimeout: "times out"}[a]
+		t.Run("Red "+name+" and its king walks on at once, scoring nothing", func(t *testing.T) {
+			// Blue's knight on i2 is a live piece next to Red's king; Red's
+			// own rook e1 turns grey.
+			g := newGameAt(t, ffa(t), "R", "rK:h1 rR:e1 bK:a7 bN:i2 yK:g14 gK:n8 gR:e8")
+			if !g.KingWalksOn(Red) {
+				t.Fatal("Red's king would not walk on with three others playing")
+			}
+			recs, err := g.LeaveAndWalk(a, mustFind(t, g.pos, "h1-i2"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(recs) != 2 || recs[0].Action != a || recs[0].TurnAfter != Red || recs[1].Seat != Red || recs[1].Gained != [NumSeats]int{} {
+				t.Fatalf("records %+v: want the leaving (turn kept), then the king's move gaining nothing", recs)
+			}
+			if g.Status(Red) != Walking || g.Turn() != Blue || g.pos.Points(Red) != 0 || !g.pos.At(sqMust("e1")).Dead() {
+				t.Errorf("Red %v, turn %v, Red's points %d, rook e1 %v", g.Status(Red), g.Turn(), g.pos.Points(Red), g.pos.At(sqMust("e1")))
+			}
+			// The king is "still worth +20 to whoever can capture it"; its
+			// grey army is worth nothing ("Pieces become inert … they no
+			// longer award any points when captured").
+			play(t, g, "a7-a6")
+			play(t, g, "g14-h14")
+			if rec := play(t, g, "e8xe1"); rec.Gained != [NumSeats]int{} {
+				t.Errorf("capturing Red's grey rook gained %v", rec.Gained)
+			}
+		})
+	}
+	t.Run("the same move by a live king scores", func(t *testing.T) {
+		g := newGameAt(t, ffa(t), "R", "rK:h1 bK:a7 bN:i2 yK:g14 yR:d14 gK:n8")
+		if rec := play(t, g, "h1-i2"); rec.Gained[Red] != 3 {
+			t.Errorf("gained %v", rec.Gained)
+		}
+	})
+	t.Run("refused, nothing changes", func(t *testing.T) {
+		noDKW := ffa(t)
+		noDKW.Options.DeadKingWalking = false
+		tests := []struct {
+			name   string
+			v      *Variant
+			fen    string
+			mv     string
+			reason string
+		}{
+			{"Dead King Walking off", noDKW, fenOf(t, "R", "rK:h1 bK:a7 yK:g14 yR:d14 gK:n8"), "h1-i2", "would not walk on"},
+			// Two others out: Red's leaving leaves one, so no king walks.
+			{"one other left", ffa(t), strings.Replace(fenOf(t, "R", "rK:h1 dbK:a7 yK:g14 yR:d14 dgK:n8"), "R-0,0,0,0-", "R-0,1,0,1-", 1), "h1-i2", "would not walk on"},
+			{"not a king's move", ffa(t), fenOf(t, "R", "rK:h1 rP:e2 bK:a7 yK:g14 yR:d14 gK:n8"), "e2-e3", "walking king"},
+		}
+		for _, tt := range tests {
+			g, err := NewGame(tt.v, tt.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := g.Position().FEN4()
+			_, err = g.LeaveAndWalk(ActTimeout, mustFind(t, g.pos, tt.mv))
+			if err == nil || !strings.Contains(err.Error(), tt.reason) {
+				t.Errorf("%s: %v, want …%s…", tt.name, err, tt.reason)
+			}
+			if g.Position().FEN4() != before || len(g.Records()) != 0 || g.Status(Red) != Playing || g.Turn() != Red {
+				t.Errorf("%s: the refusal changed the game: %d records, Red %v", tt.name, len(g.Records()), g.Status(Red))
+			}
+		}
+	})
+
+	// Red's king on d1 (c1 and c2 are off the cross) with Yellow's rook on
+	// the e-file: Green's rook closing rank 2 leaves it no move on its turn.
+	const cornered = "rK:d1 yK:g14 yR:e14 gK:n8 gR:k5"
+	t.Run("a walking king stalemated: 20 shared, rounded up", func(t *testing.T) {
+		tests := []struct {
+			name  string
+			blue  string
+			flags string
+			moves []string // after Red resigned, up to Red's turn
+			want  [NumSeats]int
+		}{
+			{"three play on: 7 each", "bK:a7", "R-0,0,0,0-", []string{"a7-a8", "g14-h14", "k5-k2"}, [NumSeats]int{0, 7, 7, 7}},
+			{"two play on: 10 each", "dbK:a7", "R-0,1,0,0-", []string{"g14-h14", "k5-k2"}, [NumSeats]int{0, 0, 10, 10}},
+		}
+		for _, tt := range tests {
+			fen := strings.Replace(fenOf(t, "R", cornered+" "+tt.blue), "R-0,0,0,0-", tt.flags, 1)
+			g, err := NewGame(ffa(t), fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := g.Resign(Red); err != nil {
+				t.Fatal(err)
+			}
+			var rec Record
+			for _, mv := range tt.moves {
+				rec = play(t, g, mv)
+			}
+			if g.Status(Red) != Stalemated || rec.Gained != tt.want || fmt.Sprint(rec.Out) != "[Red]" {
+				t.Errorf("%s: Red %v, the last move (%s) gained %v, out %v; want %v", tt.name, g.Status(Red), rec.Text, rec.Gained, rec.Out, tt.want)
+			}
+			if _, over := g.Result(); over {
+				t.Errorf("%s: the game ended", tt.name)
+			}
+			// Out, the king is grey like its army: capturing it scores
+			// nothing (its 20 was shared).
+			if !g.pos.At(sqMust("d1")).Dead() {
+				t.Errorf("%s: Red's stalemated king is live", tt.name)
+			}
+			if tt.blue != "bK:a7" {
+				continue
+			}
+			for _, mv := range []string{"a8-a7", "e14-e1", "k2-k3", "a7-a8"} {
+				play(t, g, mv)
+			}
+			if rec := play(t, g, "e1xd1"); rec.Gained != [NumSeats]int{} || len(rec.Out) != 0 {
+				t.Errorf("%s: capturing Red's grey king gained %v, out %v", tt.name, rec.Gained, rec.Out)
+			}
+		}
+	})
+
+	t.Run("a draw with a walking king on the board: +10 each and its 20 shared", func(t *testing.T) {
+		// Red resigns and walks; Blue's Bf4xh6 takes the last pawn: kings
+		// and single minor pieces (Red's queen is grey).
+		g := newGameAt(t, ffa(t), "R", "rK:h1 rQ:e3 bK:a7 bB:f4 yK:g14 gK:n8 gP:h6")
+		if _, err := g.Resign(Red); err != nil {
+			t.Fatal(err)
+		}
+		play(t, g, "f4xh6")
+		res, over := g.Result()
+		// Blue: 1 for the pawn; three remain: 10 + 7 each.
+		if want := [NumSeats]int{0, 18, 17, 17}; !over || res.Reason != "insufficient material" || res.Points != want {
+			t.Errorf("over=%v %s %v, want insufficient material %v", over, res.Reason, res.Points, want)
+		}
+	})
+
+	t.Run("two left: a resignation ends the game, every king still on the board is the last player's", func(t *testing.T) {
+		// Red walks (three others), then Yellow leaves Blue and Green:
+		// Yellow walks too; Green's resignation leaves Blue alone, so
+		// Green's king does not walk, but it is on the board: 3 × 20.
+		g, _ := NewGame(ffa(t), "")
+		for _, s := range []Seat{Red, Yellow, Green} {
+			if _, err := g.Timeout(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, _ := g.Result()
+		if res.Reason != "last player standing" || res.Points != [NumSeats]int{0, 60, 0, 0} || g.Status(Green) != TimedOut {
+			t.Errorf("%s %v, Green %v", res.Reason, res.Points, g.Status(Green))
+		}
+	})
+
+	t.Run("claim win: no text or game shares a walking king", func(t *testing.T) {
+		g := newGameAt(t, ffa(t), "R", "rK:h1 rR:e1 bK:a7 yK:g14 gK:n8")
+		g.Resign(Yellow) // walks: three others
+		g.Resign(Green)  // one other: out
+		g.pos.points[Red] = 30
+		if err := g.ClaimWin(Red); err != nil {
+			t.Fatal(err)
+		}
+		if res, _ := g.Result(); res.Points != [NumSeats]int{30, 0, 0, 0} {
+			t.Errorf("points %v", res.Points)
+		}
+	})
+}

@@ -287,8 +287,11 @@ func (g *Game) Play(m Move) (Record, error) {
 			}
 		}
 	}
+	// A walking king's moves score nothing: its player has left the game
+	// and its score is final (chess.com; see walkingKingShare).
+	scores := g.v.Mode == FFA && g.status[s] == Playing
 	u := g.pos.Make(m)
-	if g.v.Mode == FFA && victim != NoPiece && !victim.Dead() {
+	if scores && victim != NoPiece && !victim.Dead() {
 		g.gain(&rec, s, pieceValue(victim)) // a live king, walking or not, is worth 20
 	}
 	mark := ""
@@ -307,7 +310,7 @@ func (g *Game) Play(m Move) (Record, error) {
 			rec.Out = append(rec.Out, e)
 		}
 	}
-	if g.v.Mode == FFA {
+	if scores {
 		g.gain(&rec, s, g.checkBonus(s))
 	}
 	if g.settle(s, &rec) {
@@ -406,12 +409,62 @@ func (g *Game) checkBonus(s Seat) int {
 }
 
 // Resign makes seat s resign (any seat may resign at any time).
-func (g *Game) Resign(s Seat) (Record, error) { return g.leave(s, ActResign) }
+func (g *Game) Resign(s Seat) (Record, error) { return g.leave(s, ActResign, false) }
 
 // Timeout records that seat s's clock ran out.
-func (g *Game) Timeout(s Seat) (Record, error) { return g.leave(s, ActTimeout) }
+func (g *Game) Timeout(s Seat) (Record, error) { return g.leave(s, ActTimeout, false) }
 
-func (g *Game) leave(s Seat, a Action) (Record, error) {
+// KingWalksOn reports whether seat s's king would walk on if s resigned or
+// flagged now: FFA with Dead King Walking, s playing with its king on the
+// board, and two or more others still playing ("When a player resigns or
+// times out, leaving two or more active players on the board, that
+// player's king remains \"alive\"").
+func (g *Game) KingWalksOn(s Seat) bool {
+	if g.result != nil || s >= NumSeats || g.v.Mode != FFA || !g.v.Options.DeadKingWalking ||
+		g.v.provides&(1<<OnLeave) != 0 || g.status[s] != Playing || g.pos.king[s] == 0 {
+		return false
+	}
+	others := 0
+	for e := Seat(0); e < NumSeats; e++ {
+		if e != s && g.status[e] == Playing {
+			others++
+		}
+	}
+	return others >= 2
+}
+
+// LeaveAndWalk makes the seat to move resign (a is ActResign) or flag
+// (ActTimeout) on its turn, after which its king, walking on under Dead
+// King Walking, makes move m in the same turn: what chess.com writes as
+// one token with the R or T after the king's move ("Kj8xNj9T"). The
+// walking king's move scores nothing. It returns the two records (the
+// leaving, then the move); when the king would not walk on (KingWalksOn)
+// or m is not a legal move for it, it fails and changes nothing.
+func (g *Game) LeaveAndWalk(a Action, m Move) ([]Record, error) {
+	s := g.pos.turn
+	if a != ActResign && a != ActTimeout {
+		return nil, fmt.Errorf("LeaveAndWalk takes a resignation or a time-out, not action %d", a)
+	}
+	if !g.KingWalksOn(s) {
+		return nil, fmt.Errorf("%s's king would not walk on after %s leaves (it walks only in FFA with Dead King Walking while two or more others play): play the move and the resignation separately", s, s)
+	}
+	left, err := g.leave(s, a, true)
+	if err != nil {
+		return nil, err
+	}
+	if g.pos.turn != s || g.status[s] != Walking {
+		g.popTurn()
+		return nil, fmt.Errorf("%s's walking king has no move once %s has left", s, s)
+	}
+	moved, err := g.Play(m)
+	if err != nil {
+		g.popTurn()
+		return nil, fmt.Errorf("%s's walking king: %w", s, err)
+	}
+	return []Record{left, moved}, nil
+}
+
+func (g *Game) leave(s Seat, a Action, keepTurn bool) (Record, error) {
 	if g.result != nil {
 		return Record{}, ErrGameOver
 	}
@@ -449,23 +502,17 @@ func (g *Game) leave(s Seat, a Action) (Record, error) {
 		g.finishTurn(&rec)
 		return rec, nil
 	}
-	active := 0
-	for e := Seat(0); e < NumSeats; e++ {
-		if e != s && g.status[e] == Playing {
-			active++
-		}
-	}
 	wasTurn := g.pos.turn == s
-	if g.v.Options.DeadKingWalking && active >= 2 && g.status[s] == Playing && g.pos.king[s] != 0 {
+	if g.KingWalksOn(s) {
 		g.status[s] = Walking
 		g.greyArmy(s, true)
 	} else {
 		g.eliminate(s, st)
 	}
 	rec.Out = append(rec.Out, s)
-	if wasTurn && g.pos.turn == s {
+	if wasTurn && g.pos.turn == s && !keepTurn {
 		// The resignation uses up the seat's turn; a walking king moves
-		// again next round.
+		// again next round (LeaveAndWalk: at once).
 		g.pos.ep[s] = epEntry{}
 		g.pos.turn = g.pos.nextSeat(s)
 	}
@@ -591,7 +638,14 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 				continue // stalemate counts only on the player's own turn
 			}
 			if g.status[s] == Walking {
-				g.knockOut(rec, s, Stalemated) // a walking king with no move is simply out
+				// A walking king with no move is out; nobody can capture
+				// it now, so its 20 points are shared (walkingKingShare).
+				g.knockOut(rec, s, Stalemated)
+				if n := g.activeCount(); n > 0 && rec != nil {
+					for _, e := range g.playingSeats() {
+						g.gain(rec, e, walkingKingShare(n))
+					}
+				}
 				changed = true
 				break
 			}
@@ -706,9 +760,22 @@ func (g *Game) end(reason string, winners []Seat) {
 	g.result = r
 }
 
-// endFFA ends an FFA game: each remaining player gains bonus points; the
-// last player standing gains 20 per walking king still on the board; the
-// top scorers win.
+// walkingKingShare is what each of n players still playing gains for a
+// walking king that can no longer be captured: its 20 points shared
+// evenly, rounded up. The rules text says it for one player ("The last
+// remaining player will be given +20 for each king of all resigned or
+// timed out players that is still on the board"); chess.com does the same
+// for two or three when the king is stalemated or the game is drawn with
+// it on the board (real games 103144750 and 97969768, rules/pgn4's
+// TestReplayWalkingKings): 20 among three is 7 each, among two 10 each.
+func walkingKingShare(n int) int {
+	return (20 + n - 1) / n
+}
+
+// endFFA ends an FFA game: each remaining player gains bonus points and a
+// share of 20 for each king of a resigned or timed-out player still on
+// the board (walkingKingShare; the last player standing gains 20 per
+// king); the top scorers win.
 func (g *Game) endFFA(reason string, bonus int) {
 	p := g.pos
 	var remaining []Seat
@@ -720,14 +787,18 @@ func (g *Game) endFFA(reason string, bonus int) {
 	for _, s := range remaining {
 		p.points[s] += bonus
 	}
-	if len(remaining) == 1 {
+	if len(remaining) > 0 && reason != "claim win" {
 		// "The last remaining player will be given +20 for each king of
-		// all resigned or timed out players that is still on the board."
+		// all resigned or timed out players that is still on the board";
+		// with two left at a draw, 10 each (walkingKingShare). A claimed
+		// win is not known to share them: no text or game says.
 		for s := Seat(0); s < NumSeats; s++ {
 			switch g.status[s] {
 			case Walking, Resigned, TimedOut:
 				if p.king[s] != 0 {
-					p.points[remaining[0]] += 20
+					for _, r := range remaining {
+						p.points[r] += walkingKingShare(len(remaining))
+					}
 				}
 			}
 		}

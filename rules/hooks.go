@@ -82,6 +82,10 @@ const (
 	// position (Hook.EnPassantOpen, EnPassantTo, EnPassantVictim, Made,
 	// Unmade, HashInto).
 	OnEnPassant
+	// OnMakeMove: Hook.MakeMove and Hook.UnmakeMove play and take back the
+	// moves of the hook's own kind that its PieceMoves generates (a flag
+	// the core only passes on).
+	OnMakeMove
 
 	numProvides
 )
@@ -95,7 +99,7 @@ const movementHooks = 1<<OnPieceMoves | 1<<OnPawnCapture | 1<<OnPromote | 1<<OnL
 // the core asks only the first.
 const exclusive = 1<<OnPieceMoves | 1<<OnPawnCapture | 1<<OnPromote | 1<<OnReduced | 1<<OnMated |
 	1<<OnSettle | 1<<OnDraws | 1<<OnMustMove | 1<<OnLeave | 1<<OnDrawEnd |
-	1<<OnDrawAgreement | 1<<OnGameMoves | 1<<OnNote | 1<<OnEnPassant
+	1<<OnDrawAgreement | 1<<OnGameMoves | 1<<OnNote | 1<<OnEnPassant | 1<<OnMakeMove
 
 // pawnHooks are the capabilities the pawn generator must ask about.
 const pawnHooks = 1<<OnPieceMoves | 1<<OnPawnCapture | 1<<OnPromote
@@ -196,6 +200,13 @@ type Hook interface {
 	// HashInto adds the variant's position state to a repetition hash
 	// (OnEnPassant).
 	HashInto(p *Position, h hash.Hash64)
+
+	// MakeMove plays m, a move of the hook's own kind, for Make, which
+	// has filled u with what it saves for every move, and returns what
+	// UnmakeMove needs (OnMakeMove).
+	MakeMove(p *Position, m Move, u Undo) Undo
+	// UnmakeMove takes back MakeMove (OnMakeMove).
+	UnmakeMove(p *Position, m Move, u Undo)
 }
 
 // HookState is a hook's own state in one game (OnState): the game keeps a
@@ -324,6 +335,13 @@ func (HookBase) Unmade(*Position) {}
 
 // HashInto adds nothing.
 func (HookBase) HashInto(*Position, hash.Hash64) {}
+
+// MakeMove is never asked: no move has the hook flag without a hook that
+// provides OnMakeMove. It returns u.
+func (HookBase) MakeMove(_ *Position, _ Move, u Undo) Undo { return u }
+
+// UnmakeMove does nothing.
+func (HookBase) UnmakeMove(*Position, Move, Undo) {}
 
 // hookMakers are the registered hook makers, one per variant file that
 // needs one (registerHook, called from each hook file's init).

@@ -226,8 +226,8 @@ func (p *Position) Make(m Move) Undo {
 		if p.v.provides&(1<<OnEnPassant) != 0 {
 			u.capCell = int16(p.v.hook(OnEnPassant).EnPassantVictim(p, to, s))
 		}
-	case flagSwap:
-		return p.makeSwap(m, u)
+	case flagHook:
+		return p.v.hook(OnMakeMove).MakeMove(p, m, u)
 	case flagCastleShort, flagCastleLong:
 		dir := (to - from) / 2
 		rf := from + 3*dir
@@ -311,8 +311,8 @@ func (p *Position) dropCornerRights(c int) {
 
 // Unmake takes back m, which must be the last move made, using its Undo.
 func (p *Position) Unmake(m Move, u Undo) {
-	if m.flag() == flagSwap {
-		p.unmakeSwap(m, u)
+	if m.flag() == flagHook {
+		p.v.hook(OnMakeMove).UnmakeMove(p, m, u)
 		return
 	}
 	from, to := m.from(), m.to()

@@ -9,12 +9,15 @@ import (
 
 // FromGame writes a game played in the rules engine as PGN4, in
 // chess.com's layout: tags (the given ones, plus Variant and StartFen4 when
-// absent), then one round per line. A seat that resigns or flags right
-// after its own move gets the R or T appended to that move ("Ke12-e13T");
-// on its own turn it is a lone R or T; a seat removed because it has no
-// move on its turn gets a lone S. A resignation out of turn has no place in
-// chess.com's notation: it is written as a comment "{Yellow resigns}" (or
-// "flags") after the slot it followed, which Replay understands.
+// absent), then one round per line. A seat that resigns or flags on its
+// turn is a lone R or T; when its walking king moves in that same turn
+// (Game.LeaveAndWalk) the R or T follows the king's move ("Ke12-e13T"), as
+// chess.com writes it. A seat removed because it has no move on its turn
+// gets a lone S. A resignation out of turn has no place in chess.com's
+// notation: it is written as a comment "{Yellow resigns}" (or "flags")
+// after the slot it followed, which Replay understands; where no king
+// walks on (Teams, FFA without Dead King Walking) one right after the
+// seat's own move is appended to it instead ("Qd1-d4R").
 func FromGame(g *rules.Game, tags []Tag) (*Game, error) {
 	return FromGameWith(g, tags, nil)
 }
@@ -73,16 +76,25 @@ func FromGameWith(g *rules.Game, tags []Tag, comment func(i int, rec rules.Recor
 	}
 	onTurn := g.StartTurn()
 	notes := g.Notes() // decisions between turns (blocking double chess's protocol, a Chess4 kept army)
+	// Where kings walk on, a trailing R or T reads as "left, then the
+	// walking king moved" (Game.LeaveAndWalk), so a move followed by its
+	// player's resignation is written with a comment instead.
+	walks := v.Mode == rules.FFA && v.Options.DeadKingWalking
+	then := "" // an R or T that goes after the next move (LeaveAndWalk)
 	for i, r := range recs {
 		switch {
+		case r.Action != rules.ActMove && r.Seat == onTurn && r.TurnAfter == r.Seat &&
+			i+1 < len(recs) && recs[i+1].Action == rules.ActMove && recs[i+1].Seat == r.Seat:
+			then = r.Text // "Kj8xNj9T": the seat left and its king walked at once
 		case r.Action == rules.ActMove:
-			add(r.Seat, r.Text)
+			add(r.Seat, r.Text+then)
+			then = ""
 			if comment != nil {
 				if c := comment(i, r); c != "" {
 					last.Comments = append(last.Comments, c)
 				}
 			}
-		case i > 0 && recs[i-1].Action == rules.ActMove && recs[i-1].Seat == r.Seat && last != nil:
+		case !walks && i > 0 && recs[i-1].Action == rules.ActMove && recs[i-1].Seat == r.Seat && last != nil:
 			last.Text += r.Text // "R" or "T" right after the seat's own move
 			last.Move = parse(last.Text)
 		case r.Seat == onTurn:

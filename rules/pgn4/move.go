@@ -75,9 +75,10 @@ type Move struct {
 	// (Mate is set too). TheThirdOne/pgn4 writes and reads up to two '#';
 	// none of the real games in testdata has one.
 	DoubleMate bool
-	// Then is 'R' or 'T' when the seat resigned or flagged right after
-	// the move ("Ke12-e13T"), 'S' for the stalemate annotation
-	// ("Rh4xKh12#S"), else 0.
+	// Then is 'R' or 'T' when the seat resigned or flagged in that turn
+	// ("Ke12-e13T": under DeadKingWalking its walking king made the move
+	// after it left), 'S' for the stalemate annotation ("Rh4xKh12#S"),
+	// else 0.
 	Then byte
 }
 

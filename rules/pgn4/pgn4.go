@@ -42,9 +42,11 @@
 // ("e5~f6": the pawn changes places with its partner's pawn instead of
 // capturing it); chess.com has no such move.
 // Castling is "O-O" or "O-O-O" with the same marks. A trailing R or T
-// means the seat resigned or flagged right after the move ("Ke12-e13T":
-// under DeadKingWalking the king of a seat that is out still moves); a
-// trailing S ("Rh4xKh12#S") is chess.com's annotation of the move.
+// means the seat resigned or flagged on its turn and, under
+// DeadKingWalking, its walking king then made the move ("Ke12-e13T";
+// rules.Game.LeaveAndWalk); where no king walks on (Teams, FFA without
+// DeadKingWalking) it is the move, then the resignation. A trailing S
+// ("Rh4xKh12#S") is chess.com's annotation of the move.
 //
 // A slot may also hold a lone R (resigned), T (time-out), S (the seat had
 // no move and is out: chess.com writes it for a walking king with nowhere

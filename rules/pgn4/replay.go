@@ -157,19 +157,33 @@ func playSlot(g *rules.Game, sl Slot) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	rec, err := g.Play(m)
-	if err != nil {
+	var rec rules.Record
+	leave := map[byte]rules.Action{'R': rules.ActResign, 'T': rules.ActTimeout}
+	a, leaves := leave[mv.Then]
+	if leaves && g.KingWalksOn(seat) {
+		// "Kj8xNj9T": the seat left on its turn and its king, walking on,
+		// made the move (every such token in chess.com's exports is a king
+		// move, and the move scores nothing).
+		recs, err := g.LeaveAndWalk(a, m)
+		if err != nil {
+			return "", err
+		}
+		rec, leaves = recs[1], false
+	} else if rec, err = g.Play(m); err != nil {
 		return "", err
 	}
 	note := ""
 	if got := strings.Count(rec.Text, "+"); got != mv.Checks {
 		note = "the engine writes " + rec.Text
 	}
-	switch mv.Then {
-	case 'R':
-		_, err = g.Resign(seat)
-	case 'T':
-		_, err = g.Timeout(seat)
+	if leaves {
+		// No king walks on (Teams, or FFA without it): the move, then the
+		// seat leaves.
+		if a == rules.ActTimeout {
+			_, err = g.Timeout(seat)
+		} else {
+			_, err = g.Resign(seat)
+		}
 	}
 	return note, err
 }

@@ -10,21 +10,8 @@ import (
 	"boardd/rules"
 )
 
-// Final FFA scores where this engine and chess.com's Result tag differ,
-// with the reason as far as it is understood. Everything else must match.
-var knownScoreDiffs = map[string]string{
-	// Ends "Insufficient material" with two players left and a walking
-	// (resigned) king on the board: chess.com gives both remaining players
-	// 10 more than the rules text's +10 each; how it scores the walking
-	// king at a draw is unknown.
-	"hornet-baselines-human_4pc_game_97969768.pgn4": "draw with a walking king",
-	// Two walking kings are stalemated (chess.com writes a lone S); how
-	// chess.com scores a walking king's stalemate is unknown.
-	"hornet-collected_games-cc_game_0088.pgn4": "stalemated walking kings",
-}
-
 // Every game in testdata/games/ffa and /teams replays to its end with full
-// legality; FFA final scores equal the Result tag's.
+// legality; every FFA game's final scores equal its Result tag's.
 func TestReplayRealGames(t *testing.T) {
 	matched := 0
 	for _, dir := range []string{"ffa", "teams"} {
@@ -54,18 +41,17 @@ func TestReplayRealGames(t *testing.T) {
 					diff = append(diff, s.String()+" "+strconv.Itoa(got.Points(s))+" (chess.com "+strconv.Itoa(want[s])+")")
 				}
 			}
-			switch reason, known := knownScoreDiffs[name]; {
-			case len(diff) == 0:
-				matched++
-			case known:
-				t.Logf("%s: known score difference (%s): %s", name, reason, strings.Join(diff, ", "))
-			default:
+			if len(diff) > 0 {
 				t.Errorf("%s: final scores differ: %s", name, strings.Join(diff, ", "))
+				continue
 			}
+			matched++
 		}
 	}
-	if matched != 35 {
-		t.Errorf("%d FFA games match chess.com's final scores, want 35", matched)
+	// Every FFA game with final scores in its Result tag (37 of 38; the
+	// old LONG_FFA has none), walking kings included (TestReplayWalkingKings).
+	if matched != 37 {
+		t.Errorf("%d FFA games match chess.com's final scores, want 37", matched)
 	}
 }
 

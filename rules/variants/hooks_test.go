@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"boardd/rules"
+	"boardd/rules/square"
 )
 
 // Each variant file finds its rules in the hook named after it
@@ -127,4 +128,66 @@ func chess4Of(g *rules.Game) *rules.Chess4Hook {
 		panic("not a chess4 game: " + g.Variant().Name)
 	}
 	return c
+}
+
+// The essay's partner pawn swap is the essay hook's own kind of move
+// (issue 17): the hook generates it, labels it (Move.IsSwap) and plays it
+// (OnMakeMove); only the variant with the swap asks for that, and its
+// swaps make and unmake back to the same position.
+func TestSwapIsTheEssayHooks(t *testing.T) {
+	for _, d := range catalog(t) {
+		v, err := d.Variant("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := v.Provides(rules.OnMakeMove), d.Name == "essay-partners-swap"; got != want {
+			t.Errorf("%s: provides OnMakeMove %v, want %v", d.Name, got, want)
+		}
+	}
+	d, err := Find(catalog(t), "essay-partners-swap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := d.Variant("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Red's e5 pawn may swap with Yellow's (its partner's) on f6 (the en
+	// passant form is in the essay's own tests).
+	p, err := rules.ParsePlacement(v, rules.Red, "rK:h1 rP:e5 yP:f6 bK:a7 yK:h14 gK:n8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := p.FEN4()
+	swaps := 0
+	for _, m := range p.LegalMoves(nil) {
+		sw, ep := m.IsSwap()
+		if !sw {
+			continue
+		}
+		swaps++
+		if ep || m.String() != "e5-f6" {
+			t.Errorf("swap %v (en passant %v), want e5-f6", m, ep)
+		}
+		u := p.Make(m)
+		if p.At(mustSq(t, "f6")).Seat() != rules.Red || p.At(mustSq(t, "e5")).Seat() != rules.Yellow {
+			t.Errorf("after %v: f6 %v, e5 %v; want the pawns exchanged", m, p.At(mustSq(t, "f6")), p.At(mustSq(t, "e5")))
+		}
+		p.Unmake(m, u)
+		if p.FEN4() != before {
+			t.Errorf("Unmake(%v) left %s, want %s", m, p.FEN4(), before)
+		}
+	}
+	if swaps != 1 {
+		t.Errorf("%d swaps, want 1", swaps)
+	}
+}
+
+func mustSq(t *testing.T, name string) square.Square {
+	t.Helper()
+	q, err := square.Parse(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
 }
