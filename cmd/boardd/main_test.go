@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"boardd/internal/printable"
+	"boardd/referee/handsim"
 	"boardd/rules"
 	"boardd/rules/pgn4"
 )
@@ -305,12 +306,12 @@ func TestGamesListEscapesControls(t *testing.T) {
 // quiet before the next player moves. Resignations end the script (no switch
 // shows them).
 func switchScript(t *testing.T, g *rules.Game, seed int64) string {
-	return noisyScript(t, g, seed, noiseHeavy)
+	return noisyScript(t, g, seed, handsim.Heavy)
 }
 
-func noisyScript(t *testing.T, g *rules.Game, seed int64, noise int) string {
+func noisyScript(t *testing.T, g *rules.Game, seed int64, noise handsim.Noise) string {
 	t.Helper()
-	s, err := handScript(g, seed, noise)
+	s, err := handsim.Script(g, seed, noise)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"boardd/configs"
 	"boardd/referee"
+	"boardd/referee/handsim"
 	"boardd/rules"
 	"boardd/rules/square"
 	"boardd/rules/variants"
@@ -19,7 +20,7 @@ import (
 var (
 	roundTripReport   = flag.Int("roundtrip.report", 0, "TestHeavyNoiseReport: random games per variant at heavy noise (the issue's long run: 1000); 0 leaves it out")
 	roundTripGames    = flag.Int("roundtrip.games", 20, "random games per variant and noise level in TestRandomGamesThroughSwitches (the issue's full run: 200)")
-	roundTripMaxNoise = flag.Int("roundtrip.maxnoise", noiseHeavy, "highest noise level TestRandomGamesThroughSwitches plays (0 none, 1 light, 2 heavy)")
+	roundTripMaxNoise = flag.Int("roundtrip.maxnoise", int(handsim.Heavy), "highest noise level TestRandomGamesThroughSwitches plays (0 none, 1 light, 2 heavy)")
 )
 
 // The referee's acceptance test, second part: random legal games of every
@@ -36,10 +37,10 @@ func TestRandomGamesThroughSwitches(t *testing.T) {
 		if ok, why := variants.Fits(v, v.Geometry.Playable); !ok {
 			t.Fatalf("%s: %s", d.Name, why)
 		}
-		for noise := noiseNone; noise <= min(noiseHeavy, *roundTripMaxNoise); noise++ {
+		for noise := handsim.None; noise <= min(handsim.Heavy, handsim.Noise(*roundTripMaxNoise)); noise++ {
 			wrong, moves, stops := 0, 0, 0
 			for i := 0; i < *roundTripGames; i++ {
-				seed := int64(1000*noise + i)
+				seed := int64(1000*int(noise) + i)
 				g := randomPlayout(t, v, seed, 160)
 				want := moveTexts(g)
 				moves += len(want)
@@ -77,11 +78,11 @@ func TestHeavyNoiseReport(t *testing.T) {
 		v := d.v
 		moves, phantom, missed, stops := 0, 0, 0, 0
 		for i := 0; i < *roundTripReport; i++ {
-			seed := int64(1000*noiseHeavy + i)
+			seed := int64(1000*int(handsim.Heavy) + i)
 			g := randomPlayout(t, v, seed, 160)
 			want := moveTexts(g)
 			moves += len(want)
-			rt := roundTrip(t, g, seed, noiseHeavy)
+			rt := roundTrip(t, g, seed, handsim.Heavy)
 			stops += rt.stops
 			for _, w := range rt.why {
 				t.Logf("%s seed %d: stop %s", d.Name, seed, w)
@@ -125,7 +126,7 @@ func TestSampleGamesThroughSwitches(t *testing.T) {
 		}
 		g, want := realGame(t, rel)
 		games++
-		for noise := noiseNone; noise <= noiseHeavy; noise++ {
+		for noise := handsim.None; noise <= handsim.Heavy; noise++ {
 			rt := roundTrip(t, g, 1, noise)
 			stops += rt.stops
 			if rt.phantom != "" {
@@ -197,14 +198,14 @@ type roundTripResult struct {
 // what its lights say — one piece at a time from an extra square to the
 // nearest missing one (NextFix) until the board matches the game — and
 // then make the moves it did not record again, without noise.
-func roundTrip(t *testing.T, g *rules.Game, seed int64, noise int) roundTripResult {
+func roundTrip(t *testing.T, g *rules.Game, seed int64, noise handsim.Noise) roundTripResult {
 	t.Helper()
 	want := moveTexts(g)
-	noisy, err := handChunks(g, seed, noise)
+	noisy, err := handsim.Chunks(g, seed, noise)
 	if err != nil {
 		t.Fatal(err)
 	}
-	clean, err := handChunks(g, seed, noiseNone)
+	clean, err := handsim.Chunks(g, seed, handsim.None)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +281,7 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise int) roundTripResu
 		decide(i)
 		play(noisy[i])
 		i++
-		if strings.HasSuffix(noisy[i-1], quickReply) && i < len(want) {
+		if strings.HasSuffix(noisy[i-1], handsim.QuickReply) && i < len(want) {
 			continue // the next player is already moving: judged together
 		}
 		if err := rig.settle(); err != nil {
