@@ -1,6 +1,7 @@
 package main
 
 import (
+	"boardd/sync/mqttclient"
 	"context"
 	"io"
 	"log/slog"
@@ -122,9 +123,7 @@ func TestBotOverMQTT(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	str := func(s string) *string { return &s }
-	bf := brokerFlags{url: str("tcp://" + d.MQTTAddr), user: str("bot"), password: str("bot-secret"), prefix: str("boardd"),
-		ca: str(""), cert: str(""), key: str("")}
+	bf := mqttclient.Broker{URL: "tcp://" + d.MQTTAddr, User: "bot", Password: "bot-secret", Prefix: "boardd"}
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {

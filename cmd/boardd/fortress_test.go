@@ -1,6 +1,7 @@
 package main
 
 import (
+	"boardd/internal/testio"
 	"context"
 	"encoding/json"
 	"io"
@@ -71,7 +72,7 @@ func TestRunFortressOnSquare16(t *testing.T) {
 	cfg.MQTT.Embedded.Listen = "127.0.0.1:0"
 	cfg.MQTT.Embedded.Users = []configs.User{{Name: "td", Password: "td-secret", Write: true}}
 	cfg.Web.Listen, cfg.Web.Password = "127.0.0.1:0", "pw"
-	var out lockedBuffer
+	var out testio.Buffer
 	d, err := startDaemon(context.Background(), cfg, &out, io.Discard)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"boardd/internal/testio"
 	"bytes"
 	"context"
 	"log/slog"
@@ -44,8 +45,8 @@ func TestDaemonLogIsTidy(t *testing.T) {
 	cfg.StateDir = t.TempDir()
 	cfg.MQTT.Embedded.Listen = "127.0.0.1:0"
 	cfg.Web.Listen = "127.0.0.1:0"
-	var logs lockedBuffer
-	d, err := startDaemon(context.Background(), cfg, &lockedBuffer{}, &logs)
+	var logs testio.Buffer
+	d, err := startDaemon(context.Background(), cfg, &testio.Buffer{}, &logs)
 	if err != nil {
 		t.Fatal(err)
 	}

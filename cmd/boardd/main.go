@@ -14,6 +14,7 @@ import (
 
 	_ "boardd/internal/drivers" // every switch and LED driver
 	"boardd/sensors/sensorreg"
+	"boardd/sync/mqttclient"
 )
 
 // command is one boardd subcommand. Each lives in its own file and adds
@@ -35,7 +36,8 @@ func register(c command) {
 }
 
 // errUsage marks an error caused by bad command-line use; main exits 2,
-// as it does on a driver's sensorreg.ErrUsage.
+// as it does on a driver's sensorreg.ErrUsage and on a missing --broker
+// (mqttclient.ErrNoBroker).
 var errUsage = errors.New("usage")
 
 func main() {
@@ -59,7 +61,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		fmt.Fprintf(stderr, "boardd %s: %v\n", c.name, err)
-		if errors.Is(err, errUsage) || errors.Is(err, sensorreg.ErrUsage) {
+		if errors.Is(err, errUsage) || errors.Is(err, sensorreg.ErrUsage) || errors.Is(err, mqttclient.ErrNoBroker) {
 			return 2
 		}
 		return 1

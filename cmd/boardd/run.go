@@ -1,6 +1,7 @@
 package main
 
 import (
+	"boardd/frontend/termview"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -42,7 +43,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
 	cfgPath := fs.String("config", "", "config file (configs/boardd.yaml documents it); none: a simulated board, embedded broker and web display on localhost")
 	stdin := fs.Bool("stdin", true, "with the sim driver: read moves and switch lines from standard input")
-	draw := fs.Bool("draw", isTerminal(os.Stdout), "draw the board, whose turn it is and what the LEDs show in the terminal on every change (default: when standard output is a terminal and leds.driver is not term)")
+	draw := fs.Bool("draw", termview.IsTerminal(os.Stdout), "draw the board, whose turn it is and what the LEDs show in the terminal on every change (default: when standard output is a terminal and leds.driver is not term)")
 	over := runFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -67,7 +68,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) error {
 		go d.readSim(ctx, os.Stdin, stdout)
 	}
 	if *draw && ledreg.Lookup(cfg.LEDs.Driver).Draw == nil { // not already drawn by the LED driver
-		go showBoard(ctx, d.live, stdout, true)
+		go termview.Show(ctx, d.live, stdout, true)
 	}
 	daemon.SdNotify(false, daemon.SdNotifyReady)
 	d.watchdog(ctx)

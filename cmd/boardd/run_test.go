@@ -1,6 +1,7 @@
 package main
 
 import (
+	"boardd/internal/testio"
 	"bufio"
 	"context"
 	"encoding/json"
@@ -252,7 +253,7 @@ func TestRunDrawsLEDsInTheTerminal(t *testing.T) {
 	cfg.LEDs.Driver = "term"
 	cfg.MQTT.Disabled = true
 	cfg.Web.Listen = "off"
-	var out lockedBuffer
+	var out testio.Buffer
 	d, err := startDaemon(context.Background(), cfg, &out, io.Discard)
 	if err != nil {
 		t.Fatal(err)

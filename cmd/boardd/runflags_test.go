@@ -1,6 +1,8 @@
 package main
 
 import (
+	"boardd/frontend/termview"
+	"boardd/internal/testio"
 	"context"
 	"flag"
 	"io"
@@ -87,10 +89,10 @@ func TestRunShowsTheBoardOnATerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	var out lockedBuffer
+	var out testio.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go showBoard(ctx, d.live, &out, true)
+	go termview.Show(ctx, d.live, &out, true)
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(out.String(), "Red to move") {
 		if time.Now().After(deadline) {
