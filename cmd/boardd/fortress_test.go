@@ -1,6 +1,7 @@
 package main
 
 import (
+	"boardd/frontend/termsim"
 	"boardd/internal/testio"
 	"context"
 	"encoding/json"
@@ -117,7 +118,7 @@ func TestRunFortressOnSquare16(t *testing.T) {
 	// and places on the simulated switches.
 	var sim strings.Builder
 	for i, mv := range []string{"e4-e6", "Nd4xe6", "h13-h11", "Nm13-l11", "Qh3-g5"} {
-		if err := d.simLine(context.Background(), mv); err != nil {
+		if err := termsim.PlayLine(context.Background(), d.live, d.simBoard, mv); err != nil {
 			t.Fatalf("%s: %v", mv, err)
 		}
 		deadline := time.Now().Add(10 * time.Second)
@@ -132,13 +133,13 @@ func TestRunFortressOnSquare16(t *testing.T) {
 	if got := sim.String(); got != "e4-e6 Nd4xe6 h13-h11 Nm13-l11 Qh3-g5 " {
 		t.Errorf("the referee recorded %s", got)
 	}
-	if err := d.simLine(context.Background(), "lift q1"); err == nil || !strings.Contains(err.Error(), "q1") {
+	if err := termsim.PlayLine(context.Background(), d.live, d.simBoard, "lift q1"); err == nil || !strings.Contains(err.Error(), "q1") {
 		t.Errorf("a switch line off the 16×16 board: %v", err)
 	}
-	if err := d.simLine(context.Background(), "lift p16"); err != nil { // an empty fortress square: a switch line, not a move
+	if err := termsim.PlayLine(context.Background(), d.live, d.simBoard, "lift p16"); err != nil { // an empty fortress square: a switch line, not a move
 		t.Errorf("lift p16: %v", err)
 	}
-	d.simLine(context.Background(), "place p16")
+	termsim.PlayLine(context.Background(), d.live, d.simBoard, "place p16")
 	st = webState(t, d.WebAddr)
 	if len(st.Moves) != 5 || st.Pieces["g5"] != "rQ" || st.Turn != "Blue" {
 		t.Errorf("web state after five turns: %d moves, g5=%q, turn %s", len(st.Moves), st.Pieces["g5"], st.Turn)

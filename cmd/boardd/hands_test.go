@@ -94,10 +94,10 @@ wait 600ms
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := sc.Play(rig.board, rig.wait); err != nil {
+			if err := sc.Play(rig.Board(), rig.Wait); err != nil {
 				t.Fatal(err)
 			}
-			if err := rig.settle(); err != nil {
+			if err := rig.Settle(); err != nil {
 				t.Fatal(err)
 			}
 			got := moveTexts(g)[before:]

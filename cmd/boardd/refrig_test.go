@@ -1,6 +1,7 @@
 package main
 
 import (
+	"boardd/referee/handsim"
 	"fmt"
 	"io"
 	"time"
@@ -12,11 +13,11 @@ import (
 
 // refRig is simulated switches under a bare referee.Referee, for the
 // tests of hands on reed switches that look inside the referee (InStep,
-// NextFix, notes applied to its game): the same switchRig boardd sim
+// NextFix, notes applied to its game): the same handsim.Rig boardd sim
 // puts under its live board, with the referee's events printed as the
 // sim prints the board's messages.
 type refRig struct {
-	rig   *switchRig
+	rig   *handsim.Rig
 	ref   *referee.Referee
 	board square.Set // the squares
 }
@@ -25,7 +26,7 @@ func newRefRig(ref *referee.Referee, out io.Writer, quiet time.Duration) (*refRi
 	g := ref.Game()
 	board := g.Variant().Geometry.Playable
 	r := &refRig{ref: ref, board: board}
-	rig, err := newSwitchRig(board, g.Position().Occupancy(), quiet, func(e sensors.Event) {
+	rig, err := handsim.NewRig(board, g.Position().Occupancy(), quiet, func(e sensors.Event) {
 		switch e.Kind {
 		case sensors.Lift, sensors.Place:
 			ref.Touch(referee.Touch{Square: e.Square, Lift: e.Kind == sensors.Lift})

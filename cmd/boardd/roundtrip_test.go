@@ -242,7 +242,7 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise handsim.Noise) rou
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := sc.Play(rig.board, rig.wait); err != nil {
+		if err := sc.Play(rig.Board(), rig.Wait); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -272,7 +272,7 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise handsim.Noise) rou
 			case missing != square.None:
 				play(fmt.Sprintf("place %s\n", missing))
 			}
-			if err := rig.settle(); err != nil {
+			if err := rig.Settle(); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -284,7 +284,7 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise handsim.Noise) rou
 		if strings.HasSuffix(noisy[i-1], handsim.QuickReply) && i < len(want) {
 			continue // the next player is already moving: judged together
 		}
-		if err := rig.settle(); err != nil {
+		if err := rig.Settle(); err != nil {
 			t.Fatal(err)
 		}
 		n := recorded()
@@ -310,7 +310,7 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise handsim.Noise) rou
 		for i = n; i < len(want) && i <= n; i++ {
 			decide(i)
 			play(clean[i])
-			if err := rig.settle(); err != nil {
+			if err := rig.Settle(); err != nil {
 				t.Fatal(err)
 			}
 			if n2 := recorded(); n2 != i+1 || !(s.ref.InStep() || over()) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"boardd/frontend/termsim"
 	"boardd/frontend/termview"
 	"context"
 	"crypto/tls"
@@ -65,7 +66,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *stdin && d.simBoard != nil {
-		go d.readSim(ctx, os.Stdin, stdout)
+		go termsim.ReadLines(ctx, os.Stdin, stdout, d.live, d.simBoard)
 	}
 	if *draw && ledreg.Lookup(cfg.LEDs.Driver).Draw == nil { // not already drawn by the LED driver
 		go termview.Show(ctx, d.live, stdout, true)

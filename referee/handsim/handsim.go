@@ -4,7 +4,9 @@
 // of real hands at a chosen noise level. What each move takes off the
 // board comes from referee.Hands, so the script cannot disagree with the
 // rules or with the referee's own idea of a move by hand. boardd
-// pgn2events prints such scripts; the whole-system tests play them.
+// pgn2events prints such scripts; the whole-system tests play them on a
+// Rig, simulated switches debounced in simulated time (as boardd sim
+// --switches does).
 package handsim
 
 import (
