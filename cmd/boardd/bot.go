@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"boardd/internal/catalog"
+
 	"boardd/engine"
 	"boardd/rules"
 )
@@ -38,7 +40,7 @@ func runBestmove(args []string, stdout, stderr io.Writer) error {
 	if *level < 1 || *level > engine.MaxLevel {
 		return fmt.Errorf("%w: --level %d: want 1 to %d", errUsage, *level, engine.MaxLevel)
 	}
-	v, err := loadVariant(*variant, *start)
+	v, err := catalog.Variant(*variant, *start)
 	if err != nil {
 		return err
 	}
@@ -107,7 +109,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	if len(kinds) != rules.NumSeats {
 		return fmt.Errorf("%w: --seats %q: want four players separated by commas (bot:3,random,bot:3,random)", errUsage, *seats)
 	}
-	v, err := loadVariant(*variant, *start)
+	v, err := catalog.Variant(*variant, *start)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"boardd/internal/catalog"
+
 	"boardd/engine"
 	"boardd/sync/botseat"
 	"boardd/sync/mqtt"
@@ -55,7 +57,7 @@ func runBot(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return playBot(ctx, *bf, *board, botseat.Config{Lookup: loadVariant, Seats: seats, MoveTime: *movetime, HashMB: *hash, Resign: *resign,
+	return playBot(ctx, *bf, *board, botseat.Config{Lookup: catalog.Variant, Seats: seats, MoveTime: *movetime, HashMB: *hash, Resign: *resign,
 		Logger: slog.New(slog.NewTextHandler(stderr, nil))}, stderr)
 }
 

@@ -1,13 +1,15 @@
 package main
 
 import (
-	"boardd/sync/mqttclient"
 	"context"
 	"io"
 	"log/slog"
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"boardd/internal/catalog"
+	"boardd/sync/mqttclient"
 
 	"boardd/configs"
 	"boardd/referee"
@@ -58,7 +60,7 @@ func TestRunWithBotSeats(t *testing.T) {
 	sig, cancel := d.live.Changed()
 	defer cancel()
 	rng := rand.New(rand.NewPCG(3, 4))
-	v, _ := loadVariant("teams", "")
+	v, _ := catalog.Variant("teams", "")
 	done := ""
 	deadline := time.After(5 * time.Minute)
 	lit := 0
@@ -127,13 +129,13 @@ func TestBotOverMQTT(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- playBot(ctx, bf, "club-9", botseat.Config{Lookup: loadVariant, Seats: map[rules.Seat]int{rules.Green: 2},
+		done <- playBot(ctx, bf, "club-9", botseat.Config{Lookup: catalog.Variant, Seats: map[rules.Seat]int{rules.Green: 2},
 			MoveTime: 20 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)}, io.Discard)
 	}()
 	sig, cancel := d.live.Changed()
 	defer cancel()
 	rng := rand.New(rand.NewPCG(5, 6))
-	v, _ := loadVariant("teams", "")
+	v, _ := catalog.Variant("teams", "")
 	doneFEN, greens := "", 0
 	deadline := time.After(2 * time.Minute)
 	for greens < 4 {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 
+	"boardd/internal/catalog"
+
 	"boardd/configs"
 	"boardd/rules"
 	"boardd/sync/mqtt"
@@ -48,7 +50,7 @@ func checkBoardID(c *configs.Checking) error {
 func checkGame(c *configs.Checking) error {
 	d := c.Config
 	array, fen := rules.SplitStart(d.Game.Start)
-	v, err := loadFitting(d.Squares())(d.Game.Variant, array)
+	v, err := catalog.Fitting(d.Squares())(d.Game.Variant, array)
 	if err != nil {
 		key := "game.variant"
 		if array != "" {

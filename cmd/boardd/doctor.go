@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"boardd/internal/catalog"
+
 	"boardd/configs"
 	"boardd/internal/doctor"
 	"boardd/sensors"
@@ -32,7 +34,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	if *root == "/" && env.ConfigErr == nil && !sensorreg.Lookup(env.Config.Sensors.Driver).Simulated {
 		cfg := env.Config
 		env.Live = func() error {
-			src, closer, err := sensorreg.Open(&cfg, sensorreg.Env{Now: time.Now, Start: startOccupancy(cfg.BoardShape)})
+			src, closer, err := sensorreg.Open(&cfg, sensorreg.Env{Now: time.Now, Start: catalog.StartOccupancy(cfg.BoardShape)})
 			if err != nil {
 				return err
 			}

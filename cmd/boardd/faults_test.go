@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"boardd/internal/catalog"
+
 	"boardd/referee"
 	"boardd/rules"
 	"boardd/sync/archive"
@@ -215,7 +217,7 @@ func (f *faultRun) filed(game string) int {
 		return 0
 	}
 	j.Close()
-	g, _ := archive.Restore(entries, loadVariant)
+	g, _ := archive.Restore(entries, catalog.Variant)
 	if g == nil {
 		return 0
 	}
@@ -232,7 +234,7 @@ func (f *faultRun) filed(game string) int {
 // shadow is the game the board shows, rebuilt from its moves.
 func (f *faultRun) shadow(st referee.State) *rules.Game {
 	f.t.Helper()
-	v, err := loadVariant(st.Variant, "")
+	v, err := catalog.Variant(st.Variant, "")
 	if err != nil {
 		f.t.Fatal(err)
 	}

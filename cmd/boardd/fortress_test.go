@@ -1,8 +1,6 @@
 package main
 
 import (
-	"boardd/frontend/termsim"
-	"boardd/internal/testio"
 	"context"
 	"encoding/json"
 	"io"
@@ -13,6 +11,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"boardd/frontend/termsim"
+	"boardd/internal/catalog"
+	"boardd/internal/testio"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
@@ -31,13 +33,13 @@ func TestFortressNeedsSim(t *testing.T) {
 	if !strings.Contains(out, "needs a 16×16 board") || !strings.Contains(out, "play it with boardd sim") {
 		t.Errorf("boardd variants does not say where russian-fortress can be played:\n%s", out)
 	}
-	if _, err := loadFitting(square.Cross())("russian-fortress", ""); err == nil || !strings.Contains(err.Error(), "needs a 16×16 board") || !strings.Contains(err.Error(), "boardd sim --variant russian-fortress") {
+	if _, err := catalog.Fitting(square.Cross())("russian-fortress", ""); err == nil || !strings.Contains(err.Error(), "needs a 16×16 board") || !strings.Contains(err.Error(), "boardd sim --variant russian-fortress") {
 		t.Errorf("a new russian-fortress game on the cross board: %v", err)
 	}
-	if _, err := loadFitting(square.Cross())("teams", ""); err != nil {
+	if _, err := catalog.Fitting(square.Cross())("teams", ""); err != nil {
 		t.Errorf("teams on the cross board: %v", err)
 	}
-	if _, err := loadFitting(square.Full())("russian-fortress", ""); err != nil {
+	if _, err := catalog.Fitting(square.Full())("russian-fortress", ""); err != nil {
 		t.Errorf("russian-fortress on the 16×16 board: %v", err)
 	}
 	dir := t.TempDir()
@@ -176,7 +178,7 @@ func TestRunFortressOnSquare16(t *testing.T) {
 
 	closed = true
 	d.Close()
-	rec := &archive.Recorder{Dir: cfg.StateDir, Lookup: loadVariant}
+	rec := &archive.Recorder{Dir: cfg.StateDir, Lookup: catalog.Variant}
 	res, err := rec.Resume()
 	if err != nil || res == nil {
 		t.Fatalf("the journal: %v", err)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"boardd/internal/catalog"
+
 	"boardd/configs"
 
 	"boardd/internal/printable"
@@ -128,7 +130,7 @@ func convert(data []byte, to notation.Notation) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := from.Read(string(data), notation.Options{Lookup: loadVariant})
+	r, err := from.Read(string(data), notation.Options{Lookup: catalog.Variant})
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"boardd/internal/catalog"
+
 	"boardd/referee"
 	"boardd/rules"
 	"boardd/sensors/sim"
@@ -66,7 +68,7 @@ wait 600ms
 			"lift d2\nwait 200ms\nplace d3\nwait 100ms\nlift a7\nwait 300ms\nplace a5\nwait 700ms\nlift a4\nwait 200ms\nplace a6\nwait 600ms\n", "d2-d3 O-O"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v, err := loadVariant(tc.variant, "")
+			v, err := catalog.Variant(tc.variant, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +166,7 @@ func TestTypedMovesAreWhatTheRulesAllow(t *testing.T) {
 // (deferred) en passant, and the essay's move into check that a mated
 // partner must still make.
 func TestSimTypedMovesTheRulesAllow(t *testing.T) {
-	essay, err := loadVariant("essay-partners", "")
+	essay, err := catalog.Variant("essay-partners", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"boardd/internal/testio"
 	"bytes"
 	"context"
 	"log/slog"
 	"strings"
 	"testing"
 	"time"
+
+	"boardd/internal/testio"
 
 	"boardd/configs"
 )

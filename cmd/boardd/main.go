@@ -12,6 +12,7 @@ import (
 	"os"
 	"sort"
 
+	"boardd/internal/catalog"
 	_ "boardd/internal/drivers" // every switch and LED driver
 	"boardd/sensors/sensorreg"
 	"boardd/sync/mqttclient"
@@ -61,7 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		fmt.Fprintf(stderr, "boardd %s: %v\n", c.name, err)
-		if errors.Is(err, errUsage) || errors.Is(err, sensorreg.ErrUsage) || errors.Is(err, mqttclient.ErrNoBroker) {
+		if errors.Is(err, errUsage) || errors.Is(err, catalog.ErrUsage) || errors.Is(err, sensorreg.ErrUsage) || errors.Is(err, mqttclient.ErrNoBroker) {
 			return 2
 		}
 		return 1

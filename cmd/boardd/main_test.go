@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"boardd/internal/catalog"
+
 	"boardd/internal/printable"
 	"boardd/referee/handsim"
 	"boardd/rules"
@@ -330,7 +332,7 @@ func realGame(t *testing.T, name string) (*rules.Game, []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _, err := pgn4.ReplayWith(pg, "", loadVariant)
+	g, _, err := pgn4.ReplayWith(pg, "", catalog.Variant)
 	if err != nil {
 		t.Fatal(err)
 	}

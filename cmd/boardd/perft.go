@@ -5,6 +5,8 @@ import (
 	"io"
 	"time"
 
+	"boardd/internal/catalog"
+
 	"boardd/rules"
 )
 
@@ -29,7 +31,7 @@ func runPerft(args []string, stdout, stderr io.Writer) error {
 	if *depth < 1 {
 		return fmt.Errorf("%w: --depth N is required (N >= 1)", errUsage)
 	}
-	v, err := loadVariant(*variant, *start)
+	v, err := catalog.Variant(*variant, *start)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 
+	"boardd/internal/catalog"
+
 	"boardd/referee/handsim"
 	"boardd/rules/pgn4"
 )
@@ -36,7 +38,7 @@ func runPGN2Events(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(0), err)
 	}
-	g, _, err := pgn4.ReplayWith(pg, *variant, loadVariant)
+	g, _, err := pgn4.ReplayWith(pg, *variant, catalog.Variant)
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(0), err)
 	}

@@ -1,10 +1,11 @@
 package main
 
 import (
-	"boardd/referee/handsim"
 	"fmt"
 	"io"
 	"time"
+
+	"boardd/referee/handsim"
 
 	"boardd/referee"
 	"boardd/rules/square"

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"boardd/frontend/termsim"
-	"boardd/frontend/termview"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -18,6 +16,10 @@ import (
 	gosync "sync"
 	"syscall"
 	"time"
+
+	"boardd/frontend/termsim"
+	"boardd/frontend/termview"
+	"boardd/internal/catalog"
 
 	"github.com/coreos/go-systemd/v22/daemon"
 
@@ -124,7 +126,7 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 	seqFloor := max(archive.HighSeq(cfg.StateDir), mqtt.AckedSeq(filepath.Join(cfg.StateDir, "mqtt-acked"), cfg.Board))
 
 	// The game: resumed from the journal, or new.
-	d.rec = &archive.Recorder{Dir: cfg.StateDir, Board: cfg.Board, Lookup: loadVariant, Site: cfg.Game.Tags["Site"]}
+	d.rec = &archive.Recorder{Dir: cfg.StateDir, Board: cfg.Board, Lookup: catalog.Variant, Site: cfg.Game.Tags["Site"]}
 	resumed, rerr := d.rec.Resume()
 	if errors.Is(rerr, syscall.ENOSPC) || errors.Is(rerr, syscall.EDQUOT) {
 		// No room to repair the journal: a new game would lose the old one.
@@ -143,7 +145,7 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 	}
 
 	// The switches.
-	src, closeSrc, err := sensorreg.Open(&cfg, sensorreg.Env{Now: time.Now, Start: startOccupancy(cfg.BoardShape)})
+	src, closeSrc, err := sensorreg.Open(&cfg, sensorreg.Env{Now: time.Now, Start: catalog.StartOccupancy(cfg.BoardShape)})
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +161,7 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 		d.simBoard = sb
 		if resumed != nil { // the simulated pieces stayed where the game left them
 			sb.SetOccupied(resumed.Game.Position().Occupancy())
-		} else if occ, ok := variantStart(board, cfg.Game.Variant, cfg.Game.Start); ok {
+		} else if occ, ok := catalog.VariantStart(board, cfg.Game.Variant, cfg.Game.Start); ok {
 			sb.SetOccupied(occ) // set up for the configured game
 		}
 	}
@@ -192,7 +194,7 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 	}
 
 	// The referee.
-	lc := referee.LiveConfig{Board: cfg.Board, Lookup: loadFitting(board), Variant: cfg.Game.Variant, Start: cfg.Game.Start,
+	lc := referee.LiveConfig{Board: cfg.Board, Lookup: catalog.Fitting(board), Variant: cfg.Game.Variant, Start: cfg.Game.Start,
 		Tags: gameTags(cfg), Occupancy: occ, Quiet: cfg.Sensors.Quiet, Log: d.stream, SeqFloor: seqFloor, Logger: d.log,
 		Sinks: []func(referee.Message) error{d.rec.Record, d.metrics.message}, Frame: d.ledsOut.Show,
 		Suspect: d.scanner.ReportSuspect, Unsuspect: d.scanner.ClearFault}
@@ -413,7 +415,7 @@ func (d *boardDaemon) startWeb(ctx context.Context) error {
 	}
 	games := d.rec.Store()
 	d.webSrv, err = web.New(web.Config{Board: d.live, Password: pw, Title: d.cfg.Web.Title, Variants: names, Log: d.log.With("part", "web"),
-		Games: &games, Lookup: loadVariant})
+		Games: &games, Lookup: catalog.Variant})
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"boardd/internal/testio"
 	"bufio"
 	"context"
 	"encoding/json"
@@ -17,6 +16,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"boardd/internal/catalog"
+	"boardd/internal/testio"
 
 	"boardd/configs"
 	"boardd/leds"
@@ -190,7 +192,7 @@ web:
   listen: 127.0.0.1:0
 `, filepath.Join(dir, "state"))), 0o644)
 
-	v, _ := loadVariant("teams", "")
+	v, _ := catalog.Variant("teams", "")
 	shadow, _ := rules.NewGame(v, "")
 	p := startProc(t, config)
 	gameID := p.state(t).Game
@@ -230,7 +232,7 @@ web:
 	if err := p.cmd.Wait(); err != nil {
 		t.Errorf("SIGTERM: %v\n%s", err, p.out)
 	}
-	rec := &archive.Recorder{Dir: filepath.Join(dir, "state"), Lookup: loadVariant}
+	rec := &archive.Recorder{Dir: filepath.Join(dir, "state"), Lookup: catalog.Variant}
 	res, err := rec.Resume()
 	if err != nil || res == nil {
 		t.Fatalf("resume after SIGTERM: %v", err)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 
+	"boardd/internal/catalog"
+
 	"boardd/configs"
 )
 
@@ -44,7 +46,7 @@ func (o runOverrides) apply(cfg *configs.Daemon) error {
 		cfg.StateDir, changed = *o.state, true
 	}
 	if *o.variant != "" {
-		if _, err := loadVariant(*o.variant, cfg.Game.Start); err != nil {
+		if _, err := catalog.Variant(*o.variant, cfg.Game.Start); err != nil {
 			return fmt.Errorf("--variant %s: %w (boardd variants lists them)", *o.variant, err)
 		}
 		cfg.Game.Variant, changed = *o.variant, true

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"boardd/frontend/termview"
-	"boardd/internal/testio"
 	"context"
 	"flag"
 	"io"
@@ -12,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"boardd/frontend/termview"
+	"boardd/internal/testio"
 
 	"boardd/configs"
 )

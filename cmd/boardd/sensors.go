@@ -14,8 +14,9 @@ import (
 	"syscall"
 	"time"
 
+	"boardd/internal/catalog"
+
 	"boardd/configs"
-	"boardd/rules"
 	"boardd/rules/square"
 	"boardd/sensors"
 	"boardd/sensors/sensorreg"
@@ -76,7 +77,7 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 	var start square.Set
 	switch f.start {
 	case "start":
-		start = startOccupancy(f.cfg.BoardShape)
+		start = catalog.StartOccupancy(f.cfg.BoardShape)
 	case "empty":
 	default:
 		return fmt.Errorf("%w: --start %q: want start or empty", errUsage, f.start)
@@ -253,35 +254,4 @@ func calReport(cal *sensors.Calibration, m *sensors.Map, w io.Writer) error {
 		return errors.New("wiring test failed")
 	}
 	return nil
-}
-
-// startOccupancy is where the pieces stand when a board of this shape is
-// set up: the four-player start on the cross, Russian Fortress Chess's
-// start (fortress pieces included) on 16×16.
-func startOccupancy(shape string) square.Set {
-	if shape == "square16" {
-		if occ, ok := variantStart(square.Full(), "russian-fortress", ""); ok {
-			return occ
-		}
-	}
-	return sim.StartPosition()
-}
-
-// variantStart is the occupancy of a new game of variant (start: a start
-// array's name or a FEN4, as the game.start key takes them), if the
-// variant fits the board.
-func variantStart(board square.Set, variant, start string) (square.Set, bool) {
-	if variant == "" {
-		variant = "teams"
-	}
-	array, fen := rules.SplitStart(start)
-	v, err := loadFitting(board)(variant, array)
-	if err != nil {
-		return square.Set{}, false
-	}
-	g, err := rules.NewGame(v, fen)
-	if err != nil {
-		return square.Set{}, false
-	}
-	return g.Position().Occupancy(), true
 }

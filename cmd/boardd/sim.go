@@ -6,6 +6,8 @@ import (
 	"os"
 	"time"
 
+	"boardd/internal/catalog"
+
 	"boardd/frontend/termsim"
 	"boardd/internal/printable"
 	"boardd/rules"
@@ -42,7 +44,7 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --switches needs --script FILE", errUsage)
 	}
 	array, fen := rules.SplitStart(*start)
-	v, err := loadVariant(*variant, array)
+	v, err := catalog.Variant(*variant, array)
 	if err != nil {
 		return err
 	}
@@ -57,7 +59,7 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	}
 	var jl *archive.Journal
 	if *journal != "" {
-		if jl, g, err = termsim.OpenJournal(*journal, *start, g, loadVariant, stdout, stderr); err != nil {
+		if jl, g, err = termsim.OpenJournal(*journal, *start, g, catalog.Variant, stdout, stderr); err != nil {
 			return err
 		}
 		defer jl.Close()
@@ -73,7 +75,7 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintln(stdout, termsim.Help)
 	}
-	s, err := termsim.Start(g, jl, loadVariant, stdout)
+	s, err := termsim.Start(g, jl, catalog.Variant, stdout)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"boardd/internal/catalog"
+
 	"boardd/rules"
 )
 
@@ -45,7 +47,7 @@ speech:
   voice: en-gb
 `, filepath.Join(dir, "state"))), 0o644)
 			p := startProc(t, config)
-			v, _ := loadVariant("teams", "")
+			v, _ := catalog.Variant("teams", "")
 			g, _ := rules.NewGame(v, "")
 			for _, m := range g.LegalMoves() {
 				if g.Position().MoveText(m) == "h2-h4" {

@@ -142,4 +142,3 @@ func (b *Board) Do(ctx context.Context, c referee.Command) referee.Reply {
 		return referee.Reply{Error: fmt.Sprintf("%s: no answer from the board within 10 s", c.Name)}
 	}
 }
-
