@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"boardd/daemon"
+
 	"boardd/internal/catalog"
 	"boardd/sync/mqttclient"
 
@@ -19,12 +21,12 @@ import (
 
 // handMove makes move m of game g on the daemon's simulated switches as
 // a hand does: one lift or place at a time.
-func handMove(d *boardDaemon, g *rules.Game, m rules.Move) {
+func handMove(d *daemon.Daemon, g *rules.Game, m rules.Move) {
 	for _, x := range referee.Hands(g.Position(), m) {
 		if x.Lift {
-			d.simBoard.Lift(x.Square)
+			d.SimBoard.Lift(x.Square)
 		} else {
-			d.simBoard.Place(x.Square)
+			d.SimBoard.Place(x.Square)
 		}
 		// A hand, not a teleport: each change outlasts the switches'
 		// debounce (4 scans at 200 Hz) with room for a busy machine.
@@ -48,16 +50,16 @@ func TestRunWithBotSeats(t *testing.T) {
 	cfg.Sensors.Quiet = 50 * time.Millisecond
 	cfg.Game.Seats = map[string]string{"Blue": "bot:2", "Yellow": "bot:1", "Green": "bot:2"}
 	cfg.Bot.MoveTime = 20 * time.Millisecond
-	d, err := startDaemon(context.Background(), cfg, io.Discard, io.Discard)
+	d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	st := d.live.State()
+	st := d.Live.State()
 	if st.Tags["Bots"] != "Blue:2,Yellow:1,Green:2" || st.Tags["Remote"] != "Blue,Yellow,Green" {
 		t.Fatalf("tags %v: want the bot seats in Bots and Remote", st.Tags)
 	}
-	sig, cancel := d.live.Changed()
+	sig, cancel := d.Live.Changed()
 	defer cancel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	v, _ := catalog.Variant("teams", "")
@@ -65,7 +67,7 @@ func TestRunWithBotSeats(t *testing.T) {
 	deadline := time.After(5 * time.Minute)
 	lit := 0
 	for {
-		st = d.live.State()
+		st = d.Live.State()
 		if st.Result != nil {
 			break
 		}
@@ -120,7 +122,7 @@ func TestBotOverMQTT(t *testing.T) {
 	cfg.MQTT.Embedded.Users = []configs.User{{Name: "bot", Password: "bot-secret", Write: true}}
 	cfg.Web.Listen = "off"
 	cfg.Sensors.Quiet = 50 * time.Millisecond
-	d, err := startDaemon(context.Background(), cfg, io.Discard, io.Discard)
+	d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,14 +134,14 @@ func TestBotOverMQTT(t *testing.T) {
 		done <- playBot(ctx, bf, "club-9", botseat.Config{Lookup: catalog.Variant, Seats: map[rules.Seat]int{rules.Green: 2},
 			MoveTime: 20 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)}, io.Discard)
 	}()
-	sig, cancel := d.live.Changed()
+	sig, cancel := d.Live.Changed()
 	defer cancel()
 	rng := rand.New(rand.NewPCG(5, 6))
 	v, _ := catalog.Variant("teams", "")
 	doneFEN, greens := "", 0
 	deadline := time.After(2 * time.Minute)
 	for greens < 4 {
-		st := d.live.State()
+		st := d.Live.State()
 		if st.Result != nil {
 			break
 		}

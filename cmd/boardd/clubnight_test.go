@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"boardd/daemon"
+
 	"boardd/configs"
 	"boardd/referee"
 )
@@ -23,7 +25,7 @@ func TestClubNightThroughTheWebAPI(t *testing.T) {
 	cfg.MQTT.Disabled = true
 	cfg.Web.Listen = "127.0.0.1:0"
 	cfg.Web.Password = "club-pw"
-	d, err := startDaemon(context.Background(), cfg, io.Discard, io.Discard)
+	d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"boardd/daemon"
+
 	"boardd/configs"
 	"boardd/referee"
 )
@@ -63,11 +65,11 @@ func TestFailedStartWritesNothing(t *testing.T) {
 		{name: "no state directory yet"},
 		{name: "an empty state directory", prepare: func(t *testing.T, dir string) { os.MkdirAll(dir, 0o755) }},
 		{name: "a game in progress", prepare: func(t *testing.T, dir string) {
-			d, err := startDaemon(context.Background(), quietConfig(dir), io.Discard, io.Discard)
+			d, err := daemon.Start(context.Background(), quietConfig(dir), io.Discard, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r := d.live.Do(context.Background(), referee.Command{Name: referee.CmdTags, Tags: map[string]string{"Event": "x"}}); !r.OK {
+			if r := d.Live.Do(context.Background(), referee.Command{Name: referee.CmdTags, Tags: map[string]string{"Event": "x"}}); !r.OK {
 				t.Fatal(r.Error)
 			}
 			d.Close()
@@ -83,7 +85,7 @@ func TestFailedStartWritesNothing(t *testing.T) {
 			cfg.MQTT.Disabled = false
 			cfg.MQTT.Embedded.Listen = "127.0.0.1:0"
 			cfg.Web.Listen = taken.Addr().String()
-			if _, err := startDaemon(context.Background(), cfg, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "web.listen") {
+			if _, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "web.listen") {
 				t.Fatalf("start with the web port taken: %v, want a web.listen error", err)
 			}
 			if after := dirContents(t, dir); after != before {
@@ -107,7 +109,7 @@ func TestStartRemovesLeftoverTemporaryFiles(t *testing.T) {
 	cfg := quietConfig(dir)
 	cfg.MQTT.Disabled = false
 	cfg.MQTT.Embedded.Listen = "127.0.0.1:0"
-	d, err := startDaemon(context.Background(), cfg, io.Discard, io.Discard)
+	d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,13 +150,13 @@ func TestSeqNeverComesRoundAgain(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			d, err := startDaemon(context.Background(), quietConfig(dir), io.Discard, io.Discard)
+			d, err := daemon.Start(context.Background(), quietConfig(dir), io.Discard, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var last uint64
 			for i := 0; i < 6; i++ {
-				r := d.live.Do(context.Background(), referee.Command{Name: referee.CmdTags, Tags: map[string]string{"Round": string(rune('1' + i))}})
+				r := d.Live.Do(context.Background(), referee.Command{Name: referee.CmdTags, Tags: map[string]string{"Round": string(rune('1' + i))}})
 				if !r.OK {
 					t.Fatal(r.Error)
 				}
@@ -164,12 +166,12 @@ func TestSeqNeverComesRoundAgain(t *testing.T) {
 			path := filepath.Join(dir, "stream.jsonl")
 			data, _ := os.ReadFile(path)
 			tc.damage(path, data)
-			d, err = startDaemon(context.Background(), quietConfig(dir), io.Discard, io.Discard)
+			d, err = daemon.Start(context.Background(), quietConfig(dir), io.Discard, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer d.Close()
-			r := d.live.Do(context.Background(), referee.Command{Name: referee.CmdTags, Tags: map[string]string{"Round": "after"}})
+			r := d.Live.Do(context.Background(), referee.Command{Name: referee.CmdTags, Tags: map[string]string{"Round": "after"}})
 			if !r.OK || r.Seq <= last {
 				t.Fatalf("after the restart the next message is %d (%s), but %d was used before", r.Seq, r.Error, last)
 			}

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"boardd/daemon"
+
 	"boardd/frontend/termsim"
 	"boardd/internal/catalog"
 	"boardd/internal/testio"
@@ -76,7 +78,7 @@ func TestRunFortressOnSquare16(t *testing.T) {
 	cfg.MQTT.Embedded.Users = []configs.User{{Name: "td", Password: "td-secret", Write: true}}
 	cfg.Web.Listen, cfg.Web.Password = "127.0.0.1:0", "pw"
 	var out testio.Buffer
-	d, err := startDaemon(context.Background(), cfg, &out, io.Discard)
+	d, err := daemon.Start(context.Background(), cfg, &out, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,8 +88,8 @@ func TestRunFortressOnSquare16(t *testing.T) {
 			d.Close()
 		}
 	}()
-	if d.simBoard.Squares() != square.Full() || d.simBoard.Bits() != 256 {
-		t.Fatalf("simulated switches: %d squares, %d bits", d.simBoard.Squares().Len(), d.simBoard.Bits())
+	if d.SimBoard.Squares() != square.Full() || d.SimBoard.Bits() != 256 {
+		t.Fatalf("simulated switches: %d squares, %d bits", d.SimBoard.Squares().Len(), d.SimBoard.Bits())
 	}
 	if !strings.Contains(out.String(), "russian-fortress") {
 		t.Errorf("the greeting does not name the variant:\n%s", out.String())
@@ -120,28 +122,28 @@ func TestRunFortressOnSquare16(t *testing.T) {
 	// and places on the simulated switches.
 	var sim strings.Builder
 	for i, mv := range []string{"e4-e6", "Nd4xe6", "h13-h11", "Nm13-l11", "Qh3-g5"} {
-		if err := termsim.PlayLine(context.Background(), d.live, d.simBoard, mv); err != nil {
+		if err := termsim.PlayLine(context.Background(), d.Live, d.SimBoard, mv); err != nil {
 			t.Fatalf("%s: %v", mv, err)
 		}
 		deadline := time.Now().Add(10 * time.Second)
-		for len(d.live.State().Moves) != i+1 {
+		for len(d.Live.State().Moves) != i+1 {
 			if time.Now().After(deadline) {
-				t.Fatalf("after %s the board shows %d turns (status %s)", mv, len(d.live.State().Moves), d.live.State().Status)
+				t.Fatalf("after %s the board shows %d turns (status %s)", mv, len(d.Live.State().Moves), d.Live.State().Status)
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
-		sim.WriteString(d.live.State().Moves[i].Move + " ")
+		sim.WriteString(d.Live.State().Moves[i].Move + " ")
 	}
 	if got := sim.String(); got != "e4-e6 Nd4xe6 h13-h11 Nm13-l11 Qh3-g5 " {
 		t.Errorf("the referee recorded %s", got)
 	}
-	if err := termsim.PlayLine(context.Background(), d.live, d.simBoard, "lift q1"); err == nil || !strings.Contains(err.Error(), "q1") {
+	if err := termsim.PlayLine(context.Background(), d.Live, d.SimBoard, "lift q1"); err == nil || !strings.Contains(err.Error(), "q1") {
 		t.Errorf("a switch line off the 16×16 board: %v", err)
 	}
-	if err := termsim.PlayLine(context.Background(), d.live, d.simBoard, "lift p16"); err != nil { // an empty fortress square: a switch line, not a move
+	if err := termsim.PlayLine(context.Background(), d.Live, d.SimBoard, "lift p16"); err != nil { // an empty fortress square: a switch line, not a move
 		t.Errorf("lift p16: %v", err)
 	}
-	termsim.PlayLine(context.Background(), d.live, d.simBoard, "place p16")
+	termsim.PlayLine(context.Background(), d.Live, d.SimBoard, "place p16")
 	st = webState(t, d.WebAddr)
 	if len(st.Moves) != 5 || st.Pieces["g5"] != "rQ" || st.Turn != "Blue" {
 		t.Errorf("web state after five turns: %d moves, g5=%q, turn %s", len(st.Moves), st.Pieces["g5"], st.Turn)
@@ -172,7 +174,7 @@ func TestRunFortressOnSquare16(t *testing.T) {
 	})
 
 	// A new game of a cross variant is refused on this board.
-	if r := d.live.Do(context.Background(), referee.Command{Name: "new_game", Variant: "teams"}); !strings.Contains(r.Error, "teams does not fit this board: needs a 14×14 board; this board is 16×16") || !strings.Contains(r.Error, "board_shape: cross14") {
+	if r := d.Live.Do(context.Background(), referee.Command{Name: "new_game", Variant: "teams"}); !strings.Contains(r.Error, "teams does not fit this board: needs a 14×14 board; this board is 16×16") || !strings.Contains(r.Error, "board_shape: cross14") {
 		t.Errorf("new_game teams on the 16×16 board: %+v", r)
 	}
 
@@ -203,7 +205,7 @@ func TestBoardShapeRefusesOtherVariants(t *testing.T) {
 		cfg := configs.Defaults()
 		cfg.BoardShape, cfg.StateDir, cfg.Game.Variant = tc.shape, t.TempDir(), tc.variant
 		cfg.MQTT.Disabled, cfg.Web.Listen = true, "off"
-		d, err := startDaemon(context.Background(), cfg, io.Discard, io.Discard)
+		d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
 		if err == nil {
 			d.Close()
 			t.Errorf("%s on %s: started", tc.variant, tc.shape)
@@ -226,7 +228,7 @@ func TestBoardShapeRefusesOtherVariants(t *testing.T) {
 	cfg := configs.Defaults()
 	cfg.BoardShape, cfg.StateDir, cfg.Game.Variant, cfg.Sensors.Wiring = "square16", t.TempDir(), "russian-fortress", wiring
 	cfg.MQTT.Disabled, cfg.Web.Listen = true, "off"
-	if d, err := startDaemon(context.Background(), cfg, io.Discard, io.Discard); err == nil {
+	if d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard); err == nil {
 		d.Close()
 		t.Error("a cross wiring map on the 16×16 board accepted")
 	} else if !strings.Contains(err.Error(), "wiring.yaml: 96 square(s) have no switch bit: a1 b1 c1 l1 m1 n1 o1 p1") {

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"boardd/daemon"
+
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"boardd/configs"
@@ -32,7 +34,7 @@ func TestRunAgainstMosquittoTLS(t *testing.T) {
 	cfg.MQTT.Broker, cfg.MQTT.Username, cfg.MQTT.Password = mq.TLSURL(), "board7", "b7-secret"
 	cfg.MQTT.TLS.CAFile = filepath.Join(certs, "ca.pem")
 	cfg.Web.Listen = "off"
-	d, err := startDaemon(context.Background(), cfg, io.Discard, io.Discard)
+	d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,15 +106,15 @@ func TestRunBoardClientIDReserved(t *testing.T) {
 	cfg.Board, cfg.StateDir = "club-8", t.TempDir()
 	cfg.MQTT.Embedded.Listen, cfg.Web.Listen = "127.0.0.1:0", "off"
 	cfg.MQTT.Embedded.Users = []configs.User{{Name: "display", Password: "display-pw"}}
-	d, err := startDaemon(context.Background(), cfg, io.Discard, io.Discard)
+	d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
 	deadline := time.Now().Add(10 * time.Second)
-	for !d.mirror.Stats().Connected {
+	for !d.Mirror.Stats().Connected {
 		if time.Now().After(deadline) {
-			t.Fatalf("the mirror never connected: %+v", d.mirror.Stats())
+			t.Fatalf("the mirror never connected: %+v", d.Mirror.Stats())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -127,7 +129,7 @@ func TestRunBoardClientIDReserved(t *testing.T) {
 			t.Fatal("a read-only user connected with the board's client id")
 		}
 	}
-	if s := d.mirror.Stats(); !s.Connected || s.Reconnects != 0 {
+	if s := d.Mirror.Stats(); !s.Connected || s.Reconnects != 0 {
 		t.Errorf("the mirror was thrown off its own broker: %+v", s)
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"boardd/daemon"
+
 	"boardd/internal/catalog"
 	"boardd/internal/testio"
 
@@ -256,12 +258,12 @@ func TestRunDrawsLEDsInTheTerminal(t *testing.T) {
 	cfg.MQTT.Disabled = true
 	cfg.Web.Listen = "off"
 	var out testio.Buffer
-	d, err := startDaemon(context.Background(), cfg, &out, io.Discard)
+	d, err := daemon.Start(context.Background(), cfg, &out, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	d.simBoard.Lift(sqr(t, "h2"))
+	d.SimBoard.Lift(sqr(t, "h2"))
 	green := "\x1b[48;2;0;160;0m" // a destination, at full brightness
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(out.String(), green) {

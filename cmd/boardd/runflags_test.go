@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"boardd/daemon"
+
 	"boardd/frontend/termview"
 	"boardd/internal/testio"
 
@@ -85,7 +87,7 @@ func TestRunShowsTheBoardOnATerminal(t *testing.T) {
 	cfg.StateDir = t.TempDir()
 	cfg.MQTT.Disabled = true
 	cfg.Web.Listen = "off"
-	d, err := startDaemon(context.Background(), cfg, io.Discard, io.Discard)
+	d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +95,7 @@ func TestRunShowsTheBoardOnATerminal(t *testing.T) {
 	var out testio.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go termview.Show(ctx, d.live, &out, true)
+	go termview.Show(ctx, d.Live, &out, true)
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(out.String(), "Red to move") {
 		if time.Now().After(deadline) {
@@ -104,7 +106,7 @@ func TestRunShowsTheBoardOnATerminal(t *testing.T) {
 	if !strings.Contains(out.String(), "rK") || !strings.Contains(out.String(), " a  b  c  d ") {
 		t.Errorf("no pieces drawn:\n%s", out.String())
 	}
-	d.simBoard.Lift(sqr(t, "h2"))
+	d.SimBoard.Lift(sqr(t, "h2"))
 	green := "\x1b[48;2;0;160;0m" // a destination, as the LEDs light it
 	for !strings.Contains(out.String(), green) {
 		if time.Now().After(deadline) {

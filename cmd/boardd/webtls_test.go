@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"boardd/daemon"
+
 	"boardd/configs"
 	"boardd/sync/mqtt/mqtttest"
 )
@@ -27,7 +29,7 @@ func TestRunWebOverTLS(t *testing.T) {
 	cfg.Web.Listen, cfg.Web.Password = "127.0.0.1:0", "club-pw"
 	cfg.Web.TLSCert, cfg.Web.TLSKey = filepath.Join(certs, "server.pem"), filepath.Join(certs, "server.key")
 	var out strings.Builder
-	d, err := startDaemon(context.Background(), cfg, &out, io.Discard)
+	d, err := daemon.Start(context.Background(), cfg, &out, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

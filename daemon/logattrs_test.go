@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"bytes"
@@ -47,7 +47,7 @@ func TestDaemonLogIsTidy(t *testing.T) {
 	cfg.MQTT.Embedded.Listen = "127.0.0.1:0"
 	cfg.Web.Listen = "127.0.0.1:0"
 	var logs testio.Buffer
-	d, err := startDaemon(context.Background(), cfg, &testio.Buffer{}, &logs)
+	d, err := Start(context.Background(), cfg, &testio.Buffer{}, &logs)
 	if err != nil {
 		t.Fatal(err)
 	}
