@@ -32,11 +32,8 @@ func runBestmove(args []string, stdout, stderr io.Writer) error {
 	nodes := fs.Int64("nodes", 0, "stop after about this many positions")
 	level := fs.Int("level", engine.MaxLevel, "strength 1-5")
 	seed := fs.Uint64("seed", 0, "seed for the level's noise and tie-breaks")
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	if *level < 1 || *level > engine.MaxLevel {
 		return fmt.Errorf("%w: --level %d: want 1 to %d", errUsage, *level, engine.MaxLevel)
@@ -76,11 +73,8 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed: game i uses seed+i for every player")
 	seats := fs.String("seats", "bot:3,random,bot:3,random", "the four players in seat order Red,Blue,Yellow,Green: bot:LEVEL (1-5), random or greedy")
 	movetime := fs.Duration("movetime", 100*time.Millisecond, "the bots' time per move (0: each level's depth only, reproducible)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	kinds := strings.Split(*seats, ",")
 	if len(kinds) != rules.NumSeats {

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"boardd/internal/catalog"
@@ -23,19 +20,14 @@ func init() {
 }
 
 func runBot(args []string, stdout, stderr io.Writer) error {
-	flags := newFlags("bot", stderr)
-	bf := mqttclient.BindFlags(flags)
+	flags, bf := mqttFlags("bot", "usage: boardd bot --broker URL --board ID --seat Green [--level N --movetime 2s --user U --password P --prefix boardd]",
+		"Plays one seat of the board as a remote seat until interrupted: it makes the seat remote, and on its turn sends its move (cmd/move), which the board lights for a person to make.", stderr)
 	board := flags.String("board", "", "the board's id")
 	seatName := flags.String("seat", "", "the seat the bot plays: Red, Blue, Yellow or Green")
 	level := flags.Int("level", 3, "strength, 1 (a beginner) to 5 (the strongest the time allows)")
 	movetime := flags.Duration("movetime", 2*time.Second, "time per move when the game has no clocks (with clocks the bot manages the seat's clock)")
 	hash := flags.Int("hash-mb", 64, "the transposition table, megabytes")
 	resign := flags.Bool("resign", false, "resign a hopeless Teams game (level 3 or more)")
-	flags.Usage = func() {
-		fmt.Fprintln(stderr, "usage: boardd bot --broker URL --board ID --seat Green [--level N --movetime 2s --user U --password P --prefix boardd]")
-		fmt.Fprintln(stderr, "Plays one seat of the board as a remote seat until interrupted: it makes the seat remote, and on its turn sends its move (cmd/move), which the board lights for a person to make.")
-		flags.PrintDefaults()
-	}
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
@@ -55,7 +47,7 @@ func runBot(args []string, stdout, stderr io.Writer) error {
 	for s := range seats {
 		seats[s] = *level
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := untilInterrupted()
 	defer stop()
 	return playBot(ctx, *bf, *board, botseat.Config{Lookup: catalog.Variant, Seats: seats, MoveTime: *movetime, HashMB: *hash, Resign: *resign,
 		Logger: slog.New(slog.NewTextHandler(stderr, nil))}, stderr)

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"boardd/daemon"
 
@@ -40,7 +37,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) error {
 	if err := daemon.CheckPorts(cfg); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := untilInterrupted()
 	defer stop()
 	d, err := daemon.Start(ctx, cfg, stdout, stderr)
 	if err != nil {

@@ -4,11 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"boardd/internal/catalog"
@@ -52,11 +49,8 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.start, "start", "start", "sim: initial occupancy, start (the four-player array) or empty")
 	fs.StringVar(&s.Listen, "listen", "", "sim: accept script lines on this address (127.0.0.1:7165, or a unix socket path)")
 	sensorreg.BindFlags(fs, s)
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	if s.Rate <= 0 || s.Rate > 2000 {
 		return fmt.Errorf("%w: --rate %v: want 1-2000 scans per second", errUsage, s.Rate)
@@ -104,7 +98,7 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 	ctx := context.Background()
 	if f.script == "" && !f.once { // live until interrupted
 		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		ctx, stop = untilInterrupted()
 		defer stop()
 	}
 	return sensorview.Run(ctx, c, stdout, stderr)

@@ -1,16 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"boardd/frontend/termview"
 	"boardd/sync/mqtt"
-	"boardd/sync/mqttclient"
 )
 
 func init() {
@@ -18,15 +13,10 @@ func init() {
 }
 
 func runWatch(args []string, stdout, stderr io.Writer) error {
-	flags := newFlags("watch", stderr)
-	bf := mqttclient.BindFlags(flags)
+	flags, bf := mqttFlags("watch", "usage: boardd watch --broker URL --board ID [--user U --password P --prefix boardd --color]",
+		"Draws the board on every state it publishes, with each event's text below, until interrupted.", stderr)
 	board := flags.String("board", "", "the board's id")
 	color := flags.Bool("color", false, "draw the LED colours and redraw in place (ANSI terminal)")
-	flags.Usage = func() {
-		fmt.Fprintln(stderr, "usage: boardd watch --broker URL --board ID [--user U --password P --prefix boardd --color]")
-		fmt.Fprintln(stderr, "Draws the board on every state it publishes, with each event's text below, until interrupted.")
-		flags.PrintDefaults()
-	}
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
@@ -36,7 +26,7 @@ func runWatch(args []string, stdout, stderr io.Writer) error {
 	if err := mqtt.CheckID("board", *board); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := untilInterrupted()
 	defer stop()
 	return termview.Watch(ctx, *bf, *board, *color, stdout, stderr)
 }
