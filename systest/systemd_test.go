@@ -1,4 +1,4 @@
-package main
+package systest
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 // verify (with ExecStart pointed at this test binary, which exists) and
 // the settings the board depends on.
 func TestSystemdUnit(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "systemd", "boardd.service"))
+	data, err := os.ReadFile(filepath.Join("..", "systemd", "boardd.service"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestSystemdUnit(t *testing.T) {
 		}
 		t.Skip("systemd-analyze is not installed")
 	}
-	self, err := filepath.Abs(os.Args[0])
+	self, err := filepath.Abs(boarddBin)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package systest
 
 import (
 	"context"
@@ -131,8 +131,14 @@ func TestBotOverMQTT(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- playBot(ctx, bf, "club-9", botseat.Config{Lookup: catalog.Variant, Seats: map[rules.Seat]int{rules.Green: 2},
-			MoveTime: 20 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)}, io.Discard)
+		src, err := mqttclient.Dial(ctx, bf, "club-9") // as boardd bot plays a seat
+		if err != nil {
+			done <- err
+			return
+		}
+		defer src.Close()
+		done <- botseat.Run(ctx, src, botseat.Config{Lookup: catalog.Variant, Seats: map[rules.Seat]int{rules.Green: 2},
+			MoveTime: 20 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
 	}()
 	sig, cancel := d.Live.Changed()
 	defer cancel()

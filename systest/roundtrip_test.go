@@ -1,4 +1,4 @@
-package main
+package systest
 
 import (
 	"flag"
@@ -114,13 +114,13 @@ func TestHeavyNoiseReport(t *testing.T) {
 // moves of the input game" — with players who answer the board when it
 // asks, and who pick an under-promotion with the promotion gesture.
 func TestSampleGamesThroughSwitches(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "games", "*", "*.pgn4"))
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "games", "*", "*.pgn4"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	games, stops := 0, 0
 	for _, f := range files {
-		rel, _ := filepath.Rel(filepath.Join("..", "..", "testdata", "games"), f)
+		rel, _ := filepath.Rel(filepath.Join("..", "testdata", "games"), f)
 		if strings.HasPrefix(rel, "invalid") {
 			continue // refused at a given move: see TestReplay
 		}

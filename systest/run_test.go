@@ -1,4 +1,4 @@
-package main
+package systest
 
 import (
 	"bufio"
@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"boardd/daemon"
+	"boardd/frontend/termview"
 
 	"boardd/internal/catalog"
 	"boardd/internal/testio"
@@ -31,16 +32,6 @@ import (
 	"boardd/rules/square"
 	"boardd/sync/archive"
 )
-
-// TestMain lets the test binary stand in for boardd: with BOARDD_MAIN=1 it
-// runs main, so a test can start the daemon as a real process and kill it.
-func TestMain(m *testing.M) {
-	if os.Getenv("BOARDD_MAIN") == "1" {
-		main()
-		return
-	}
-	os.Exit(m.Run())
-}
 
 // daemonProc is boardd run as a child process.
 type daemonProc struct {
@@ -71,8 +62,7 @@ func (l *logBuffer) String() string {
 
 func startProc(t *testing.T, config string) *daemonProc {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "run", "--config", config, "--stdin=false")
-	cmd.Env = append(os.Environ(), "BOARDD_MAIN=1")
+	cmd := exec.Command(boarddBin, "run", "--config", config, "--stdin=false")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +150,7 @@ func TestKillNineLosesNoMove(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the daemon as a process")
 	}
-	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "games", "teams", "4pchess-26780486.pgn4"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "games", "teams", "4pchess-26780486.pgn4"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,5 +314,41 @@ func TestLEDsOffOnClose(t *testing.T) {
 				t.Fatalf("run %d: LED %d is %v after close", i, j, c)
 			}
 		}
+	}
+}
+
+// boardd run on a terminal draws the board, whose turn it is and the
+// LEDs' colours, as boardd sim does.
+func TestRunShowsTheBoardOnATerminal(t *testing.T) {
+	cfg := configs.Defaults()
+	cfg.StateDir = t.TempDir()
+	cfg.MQTT.Disabled = true
+	cfg.Web.Listen = "off"
+	d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var out testio.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go termview.Show(ctx, d.Live, &out, true)
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(out.String(), "Red to move") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no board drawn:\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(out.String(), "rK") || !strings.Contains(out.String(), " a  b  c  d ") {
+		t.Errorf("no pieces drawn:\n%s", out.String())
+	}
+	d.SimBoard.Lift(sqr(t, "h2"))
+	green := "\x1b[48;2;0;160;0m" // a destination, as the LEDs light it
+	for !strings.Contains(out.String(), green) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no destination drawn after lifting h2:\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
