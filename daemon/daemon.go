@@ -711,12 +711,14 @@ type oneOfEach struct {
 	grp  bool        // in a group: keys there are another namespace
 }
 
+// Enabled is the wrapped handler's.
 func (o oneOfEach) Enabled(ctx context.Context, l slog.Level) bool { return o.h.Enabled(ctx, l) }
 
 func (o oneOfEach) seen(a slog.Attr) bool {
 	return !o.grp && slices.ContainsFunc(o.have, func(b slog.Attr) bool { return b.Equal(a) })
 }
 
+// Handle drops the record's attributes already attached, then hands it on.
 func (o oneOfEach) Handle(ctx context.Context, r slog.Record) error {
 	dup := false
 	r.Attrs(func(a slog.Attr) bool {
@@ -736,6 +738,7 @@ func (o oneOfEach) Handle(ctx context.Context, r slog.Record) error {
 	return o.h.Handle(ctx, out)
 }
 
+// WithAttrs attaches the attributes not attached yet.
 func (o oneOfEach) WithAttrs(as []slog.Attr) slog.Handler {
 	var keep []slog.Attr
 	for _, a := range as {
@@ -750,6 +753,7 @@ func (o oneOfEach) WithAttrs(as []slog.Attr) slog.Handler {
 	return n
 }
 
+// WithGroup opens a group: keys in it are another namespace.
 func (o oneOfEach) WithGroup(name string) slog.Handler {
 	return oneOfEach{h: o.h.WithGroup(name), have: o.have, grp: true}
 }

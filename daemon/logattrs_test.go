@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"boardd/internal/testio"
-
 	"boardd/configs"
+	"boardd/internal/testio"
 )
 
 func TestOneOfEach(t *testing.T) {

@@ -8,15 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"boardd/daemon"
-
-	"boardd/internal/catalog"
-	"boardd/sync/mqttclient"
-
 	"boardd/configs"
+	"boardd/daemon"
+	"boardd/internal/catalog"
 	"boardd/referee"
 	"boardd/rules"
 	"boardd/sync/botseat"
+	"boardd/sync/mqttclient"
 )
 
 // handMove makes move m of game g on the daemon's simulated switches as

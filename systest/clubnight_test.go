@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"boardd/daemon"
-
 	"boardd/configs"
+	"boardd/daemon"
 	"boardd/referee"
 )
 

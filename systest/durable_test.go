@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"boardd/daemon"
-
 	"boardd/configs"
+	"boardd/daemon"
 	"boardd/referee"
 )
 

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"boardd/internal/catalog"
-
 	"boardd/referee"
 	"boardd/rules"
 	"boardd/sync/archive"

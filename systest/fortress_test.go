@@ -12,15 +12,13 @@ import (
 	"testing"
 	"time"
 
-	"boardd/daemon"
-
-	"boardd/frontend/termsim"
-	"boardd/internal/catalog"
-	"boardd/internal/testio"
-
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"boardd/configs"
+	"boardd/daemon"
+	"boardd/frontend/termsim"
+	"boardd/internal/catalog"
+	"boardd/internal/testio"
 	"boardd/leds/ledreg"
 	"boardd/referee"
 	"boardd/rules/square"

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"boardd/internal/catalog"
-
 	"boardd/referee"
 	"boardd/rules"
 	"boardd/sensors/sim"

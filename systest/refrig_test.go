@@ -5,9 +5,8 @@ import (
 	"io"
 	"time"
 
-	"boardd/referee/handsim"
-
 	"boardd/referee"
+	"boardd/referee/handsim"
 	"boardd/rules/square"
 	"boardd/sensors"
 )

@@ -192,7 +192,7 @@ type roundTripResult struct {
 	err     string   // why the game could not be completed
 }
 
-// roundTrip plays g through simulated hands (handChunks at the noise
+// roundTrip plays g through simulated hands (handsim.Chunks at the noise
 // level), reed switches, debounce and a fresh referee, in simulated time.
 // When the referee stops (ambiguous, illegal, out of turn) the players do
 // what its lights say — one piece at a time from an extra square to the

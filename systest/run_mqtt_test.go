@@ -10,11 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"boardd/daemon"
-
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"boardd/configs"
+	"boardd/daemon"
 	"boardd/referee"
 	"boardd/sync/mqtt"
 	"boardd/sync/mqtt/mqtttest"

@@ -17,13 +17,11 @@ import (
 	"testing"
 	"time"
 
+	"boardd/configs"
 	"boardd/daemon"
 	"boardd/frontend/termview"
-
 	"boardd/internal/catalog"
 	"boardd/internal/testio"
-
-	"boardd/configs"
 	"boardd/leds"
 	"boardd/leds/ledreg"
 	"boardd/referee"

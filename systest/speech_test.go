@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"boardd/internal/catalog"
-
 	"boardd/rules"
 )
 

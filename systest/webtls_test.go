@@ -12,9 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"boardd/daemon"
-
 	"boardd/configs"
+	"boardd/daemon"
 	"boardd/sync/mqtt/mqtttest"
 )
 

@@ -10,10 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"boardd/engine"
 	"boardd/engine/series"
 	"boardd/internal/catalog"
-
-	"boardd/engine"
 	"boardd/rules"
 )
 

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"boardd/internal/catalog"
-
 	"boardd/referee"
 	"boardd/rules"
 )

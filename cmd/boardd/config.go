@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"io"
 
-	"boardd/daemon"
-
 	"boardd/configs"
+	"boardd/daemon"
 )
 
 func init() {

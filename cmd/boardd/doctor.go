@@ -6,9 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"boardd/internal/catalog"
-
 	"boardd/configs"
+	"boardd/internal/catalog"
 	"boardd/internal/doctor"
 	"boardd/sensors"
 	"boardd/sensors/sensorreg"

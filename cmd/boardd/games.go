@@ -7,10 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"boardd/internal/catalog"
-
 	"boardd/configs"
-
+	"boardd/internal/catalog"
 	"boardd/internal/printable"
 	"boardd/rules/notation"
 	"boardd/sync/archive"

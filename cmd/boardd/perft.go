@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"boardd/internal/catalog"
-
 	"boardd/rules"
 )
 

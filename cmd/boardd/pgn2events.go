@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"boardd/internal/catalog"
-
 	"boardd/referee/handsim"
 	"boardd/rules/pgn4"
 )

@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"boardd/internal/catalog"
-
 	"boardd/rules"
 	_ "boardd/rules/chess4pgn" // registers the chess4 notation
 	"boardd/rules/notation"

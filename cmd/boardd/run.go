@@ -4,13 +4,11 @@ import (
 	"io"
 	"os"
 
-	"boardd/daemon"
-
-	"boardd/frontend/termsim"
-	"boardd/frontend/termview"
-
 	sd "github.com/coreos/go-systemd/v22/daemon"
 
+	"boardd/daemon"
+	"boardd/frontend/termsim"
+	"boardd/frontend/termview"
 	"boardd/leds/ledreg"
 )
 

@@ -4,9 +4,8 @@ import (
 	"flag"
 	"fmt"
 
-	"boardd/internal/catalog"
-
 	"boardd/configs"
+	"boardd/internal/catalog"
 )
 
 // runOverrides are boardd run's flags for the settings changed most

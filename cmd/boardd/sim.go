@@ -6,9 +6,8 @@ import (
 	"os"
 	"time"
 
-	"boardd/internal/catalog"
-
 	"boardd/frontend/termsim"
+	"boardd/internal/catalog"
 	"boardd/internal/printable"
 	"boardd/rules"
 	"boardd/rules/square"

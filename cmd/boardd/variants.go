@@ -6,9 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"boardd/internal/catalog"
-
 	"boardd/configs"
+	"boardd/internal/catalog"
 	"boardd/rules/variants"
 )
 

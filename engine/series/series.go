@@ -28,6 +28,7 @@ type Config struct {
 // KindError is Run's error for a player kind engine.NewPlayer refuses.
 type KindError struct{ Err error }
 
+// Error is NewPlayer's message.
 func (e *KindError) Error() string { return e.Err.Error() }
 
 // Unwrap is NewPlayer's error.

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	paho "github.com/eclipse/paho.mqtt.golang"
+
 	"boardd/internal/printable"
 	"boardd/leds"
 	"boardd/leds/term"
@@ -23,8 +25,6 @@ import (
 	"boardd/rules/square"
 	"boardd/sync/mqtt"
 	"boardd/sync/mqttclient"
-
-	paho "github.com/eclipse/paho.mqtt.golang"
 )
 
 // IsTerminal tells whether f is a terminal (a character device), where a

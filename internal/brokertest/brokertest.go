@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
+	paho "github.com/eclipse/paho.mqtt.golang"
+
 	"boardd/sync/broker"
 	"boardd/sync/mqtt"
 	"boardd/sync/mqttclient"
-
-	paho "github.com/eclipse/paho.mqtt.golang"
 )
 
 // The test accounts.

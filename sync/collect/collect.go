@@ -14,10 +14,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	paho "github.com/eclipse/paho.mqtt.golang"
+
 	"boardd/sync/mqtt"
 	"boardd/sync/mqttclient"
-
-	paho "github.com/eclipse/paho.mqtt.golang"
 )
 
 // Run subscribes to every board's finished games and writes each to

@@ -10,10 +10,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	paho "github.com/eclipse/paho.mqtt.golang"
+
 	"boardd/referee"
 	"boardd/sync/mqtt"
-
-	paho "github.com/eclipse/paho.mqtt.golang"
 )
 
 // Board is a board seen over MQTT: its retained state, and commands

@@ -12,10 +12,10 @@ import (
 	"os"
 	"time"
 
-	"boardd/sync/mqtt"
-
 	paho "github.com/eclipse/paho.mqtt.golang"
 	"github.com/eclipse/paho.mqtt.golang/packets"
+
+	"boardd/sync/mqtt"
 )
 
 // Broker is where and as whom a client connects, and the boards' first
