@@ -9,22 +9,13 @@ import (
 	"strconv"
 	"testing"
 
-	"boardd/configs"
+	"boardd/internal/catalog"
 	"boardd/rules"
-	"boardd/rules/variants"
 )
 
 func teams(t *testing.T) *rules.Variant {
 	t.Helper()
-	cat, err := variants.Catalog(configs.Variants)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := variants.Find(cat, "teams")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := d.Variant("")
+	v, err := catalog.Variant("teams", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,27 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"boardd/configs"
+	"boardd/internal/catalog"
 	"boardd/rules"
-	"boardd/rules/variants"
 	"boardd/sync/archive"
 )
 
-func lookup(name, start string) (*rules.Variant, error) {
-	cat, err := variants.Catalog(configs.Variants)
-	if err != nil {
-		return nil, err
-	}
-	d, err := variants.Find(cat, name)
-	if err != nil {
-		return nil, err
-	}
-	return d.Variant(start)
-}
-
 func newBoard(t *testing.T, jl *archive.Journal) (*Board, *bytes.Buffer) {
 	t.Helper()
-	v, err := lookup("teams", "")
+	v, err := catalog.Variant("teams", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +23,7 @@ func newBoard(t *testing.T, jl *archive.Journal) (*Board, *bytes.Buffer) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	b, err := Start(g, jl, lookup, &out)
+	b, err := Start(g, jl, catalog.Variant, &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,10 +78,10 @@ func TestPlay(t *testing.T) {
 // A journal is created for a new game and resumed with its turns.
 func TestOpenJournal(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sim.journal")
-	v, _ := lookup("teams", "")
+	v, _ := catalog.Variant("teams", "")
 	g, _ := rules.NewGame(v, "")
 	var stdout, stderr bytes.Buffer
-	jl, g2, err := OpenJournal(path, "", g, lookup, &stdout, &stderr)
+	jl, g2, err := OpenJournal(path, "", g, catalog.Variant, &stdout, &stderr)
 	if err != nil || g2 != g {
 		t.Fatalf("new journal: %v", err)
 	}
@@ -104,7 +91,7 @@ func TestOpenJournal(t *testing.T) {
 	}
 	b.Stop()
 	jl.Close()
-	jl, g2, err = OpenJournal(path, "", g, lookup, &stdout, &stderr)
+	jl, g2, err = OpenJournal(path, "", g, catalog.Variant, &stdout, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,25 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"boardd/configs"
+	"boardd/internal/catalog"
 	"boardd/rules"
 	"boardd/rules/pgn4"
 	"boardd/rules/square"
-	"boardd/rules/variants"
 )
-
-// lookup builds a shipped variant by name, as boardd does.
-func lookup(name, start string) (*rules.Variant, error) {
-	cat, err := variants.Catalog(configs.Variants)
-	if err != nil {
-		return nil, err
-	}
-	d, err := variants.Find(cat, name)
-	if err != nil {
-		return nil, err
-	}
-	return d.Variant(start)
-}
 
 // game replays a real game from the repository's testdata/games.
 func game(t *testing.T, name string) *rules.Game {
@@ -37,7 +23,7 @@ func game(t *testing.T, name string) *rules.Game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _, err := pgn4.ReplayWith(pg, "", lookup)
+	g, _, err := pgn4.ReplayWith(pg, "", catalog.Variant)
 	if err != nil {
 		t.Fatal(err)
 	}
