@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"boardd/internal/catalog"
 	"boardd/referee"
 	"boardd/rules"
 )
@@ -36,7 +37,7 @@ func TestBestmove(t *testing.T) {
 			if !ok {
 				t.Fatalf("last line %q, want bestmove <move>", last)
 			}
-			v, err := loadVariant(c.args[1], "")
+			v, err := catalog.Variant(c.args[1], "")
 			if err != nil {
 				t.Fatal(err)
 			}

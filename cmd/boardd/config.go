@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"boardd/configs"
+	"boardd/daemon"
 )
 
 func init() {
@@ -22,7 +23,7 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case fs.NArg() == 2 && fs.Arg(0) == "check":
-		d, err := loadConfig(fs.Arg(1)) // what boardd run checks, nothing less
+		d, err := daemon.LoadConfig(fs.Arg(1)) // what boardd run checks, nothing less
 		if err != nil {
 			return err
 		}

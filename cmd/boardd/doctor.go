@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"boardd/configs"
+	"boardd/internal/catalog"
 	"boardd/internal/doctor"
 	"boardd/sensors"
 	"boardd/sensors/sensorreg"
@@ -21,18 +22,15 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	root := fs.String("root", "/", "file system root to check (a fixture tree in tests); the live switch read runs only with /")
 	config := fs.String("config", "/etc/boardd/boardd.yaml", "the daemon config, under --root")
 	user := fs.String("user", "boardd", "the service user")
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	env := doctor.Env{Root: *root, ConfigPath: *config, User: *user}
 	env.Config, env.ConfigErr = configs.Load(filepath.Join(*root, *config))
 	if *root == "/" && env.ConfigErr == nil && !sensorreg.Lookup(env.Config.Sensors.Driver).Simulated {
 		cfg := env.Config
 		env.Live = func() error {
-			src, closer, err := sensorreg.Open(&cfg, sensorreg.Env{Now: time.Now, Start: startOccupancy(cfg.BoardShape)})
+			src, closer, err := sensorreg.Open(&cfg, sensorreg.Env{Now: time.Now, Start: catalog.StartOccupancy(cfg.BoardShape)})
 			if err != nil {
 				return err
 			}

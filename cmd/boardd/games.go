@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"boardd/configs"
-
+	"boardd/internal/catalog"
 	"boardd/internal/printable"
 	"boardd/rules/notation"
 	"boardd/sync/archive"
@@ -128,7 +128,7 @@ func convert(data []byte, to notation.Notation) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := from.Read(string(data), notation.Options{Lookup: loadVariant})
+	r, err := from.Read(string(data), notation.Options{Lookup: catalog.Variant})
 	if err != nil {
 		return nil, err
 	}

@@ -5,15 +5,20 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sort"
+	"syscall"
 
+	"boardd/internal/catalog"
 	_ "boardd/internal/drivers" // every switch and LED driver
 	"boardd/sensors/sensorreg"
+	"boardd/sync/mqttclient"
 )
 
 // command is one boardd subcommand. Each lives in its own file and adds
@@ -35,7 +40,8 @@ func register(c command) {
 }
 
 // errUsage marks an error caused by bad command-line use; main exits 2,
-// as it does on a driver's sensorreg.ErrUsage.
+// as it does on a driver's sensorreg.ErrUsage and on a missing --broker
+// (mqttclient.ErrNoBroker).
 var errUsage = errors.New("usage")
 
 func main() {
@@ -59,7 +65,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		fmt.Fprintf(stderr, "boardd %s: %v\n", c.name, err)
-		if errors.Is(err, errUsage) || errors.Is(err, sensorreg.ErrUsage) {
+		if errors.Is(err, errUsage) || errors.Is(err, catalog.ErrUsage) || errors.Is(err, sensorreg.ErrUsage) || errors.Is(err, mqttclient.ErrNoBroker) {
 			return 2
 		}
 		return 1
@@ -89,4 +95,36 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("boardd "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	return fs
+}
+
+// parseNoArgs parses a command's flags and refuses any argument after
+// them (a usage error).
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	return nil
+}
+
+// mqttFlags returns the FlagSet of an MQTT client command with the broker
+// flags bound (mqttclient.BindFlags); its help is synopsis, about and the
+// flags.
+func mqttFlags(name, synopsis, about string, stderr io.Writer) (*flag.FlagSet, *mqttclient.Broker) {
+	fs := newFlags(name, stderr)
+	bf := mqttclient.BindFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, synopsis)
+		fmt.Fprintln(stderr, about)
+		fs.PrintDefaults()
+	}
+	return fs, bf
+}
+
+// untilInterrupted is a context that ends on Ctrl-C or SIGTERM (systemd
+// stopping the service).
+func untilInterrupted() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }

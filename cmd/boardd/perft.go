@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 
+	"boardd/internal/catalog"
 	"boardd/rules"
 )
 
@@ -20,16 +21,13 @@ func runPerft(args []string, stdout, stderr io.Writer) error {
 	depth := fs.Int("depth", 0, "number of plies (required)")
 	divide := fs.Bool("divide", false, "print one line per root move first")
 	noBulk := fs.Bool("no-bulk", false, "make every leaf move instead of counting the last ply's legal moves")
-	if err := fs.Parse(args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	if *depth < 1 {
 		return fmt.Errorf("%w: --depth N is required (N >= 1)", errUsage)
 	}
-	v, err := loadVariant(*variant, *start)
+	v, err := catalog.Variant(*variant, *start)
 	if err != nil {
 		return err
 	}

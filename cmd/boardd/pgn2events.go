@@ -3,14 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"math/rand"
 	"os"
-	"strings"
 
-	"boardd/referee"
-	"boardd/rules"
+	"boardd/internal/catalog"
+	"boardd/referee/handsim"
 	"boardd/rules/pgn4"
-	"boardd/rules/square"
 )
 
 func init() {
@@ -25,9 +22,9 @@ func runPGN2Events(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	noise, ok := map[string]int{"none": noiseNone, "light": noiseLight, "heavy": noiseHeavy}[*noiseName]
-	if !ok {
-		return fmt.Errorf("%w: --noise %q: want none, light or heavy", errUsage, *noiseName)
+	noise, err := handsim.ParseNoise(*noiseName)
+	if err != nil {
+		return fmt.Errorf("%w: --%v", errUsage, err)
 	}
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: want one PGN4 file (boardd pgn2events [--noise light] [--seed 1] GAME.pgn4 > game.switches)", errUsage)
@@ -40,256 +37,15 @@ func runPGN2Events(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(0), err)
 	}
-	g, _, err := pgn4.ReplayWith(pg, *variant, loadVariant)
+	g, _, err := pgn4.ReplayWith(pg, *variant, catalog.Variant)
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(0), err)
 	}
-	script, err := handScript(g, *seed, noise)
+	script, err := handsim.Script(g, *seed, noise)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "# %s as hands on reed switches: noise %s, seed %d, variant %s\n# play it: boardd sim --variant %s --switches --script FILE\n", fs.Arg(0), *noiseName, *seed, g.Variant().Name, g.Variant().Name)
 	_, err = io.WriteString(stdout, script)
 	return err
-}
-
-// Noise levels for switch scripts.
-const (
-	noiseNone  = iota // clean lifts and places, long pauses
-	noiseLight        // contact bounce, random capture and castling order
-	noiseHeavy        // also quick replies, slides, nudged neighbours, touches, human pauses
-)
-
-// handScript turns a game's moves into what hands and reed switches do, as
-// a switch script for the simulated board: captures with the victim or the
-// mover lifted first, castling king-first or rook-first, the e.p. victim
-// lifted, and with noise contact bounce, slides over empty squares,
-// nudged neighbours and quick replies (the next player moving before the
-// board was quiet); at heavy noise also a piece lifted and put back before
-// the move (the mover hesitating, j'adoube, an opponent's piece looked at,
-// often during the last move's quiet period), a neighbour knocked and set
-// back after the move, and human pauses longer than the quiet period
-// between the parts of a castle or a capture, a piece held in the hand
-// meanwhile. The same seed gives the same script. Resignations end it (no
-// switch shows them).
-func handScript(g *rules.Game, seed int64, noise int) (string, error) {
-	chunks, err := handChunks(g, seed, noise)
-	return strings.Join(chunks, ""), err
-}
-
-// quickReply ends a turn's chunk when the next player moves before the
-// board was quiet.
-const quickReply = "wait 60ms\n"
-
-// handChunks is handScript cut into one script per turn: chunk i makes
-// move i (and ends with the wait before the next; a short wait is a quick
-// reply, judged with the next move).
-func handChunks(g *rules.Game, seed int64, noise int) ([]string, error) {
-	rng := rand.New(rand.NewSource(seed))
-	// The game as the hands follow it: besides moving pieces they take
-	// off what the rules removed (an army whose king was captured), as
-	// the board's lights ask.
-	played, err := rules.NewGame(g.Variant(), g.StartFEN4())
-	if err != nil {
-		return nil, err
-	}
-	var chunks []string
-	var b strings.Builder
-	quick := false
-	hand := func(from, to string) { // one piece carried from one square to another
-		fmt.Fprintf(&b, "lift %s\nwait %dms\nplace %s\n", from, 20+rng.Intn(80), to)
-		if ms := rng.Intn(6); ms > 0 && noise > noiseNone {
-			fmt.Fprintf(&b, "bounce %s %d\n", to, ms)
-		}
-	}
-	recs := g.Records()
-	// What the players decide between turns (an announcement into check
-	// and its reply, a kept army) goes through commands, not switches:
-	// notes[i] come before move i.
-	notes := map[int][]string{}
-	for _, n := range g.Notes() {
-		notes[n.After] = append(notes[n.After], n.Text)
-	}
-	for i, r := range recs {
-		if r.Action != rules.ActMove {
-			break
-		}
-		for _, text := range notes[i] {
-			if _, err := played.ApplyNote(text); err != nil {
-				return nil, fmt.Errorf("before move %s: %s: %v", r.Text, text, err)
-			}
-		}
-		m := r.Move
-		p := played.Position()
-		// A human pause between the parts of a move: mostly brief, at
-		// heavy noise now and then longer than the quiet period, the piece
-		// held in the hand or set down meanwhile.
-		pause := func() int {
-			if noise == noiseHeavy && rng.Intn(3) == 0 {
-				return 300 + rng.Intn(1200)
-			}
-			return 40 + rng.Intn(80)
-		}
-		if noise == noiseHeavy && rng.Intn(6) == 0 {
-			// A piece lifted, held a while and put back on its square: the
-			// mover hesitating, j'adoube, a player looking at any piece;
-			// after a quick reply's short wait, during the quiet period of
-			// the move before.
-			occ := p.Occupancy().Squares()
-			if x := occ[rng.Intn(len(occ))]; x != m.From() && x != m.To() {
-				fmt.Fprintf(&b, "lift %s\nwait %dms\nplace %s\nwait %dms\n", x, 200+rng.Intn(800), x, 100+rng.Intn(300))
-			}
-		}
-		if noise == noiseHeavy && rng.Intn(5) == 0 {
-			// A neighbouring piece nudged and set back first.
-			occ := p.Occupancy().Squares()
-			if x := occ[rng.Intn(len(occ))]; x != m.From() && x != m.To() {
-				fmt.Fprintf(&b, "lift %s\nwait %dms\nplace %s\nwait 40ms\n", x, 30+rng.Intn(40), x)
-			}
-		}
-		// What comes off the board is what the referee's hands take off
-		// (referee.Hands: a captured piece, en-passant pawns, Chess4's
-		// chained en passant, the essay's partner pawn).
-		rookFrom := square.None
-		if c, _ := m.IsCastle(); c {
-			rookFrom, _ = m.RookSquares()
-		}
-		var victims []string
-		for _, h := range referee.Hands(p, m) {
-			if h.Lift && h.Square != m.From() && h.Square != rookFrom {
-				victims = append(victims, h.Square.String())
-			}
-		}
-		switch c, _ := m.IsCastle(); {
-		case c && noise == noiseHeavy && rng.Intn(3) == 0:
-			// Both lifted together, set down in either order, pausing.
-			rf, rt := m.RookSquares()
-			a, b2 := []string{m.From().String(), m.To().String()}, []string{rf.String(), rt.String()}
-			if rng.Intn(2) == 0 {
-				a, b2 = b2, a
-			}
-			fmt.Fprintf(&b, "lift %s\nwait %dms\nlift %s\nwait %dms\nplace %s\nwait %dms\nplace %s\n", a[0], 40+rng.Intn(80), b2[0], pause(), a[1], pause(), b2[1])
-		case c:
-			rf, rt := m.RookSquares()
-			first, second := [2]string{m.From().String(), m.To().String()}, [2]string{rf.String(), rt.String()}
-			if rng.Intn(2) == 0 {
-				first, second = second, first
-			}
-			if noise == noiseHeavy {
-				// King first or rook first, at a human pace: a pause
-				// before the second piece and another with it in the hand.
-				fmt.Fprintf(&b, "lift %s\nwait %dms\nplace %s\nwait %dms\nlift %s\nwait %dms\nplace %s\n", first[0], pause(), first[1], pause(), second[0], pause(), second[1])
-			} else {
-				hand(first[0], first[1])
-				hand(second[0], second[1])
-			}
-		// A hand needs well over the 20 ms debounce to take a piece off
-		// and put another down: 40-120 ms here.
-		case len(victims) > 0 && rng.Intn(2) == 0: // victims off first
-			for _, v := range victims {
-				fmt.Fprintf(&b, "lift %s\nwait %dms\n", v, pause())
-			}
-			hand(m.From().String(), m.To().String())
-		case len(victims) > 0: // mover first, then the victims, then put down
-			fmt.Fprintf(&b, "lift %s\nwait %dms\n", m.From(), pause())
-			for _, v := range victims {
-				fmt.Fprintf(&b, "lift %s\nwait %dms\n", v, pause())
-			}
-			fmt.Fprintf(&b, "place %s\n", m.To())
-		default:
-			if mid, ok := emptyBetween(p, m); ok && noise == noiseHeavy && rng.Intn(2) == 0 {
-				// Slid across an empty square on the way, resting there
-				// long enough for its switch to report it.
-				fmt.Fprintf(&b, "lift %s\nwait 30ms\nplace %s\nwait 40ms\nlift %s\nwait 30ms\nplace %s\n", m.From(), mid, mid, m.To())
-			} else {
-				hand(m.From().String(), m.To().String())
-			}
-		}
-		swap, swapEP := m.IsSwap()
-		if swap = swap && !swapEP; swap {
-			// The essay's partner pawn swap: the partner's pawn, lifted
-			// above, is set down on the square the mover left.
-			fmt.Fprintf(&b, "wait %dms\nplace %s\n", 40+rng.Intn(80), m.From())
-		}
-		// A promotion to a piece the switches cannot show: the board plays
-		// the variant's default, and the player, once it is judged, lifts
-		// the promoted piece and puts it back until it is the one wanted
-		// (each time the choice moves on to the next piece on offer).
-		gestures := promotionPick(played.LegalMoves(), m)
-		p.Make(m) // where the hands left the pieces
-		if _, err := played.Play(m); err != nil {
-			return nil, fmt.Errorf("move %s: %v", r.Text, err)
-		}
-		// The next move needs the gesture or a command first: nobody
-		// rushes it.
-		nextPick := i+1 < len(recs) && recs[i+1].Action == rules.ActMove && (len(notes[i+1]) > 0 || promotionPick(played.LegalMoves(), recs[i+1].Move) > 0)
-		switch {
-		case gestures > 0:
-			b.WriteString("wait 600ms\n")
-			for k := 0; k < gestures; k++ {
-				fmt.Fprintf(&b, "lift %s\nwait 80ms\nplace %s\nwait 600ms\n", m.To(), m.To())
-			}
-			quick = false
-		case noise == noiseHeavy && !quick && !nextPick && rng.Intn(4) == 0:
-			// Now and then the next player replies before the board was
-			// quiet (never twice in a row: the referee reads at most two
-			// moves from one quiet period).
-			b.WriteString(quickReply)
-			quick = true
-		default:
-			b.WriteString("wait 600ms\n")
-			quick = false
-		}
-		if gone := p.Occupancy().AndNot(played.Position().Occupancy()); gone.Len() > 0 {
-			// The rules took pieces off: the lights show them one at a
-			// time and the hands follow.
-			for _, q := range gone.Squares() {
-				fmt.Fprintf(&b, "lift %s\nwait 300ms\n", q)
-			}
-			b.WriteString("wait 600ms\n")
-		}
-		chunks = append(chunks, b.String())
-		b.Reset()
-	}
-	return chunks, nil
-}
-
-// promotionPick is how many times the promotion gesture moves the choice
-// on from the default to m: m's place among the legal moves with its
-// squares (the default first), 0 for a move that is no such choice.
-func promotionPick(legal []rules.Move, m rules.Move) int {
-	n := 0
-	for _, x := range legal {
-		if x.From() != m.From() || x.To() != m.To() {
-			continue
-		}
-		if x == m {
-			return n
-		}
-		n++
-	}
-	return 0
-}
-
-func emptyBetween(p *rules.Position, m rules.Move) (square.Square, bool) {
-	k := p.At(m.From()).Kind()
-	if k != rules.Rook && k != rules.Bishop && k != rules.Queen {
-		return square.None, false
-	}
-	df, dr := m.To().File()-m.From().File(), m.To().Rank()-m.From().Rank()
-	sf, sr := sgn(df), sgn(dr)
-	if f, r := m.From().File()+sf, m.From().Rank()+sr; (f != m.To().File() || r != m.To().Rank()) && !p.At(square.At(f, r)).IsPiece() {
-		return square.At(f, r), true
-	}
-	return square.None, false
-}
-
-func sgn(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
 }

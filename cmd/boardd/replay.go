@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"boardd/internal/catalog"
 	"boardd/rules"
 	_ "boardd/rules/chess4pgn" // registers the chess4 notation
 	"boardd/rules/notation"
@@ -35,7 +36,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := n.Read(string(data), notation.Options{Variant: *variant, Lookup: loadVariant})
+	r, err := n.Read(string(data), notation.Options{Variant: *variant, Lookup: catalog.Variant})
 	if r != nil {
 		for _, w := range r.Warnings {
 			fmt.Fprintf(stderr, "%s: warning: %s\n", path, w)

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
-	"net"
-	"strings"
-	"syscall"
 
 	"boardd/configs"
+	"boardd/internal/catalog"
 )
 
 // runOverrides are boardd run's flags for the settings changed most
@@ -44,7 +41,7 @@ func (o runOverrides) apply(cfg *configs.Daemon) error {
 		cfg.StateDir, changed = *o.state, true
 	}
 	if *o.variant != "" {
-		if _, err := loadVariant(*o.variant, cfg.Game.Start); err != nil {
+		if _, err := catalog.Variant(*o.variant, cfg.Game.Start); err != nil {
 			return fmt.Errorf("--variant %s: %w (boardd variants lists them)", *o.variant, err)
 		}
 		cfg.Game.Variant, changed = *o.variant, true
@@ -54,42 +51,6 @@ func (o runOverrides) apply(cfg *configs.Daemon) error {
 	}
 	if err := cfg.Check("the command line", nil); err != nil {
 		return fmt.Errorf("%w (from --web, --mqtt, --state or --variant)", err)
-	}
-	return nil
-}
-
-// checkPorts tries the addresses boardd run will listen on before it
-// writes or logs anything, so a busy port is reported first, with the
-// flag and the config key that change it.
-func checkPorts(cfg configs.Daemon) error {
-	type port struct{ addr, flag, key string }
-	var ports []port
-	if w := cfg.Web.Listen; w != "" && w != "off" {
-		ports = append(ports, port{w, "--web", "web.listen"})
-	}
-	if !cfg.MQTT.Disabled && cfg.MQTT.Broker == "" {
-		ports = append(ports, port{cfg.MQTT.Embedded.Listen, "--mqtt", "mqtt.embedded.listen"})
-	}
-	if l := cfg.Sensors.Listen; l != "" {
-		ports = append(ports, port{l, "", "sensors.listen"})
-	}
-	for _, p := range ports {
-		if strings.HasPrefix(p.addr, "/") || strings.HasPrefix(p.addr, "@") {
-			continue // a unix socket
-		}
-		ln, err := net.Listen("tcp", p.addr)
-		if err != nil {
-			how := "config key " + p.key
-			if p.flag != "" {
-				how = p.flag + " ADDR or the config key " + p.key
-			}
-			why := err.Error()
-			if errors.Is(err, syscall.EADDRINUSE) {
-				why = "the address is in use (another boardd, or another program, listens there)"
-			}
-			return fmt.Errorf("%s %s: %s: choose another address with %s (port 0 picks a free one)", p.key, p.addr, why, how)
-		}
-		ln.Close()
 	}
 	return nil
 }

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"flag"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"boardd/configs"
 )
@@ -72,41 +69,5 @@ func TestRunReportsABusyPortFirst(t *testing.T) {
 		if _, err := os.Stat(state); err == nil {
 			t.Errorf("%v: the state directory was created before the port was checked", tc.args)
 		}
-	}
-}
-
-// boardd run on a terminal draws the board, whose turn it is and the
-// LEDs' colours, as boardd sim does.
-func TestRunShowsTheBoardOnATerminal(t *testing.T) {
-	cfg := configs.Defaults()
-	cfg.StateDir = t.TempDir()
-	cfg.MQTT.Disabled = true
-	cfg.Web.Listen = "off"
-	d, err := startDaemon(context.Background(), cfg, io.Discard, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	var out lockedBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go showBoard(ctx, d.live, &out, true)
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(out.String(), "Red to move") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no board drawn:\n%s", out.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !strings.Contains(out.String(), "rK") || !strings.Contains(out.String(), " a  b  c  d ") {
-		t.Errorf("no pieces drawn:\n%s", out.String())
-	}
-	d.simBoard.Lift(sqr(t, "h2"))
-	green := "\x1b[48;2;0;160;0m" // a destination, as the LEDs light it
-	for !strings.Contains(out.String(), green) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no destination drawn after lifting h2:\n%s", out.String())
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
