@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"boardd/configs"
-	"boardd/daemon"
+	"boardd/internal/daemon"
 )
 
 func init() {

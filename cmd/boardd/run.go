@@ -6,9 +6,9 @@ import (
 
 	sd "github.com/coreos/go-systemd/v22/daemon"
 
-	"boardd/daemon"
-	"boardd/frontend/termsim"
-	"boardd/frontend/termview"
+	"boardd/internal/daemon"
+	"boardd/internal/termsim"
+	"boardd/internal/termview"
 	"boardd/leds/ledreg"
 )
 

@@ -6,9 +6,9 @@ import (
 	"os"
 	"time"
 
-	"boardd/frontend/termsim"
 	"boardd/internal/catalog"
 	"boardd/internal/printable"
+	"boardd/internal/termsim"
 	"boardd/rules"
 	"boardd/rules/square"
 	"boardd/sync/archive"

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"boardd/frontend/termview"
+	"boardd/internal/termview"
 	"boardd/sync/mqtt"
 )
 

@@ -70,7 +70,7 @@ func TestRandomGamesThroughSwitches(t *testing.T) {
 // stop. Phantom and missed moves fail it; stops are reported.
 func TestHeavyNoiseReport(t *testing.T) {
 	if *roundTripReport <= 0 {
-		t.Skip("the long run: go test ./cmd/boardd -run HeavyNoiseReport -timeout 2h -args -roundtrip.report=1000")
+		t.Skip("the long run: go test ./internal/systest -run HeavyNoiseReport -timeout 2h -args -roundtrip.report=1000")
 	}
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-26s %6s %8s %7s %6s %5s %14s\n", "variant", "games", "moves", "phantom", "missed", "stops", "moves per stop")
@@ -114,13 +114,13 @@ func TestHeavyNoiseReport(t *testing.T) {
 // moves of the input game" — with players who answer the board when it
 // asks, and who pick an under-promotion with the promotion gesture.
 func TestSampleGamesThroughSwitches(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "games", "*", "*.pgn4"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "games", "*", "*.pgn4"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	games, stops := 0, 0
 	for _, f := range files {
-		rel, _ := filepath.Rel(filepath.Join("..", "testdata", "games"), f)
+		rel, _ := filepath.Rel(filepath.Join("..", "..", "testdata", "games"), f)
 		if strings.HasPrefix(rel, "invalid") {
 			continue // refused at a given move: see TestReplay
 		}

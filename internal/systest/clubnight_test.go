@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"boardd/configs"
-	"boardd/daemon"
+	"boardd/internal/daemon"
 	"boardd/referee"
 )
 

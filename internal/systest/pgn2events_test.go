@@ -10,7 +10,7 @@ import (
 // pgn2events turns a real game into a switch script that the simulated
 // board plays back into the same moves, at every noise level.
 func TestPGN2EventsRoundTrip(t *testing.T) {
-	game := filepath.Join("..", "testdata", "games", "teams", "4pchess-test-en-passant.pgn4")
+	game := filepath.Join("..", "..", "testdata", "games", "teams", "4pchess-test-en-passant.pgn4")
 	_, want := realGame(t, "teams/4pchess-test-en-passant.pgn4")
 	if len(want) < 8 {
 		t.Fatalf("the test game has %d moves", len(want))

@@ -15,9 +15,9 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"boardd/configs"
-	"boardd/daemon"
-	"boardd/frontend/termsim"
 	"boardd/internal/catalog"
+	"boardd/internal/daemon"
+	"boardd/internal/termsim"
 	"boardd/internal/testio"
 	"boardd/leds/ledreg"
 	"boardd/referee"

@@ -13,7 +13,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"boardd/configs"
-	"boardd/daemon"
+	"boardd/internal/daemon"
 	"boardd/referee"
 	"boardd/sync/mqtt"
 	"boardd/sync/mqtt/mqtttest"

@@ -20,7 +20,7 @@ import (
 // movetext as the original file.
 func TestSimReplaysGames(t *testing.T) {
 	for _, name := range []string{"4pchess-test-castling.pgn4", "4pchess-test-castling-other-sides.pgn4", "4pchess-test-en-passant.pgn4", "4pchess-test-promotions.pgn4"} {
-		data, err := os.ReadFile("../testdata/games/teams/" + name)
+		data, err := os.ReadFile("../../testdata/games/teams/" + name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func noisyScript(t *testing.T, g *rules.Game, seed int64, noise handsim.Noise) s
 // moves' PGN4 tokens up to the first turn that is not a move.
 func realGame(t *testing.T, name string) (*rules.Game, []string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "games", name))
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "games", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"boardd/configs"
-	"boardd/daemon"
+	"boardd/internal/daemon"
 	"boardd/sync/mqtt/mqtttest"
 )
 

@@ -18,9 +18,9 @@ import (
 	"time"
 
 	"boardd/configs"
-	"boardd/daemon"
-	"boardd/frontend/termview"
 	"boardd/internal/catalog"
+	"boardd/internal/daemon"
+	"boardd/internal/termview"
 	"boardd/internal/testio"
 	"boardd/leds"
 	"boardd/leds/ledreg"
@@ -148,7 +148,7 @@ func TestKillNineLosesNoMove(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the daemon as a process")
 	}
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "games", "teams", "4pchess-26780486.pgn4"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "games", "teams", "4pchess-26780486.pgn4"))
 	if err != nil {
 		t.Fatal(err)
 	}

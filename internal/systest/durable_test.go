@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"boardd/configs"
-	"boardd/daemon"
+	"boardd/internal/daemon"
 	"boardd/referee"
 )
 

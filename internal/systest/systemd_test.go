@@ -12,7 +12,7 @@ import (
 // verify (with ExecStart pointed at this test binary, which exists) and
 // the settings the board depends on.
 func TestSystemdUnit(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "systemd", "boardd.service"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "systemd", "boardd.service"))
 	if err != nil {
 		t.Fatal(err)
 	}

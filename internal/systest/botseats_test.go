@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"boardd/configs"
-	"boardd/daemon"
 	"boardd/internal/catalog"
+	"boardd/internal/daemon"
 	"boardd/referee"
 	"boardd/rules"
 	"boardd/sync/botseat"
