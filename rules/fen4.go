@@ -157,53 +157,59 @@ func short(s string) string {
 // matchBrace returns the index of the '}' closing s[0] == '{', honouring
 // quotes, or -1.
 func matchBrace(s string) int {
-	depth := 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '{':
-			depth++
-		case c == '}':
-			depth--
-			if depth == 0 {
-				return i
-			}
+	end := -1
+	walkTop(s, func(i int, c byte, depth int) bool {
+		if c == '}' && depth == 1 {
+			end = i
+			return false
 		}
-	}
-	return -1
+		return true
+	})
+	return end
 }
 
 // splitTop splits s on sep outside quotes, parentheses and braces.
 func splitTop(s string, sep byte) []string {
 	var out []string
-	depth, start := 0, 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '(' || c == '{' || c == '[':
-			depth++
-		case c == ')' || c == '}' || c == ']':
-			depth--
-		case c == sep && depth == 0:
+	start := 0
+	walkTop(s, func(i int, c byte, depth int) bool {
+		if c == sep && depth == 0 {
 			out = append(out, s[start:i])
 			start = i + 1
 		}
-	}
+		return true
+	})
 	return append(out, s[start:])
+}
+
+// walkTop calls visit with each byte of s outside quotes and the depth of
+// parentheses, brackets and braces open before it, until visit returns
+// false. It is the one place FEN4's extras are scanned for their nesting.
+func walkTop(s string, visit func(i int, c byte, depth int) bool) {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if quote != 0 {
+			if c == quote {
+				quote = 0
+			}
+			continue
+		}
+		if c == '\'' || c == '"' {
+			quote = c
+			continue
+		}
+		if !visit(i, c, depth) {
+			return
+		}
+		switch c {
+		case '(', '{', '[':
+			depth++
+		case ')', '}', ']':
+			depth--
+		}
+	}
 }
 
 func unquote(s string) (string, bool) {
