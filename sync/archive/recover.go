@@ -62,13 +62,6 @@ func (r *Recorder) fromStream(kept, later []Entry) recovery {
 		}
 	}
 	beyond := msgs[start:]
-	if !journaled(beyond) {
-		return recovery{}
-	}
-	g, err := Restore(kept, r.Lookup)
-	if err != nil {
-		return recovery{note: fmt.Sprintf("the stream has more of game %s, but the journal's kept entries do not replay (%v): nothing recovered", id, err)}
-	}
 	// The journal and the stream must agree where both have a message.
 	byMsg := map[uint64][]Entry{}
 	for _, e := range kept[1:] {
@@ -76,7 +69,7 @@ func (r *Recorder) fromStream(kept, later []Entry) recovery {
 			byMsg[e.Msg] = append(byMsg[e.Msg], e)
 		}
 	}
-	var rec recovery
+	disagree := ""
 	for _, m := range msgs[:start] {
 		es, _ := JournalEntries(m)
 		have, ok := byMsg[m.Seq]
@@ -89,10 +82,21 @@ func (r *Recorder) fromStream(kept, later []Entry) recovery {
 			beyond = append([]referee.Message{m}, beyond...)
 			continue
 		}
-		if !sameEntries(have, es) {
-			return recovery{note: fmt.Sprintf("the stream has more of game %s, but its message %d (%s) disagrees with the journal: nothing recovered", id, m.Seq, m.Kind)}
+		if !sameEntries(have, es) && disagree == "" {
+			disagree = fmt.Sprintf("the stream has more of game %s, but its message %d (%s) disagrees with the journal: nothing recovered", id, m.Seq, m.Kind)
 		}
 	}
+	if !journaled(beyond) {
+		return recovery{}
+	}
+	if disagree != "" {
+		return recovery{note: disagree}
+	}
+	g, err := Restore(kept, r.Lookup)
+	if err != nil {
+		return recovery{note: fmt.Sprintf("the stream has more of game %s, but the journal's kept entries do not replay (%v): nothing recovered", id, err)}
+	}
+	var rec recovery
 	laterBy := map[uint64][]Entry{}
 	for _, e := range later {
 		if e.Msg > 0 {

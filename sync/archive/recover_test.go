@@ -13,6 +13,7 @@ import (
 	"boardd/referee"
 	"boardd/rules"
 	"boardd/rules/pgn4"
+	"boardd/sensors"
 )
 
 // playedDir plays the first n turns of a real Teams game on a live board
@@ -187,6 +188,66 @@ func TestRecoveryStopsAtAMessageTheStreamLacks(t *testing.T) {
 			checkTurns(t, res, played[:tc.want])
 			if tc.want < turns && !strings.Contains(res.Warning, "was not recovered") {
 				t.Errorf("warning %q does not say what could not be recovered", res.Warning)
+			}
+		})
+	}
+}
+
+// A revised castle is journaled as a pair (takeback, castle) from one
+// message: damage to either half, or the journal cut between them, still
+// brings back the castle, not the rook move it replaced.
+func TestRecoveryCompletesARevisedMove(t *testing.T) {
+	v, _ := builtin("ffa", "")
+	g, _ := rules.NewGame(v, "")
+	for _, mv := range strings.Fields("h2-h3 b7-c7 d13-d12 m5-l5 k2-k3 Na5-c6 e13-e12 m4-l4 j2-j3 Ba6-b7 f13-f12 m6-l6 d2-d3") {
+		m, err := referee.ResolveMove(g.Position(), g.LegalMoves(), mv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Play(m)
+	}
+	dir := t.TempDir()
+	b := openBoardWith(t, dir, g.Position().Occupancy(), builtin, "ffa", g.Position().FEN4())
+	for _, e := range []struct {
+		sq   string
+		kind sensors.Kind
+	}{{"a4", sensors.Lift}, {"a6", sensors.Place}, {"a7", sensors.Lift}, {"a5", sensors.Place}} {
+		b.live.Touches() <- sensors.Event{Kind: e.kind, Square: sqr(e.sq)}
+		if e.sq == "a6" || e.sq == "a5" {
+			want := map[string]string{"a6": referee.MsgMove, "a5": referee.MsgMoveRevised}[e.sq]
+			for m := range b.msgs {
+				if m.Kind == want {
+					break
+				}
+			}
+		}
+	}
+	b.stop()
+	data, _ := os.ReadFile(filepath.Join(dir, "current.journal"))
+	lines := strings.SplitAfter(string(data), "\n")
+	lines = lines[:len(lines)-1]
+	if len(lines) != 4 || !strings.Contains(lines[2], `"takeback"`) || !strings.Contains(lines[3], `"move":"a7-a5"`) {
+		t.Fatalf("journal: want start, the rook move, takeback, castle:\n%s", data)
+	}
+	for _, tc := range []struct {
+		name    string
+		journal string
+	}{
+		{"cut between the takeback and the castle", strings.Join(lines[:3], "")},
+		{"the castle damaged", strings.Join(lines[:3], "") + "damaged\n"},
+		{"the takeback damaged", strings.Join(lines[:2], "") + "damaged\n" + lines[3]},
+		{"cut after the rook move", strings.Join(lines[:2], "")},
+		{"the rook move damaged", lines[0] + "damaged\n" + strings.Join(lines[2:], "")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sd := copyState(t, dir)
+			os.WriteFile(filepath.Join(sd, "current.journal"), []byte(tc.journal), 0o644)
+			res, err := (&Recorder{Dir: sd, Lookup: builtin}).Resume()
+			if err != nil || res == nil {
+				t.Fatalf("resume: %v", err)
+			}
+			if recs := res.Game.Records(); len(recs) != 1 || recs[0].Move.String() != "a7-a5" || res.Game.Position().FEN4() == g.Position().FEN4() {
+				t.Fatalf("resumed %v (warning %q), want the castle a7-a5 alone", recs, res.Warning)
 			}
 		})
 	}
