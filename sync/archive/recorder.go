@@ -63,8 +63,10 @@ func (r *Recorder) Store() Store { return Store{Dir: filepath.Join(r.Dir, "games
 // Then, damaged or not, the turns of the game the stream has after the
 // journal's last entry are recovered from it (each checked: see
 // recover.go) and appended to the journal; Resumed.Warning says what was
-// recovered and what could not be. Only a journal with nothing to keep is
-// moved aside and reported as an error (the board starts afresh).
+// recovered and what could not be. A damaged start entry is rebuilt from
+// the stream's game_start when a surviving entry links the journal to its
+// game. Only a journal with nothing to keep is moved aside and reported as
+// an error (the board starts afresh).
 func (r *Recorder) Resume() (*Resumed, error) {
 	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("archive: %w", err)
@@ -80,11 +82,24 @@ func (r *Recorder) Resume() (*Resumed, error) {
 	var later []Entry // entries that survive after the damage
 	j, entries, warn, err := Open(path)
 	var dmg *DamagedError
-	if errors.As(err, &dmg) && len(dmg.Kept) > 0 {
+	if errors.As(err, &dmg) {
 		if data, rerr := os.ReadFile(path); rerr == nil && dmg.Offset < len(data) {
 			later = laterEntries(data[dmg.Offset:])
 		}
-		if warn, err = r.salvage(dmg.Kept, fmt.Sprintf("entry %d (byte %d) is damaged", dmg.Entry, dmg.Offset)); err != nil {
+	}
+	what := ""
+	if dmg != nil && len(dmg.Kept) == 0 {
+		// The start entry itself: rebuilt from the stream when a surviving
+		// entry links the journal to its game there.
+		if start, why, ok := r.startFromStream(later); ok {
+			dmg.Kept, what = []Entry{start}, why
+		}
+	}
+	if dmg != nil && len(dmg.Kept) > 0 {
+		if what == "" {
+			what = fmt.Sprintf("entry %d (byte %d) is damaged", dmg.Entry, dmg.Offset)
+		}
+		if warn, err = r.salvage(dmg.Kept, what); err != nil {
 			return nil, err // left as it was (no room to repair it)
 		}
 		j, entries, _, err = Open(path)

@@ -297,3 +297,63 @@ func (r *Recorder) disagreement(entries []Entry) (at, end int, what string) {
 	}
 	return 0, 0, ""
 }
+
+// startFromStream rebuilds a journal's damaged start entry from the
+// stream: the game is the one the stream's message of a surviving later
+// entry belongs to (its journal entries must be that entry's, so the
+// link is proven), and the start entry is made from that game's
+// game_start message as Record makes it. ok is false when no surviving
+// entry links to a game whose game_start the stream still has.
+func (r *Recorder) startFromStream(later []Entry) (start Entry, what string, ok bool) {
+	data, err := os.ReadFile(r.streamPath())
+	if err != nil {
+		return Entry{}, "", false
+	}
+	tried := map[uint64]bool{}
+	for _, e := range later {
+		if e.Msg == 0 || tried[e.Msg] {
+			continue
+		}
+		tried[e.Msg] = true
+		m, found := messageAt(data, e.Msg)
+		if !found || m.Game == "" {
+			continue
+		}
+		es, _ := JournalEntries(m)
+		group := []Entry{}
+		for _, x := range later {
+			if x.Msg == e.Msg {
+				group = append(group, x)
+			}
+		}
+		if !sameEntries(group, lastOf(es, len(group))) {
+			continue
+		}
+		msgs, err := gameMessages(r.streamPath(), m.Game)
+		if err != nil || len(msgs) == 0 || msgs[0].Kind != referee.MsgGameStart {
+			continue
+		}
+		gs := msgs[0]
+		return Entry{Seq: 1, Kind: "start", Msg: gs.Seq, Game: gs.Game, Variant: gs.Variant, Start: gs.Start, Tags: gs.Tags, Clocks: gs.Clocks},
+			fmt.Sprintf("entry 1 (the game's start) is damaged; it was rebuilt from the stream's game_start message %d of game %s (entry %d links to it)", gs.Seq, gs.Game, e.Seq), true
+	}
+	return Entry{}, "", false
+}
+
+// messageAt finds the stream message with Seq seq in stream data.
+func messageAt(data []byte, seq uint64) (referee.Message, bool) {
+	key := []byte(fmt.Sprintf(`"seq":%d,`, seq))
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if !bytes.HasPrefix(line, []byte("{"+string(key))) {
+			continue
+		}
+		var m referee.Message
+		if json.Unmarshal(line, &m) == nil && m.Seq == seq && m.Kind != "" {
+			return m, true
+		}
+	}
+	return referee.Message{}, false
+}

@@ -114,9 +114,12 @@ func TestDamagedJournalRecoversTurnsFromTheStream(t *testing.T) {
 		}},
 		{"cut short here", nil},
 	} {
-		for i := 1; i < len(lines); i++ { // entry 1 (start) names the game: see the next test
+		for i := 0; i < len(lines); i++ {
 			t.Run(fmt.Sprintf("%s/entry %d", d.name, i+1), func(t *testing.T) {
 				var journal string
+				if d.at == nil && i == 0 {
+					t.Skip("an empty journal names no game: not recovered (see the README)")
+				}
 				if d.at == nil {
 					journal = strings.Join(lines[:i], "")
 				} else {
