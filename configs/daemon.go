@@ -321,6 +321,9 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	if d.Board == "" || strings.ContainsAny(d.Board, "/+# \t") {
 		return bad("board", "%q: want a short id without spaces, '/', '+' or '#' (it names MQTT topics)", d.Board)
 	}
+	if err := printable.Check(d.Board); err != nil {
+		return bad("board", "%q %v (it names MQTT topics and files)", d.Board, err)
+	}
 	if err := oneOf("board_shape", d.BoardShape, BoardShapes...); err != nil {
 		return err
 	}
@@ -415,7 +418,7 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 			case strings.HasPrefix(u.Name, ReservedUserPrefix):
 				return bad("mqtt.embedded.users", "user %d: the name %q is reserved: names starting %s are the board's own accounts; choose another", i+1, u.Name, ReservedUserPrefix)
 			case strings.ContainsAny(u.Name, ":\x00") || printable.Check(u.Name) != nil:
-				return bad("mqtt.embedded.users", "user %d: the name %q must not contain ':' or control characters", i+1, u.Name)
+				return bad("mqtt.embedded.users", "user %d: the name %q must not contain ':', control characters or invisible ones (bidi overrides, zero-width spaces)", i+1, u.Name)
 			case seen[u.Name] > 0:
 				return bad("mqtt.embedded.users", "user %d: the name %q is already user %d: each user once", i+1, u.Name, seen[u.Name])
 			}

@@ -6,13 +6,17 @@
 //
 // Subscribe follows the contract of referee.Board exactly: from 0 means
 // only new messages; from at or below the last message but older than
-// the oldest kept is a *referee.NotKeptError; a subscriber whose buffer
-// is full when a message comes has its live channel closed.
+// the oldest kept is a *referee.NotKeptError, and so is from inside a
+// gap of numbers the board skipped (Skip: after an unclean stop the
+// board's stream numbers on after its reservation), its Oldest the first
+// message after the gap; a subscriber whose buffer is full when a
+// message comes has its live channel closed.
 package streamtest
 
 import (
 	"context"
 	"encoding/json"
+	"sort"
 	"sync"
 	"time"
 
@@ -28,7 +32,7 @@ type Board struct {
 	mu     sync.Mutex
 	state  referee.State
 	lights referee.Lights
-	msgs   []referee.Message // kept messages, Seq ascending and contiguous
+	msgs   []referee.Message // kept messages, Seq ascending (gaps where Skip skipped)
 	seq    uint64            // Seq of the newest message
 	buf    int               // capacity of new live channels
 	subs   map[chan referee.Message]uint64
@@ -85,6 +89,17 @@ func (f *Board) Emit(m referee.Message) referee.Message {
 	}
 	f.signalLocked()
 	return m
+}
+
+// Skip skips n numbers, as a board restarted after an unclean stop does
+// (archive.Stream numbers on after its reservation): the next message has
+// Seq n+1 above the newest, and Subscribe from a skipped Seq is a
+// *referee.NotKeptError naming the first message after the gap.
+func (f *Board) Skip(n uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.seq += n
+	f.state.Seq = f.seq
 }
 
 // Forget drops the kept messages up to Seq upTo: Subscribe from them is
@@ -206,14 +221,17 @@ func (f *Board) Subscribe(from uint64) ([]referee.Message, <-chan referee.Messag
 	f.froms = append(f.froms, from)
 	var backlog []referee.Message
 	if from != 0 && from <= f.seq {
-		oldest := f.seq + 1
-		if len(f.msgs) > 0 {
-			oldest = f.msgs[0].Seq
-		}
-		if from < oldest {
+		i := sort.Search(len(f.msgs), func(i int) bool { return f.msgs[i].Seq >= from })
+		if i == len(f.msgs) || f.msgs[i].Seq != from {
+			// Forgotten, or skipped: Oldest is the first message kept
+			// after from (as the stream log's Since finds it).
+			oldest := f.seq + 1
+			if i < len(f.msgs) {
+				oldest = f.msgs[i].Seq
+			}
 			return nil, nil, nil, &referee.NotKeptError{From: from, Oldest: oldest}
 		}
-		backlog = append(backlog, f.msgs[from-oldest:]...)
+		backlog = append(backlog, f.msgs[i:]...)
 	}
 	ch := make(chan referee.Message, f.buf)
 	f.subs[ch] = from

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"testing"
 
 	"boardd/referee"
@@ -171,5 +172,153 @@ func (broken) Subscribe(uint64) ([]referee.Message, <-chan referee.Message, func
 func TestResumeOtherErrors(t *testing.T) {
 	if _, err := referee.Resume(broken{streamtest.New(referee.State{})}, 3, referee.FromOldest); err == nil || err.Error() != "stream log unreadable" {
 		t.Errorf("Resume on a broken board: %v", err)
+	}
+}
+
+// memLog is a referee.StreamLog in memory.
+type memLog struct {
+	mu   sync.Mutex
+	msgs []referee.Message
+}
+
+func (m *memLog) Append(msg referee.Message) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.msgs = append(m.msgs, msg)
+	return nil
+}
+
+func (m *memLog) Since(from uint64) ([]referee.Message, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, msg := range m.msgs {
+		if msg.Seq >= from {
+			return append([]referee.Message(nil), m.msgs[i:]...), nil
+		}
+	}
+	return nil, nil
+}
+
+func (m *memLog) Last() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.msgs) == 0 {
+		return 0
+	}
+	return m.msgs[len(m.msgs)-1].Seq
+}
+
+// liveGapped is a real referee.Live restarted after an unclean stop: its
+// stream log holds 1..5 from before, numbering went on after 20 (the
+// stream's reservation, SeqFloor here), and 21..24 came since (a
+// game_start and three tags).
+func liveGapped(t *testing.T) kept {
+	t.Helper()
+	v, err := rules.NewVariant("teams", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := rules.NewGame(v, "")
+	log := &memLog{}
+	start := func(floor uint64) (*referee.Live, func()) {
+		l, err := referee.NewLive(referee.LiveConfig{Variant: "teams", Board: "t1", Log: log, SeqFloor: floor,
+			Occupancy: g.Position().Occupancy(), Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, stop := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { l.Run(ctx); close(done) }()
+		return l, func() { stop(); <-done }
+	}
+	tags := func(l *referee.Live) {
+		if r := l.Do(context.Background(), referee.Command{Name: referee.CmdTags, Tags: map[string]string{"Round": "x"}}); !r.OK {
+			t.Fatalf("tags: %s", r.Error)
+		}
+	}
+	l, stop := start(0)
+	for range 4 {
+		tags(l)
+	}
+	stop()
+	l, stop = start(20)
+	t.Cleanup(stop)
+	for range 3 {
+		tags(l)
+	}
+	return kept{l, func() { tags(l) }}
+}
+
+// fakeGapped is the fake with the same history.
+func fakeGapped(t *testing.T) kept {
+	f := streamtest.New(referee.State{Board: "t1"})
+	emit := func() { f.Emit(referee.Message{Kind: referee.MsgTags}) }
+	for range 5 {
+		emit()
+	}
+	f.Skip(15)
+	for range 4 {
+		emit()
+	}
+	return kept{f, emit}
+}
+
+// TestContractAcrossAGap holds the fake to referee.Live after numbers
+// were skipped (an unclean stop): a backlog runs across the gap, from a
+// skipped Seq is a NotKeptError naming the first message after it, and
+// Resume goes on there and reports the loss.
+func TestContractAcrossAGap(t *testing.T) {
+	for _, impl := range []struct {
+		name string
+		make func(t *testing.T) kept
+	}{{"Live", liveGapped}, {"streamtest", fakeGapped}} {
+		for _, tc := range []struct {
+			from    uint64
+			gap     referee.Gap
+			backlog string // Seqs of the backlog
+			lost    string // Resume's loss, "" for none
+		}{
+			{from: 3, backlog: "[3 4 5 21 22 23 24]"},
+			{from: 5, backlog: "[5 21 22 23 24]"},
+			{from: 6, backlog: "[21 22 23 24]", lost: "messages from 6 are no longer kept (the oldest is 21)"},
+			{from: 20, backlog: "[21 22 23 24]", lost: "messages from 20 are no longer kept (the oldest is 21)"},
+			{from: 12, gap: referee.FromNext, backlog: "[]", lost: "messages from 12 are no longer kept (the oldest is 21)"},
+			{from: 21, backlog: "[21 22 23 24]"},
+			{from: 0, backlog: "[]"},
+		} {
+			t.Run(fmt.Sprintf("%s/from %d gap %d", impl.name, tc.from, tc.gap), func(t *testing.T) {
+				k := impl.make(t)
+				if tc.lost != "" {
+					_, _, _, err := k.board.Subscribe(tc.from)
+					var nk *referee.NotKeptError
+					if !errors.As(err, &nk) || nk.From != tc.from || nk.Oldest != 21 {
+						t.Errorf("Subscribe(%d): %v, want a NotKeptError from %d, oldest 21", tc.from, err, tc.from)
+					}
+				}
+				s, err := referee.Resume(k.board, tc.from, tc.gap)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Cancel()
+				seqs := []uint64{}
+				for _, m := range s.Backlog {
+					seqs = append(seqs, m.Seq)
+				}
+				if got := fmt.Sprint(seqs); got != tc.backlog {
+					t.Errorf("backlog %v, want %s", seqs, tc.backlog)
+				}
+				lost := ""
+				if s.Lost != nil {
+					lost = s.Lost.Error()
+				}
+				if lost != tc.lost {
+					t.Errorf("lost %q, want %q", lost, tc.lost)
+				}
+				k.emit()
+				if m := <-s.Live; m.Seq != 25 {
+					t.Errorf("first live message %d, want 25", m.Seq)
+				}
+			})
+		}
 	}
 }

@@ -12,7 +12,9 @@
 //	{"seq":3,"kind":"resign","seat":"Blue"}
 //	{"seq":4,"kind":"note","note":"Green announces n7-n6"}
 //
-// An entry is complete when its line ends with a newline and parses. A
+// Each entry carries a CRC-32 of its line ("sum"), so bytes changed on
+// the card are found even where the line still parses. An entry is
+// complete when its line ends with a newline, parses and its sum fits. A
 // failed write is cut back off at once (Append truncates the file to the
 // last good entry), so a full disk never leaves half a line behind. Msg is
 // the board's stream Seq of the message that made the entry: the journal
@@ -25,6 +27,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"regexp"
@@ -59,6 +62,35 @@ type Entry struct {
 	Note string `json:"note,omitempty"`
 	// Clocks are the remaining milliseconds per seat after the entry.
 	Clocks []int64 `json:"clocks,omitempty"`
+	// Sum is the CRC-32 (IEEE, 8 hex digits) of the entry's line written
+	// without it: an entry whose bytes changed on the card (a flipped bit
+	// that still parses) is found damaged. Entries written before it was
+	// kept have none; once a journal's start entry has one, every entry
+	// must.
+	Sum string `json:"sum,omitempty"`
+}
+
+// marshalEntry is e's journal line (without the newline), with its Sum.
+func marshalEntry(e Entry) ([]byte, error) {
+	e.Sum = ""
+	line, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	e.Sum = fmt.Sprintf("%08x", crc32.ChecksumIEEE(line))
+	return json.Marshal(e)
+}
+
+// checkSum reports whether e, as parsed, carries the right Sum (or none
+// where none is due), and clears it.
+func checkSum(e *Entry, due bool) bool {
+	sum := e.Sum
+	e.Sum = ""
+	if sum == "" {
+		return !due
+	}
+	line, err := json.Marshal(e)
+	return err == nil && fmt.Sprintf("%08x", crc32.ChecksumIEEE(line)) == sum
 }
 
 // journalFile is what a Journal needs of its file (tests inject failures).
@@ -104,7 +136,7 @@ func (j *Journal) Append(es ...Entry) error {
 	var buf []byte
 	for i, e := range es {
 		e.Seq = j.seq + uint64(i) + 1
-		line, err := json.Marshal(e)
+		line, err := marshalEntry(e)
 		if err != nil {
 			return fmt.Errorf("journal %s: %w", j.path, err)
 		}
@@ -206,6 +238,7 @@ var knownKind = map[string]bool{"start": true, "move": true, "resign": true, "ti
 func parse(path string, data []byte) ([]Entry, int, string, error) {
 	var out []Entry
 	good := 0
+	summed := false // the start entry has a Sum: every entry must
 	r := bufio.NewReader(bytes.NewReader(data))
 	for {
 		line, err := r.ReadBytes('\n')
@@ -215,6 +248,12 @@ func parse(path string, data []byte) ([]Entry, int, string, error) {
 		complete := err == nil
 		var e Entry
 		perr := json.Unmarshal(bytes.TrimSpace(line), &e)
+		if perr == nil && len(out) == 0 {
+			summed = e.Sum != ""
+		}
+		if perr == nil && !checkSum(&e, summed) {
+			perr = errors.New("checksum")
+		}
 		if !complete || perr != nil || !knownKind[e.Kind] || e.Seq != uint64(len(out)+1) {
 			rest := len(data) - good
 			if good+len(line) < len(data) {

@@ -1,13 +1,13 @@
 package archive
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	gosync "sync"
+	"syscall"
 	"time"
 
 	"boardd/referee"
@@ -26,6 +26,9 @@ type Recorder struct {
 	Lookup Lookup
 	// Site goes into every game's headers (optional).
 	Site string
+	// Stream is the board's stream file (archive.Stream), only read by
+	// Resume to recover turns the journal lost ("": Dir/stream.jsonl).
+	Stream string
 
 	mu   gosync.Mutex
 	j    *Journal
@@ -57,8 +60,13 @@ func (r *Recorder) Store() Store { return Store{Dir: filepath.Join(r.Dir, "games
 // before the damage become the journal, and Resumed.Warning says which
 // entry was damaged and where the file went; with no room for that (a
 // full disk) the journal is left as it was and the error wraps the cause.
-// Only a journal with nothing to keep is moved aside and reported as an
-// error (the board starts afresh).
+// Then, damaged or not, the turns of the game the stream has after the
+// journal's last entry are recovered from it (each checked: see
+// recover.go) and appended to the journal; Resumed.Warning says what was
+// recovered and what could not be. A damaged start entry is rebuilt from
+// the stream's game_start when a surviving entry links the journal to its
+// game. Only a journal with nothing to keep is moved aside and reported as
+// an error (the board starts afresh).
 func (r *Recorder) Resume() (*Resumed, error) {
 	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("archive: %w", err)
@@ -71,10 +79,27 @@ func (r *Recorder) Resume() (*Resumed, error) {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
+	var later []Entry // entries that survive after the damage
 	j, entries, warn, err := Open(path)
 	var dmg *DamagedError
-	if errors.As(err, &dmg) && len(dmg.Kept) > 0 {
-		if warn, err = r.salvage(dmg.Kept, fmt.Sprintf("entry %d (byte %d) is damaged", dmg.Entry, dmg.Offset)); err != nil {
+	if errors.As(err, &dmg) {
+		if data, rerr := os.ReadFile(path); rerr == nil && dmg.Offset < len(data) {
+			later = laterEntries(data[dmg.Offset:])
+		}
+	}
+	what := ""
+	if dmg != nil && len(dmg.Kept) == 0 {
+		// The start entry itself: rebuilt from the stream when a surviving
+		// entry links the journal to its game there.
+		if start, why, ok := r.startFromStream(later); ok {
+			dmg.Kept, what = []Entry{start}, why
+		}
+	}
+	if dmg != nil && len(dmg.Kept) > 0 {
+		if what == "" {
+			what = fmt.Sprintf("entry %d (byte %d) is damaged", dmg.Entry, dmg.Offset)
+		}
+		if warn, err = r.salvage(dmg.Kept, what); err != nil {
 			return nil, err // left as it was (no room to repair it)
 		}
 		j, entries, _, err = Open(path)
@@ -86,6 +111,7 @@ func (r *Recorder) Resume() (*Resumed, error) {
 	var bad *ReplayError
 	if errors.As(err, &bad) {
 		j.Close()
+		later = entries[bad.Index+1:]
 		if warn, err = r.salvage(entries[:bad.Index], bad.Error()); err != nil {
 			return nil, err // left as it was (no room to repair it)
 		}
@@ -101,6 +127,45 @@ func (r *Recorder) Resume() (*Resumed, error) {
 		}
 		return nil, r.aside(err)
 	}
+	if at, end, what := r.disagreement(entries); at > 0 {
+		j.Close()
+		later = entries[end:]
+		if warn, err = r.salvage(entries[:at], what); err != nil {
+			return nil, err // left as it was (no room to repair it)
+		}
+		if j, entries, _, err = Open(path); err == nil {
+			g, err = Restore(entries, r.Lookup)
+		}
+		if err != nil {
+			if j != nil {
+				j.Close()
+			}
+			return nil, r.aside(err)
+		}
+	}
+	rec := r.fromStream(entries, later)
+	if len(rec.entries) > 0 {
+		if aerr := j.Append(rec.entries...); aerr != nil {
+			if errors.Is(aerr, syscall.ENOSPC) || errors.Is(aerr, syscall.EDQUOT) {
+				j.Close()
+				return nil, fmt.Errorf("journal %s: writing the turns recovered from the stream: %w; the journal keeps the turns before them", path, aerr)
+			}
+			rec.note += "; but they could not be written to the journal (" + aerr.Error() + "): the game goes on without them"
+			rec.over = false
+		} else {
+			entries = append(entries, rec.entries...)
+			if g, err = Restore(entries, r.Lookup); err != nil { // checked turn by turn already
+				j.Close()
+				return nil, r.aside(err)
+			}
+		}
+	}
+	if rec.note != "" {
+		if warn == "" {
+			warn = "journal " + path
+		}
+		warn += "; " + rec.note
+	}
 	id := entries[0].Game
 	if id == "" {
 		id = time.Now().UTC().Format("20060102-150405")
@@ -108,7 +173,7 @@ func (r *Recorder) Resume() (*Resumed, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.j, r.game = j, id
-	if _, over := g.Result(); over {
+	if _, over := g.Result(); over || rec.over {
 		if _, err := r.finish(); err != nil {
 			return nil, err
 		}
@@ -131,7 +196,7 @@ func (r *Recorder) salvage(kept []Entry, what string) (string, error) {
 	}
 	var buf []byte
 	for _, e := range kept {
-		line, _ := json.Marshal(e)
+		line, _ := marshalEntry(e)
 		buf = append(append(buf, line...), '\n')
 	}
 	if err := writeAtomic(r.current(), buf); err != nil {

@@ -23,8 +23,13 @@ import (
 //
 // Seq numbers are reserved ReserveBlock at a time in path+".seq" (one
 // small synced write per block) before a message of a new block is
-// written: a stream found emptied, cut short or replaced on open numbers
-// on after the reservation instead of using a Seq again.
+// written, and Close marks the reservation file as closed cleanly (with
+// the last Seq). A stream opened after any other end (a crash, kill -9,
+// the power lost before the OS wrote the file's tail) numbers on after
+// the reservation, not after the last message on disk: a message that
+// went out to subscribers but never reached the disk keeps its Seq to
+// itself. That skips at most ReserveBlock-1 numbers per unclean stop;
+// consumers see the gap as messages no longer kept (referee.Resume).
 type Stream struct {
 	mu       gosync.Mutex
 	path     string
@@ -32,7 +37,13 @@ type Stream struct {
 	last     uint64
 	size     int64  // the length of the whole lines
 	reserved uint64 // the highest Seq reserved in path+".seq"
+	appended bool   // a message was appended since OpenStream
+	closed   bool
 }
+
+// cleanMark follows the reservation in path+".seq" after a clean Close:
+// "<reserved> clean <last Seq>".
+const cleanMark = " clean "
 
 // ReserveBlock is how many Seq numbers one reservation covers.
 const ReserveBlock = 100
@@ -54,15 +65,31 @@ func OpenStream(path string, keep int) (s *Stream, warn string, err error) {
 	}
 	msgs, dropped := parseStream(data)
 	last := max(lastSeq(msgs), damagedHigh(data, lastSeq(msgs)))
-	reserved := readReserved(path + ".seq")
-	if reserved >= ReserveBlock && last <= reserved-ReserveBlock {
-		// The block's first message was on its way to the file: the stream
-		// lost messages (emptied, cut short, replaced).
-		dropped = strings.TrimPrefix(dropped+", ", ", ") + fmt.Sprintf("messages up to %d (reserved in %s.seq)", reserved, path)
+	rsv := readReserved(path + ".seq")
+	reserved := rsv.reserved
+	var jumped string
+	switch {
+	case rsv.clean && rsv.last > last:
+		// Closed cleanly, and messages were lost since (emptied, cut short,
+		// replaced while the board was off).
+		dropped = strings.TrimPrefix(dropped+", ", ", ") + fmt.Sprintf("messages up to %d (the last at its clean close, in %s.seq)", rsv.last, path)
+		last = rsv.last
+	case rsv.clean:
+		// The first message after a clean close writes a fresh reservation
+		// (without the mark) before it reaches the file.
+		reserved = last
+	case reserved > last:
+		// Not closed cleanly: messages up to the reservation may have gone
+		// out to subscribers without reaching the disk.
+		jumped = fmt.Sprintf("stream %s: not closed cleanly; numbering goes on after %d, the end of the reservation in %s.seq (%d numbers after the last kept message %d skipped, never reused)",
+			path, reserved, path, reserved-last, last)
 		last = reserved
 	}
 	if dropped != "" {
 		warn = fmt.Sprintf("stream %s: dropped %s; kept %d messages, numbering goes on after %d", path, dropped, len(msgs), last)
+	}
+	if jumped != "" {
+		warn = strings.TrimPrefix(warn+"; ", "; ") + jumped
 	}
 	size := int64(len(data))
 	if len(msgs) > 2*keep || dropped != "" {
@@ -96,17 +123,34 @@ func OpenStream(path string, keep int) (s *Stream, warn string, err error) {
 	return &Stream{path: path, f: f, last: last, size: size, reserved: reserved}, warn, nil
 }
 
-// readReserved reads a reservation file (0 if it is missing or damaged).
-func readReserved(path string) uint64 {
+// reservation is what a reservation file says.
+type reservation struct {
+	reserved uint64 // the highest Seq reserved (0: missing or damaged)
+	clean    bool   // the stream was closed cleanly
+	last     uint64 // the last Seq at the clean close
+}
+
+// readReserved reads a reservation file: "<reserved>" while the stream is
+// open, "<reserved> clean <last>" after a clean Close. A missing or
+// damaged file reserves nothing and is not clean.
+func readReserved(path string) reservation {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return 0
+		return reservation{}
 	}
-	n, err := strconv.ParseUint(strings.TrimSpace(string(data)), 10, 64)
+	text := strings.TrimSpace(string(data))
+	head, tail, clean := strings.Cut(text, cleanMark)
+	n, err := strconv.ParseUint(head, 10, 64)
 	if err != nil {
-		return 0
+		return reservation{}
 	}
-	return n
+	r := reservation{reserved: n}
+	if clean {
+		if last, err := strconv.ParseUint(tail, 10, 64); err == nil && last <= n {
+			r.clean, r.last = true, last
+		}
+	}
+	return r
 }
 
 // damagedHigh is the highest Seq the damaged lines after the last good
@@ -176,6 +220,9 @@ func (s *Stream) Append(m referee.Message) error {
 	line = append(line, '\n')
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return fmt.Errorf("stream %s: message %d after Close", s.path, m.Seq)
+	}
 	if m.Seq <= s.last {
 		return fmt.Errorf("stream %s: message %d after %d", s.path, m.Seq, s.last)
 	}
@@ -196,6 +243,7 @@ func (s *Stream) Append(m referee.Message) error {
 	}
 	s.last = m.Seq
 	s.size += int64(len(line))
+	s.appended = true
 	return nil
 }
 
@@ -223,5 +271,30 @@ func (s *Stream) Last() uint64 {
 	return s.last
 }
 
-// Close closes the file.
-func (s *Stream) Close() error { return s.f.Close() }
+// Close closes the file and, when messages were appended since the open,
+// marks the reservation file as closed cleanly, so the next OpenStream
+// numbers on right after the last message. If the
+// mark cannot be written, the next open skips to the reservation's end
+// (safe, with a gap); the error says so.
+func (s *Stream) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	err := s.f.Close()
+	if err != nil {
+		return fmt.Errorf("stream %s: %w", s.path, err)
+	}
+	if !s.appended {
+		// Nothing numbered since the open: the reservation file says what
+		// it said then (a failed start leaves the state as it found it).
+		return nil
+	}
+	mark := strconv.FormatUint(max(s.reserved, s.last), 10) + cleanMark + strconv.FormatUint(s.last, 10) + "\n"
+	if err := writeAtomic(s.path+".seq", []byte(mark)); err != nil {
+		return fmt.Errorf("stream %s: marking a clean close (the next start skips to the reservation's end): %w", s.path, err)
+	}
+	return nil
+}

@@ -281,6 +281,9 @@ func TestCommands(t *testing.T) {
 		{"tags", "\xff\xfe", false, false, "", "not UTF-8"},
 		{"tags", `{"tags":{"Red":"` + strings.Repeat("x", 20000) + `"}}`, false, false, "", "over the limit"},
 		{"replay", `{"from":"one"}`, false, false, "", "replay:"},
+		{"tags", `{"tags":{"Red":"Ann\u202Ennaw"}}`, false, false, "", "tags: tag Red contains the bidi override, embedding or isolate U+202E"},
+		{"tags", `{"tags":{"Event":"\u2066club\u2069"}}`, false, false, "", "U+2066"},
+		{"resign", `{"seat":"Red\u200B"}`, false, false, "", "resign: seat contains the invisible character U+200B"},
 		{"state", `{"id":"s1"}`, true, false, "s1", ""},
 	} {
 		before := len(board.Commands())
@@ -306,7 +309,7 @@ func TestCommands(t *testing.T) {
 	// retained.
 	before := len(board.Commands())
 	c.c.Publish(Topic("", "b1", "cmd/resign"), 1, true, `{"seat":"Green"}`).WaitTimeout(time.Second)
-	c.waitUntil("the live command's reply", func() bool { return len(c.replies) == 16 })
+	c.waitUntil("the live command's reply", func() bool { return len(c.replies) == 19 })
 	m2 := startMirror(t, b.url(), board, "b1", func(c *Config) { c.ClientID = "second" })
 	waitStats(t, m2, "connected", func(s Stats) bool { return s.Connected })
 	c.waitUntil("the retained command's refusal", func() bool {

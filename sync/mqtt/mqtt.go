@@ -39,6 +39,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"boardd/internal/printable"
 	"boardd/referee"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
@@ -193,7 +194,8 @@ func ClientOptions(broker, username, password string, t TLS) (*paho.ClientOption
 
 // CheckID checks a board or game id that becomes one topic level (and a
 // file name for collectors): 1 to 64 characters of UTF-8, no '/', '+',
-// '#', NUL or control characters, not "." or "..", not starting with '$'.
+// '#', no control or invisible characters (internal/printable: bidi
+// overrides, zero-width spaces, …), not "." or "..", not starting with '$'.
 func CheckID(what, id string) error {
 	switch {
 	case id == "":
@@ -208,9 +210,12 @@ func CheckID(what, id string) error {
 		return fmt.Errorf("%s id %q must not start with '$' (topics reserved by brokers)", what, id)
 	}
 	for _, r := range id {
-		if r == '/' || r == '+' || r == '#' || r < 0x20 || r == 0x7f {
+		if r == '/' || r == '+' || r == '#' {
 			return fmt.Errorf("%s id %q must not contain %q (one MQTT topic level)", what, id, r)
 		}
+	}
+	if err := printable.Check(id); err != nil {
+		return fmt.Errorf("%s id %q %w", what, id, err)
 	}
 	return nil
 }
