@@ -297,6 +297,7 @@
     };
     if (notes[st.status]) b.append(el('div', 'note', notes[st.status]));
     if (st.status === 'paused') b.append(el('div', 'note check', st.message || 'The board cannot write to its disk: the game is paused.'));
+    if (st.sensor_fault) b.append(el('div', 'note check sensor-fault', 'Sensor fault: ' + st.sensor_fault));
     if (st.status === 'setup' && st.setup) b.append(el('div', 'note', setupNote(st.setup)));
     const checked = (st.checks || []).map((sq) => SEATS.find((s) => seatClass(s) === seatClass((st.pieces || {})[sq]))).filter(Boolean);
     if (checked.length && st.status !== 'over') b.append(el('div', 'note check', 'Check: ' + checked.join(' & ')));
