@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"net"
-	"os"
 
 	"boardd/internal/lan"
 )
@@ -13,12 +11,7 @@ import (
 // every address a phone on the network can open and a QR code of the
 // first; on localhost (go run's default) it prints nothing.
 func greetLAN(w io.Writer, scheme, webAddr string) {
-	if lan.Loopback(webAddr) {
-		return
-	}
-	addrs, _ := net.InterfaceAddrs()
-	host, _ := os.Hostname()
-	urls := lan.URLs(scheme, webAddr, addrs, host)
+	urls := lan.Join(scheme, webAddr)
 	if len(urls) == 0 {
 		return
 	}

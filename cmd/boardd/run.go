@@ -20,6 +20,7 @@ import (
 	"github.com/coreos/go-systemd/v22/daemon"
 
 	"boardd/configs"
+	"boardd/internal/lan"
 	"boardd/leds"
 	"boardd/leds/ledreg"
 	"boardd/referee"
@@ -410,8 +411,9 @@ func (d *boardDaemon) startWeb(ctx context.Context) error {
 		}
 	}
 	games := d.rec.Store()
+	scheme := map[bool]string{false: "http", true: "https"}[d.cfg.Web.TLSCert != ""]
 	d.webSrv, err = web.New(web.Config{Board: d.live, Password: pw, Title: d.cfg.Web.Title, Variants: names, Log: d.log.With("part", "web"),
-		Games: &games, Lookup: loadVariant})
+		Games: &games, Lookup: loadVariant, Join: func() []string { return lan.Join(scheme, d.WebAddr) }}) // the terminal's QR address (greetLAN)
 	if err != nil {
 		return err
 	}
