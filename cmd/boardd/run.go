@@ -105,6 +105,9 @@ type boardDaemon struct {
 func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.Writer) (_ *boardDaemon, err error) {
 	ctx, cancel := context.WithCancel(parent)
 	d := &boardDaemon{cfg: cfg, stop: cancel, log: newLogger(cfg, stderr), logOut: stderr}
+	for _, msg := range cfg.LEDs.Deprecated() {
+		d.log.Warn("config: " + msg)
+	}
 	before := listState(cfg.StateDir)
 	defer func() {
 		if err != nil {
