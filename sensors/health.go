@@ -95,6 +95,11 @@ func (s *Scanner) ReadErrors() uint64 {
 // the Unreadable fault is raised once enough reads have failed.
 func (s *Scanner) readFailed(now time.Time, err error) {
 	s.mu.Lock()
+	if !s.seeded {
+		// Nothing known yet: start from an empty board, so what stands on
+		// it is reported, square by square, once it can be read.
+		s.seeded = true
+	}
 	raise := s.health.readFailed(now, err, &s.cfg)
 	occ := s.stable
 	s.mu.Unlock()

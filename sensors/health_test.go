@@ -137,3 +137,44 @@ func TestUnreadableKeepsTheLastGoodState(t *testing.T) {
 		t.Errorf("events %v", got)
 	}
 }
+
+// A board that cannot be read from the very first scan starts from an
+// empty state: the fault is raised as usual, and once it reads, every
+// piece standing on it is reported placed, then the fault clears.
+func TestUnreadableFromTheStart(t *testing.T) {
+	clk := sim.NewClock(t0)
+	b := sim.New(sim.StartPosition(), clk.Now)
+	b.SetReadError(errors.New("hc165: chain check failed"))
+	var events []sensors.Event
+	sc, err := sensors.NewScanner(b, b.Map(), sensors.Config{OnEvent: func(e sensors.Event) { events = append(events, e) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if sc.Step(clk.Advance(sensors.DefaultPeriod)) == nil {
+			t.Fatal("a failing read returned no error")
+		}
+	}
+	if len(events) != 1 || events[0].Cause != sensors.Unreadable {
+		t.Fatalf("events %v, want the unreadable fault", names(events))
+	}
+	b.SetReadError(nil)
+	for range 400 {
+		if err := sc.Step(clk.Advance(sensors.DefaultPeriod)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var placed square.Set
+	for _, e := range events[1 : len(events)-1] {
+		if e.Kind != sensors.Place {
+			t.Fatalf("event %v, want only places between the fault and its end", e)
+		}
+		placed.Add(e.Square)
+	}
+	if placed != sim.StartPosition() || events[len(events)-1].Kind != sensors.Restored {
+		t.Errorf("%d squares placed (want the %d of the start), last event %v", placed.Len(), sim.StartPosition().Len(), events[len(events)-1])
+	}
+	if occ, _ := sc.Snapshot(); occ != sim.StartPosition() {
+		t.Error("the debounced state is not the board")
+	}
+}

@@ -140,7 +140,8 @@ func (s *Scanner) Config() Config { return s.cfg }
 
 // Step runs one scan stamped now: read the source, debounce, deliver
 // events. The first Step seeds the debounced state with what it reads and
-// reports no events. A read error is returned and changes nothing but
+// reports no events; if it cannot read, the state starts empty and every
+// occupied square is reported (Place) once the source reads. A read error is returned and changes nothing but
 // the count of failed reads, which may raise the Unreadable fault (an
 // event); the first good read after the hold clears it (a Restored event).
 func (s *Scanner) Step(now time.Time) error {

@@ -181,7 +181,9 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 		return nil, err
 	}
 	if err := d.scanner.Step(time.Now()); err != nil { // the first scan: what is on the board now
-		return nil, fmt.Errorf("reading the switches: %w", err)
+		// Start blind rather than not at all: the players see the sensor
+		// fault, and the pieces are read once the switches can be.
+		d.log.Error("the switches cannot be read at start: the board starts as a sensor fault", "err", err)
 	}
 	occ, _ := d.scanner.Snapshot()
 	if d.simBoard != nil {

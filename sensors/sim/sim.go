@@ -11,6 +11,9 @@
 //	wait <duration>          # let time pass: 20ms, 1.5s (Go durations)
 //	bounce <square> <ms>     # the contact bounces (reads random) for <ms> ms,
 //	                         # 1-1000, then settles to its lifted/placed state
+//	break                    # every read fails (a broken 74HC165 chain):
+//	                         # the board raises its sensor fault
+//	mend                     # reads work again
 //
 // Squares are chess.com names (a1 … n14) on the 160-square cross board.
 // The control channel accepts the same lines and answers each with "ok" or
