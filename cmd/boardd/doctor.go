@@ -39,12 +39,35 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 			if closer != nil {
 				defer closer()
 			}
-			var f sensors.Frame
-			return src.Read(&f)
+			return readRepeatedly(src, 100, 2*time.Millisecond)
 		}
 	}
 	if n := doctor.Write(stdout, doctor.Check(env)); n > 0 {
 		return fmt.Errorf("%d check(s) failed: apply the fixes above and run boardd doctor again", n)
+	}
+	return nil
+}
+
+// readRepeatedly reads src n times, every pause, so a flickering chain
+// shows too; the error counts the failed reads and wraps the first (its
+// Hint, if any, names the chip and wire).
+func readRepeatedly(src sensors.Source, n int, pause time.Duration) error {
+	var f sensors.Frame
+	var first error
+	failed := 0
+	for i := range n {
+		if i > 0 {
+			time.Sleep(pause)
+		}
+		if err := src.Read(&f); err != nil {
+			failed++
+			if first == nil {
+				first = err
+			}
+		}
+	}
+	if first != nil {
+		return fmt.Errorf("%d of %d reads failed, the first: %w", failed, n, first)
 	}
 	return nil
 }
