@@ -72,7 +72,8 @@ type Env struct {
 	// Free returns the free bytes of the file system holding path; nil
 	// uses statfs.
 	Free func(path string) (uint64, error)
-	// Live reads the switches once (nil: no live check, as with --root).
+	// Live reads the switches, repeatedly so a flickering chain shows (nil:
+	// no live check, as with --root).
 	Live func() error
 }
 
@@ -406,10 +407,10 @@ func (c *checker) live() {
 		if errors.As(err, &where) {
 			fix = where.Hint() + "; then " + fix
 		}
-		c.add(Fail, "switches", fmt.Sprintf("reading the switches once failed: %v", err), fix)
+		c.add(Fail, "switches", fmt.Sprintf("reading the switches failed: %v", err), fix)
 		return
 	}
-	c.add(OK, "switches", "read the switches once (the 74HC165 chain's check byte is 0x00 where there is one)", "")
+	c.add(OK, "switches", "read the switches (the 74HC165 chain's check byte is 0x00 where there is one)", "")
 }
 
 // bootConfig is the active lines of config.txt.
