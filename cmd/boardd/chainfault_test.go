@@ -62,10 +62,17 @@ func TestRunRaisesAndClearsAnUnreadableChain(t *testing.T) {
 		t.Errorf("%d squares lit, h1 %q: want the whole board in the fault colour", len(lit), lit["h1"])
 	}
 
+	if m := get(t, "http://"+d.WebAddr+"/metrics"); !strings.Contains(m, "\nboardd_switches_unreadable 1\n") {
+		t.Errorf("metrics while blind:\n%s", m)
+	}
+
 	sim.Step{Op: sim.OpMend}.Apply(d.simBoard, nil)
 	waitFor("the fault cleared", 10*time.Second, func(st referee.State) bool { return st.SensorFault == "" })
 	if st := webState(); st.SensorFault != "" || st.Status != "playing" {
 		t.Errorf("after mending: status %s, sensor_fault %q", st.Status, st.SensorFault)
+	}
+	if m := get(t, "http://"+d.WebAddr+"/metrics"); !strings.Contains(m, "\nboardd_switches_unreadable 0\n") {
+		t.Errorf("metrics after mending:\n%s", m)
 	}
 	backlog, _, cancel, err := d.live.Subscribe(1)
 	if err != nil {
@@ -106,4 +113,16 @@ func TestDoctorReadsTheChainRepeatedly(t *testing.T) {
 	if err := readRepeatedly(&flakySource{}, 2, 0); err != nil {
 		t.Errorf("two good reads: %v", err)
 	}
+}
+
+// get answers a GET's body.
+func get(t *testing.T, url string) string {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return string(b)
 }

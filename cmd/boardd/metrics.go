@@ -41,9 +41,10 @@ func (m *metrics) message(msg referee.Message) error {
 
 // sensorEvent counts a debounced switch event.
 func (m *metrics) sensorEvent(e sensors.Event) {
-	if e.Kind == sensors.Fault {
+	switch e.Kind {
+	case sensors.Fault:
 		m.faults.Add(1)
-	} else {
+	case sensors.Lift, sensors.Place:
 		m.sensorEv.Add(1)
 	}
 }
@@ -62,6 +63,8 @@ func (m *metrics) handler(d *boardDaemon) http.Handler {
 			out("boardd_scan_rate_hz", "gauge", "Average scans per second since start.", fmt.Sprintf("%.1f", float64(scans)/max(up, 1)))
 			out("boardd_debounce_rejections_total", "counter", "Raw switch changes that did not last the debounce.", d.scanner.Rejected())
 			out("boardd_sensor_faults", "gauge", "Switches marked faulty now.", d.scanner.Faults().Len())
+			unreadable, _ := d.scanner.Unreadable()
+			out("boardd_switches_unreadable", "gauge", "1 while the switches cannot be read (a broken 74HC165 chain).", map[bool]int{true: 1}[unreadable])
 		}
 		out("boardd_sensor_events_total", "counter", "Debounced lifts and places.", m.sensorEv.Load())
 		out("boardd_sensor_faults_total", "counter", "Switch faults raised.", m.faults.Load())
