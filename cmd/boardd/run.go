@@ -246,7 +246,9 @@ func startDaemon(parent context.Context, cfg configs.Daemon, stdout, stderr io.W
 			if err == nil || ctx.Err() != nil {
 				return nil
 			}
-			d.log.Error("switch scan failed; retrying in 1 s", "err", err)
+			if blind, _ := d.scanner.Unreadable(); !blind { // once raised, the referee has said it
+				d.log.Error("switch scan failed; retrying in 1 s", "err", err)
+			}
 			d.metrics.scanErrors.Add(1)
 			select {
 			case <-time.After(time.Second):
