@@ -98,7 +98,11 @@ type Sensors struct {
 
 // LEDs is the LED hardware.
 type LEDs struct {
-	Driver     string  `yaml:"driver"` // an LED driver registered with leds/ledreg
+	Driver string `yaml:"driver"` // an LED driver registered with leds/ledreg
+	// SPI and SpeedHz are deprecated: the keys each SPI LED driver reads
+	// from its own section now (leds.apa102.spi). An old config's values
+	// are read into those sections (LegacyLEDKeys, Deprecated); nothing
+	// reads these fields.
 	SPI        string  `yaml:"spi"`
 	SpeedHz    int64   `yaml:"speed_hz"`
 	Map        string  `yaml:"map"` // serpentine, arms, or a map file
@@ -107,6 +111,11 @@ type LEDs struct {
 	MaxAmps    float64 `yaml:"max_amps"`
 	// Colours override the LED language's colours by name ("#rrggbb").
 	Colours map[string]string `yaml:"colours"`
+	// sections are the LED drivers' own sections (leds.apa102, …),
+	// registered by the drivers (RegisterLEDsSection, LEDsSection).
+	sections map[string]any
+	// deprecated are the messages for deprecated keys (Deprecated).
+	deprecated []string
 }
 
 // MQTT is where the board mirrors its games.
@@ -170,8 +179,9 @@ func Defaults() Daemon {
 	d.Game.Takeback = "off"
 	d.Bot = botDefaults()
 	d.Sensors.Driver, d.Sensors.Rate, d.Sensors.Debounce, d.Sensors.Quiet = "sim", 200, 4, 400*time.Millisecond
-	d.Sensors.sections = newSections() // each driver's section at its defaults
-	d.LEDs.Driver, d.LEDs.SPI, d.LEDs.SpeedHz, d.LEDs.Map, d.LEDs.Gamma, d.LEDs.Brightness, d.LEDs.MaxAmps = "none", "/dev/spidev0.0", 4000000, "serpentine", 2.2, 255, 4
+	d.Sensors.sections = newSections("sensors") // each driver's section at its defaults
+	d.LEDs.sections = newSections("leds")
+	d.LEDs.Driver, d.LEDs.Map, d.LEDs.Gamma, d.LEDs.Brightness, d.LEDs.MaxAmps = "none", "serpentine", 2.2, 255, 4
 	d.MQTT.Prefix = "boardd"
 	d.MQTT.Embedded.Listen = "127.0.0.1:1883"
 	d.Web.Listen, d.Web.Title = "127.0.0.1:8080", "boardd"

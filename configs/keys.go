@@ -52,8 +52,8 @@ func checkKeys(file string, n *yaml.Node, t reflect.Type, path string) error {
 			fields[name] = f
 			names = append(names, name)
 		}
-		if t == reflect.TypeFor[Sensors]() { // and the drivers' sections
-			types := sectionTypes()
+		if group := map[reflect.Type]string{reflect.TypeFor[Sensors](): "sensors", reflect.TypeFor[LEDs](): "leds"}[t]; group != "" { // and the drivers' sections
+			types := sectionTypes(group)
 			for _, name := range slices.Sorted(maps.Keys(types)) {
 				fields[name] = reflect.StructField{Name: name, Type: types[name]}
 				names = append(names, name)

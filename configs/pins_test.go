@@ -18,7 +18,7 @@ func TestConfigRefusesPinWithTwoJobs(t *testing.T) {
 			"sensors:\n  driver: gpiomatrix\n  gpiomatrix:\n    row_spi: /dev/spidev1.0\n    cols: [GPIO17, GPIO27, GPIO22, GPIO23, GPIO24, GPIO25, GPIO4, GPIO16, GPIO19, GPIO20]\n",
 			"f.yaml: line 5: sensors.gpiomatrix.cols: GPIO19 has two jobs: SPI1 MISO (the 74HC595 rows, sensors.gpiomatrix.row_spi /dev/spidev1.0) and matrix column 8 (sensors.gpiomatrix.cols GPIO19)"},
 		{"latch on the LEDs' clock", "sensors:\n  driver: hc165\n  hc165:\n    latch: GPIO11\nleds:\n  driver: ws2812\n",
-			"f.yaml: line 6: leds.spi: GPIO11 has two jobs: the 74HC165 latch (sensors.hc165.latch GPIO11) and SPI0 SCLK (the ws2812 LEDs, leds.spi /dev/spidev0.0)"},
+			"f.yaml: line 6: leds.ws2812.spi: GPIO11 has two jobs: the 74HC165 latch (sensors.hc165.latch GPIO11) and SPI0 SCLK (the ws2812 LEDs, leds.ws2812.spi /dev/spidev0.0)"},
 		{"not a pin", "sensors:\n  driver: hc165\n  hc165:\n    latch: GPIO99\n", `f.yaml: line 4: sensors.hc165.latch: "GPIO99": want a GPIO name`},
 		{"LEDs off: SPI0 free for the switches", "sensors:\n  driver: hc165\n  hc165:\n    spi: /dev/spidev0.0\n", ""},
 		{"SPI mode 1", "sensors:\n  hc165:\n    spi_mode: 1\n", "f.yaml: line 3: sensors.hc165.spi_mode: 1: want 2"},

@@ -324,20 +324,7 @@ func TestWriterNeverBlocksAndCoalesces(t *testing.T) {
 	t.Fatal("the latest frame was never written")
 }
 
-func TestPowerForAndNull(t *testing.T) {
-	tests := []struct {
-		typ     string
-		chMA    float64
-		wantErr bool
-	}{
-		{"apa102", 20, false}, {"sk9822", 20, false}, {"ws2812b", 16, false}, {"sk6812", 16, false}, {"neopixel", 0, true},
-	}
-	for _, tt := range tests {
-		p, err := PowerFor(tt.typ, 5)
-		if (err != nil) != tt.wantErr || p.ChannelMilliamps != tt.chMA || (err == nil && p.MaxAmps != 5) {
-			t.Errorf("PowerFor(%q) = %+v, %v", tt.typ, p, err)
-		}
-	}
+func TestNull(t *testing.T) {
 	n := Null{N: 160}
 	if n.Len() != 160 || n.Show(make([]Color, 160)) != nil {
 		t.Error("Null strip")

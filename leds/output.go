@@ -28,22 +28,6 @@ type Power struct {
 	IdleMilliamps float64
 }
 
-// PowerFor returns default power figures for an LED type ("apa102",
-// "sk9822", "ws2812", "ws2812b", "sk6812") with the given supply budget in
-// amps. The per-channel figures are deliberately on the high side of
-// common measurements at 5 V (APA102/SK9822 about 20 mA, WS2812B and SK6812
-// 12–16 mA); a builder who measures their strip should set
-// ChannelMilliamps instead.
-func PowerFor(ledType string, maxAmps float64) (Power, error) {
-	switch ledType {
-	case "apa102", "sk9822":
-		return Power{MaxAmps: maxAmps, ChannelMilliamps: 20, IdleMilliamps: 1}, nil
-	case "ws2812", "ws2812b", "sk6812":
-		return Power{MaxAmps: maxAmps, ChannelMilliamps: 16, IdleMilliamps: 1}, nil
-	}
-	return Power{}, fmt.Errorf("leds: LED type %q: want apa102, sk9822, ws2812, ws2812b or sk6812", ledType)
-}
-
 // DefaultPower is a 5 V / 4 A supply for 5050 LEDs: 160 LEDs at full white
 // would draw 9.6 A, so full-white frames are dimmed to fit.
 var DefaultPower = Power{MaxAmps: 4, ChannelMilliamps: 20, IdleMilliamps: 1}

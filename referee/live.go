@@ -116,6 +116,8 @@ type Live struct {
 	unwritten   []unwritten // emitted, not yet on disk: the board is paused until they are
 	storeErr    error       // why the board is paused (nil: it is not)
 	clockHeld   bool        // the pause stopped a running clock
+	unreadable  string      // why the switches cannot be read (unreadable.go); "" while they can
+	blindHeld   bool        // the Unreadable fault stopped a running clock
 	retryAt     time.Time
 
 	mu        gosync.Mutex // guards what other goroutines read
@@ -338,7 +340,13 @@ func (l *Live) touch(e sensors.Event) bool {
 		l.dirty, l.lastTouch = true, l.cfg.Now()
 		l.publishState()
 		return true
+	case sensors.Restored:
+		l.switchesRestored()
 	case sensors.Fault:
+		if e.Cause == sensors.Unreadable {
+			l.switchesUnreadable(e)
+			return false
+		}
 		if e.Cause != sensors.Chatter {
 			return false // a suspect the referee reported (checkSwitches said why)
 		}
@@ -356,6 +364,7 @@ func (l *Live) judge() {
 	}
 	l.dirty = false
 	l.report(l.ref.Quiet())
+	l.holdClockWhileBlind()
 	l.publishState()
 }
 
@@ -1067,7 +1076,7 @@ func (l *Live) clockMS() []int64 {
 // of the board agrees with the game. Two or more squares to fix (a refused
 // move, a set-up) are a correction the lights guide, not a fault.
 func (l *Live) checkSwitches() {
-	if l.cfg.Suspect == nil {
+	if l.cfg.Suspect == nil || l.unreadable != "" { // nothing to compare while the switches cannot be read
 		return
 	}
 	var off square.Set
@@ -1362,6 +1371,7 @@ func (l *Live) publishState() {
 		f.Set(q, l.ref.Palette.Fault)
 	}
 	st := l.snapshot()
+	l.showUnreadable(&st, &f)
 	lights := Lights{Squares: map[string]string{}}
 	for _, q := range l.ref.Game().Variant().Geometry.Playable.Squares() {
 		if c := f.At(q); c != (leds.Color{}) {

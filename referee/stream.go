@@ -40,7 +40,8 @@ const (
 	MsgTags             = "tags"              // player names or event data changed (Tags)
 	MsgRemoteMove       = "remote_move"       // a remote seat's move waits to be executed on the board (Seat, Move)
 	MsgClock            = "clock"             // the clocks were started or paused (Clocks)
-	MsgSensorFault      = "sensor_fault"      // a switch misbehaves (Square, Text)
+	MsgSensorFault      = "sensor_fault"      // a switch misbehaves (Square, Text), or no switch can be read (no Square; State.SensorFault)
+	MsgSensorOK         = "sensor_ok"         // the switches read well again after a sensor_fault without a square
 	MsgDrawOffer        = "draw_offer"        // a seat offers or accepts a draw (Seat; Candidates: the seats still to agree)
 	MsgDrawDeclined     = "draw_declined"     // a seat declined the draw on offer, or a move let it lapse (Seat)
 	MsgDrawAgreed       = "draw_agreed"       // a draw was agreed (Seats); game_over follows unless only one game of a double game ended
@@ -139,8 +140,13 @@ type State struct {
 	// Message says why the board is paused ("storage full: the game is
 	// paused, nothing is lost"); empty otherwise.
 	Message string `json:"message,omitempty"`
-	FEN4    string `json:"fen4"`
-	Turn    string `json:"turn"`
+	// SensorFault says why the board cannot read its switches (a broken
+	// 74HC165 chain: which chip and wire to check) while it cannot: moves
+	// are not seen, the clocks are stopped, the LEDs show every square in
+	// the fault colour. Empty while the switches read well.
+	SensorFault string `json:"sensor_fault,omitempty"`
+	FEN4        string `json:"fen4"`
+	Turn        string `json:"turn"`
 	// Squares are the squares of the board (160 on the cross, 256 on
 	// Russian Fortress Chess's 16×16).
 	Squares []string `json:"squares"`

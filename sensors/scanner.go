@@ -43,6 +43,12 @@ type Config struct {
 	// ChatterEdges raw changes within ChatterWindow raise a Chatter fault.
 	ChatterEdges  int
 	ChatterWindow time.Duration
+	// ReadFaultAfter failed reads of the Source raise the Unreadable
+	// fault; ReadClearAfter of good reads clear it, a hold that doubles up
+	// to ReadClearMax while the fault keeps coming back (package doc).
+	ReadFaultAfter int
+	ReadClearAfter time.Duration
+	ReadClearMax   time.Duration
 	// Now is the clock Run stamps scans with; nil means time.Now.
 	Now func() time.Time
 	// OnEvent receives every event, in order, on the scanning goroutine,
@@ -70,6 +76,15 @@ func (c *Config) fill() {
 	}
 	if c.ChatterWindow <= 0 {
 		c.ChatterWindow = DefaultChatterWindow
+	}
+	if c.ReadFaultAfter <= 0 {
+		c.ReadFaultAfter = DefaultReadFaultAfter
+	}
+	if c.ReadClearAfter <= 0 {
+		c.ReadClearAfter = DefaultReadClearAfter
+	}
+	if c.ReadClearMax < c.ReadClearAfter {
+		c.ReadClearMax = max(DefaultReadClearMax, c.ReadClearAfter)
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -99,6 +114,7 @@ type Scanner struct {
 	scans    uint64
 	rejected uint64 // raw changes that did not last the debounce
 	last     time.Time
+	health   health
 
 	pendMu  sync.Mutex
 	suspect square.Set // reported by ReportSuspect, not yet handled
@@ -124,9 +140,13 @@ func (s *Scanner) Config() Config { return s.cfg }
 
 // Step runs one scan stamped now: read the source, debounce, deliver
 // events. The first Step seeds the debounced state with what it reads and
-// reports no events. A read error is returned and changes nothing.
+// reports no events; if it cannot read, the state starts empty and every
+// occupied square is reported (Place) once the source reads. A read error is returned and changes nothing but
+// the count of failed reads, which may raise the Unreadable fault (an
+// event); the first good read after the hold clears it (a Restored event).
 func (s *Scanner) Step(now time.Time) error {
 	if err := s.src.Read(&s.frame); err != nil {
+		s.readFailed(now, err)
 		return err
 	}
 	var raw square.Set
@@ -141,6 +161,9 @@ func (s *Scanner) Step(now time.Time) error {
 	s.out = s.out[:0]
 	s.scans++
 	s.last = now
+	if s.health.readOK(now, &s.cfg) {
+		s.out = append(s.out, Event{Kind: Restored, Square: square.None, Time: now, Began: now, Occupied: s.stable})
+	}
 	if !s.seeded {
 		s.seeded = true
 		s.stable, s.lastRaw = raw, raw

@@ -31,6 +31,19 @@
 // game (a switch stuck closed on a square the referee knows is empty) need
 // the game: the referee reports them with Scanner.ReportSuspect, which has
 // the same effect.
+//
+// # Unreadable hardware
+//
+// A Source whose Read fails (a 74HC165 chain whose check byte is wrong, an
+// I²C error) changes nothing: the scanner keeps the last good state. When
+// Config.ReadFaultAfter reads have failed with no stretch of
+// Config.ReadClearAfter of good reads between them, the scanner reports
+// one Fault event with Cause Unreadable (Square is square.None, Err the
+// latest error); once reads have been good for the hold time it reports
+// one Restored event. The hold starts at ReadClearAfter and doubles, up to
+// Config.ReadClearMax, each time the fault comes back within a minute of
+// clearing, so a flickering chain stays faulted instead of raising and
+// clearing a message on every flicker.
 package sensors
 
 import (
@@ -88,8 +101,12 @@ const (
 	Lift Kind = iota + 1
 	// Place: a square became occupied (debounced).
 	Place
-	// Fault: a square's switch is misbehaving; see Event.Cause.
+	// Fault: a square's switch is misbehaving, or (Cause Unreadable) the
+	// switch hardware cannot be read at all; see Event.Cause.
 	Fault
+	// Restored: the switch hardware reads well again after an Unreadable
+	// fault (Square is square.None).
+	Restored
 )
 
 func (k Kind) String() string {
@@ -100,6 +117,8 @@ func (k Kind) String() string {
 		return "place"
 	case Fault:
 		return "fault"
+	case Restored:
+		return "restored"
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
@@ -117,6 +136,10 @@ const (
 	// instance a switch that stays closed on a square the game says is
 	// empty.
 	Suspect
+	// Unreadable: the Source's reads fail (a broken 74HC165 chain, a bus
+	// error); the event's Square is square.None and Err is the latest
+	// read error. See the package doc, "Unreadable hardware".
+	Unreadable
 )
 
 func (c Cause) String() string {
@@ -127,6 +150,8 @@ func (c Cause) String() string {
 		return "chatter"
 	case Suspect:
 		return "suspect"
+	case Unreadable:
+		return "unreadable"
 	}
 	return fmt.Sprintf("Cause(%d)", uint8(c))
 }
@@ -146,11 +171,18 @@ type Event struct {
 	Cause Cause
 	// Occupied is the debounced occupancy right after this event.
 	Occupied square.Set
+	// Err is the read error behind an Unreadable fault; nil otherwise.
+	Err error
 }
 
 func (e Event) String() string {
-	if e.Kind == Fault {
+	switch {
+	case e.Kind == Fault && e.Cause == Unreadable:
+		return fmt.Sprintf("fault (unreadable: %v)", e.Err)
+	case e.Kind == Fault:
 		return fmt.Sprintf("fault %s (%s)", e.Square, e.Cause)
+	case e.Kind == Restored:
+		return "restored"
 	}
 	return e.Kind.String() + " " + e.Square.String()
 }

@@ -28,6 +28,9 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "%s: ok (board %s, %s, switches %s, LEDs %s)\n", fs.Arg(1), d.Board, d.Game.Variant, d.Sensors.Driver, d.LEDs.Driver)
+		for _, msg := range d.LEDs.Deprecated() {
+			fmt.Fprintf(stdout, "%s: %s\n", fs.Arg(1), msg)
+		}
 		return nil
 	case fs.NArg() == 1 && fs.Arg(0) == "example":
 		_, err := stdout.Write(configs.Example)

@@ -90,6 +90,7 @@ func TestConfigCheck(t *testing.T) {
 	}{
 		{"good", []string{"config", "check", write("good.yaml", "board: b2\ngame: {variant: ffa}\n")}, 0, "good.yaml: ok (board b2, ffa, switches sim, LEDs none)", ""},
 		{"typo", []string{"config", "check", write("typo.yaml", "board: b2\nleds:\n  brigthness: 9\n")}, 1, "", "typo.yaml: line 3: leds: unknown key brigthness (did you mean brightness?)"},
+		{"old LED keys", []string{"config", "check", write("old.yaml", "leds:\n  driver: apa102\n  spi: /dev/spidev0.0\n")}, 0, "old.yaml: line 3: leds.spi is deprecated: each LED driver has its own section now; move it to leds.apa102.spi or leds.ws2812.spi (read there for now)", ""},
 		{"unknown variant", []string{"config", "check", write("v.yaml", "game: {variant: chaturaji}\n")}, 1, "", `v.yaml: line 1: game.variant: `},
 		{"missing file", []string{"config", "check", filepath.Join(dir, "none.yaml")}, 1, "", "no such file"},
 		{"example", []string{"config", "example"}, 0, "board: \"1\"", ""},

@@ -9,7 +9,6 @@ import (
 	"boardd/configs"
 	"boardd/internal/catalog"
 	"boardd/internal/doctor"
-	"boardd/sensors"
 	"boardd/sensors/sensorreg"
 )
 
@@ -37,8 +36,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 			if closer != nil {
 				defer closer()
 			}
-			var f sensors.Frame
-			return src.Read(&f)
+			return doctor.ReadRepeatedly(src, 100, 2*time.Millisecond)
 		}
 	}
 	if n := doctor.Write(stdout, doctor.Check(env)); n > 0 {

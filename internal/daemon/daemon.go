@@ -78,6 +78,9 @@ type Daemon struct {
 func Start(parent context.Context, cfg configs.Daemon, stdout, stderr io.Writer) (_ *Daemon, err error) {
 	ctx, cancel := context.WithCancel(parent)
 	d := &Daemon{cfg: cfg, stop: cancel, log: newLogger(cfg, stderr), logOut: stderr}
+	for _, msg := range cfg.LEDs.Deprecated() {
+		d.log.Warn("config: " + msg)
+	}
 	before := listState(cfg.StateDir)
 	defer func() {
 		if err != nil {
@@ -151,7 +154,9 @@ func Start(parent context.Context, cfg configs.Daemon, stdout, stderr io.Writer)
 		return nil, err
 	}
 	if err := d.scanner.Step(time.Now()); err != nil { // the first scan: what is on the board now
-		return nil, fmt.Errorf("reading the switches: %w", err)
+		// Start blind rather than not at all: the players see the sensor
+		// fault, and the pieces are read once the switches can be.
+		d.log.Error("the switches cannot be read at start: the board starts as a sensor fault", "err", err)
 	}
 	occ, _ := d.scanner.Snapshot()
 	if d.SimBoard != nil {
@@ -214,7 +219,9 @@ func Start(parent context.Context, cfg configs.Daemon, stdout, stderr io.Writer)
 			if err == nil || ctx.Err() != nil {
 				return nil
 			}
-			d.log.Error("switch scan failed; retrying in 1 s", "err", err)
+			if blind, _ := d.scanner.Unreadable(); !blind { // once raised, the referee has said it
+				d.log.Error("switch scan failed; retrying in 1 s", "err", err)
+			}
 			d.metrics.scanErrors.Add(1)
 			select {
 			case <-time.After(time.Second):
@@ -384,8 +391,9 @@ func (d *Daemon) startWeb(ctx context.Context) error {
 		}
 	}
 	games := d.rec.Store()
+	scheme := map[bool]string{false: "http", true: "https"}[d.cfg.Web.TLSCert != ""]
 	d.webSrv, err = web.New(web.Config{Board: d.Live, Password: pw, Title: d.cfg.Web.Title, Variants: names, Log: d.log.With("part", "web"),
-		Games: &games, Lookup: catalog.Variant})
+		Games: &games, Lookup: catalog.Variant, Join: func() []string { return lan.Join(scheme, d.WebAddr) }}) // the terminal's QR address (greetLAN)
 	if err != nil {
 		return err
 	}
@@ -563,9 +571,10 @@ func (m *metrics) message(msg referee.Message) error {
 
 // sensorEvent counts a debounced switch event.
 func (m *metrics) sensorEvent(e sensors.Event) {
-	if e.Kind == sensors.Fault {
+	switch e.Kind {
+	case sensors.Fault:
 		m.faults.Add(1)
-	} else {
+	case sensors.Lift, sensors.Place:
 		m.sensorEv.Add(1)
 	}
 }
@@ -584,6 +593,8 @@ func (m *metrics) handler(d *Daemon) http.Handler {
 			out("boardd_scan_rate_hz", "gauge", "Average scans per second since start.", fmt.Sprintf("%.1f", float64(scans)/max(up, 1)))
 			out("boardd_debounce_rejections_total", "counter", "Raw switch changes that did not last the debounce.", d.scanner.Rejected())
 			out("boardd_sensor_faults", "gauge", "Switches marked faulty now.", d.scanner.Faults().Len())
+			unreadable, _ := d.scanner.Unreadable()
+			out("boardd_switches_unreadable", "gauge", "1 while the switches cannot be read (a broken 74HC165 chain).", map[bool]int{true: 1}[unreadable])
 		}
 		out("boardd_sensor_events_total", "counter", "Debounced lifts and places.", m.sensorEv.Load())
 		out("boardd_sensor_faults_total", "counter", "Switch faults raised.", m.faults.Load())
@@ -681,12 +692,7 @@ func (d *Daemon) startSpeech(ctx context.Context) error {
 // every address a phone on the network can open and a QR code of the
 // first; on localhost (go run's default) it prints nothing.
 func greetLAN(w io.Writer, scheme, webAddr string) {
-	if lan.Loopback(webAddr) {
-		return
-	}
-	addrs, _ := net.InterfaceAddrs()
-	host, _ := os.Hostname()
-	urls := lan.URLs(scheme, webAddr, addrs, host)
+	urls := lan.Join(scheme, webAddr)
 	if len(urls) == 0 {
 		return
 	}

@@ -72,7 +72,8 @@ type Env struct {
 	// Free returns the free bytes of the file system holding path; nil
 	// uses statfs.
 	Free func(path string) (uint64, error)
-	// Live reads the switches once (nil: no live check, as with --root).
+	// Live reads the switches, repeatedly so a flickering chain shows (nil:
+	// no live check, as with --root).
 	Live func() error
 }
 
@@ -399,10 +400,17 @@ func (c *checker) live() {
 		return
 	}
 	if err := c.env.Live(); err != nil {
-		c.add(Fail, "switches", fmt.Sprintf("reading the switches once failed: %v", err), "check the wiring against docs/hardware.md, then run `boardd sensors --test` with the same settings")
+		fix := "check the wiring against docs/hardware.md, then run `boardd sensors --test` with the same settings"
+		// A driver's error that knows where the fault is (hc165's
+		// ChainError: the chip and the wire) says so first.
+		var where interface{ Hint() string }
+		if errors.As(err, &where) {
+			fix = where.Hint() + "; then " + fix
+		}
+		c.add(Fail, "switches", fmt.Sprintf("reading the switches failed: %v", err), fix)
 		return
 	}
-	c.add(OK, "switches", "read the switches once (the 74HC165 chain's check byte is 0x00 where there is one)", "")
+	c.add(OK, "switches", "read the switches (the 74HC165 chain's check byte is 0x00 where there is one)", "")
 }
 
 // bootConfig is the active lines of config.txt.

@@ -119,6 +119,14 @@ func TestOtherFindings(t *testing.T) {
 	if f := find(got, "switches"); f.Level != Fail || !strings.Contains(f.Msg, "chain check failed") || !strings.Contains(f.Fix, "boardd sensors --test") {
 		t.Errorf("switches: %+v", f)
 	}
+	// A driver's error with a Hint (hc165's ChainError) puts the chip and
+	// the wire to check first in the fix.
+	e.Live = func() error {
+		return fmt.Errorf("hc165: %w", hintErr("check the wire from chip 10's QH (pin 9) to chip 9's SER (pin 10) first"))
+	}
+	if f := find(Check(e), "switches"); f.Level != Fail || !strings.HasPrefix(f.Fix, "check the wire from chip 10's QH (pin 9) to chip 9's SER (pin 10) first; then ") || !strings.Contains(f.Fix, "boardd sensors --test") {
+		t.Errorf("switches with a hint: %+v", f)
+	}
 	e.Live = func() error { return nil }
 	if f := find(Check(e), "switches"); f.Level != OK {
 		t.Errorf("switches read fine: %+v", f)
@@ -185,3 +193,9 @@ func dump(fs []Finding) string {
 	Write(&b, fs)
 	return b.String()
 }
+
+// hintErr is a driver error that knows where the fault is.
+type hintErr string
+
+func (h hintErr) Error() string { return "chain check failed" }
+func (h hintErr) Hint() string  { return string(h) }

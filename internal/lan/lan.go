@@ -1,5 +1,6 @@
 // Package lan tells the addresses a phone on the club's network can use to
-// reach the board, and draws one of them as a QR code in the terminal.
+// reach the board, and draws the first of them as a QR code: in the
+// terminal (QR) and as an image for the web display's join view (PNG).
 package lan
 
 import (
@@ -7,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"os"
 	"slices"
 	"strings"
 
@@ -60,6 +62,38 @@ func URLs(scheme, listen string, addrs []net.Addr, hostname string) []string {
 	return slices.Compact(out)
 }
 
+// Join returns the URLs a phone on this machine's networks can open for a
+// server listening on listen, the first being the one to draw as a QR
+// code; nil when listen is loopback only (nobody else can connect) or
+// nothing can reach it. It is URLs with this machine's interface addresses
+// and host name, so the terminal and the web page show the same address.
+func Join(scheme, listen string) []string {
+	if Loopback(listen) {
+		return nil
+	}
+	addrs, _ := net.InterfaceAddrs()
+	host, _ := os.Hostname()
+	return URLs(scheme, listen, addrs, host)
+}
+
+// QRLevel is the error correction of every code this package draws
+// (15 %: the terminal's and the web page's codes are the same).
+const QRLevel = qr.M
+
+// PNGScale is how many image pixels one module of PNG's code takes.
+const PNGScale = 8
+
+// PNG draws text as a QR code in a PNG image: PNGScale pixels per module,
+// dark modules black on white, with the four-module quiet zone.
+func PNG(text string) ([]byte, error) {
+	c, err := qr.Encode(text, QRLevel)
+	if err != nil {
+		return nil, fmt.Errorf("QR code for %q: %w", text, err)
+	}
+	c.Scale = PNGScale
+	return c.PNG(), nil
+}
+
 // Loopback reports whether listen only accepts connections from this
 // machine.
 func Loopback(listen string) bool {
@@ -79,7 +113,7 @@ func Loopback(listen string) bool {
 // as blocks, dark ones as spaces (as qrencode -t UTF8 does), so the code
 // reads right on a terminal with a dark background.
 func QR(w io.Writer, text string) error {
-	c, err := qr.Encode(text, qr.M)
+	c, err := qr.Encode(text, QRLevel)
 	if err != nil {
 		return fmt.Errorf("QR code for %q: %w", text, err)
 	}

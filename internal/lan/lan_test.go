@@ -1,7 +1,10 @@
 package lan
 
 import (
+	"bytes"
+	"image/png"
 	"net"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -80,6 +83,41 @@ func TestQRDrawsEveryModule(t *testing.T) {
 						t.Fatalf("%s: module (%d,%d) light=%v, want %v", text, mx, my, isLight, want)
 					}
 				}
+			}
+		}
+	}
+}
+
+// Join is URLs on this machine's own addresses and name, nothing for a
+// loopback listener; PNG draws the same code as QR (the library's, at
+// QRLevel) with PNGScale pixels per module.
+func TestJoinAndPNG(t *testing.T) {
+	if got := Join("http", "127.0.0.1:8080"); got != nil {
+		t.Errorf("Join on loopback = %q, want nothing", got)
+	}
+	addrs, _ := net.InterfaceAddrs()
+	host, _ := os.Hostname()
+	if got, want := Join("http", "0.0.0.0:8080"), URLs("http", "0.0.0.0:8080", addrs, host); !slices.Equal(got, want) {
+		t.Errorf("Join = %q, want URLs on this machine %q", got, want)
+	}
+	const url = "http://192.168.1.20:8080/"
+	b, err := PNG(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := qr.Encode(url, QRLevel)
+	if n := (c.Size + 8) * PNGScale; img.Bounds().Dx() != n || img.Bounds().Dy() != n {
+		t.Fatalf("image %v, want %d px square", img.Bounds(), n)
+	}
+	for y := range c.Size {
+		for x := range c.Size {
+			r, _, _, _ := img.At((x+4)*PNGScale+PNGScale/2, (y+4)*PNGScale+PNGScale/2).RGBA()
+			if dark := r < 0x8000; dark != c.Black(x, y) {
+				t.Fatalf("module (%d,%d) dark=%v, the library's code says %v", x, y, dark, c.Black(x, y))
 			}
 		}
 	}

@@ -162,6 +162,9 @@ func simText(m referee.Message) string {
 	case referee.MsgIllegal, referee.MsgOutOfTurn:
 		return "!! " + m.Text
 	case referee.MsgSensorFault:
+		if m.Square == "" { // no switch can be read
+			return "!! sensor fault: " + m.Text
+		}
 		return fmt.Sprintf("!! sensor fault on %s: %s", m.Square, m.Text)
 	case referee.MsgGameStart:
 		return ""

@@ -29,9 +29,19 @@ type Driver struct {
 	// Pins adds the GPIOs and buses the driver uses when selected. May be
 	// nil.
 	Pins configs.PinsFunc
-	// Strip opens a strip of n LEDs and says how much current its LEDs
-	// draw. A driver with neither Strip nor Draw lights nothing (none).
-	Strip func(l configs.LEDs, n int) (leds.Strip, leds.Power, error)
+	// Section, if the driver has settings of its own, points to a struct
+	// with yaml tags holding their defaults: the config's section
+	// leds.<Name> (configs.RegisterLEDsSection; the driver reads a
+	// config's values with configs.LEDsSection).
+	Section any
+	// Power is how much current one LED of the driver's chips draws
+	// (ChannelMilliamps, IdleMilliamps); the budget, MaxAmps, comes from
+	// leds.max_amps. The figures belong to the driver: there is no second
+	// table of chips.
+	Power leds.Power
+	// Strip opens a strip of n LEDs. A driver with neither Strip nor
+	// Draw lights nothing (none).
+	Strip func(l configs.LEDs, n int) (leds.Strip, error)
 	// Draw, for a driver that shows whole frames rather than pixels
 	// (term), returns the function that shows one.
 	Draw func(l configs.LEDs, board square.Set, w io.Writer) func(*leds.Frame)
@@ -54,7 +64,12 @@ var drivers = registry.New[*Driver]("ledreg")
 
 // Register adds a driver. A driver without a name, or a name registered
 // twice, is a programming error: Register panics.
-func Register(d *Driver) { drivers.Register(d.Name, d) }
+func Register(d *Driver) {
+	drivers.Register(d.Name, d)
+	if d.Section != nil {
+		configs.RegisterLEDsSection(d.Name, d.Section)
+	}
+}
 
 // The driver that lights nothing.
 func init() { Register(&Driver{Name: "none"}) }
@@ -151,10 +166,12 @@ func Open(l configs.LEDs, board square.Set, env Env) (*Out, error) {
 	if d.Draw != nil {
 		return &Out{draw: d.Draw(l, board, env.Term), bright: uint8(l.Brightness)}, nil
 	}
-	strip, power, err := d.Strip(l, m.Len())
+	strip, err := d.Strip(l, m.Len())
 	if err != nil {
 		return nil, err
 	}
+	power := d.Power
+	power.MaxAmps = l.MaxAmps
 	out, err := leds.NewOutput(m, l.Gamma, power)
 	if err != nil {
 		return nil, err

@@ -78,11 +78,35 @@ type ChainError struct {
 	Chips int
 	// Got is the check byte as read.
 	Got byte
+	// From is the first chip (0 is the one on MISO) from which every byte
+	// up to the check byte read Got: a chain open at chip k's SER shifts
+	// the open input's level out of chips k+1 onwards, so the break is at
+	// the link into chip From-1's SER or further along (a chip past it
+	// with all its squares empty reads the same as a floating input).
+	// Chips when only the check byte was wrong; 0 when every byte was.
+	From int
 }
 
+// Chip names the chip to check first: the one whose SER link is the
+// nearest suspect (-1 when no chip answered at all: MISO, clock, latch or
+// power of chip 0).
+func (e *ChainError) Chip() int { return e.From - 1 }
+
 func (e *ChainError) Error() string {
-	return fmt.Sprintf("hc165: chain check failed: the byte after %d chips read %#02x, want 0x00 (the last chip's SER tied to GND); "+
-		"check every QH→SER link, that no chip is missing or unpowered, that MISO reaches chip 0's QH, and that sensors.hc165.chips matches the chain", e.Chips, e.Got)
+	return fmt.Sprintf("hc165: chain check failed: the byte after %d chips read %#02x, want 0x00 (the last chip's SER tied to GND): %s", e.Chips, e.Got, e.Hint())
+}
+
+// Hint says which chip and which wire to check first, from where the
+// bytes start reading like the check byte.
+func (e *ChainError) Hint() string {
+	switch {
+	case e.From <= 0:
+		return fmt.Sprintf("every byte read %#02x, so no chip answers: check the wire from chip 0's QH (pin 9) to MISO, the clock (pin 2), the latch SH/LD (pin 1), CLK INH (pin 15) to GND and chip 0's power (3.3 V on pin 16, GND on pin 8)", e.Got)
+	case e.From >= e.Chips:
+		return fmt.Sprintf("only the check byte is wrong: tie the last chip's (chip %d's) SER (pin 10) to GND, or if the chain has more than %d chips set sensors.hc165.chips to their number", e.Chips-1, e.Chips)
+	}
+	return fmt.Sprintf("chips %d to %d read %#02x like the check byte, so the chain breaks between chip %d and chip %d or further along: check the wire from chip %d's QH (pin 9) to chip %d's SER (pin 10) first, then that chip %d is powered (pin 16 3.3 V, pin 8 GND) and clocked (pin 2); "+
+		"if those are sound, go on along the chain (a chip whose squares are all empty reads the same)", e.From, e.Chips-1, e.Got, e.From-1, e.From, e.From, e.From-1, e.From)
 }
 
 // Dev is a 74HC165 chain. It implements sensors.Source.
@@ -152,7 +176,11 @@ func (d *Dev) Read(f *sensors.Frame) error {
 		return fmt.Errorf("hc165: SPI read of %d bytes: %w", len(d.r), err)
 	}
 	if c := d.r[d.opts.Chips]; c != 0 {
-		return &ChainError{Chips: d.opts.Chips, Got: c}
+		from := d.opts.Chips
+		for from > 0 && d.r[from-1] == c {
+			from--
+		}
+		return &ChainError{Chips: d.opts.Chips, Got: c, From: from}
 	}
 	*f = sensors.Frame{}
 	for i, b := range d.r[:d.opts.Chips] {

@@ -378,3 +378,109 @@ func TestScanThroughThirtyTwoChips(t *testing.T) {
 		t.Errorf("snapshot %v, want %v", got, occ)
 	}
 }
+
+// cut is what a 20-chip chain shifts out when the link into chip k's SER
+// is open and the floating input reads level: chips 0..k read their own
+// inputs, every byte after them (chip k+1's onwards and the check byte)
+// passes through the open SER. k = -1 is MISO itself floating.
+func cut(bytes []byte, k int, level byte) []byte {
+	out := append([]byte(nil), bytes...)
+	for i := k + 1; i < len(out); i++ {
+		out[i] = level
+	}
+	return out
+}
+
+// A broken chain names the chip and the wire to check first, from where
+// the bytes start to read like the check byte, whatever the open input
+// floats to.
+func TestChainErrorNamesTheChip(t *testing.T) {
+	start := chainBytes(sim.StartPosition()) // chips 2 and 17 (ranks 3 and 12) read 0xff: no piece there
+	tests := []struct {
+		name     string
+		bytes    []byte
+		wantFrom int
+		wantHint string
+	}{
+		{"link into chip 9's SER open, floating high", cut(start, 9, 0xFF), 10, "check the wire from chip 10's QH (pin 9) to chip 9's SER (pin 10) first"},
+		{"link into chip 9's SER open, floating at 0x5a", cut(start, 9, 0x5A), 10, "chips 10 to 19 read 0x5a"},
+		{"link into chip 0's SER open", cut(start, 0, 0xFF), 1, "between chip 0 and chip 1"},
+		// Chip 2's squares are all empty and read 0xff like the floating
+		// input: the hint starts one chip early and says to go on.
+		{"link into chip 2's SER open: chip 2 reads empty", cut(start, 2, 0xFF), 2, "between chip 1 and chip 2 or further along"},
+		{"last chip's SER not grounded", cut(start, 19, 0xFF), 20, "tie the last chip's (chip 19's) SER (pin 10) to GND"},
+		{"MISO floating", cut(start, -1, 0xFF), 0, "no chip answers: check the wire from chip 0's QH (pin 9) to MISO"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := New(&chainPort{bytes: tc.bytes}, &gpiotest.Pin{N: "GPIO25"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var f sensors.Frame
+			err = d.Read(&f)
+			var ce *ChainError
+			if !errors.As(err, &ce) {
+				t.Fatalf("Read: %v, want a *ChainError", err)
+			}
+			if ce.From != tc.wantFrom || ce.Chip() != tc.wantFrom-1 {
+				t.Errorf("From %d, Chip %d; want %d, %d", ce.From, ce.Chip(), tc.wantFrom, tc.wantFrom-1)
+			}
+			if !strings.Contains(err.Error(), tc.wantHint) || !strings.HasPrefix(err.Error(), "hc165: chain check failed: the byte after 20 chips read") {
+				t.Errorf("error %q\nwant it to contain %q", err, tc.wantHint)
+			}
+		})
+	}
+}
+
+// Through the scanner: a chain cut while the board is in play raises one
+// Unreadable fault carrying the *ChainError and keeps the last good state;
+// mended, it clears once and reports what moved meanwhile.
+func TestBrokenChainIsAFault(t *testing.T) {
+	start := sim.StartPosition()
+	p := &chainPort{bytes: chainBytes(start)}
+	d, err := New(p, &gpiotest.Pin{N: "GPIO25"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []sensors.Event
+	sc, err := sensors.NewScanner(d, sensors.StandardMap(), sensors.Config{OnEvent: func(e sensors.Event) { events = append(events, e) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := t0
+	scan := func(n int) (failed int) {
+		for range n {
+			now = now.Add(sensors.DefaultPeriod)
+			if sc.Step(now) != nil {
+				failed++
+			}
+		}
+		return failed
+	}
+	scan(10)
+	p.bytes = cut(p.bytes, 9, 0xFF)
+	if n := scan(200); n != 200 {
+		t.Fatalf("%d of 200 scans failed on a cut chain", n)
+	}
+	if len(events) != 1 || events[0].Kind != sensors.Fault || events[0].Cause != sensors.Unreadable {
+		t.Fatalf("events %v, want one unreadable fault", events)
+	}
+	var ce *ChainError
+	if !errors.As(events[0].Err, &ce) || ce.Chip() != 9 {
+		t.Errorf("fault's error %v, want the chain error at chip 9", events[0].Err)
+	}
+	if occ, _ := sc.Snapshot(); occ != start {
+		t.Error("the cut chain's scans changed the board")
+	}
+	moved := start
+	h2, _ := square.Parse("h2")
+	moved.Remove(h2)
+	p.bytes = chainBytes(moved) // mended, and h2 lifted meanwhile
+	if n := scan(400); n != 0 {
+		t.Fatalf("%d scans failed on a mended chain", n)
+	}
+	if fmt.Sprint(events[1:]) != "[lift h2 restored]" {
+		t.Errorf("events after mending %v, want the lift and one restored", events[1:])
+	}
+}

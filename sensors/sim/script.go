@@ -3,6 +3,7 @@ package sim
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -21,6 +22,10 @@ const (
 	OpPlace
 	OpWait
 	OpBounce
+	// OpBreak makes every read fail, as a broken 74HC165 chain does;
+	// OpMend undoes it (the sensor fault a player sees, on a laptop).
+	OpBreak
+	OpMend
 )
 
 func (o Op) String() string {
@@ -33,6 +38,10 @@ func (o Op) String() string {
 		return "wait"
 	case OpBounce:
 		return "bounce"
+	case OpBreak:
+		return "break"
+	case OpMend:
+		return "mend"
 	}
 	return fmt.Sprintf("Op(%d)", uint8(o))
 }
@@ -51,6 +60,8 @@ func (s Step) String() string {
 		return fmt.Sprintf("wait %s", s.Dur)
 	case OpBounce:
 		return fmt.Sprintf("bounce %s %d", s.Square, s.Dur.Milliseconds())
+	case OpBreak, OpMend:
+		return s.Op.String()
 	}
 	return fmt.Sprintf("%s %s", s.Op, s.Square)
 }
@@ -138,8 +149,17 @@ func parseLine(text string, board square.Set) (st Step, ok bool, err error) {
 			return Step{}, false, fmt.Errorf("bounce: %q is not a number of milliseconds 1-1000", f[2])
 		}
 		return Step{Op: OpBounce, Square: q, Dur: time.Duration(ms) * time.Millisecond}, true, nil
+	case "break", "mend":
+		if err := want(1, strings.ToLower(f[0])); err != nil {
+			return Step{}, false, err
+		}
+		op := OpBreak
+		if strings.ToLower(f[0]) == "mend" {
+			op = OpMend
+		}
+		return Step{Op: op}, true, nil
 	}
-	return Step{}, false, fmt.Errorf("unknown command %q (want lift, place, wait or bounce)", f[0])
+	return Step{}, false, fmt.Errorf("unknown command %q (want lift, place, wait, bounce, break or mend)", f[0])
 }
 
 // ParseScript reads a whole script. Errors name the script and line, like
@@ -180,9 +200,17 @@ func (st Step) Apply(b *Board, wait func(time.Duration) error) error {
 		b.Bounce(st.Square, st.Dur)
 	case OpWait:
 		return wait(st.Dur)
+	case OpBreak:
+		b.SetReadError(ErrBroken)
+	case OpMend:
+		b.SetReadError(nil)
 	}
 	return nil
 }
+
+// ErrBroken is the read error of a board broken with the script line
+// break: what a 74HC165 chain with a cut wire makes the scanner see.
+var ErrBroken = errors.New("sim: the simulated switches cannot be read (the script said break; mend undoes it)")
 
 // Play runs the script against b. wait lets time pass: VirtualWait for a
 // simulated clock, SleepWait for real time.

@@ -11,6 +11,9 @@
 //	wait <duration>          # let time pass: 20ms, 1.5s (Go durations)
 //	bounce <square> <ms>     # the contact bounces (reads random) for <ms> ms,
 //	                         # 1-1000, then settles to its lifted/placed state
+//	break                    # every read fails (a broken 74HC165 chain):
+//	                         # the board raises its sensor fault
+//	mend                     # reads work again
 //
 // Squares are chess.com names (a1 … n14) on the 160-square cross board.
 // The control channel accepts the same lines and answers each with "ok" or
@@ -53,6 +56,7 @@ type Board struct {
 	bouncing square.Set
 	until    [sensors.MaxBits]time.Time
 	rng      *rand.PCG
+	readErr  error // SetReadError: every Read fails with it
 }
 
 // New returns a board with the squares of initial occupied. now is the
@@ -77,6 +81,15 @@ func NewOn(squares, initial square.Set, now func() time.Time) (*Board, error) {
 	return b, nil
 }
 
+// SetReadError makes every Read fail with err until it is set to nil
+// again: the simulated board's broken chain or bus, for the scanner's
+// Unreadable fault. Pieces moved meanwhile are seen once reads work.
+func (b *Board) SetReadError(err error) {
+	b.mu.Lock()
+	b.readErr = err
+	b.mu.Unlock()
+}
+
 // Squares returns the squares with a switch: the cross, or NewOn's board.
 func (b *Board) Squares() square.Set { return b.squares }
 
@@ -90,6 +103,9 @@ func (b *Board) Bits() int { return b.m.Bits() }
 func (b *Board) Read(f *sensors.Frame) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.readErr != nil {
+		return b.readErr
+	}
 	occ := b.occ
 	if b.bouncing != (square.Set{}) {
 		now := b.now()

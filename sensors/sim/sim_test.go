@@ -46,7 +46,10 @@ func TestParseLine(t *testing.T) {
 		{"bounce h7 5", "bounce h7 5", ""},
 		{"# only a comment", "", ""},
 		{"", "", ""},
-		{"lfit e2", "", `unknown command "lfit" (want lift, place, wait or bounce)`},
+		{"break", "break", ""},
+		{"Mend # the wire", "mend", ""},
+		{"break e2", "", `break: want "break"`},
+		{"lfit e2", "", `unknown command "lfit" (want lift, place, wait, bounce, break or mend)`},
 		{"lift", "", `lift: want "lift <square>"`},
 		{"lift a1", "", "square a1 is not on the four-player board"},
 		{"place z3", "", `square "z3": off the board`},
@@ -146,7 +149,7 @@ func TestServe(t *testing.T) {
 	for len(replies) < 4 && r.Scan() {
 		replies = append(replies, r.Text())
 	}
-	want := []string{"ok", "ok", "ok", `error: unknown command "hop" (want lift, place, wait or bounce)`}
+	want := []string{"ok", "ok", "ok", `error: unknown command "hop" (want lift, place, wait, bounce, break or mend)`}
 	if !slices.Equal(replies, want) {
 		t.Errorf("replies %q, want %q", replies, want)
 	}

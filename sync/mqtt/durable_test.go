@@ -4,10 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"boardd/referee"
 )
 
 // The status topic says "paused" while the board cannot write to its disk
-// and "online" again once it goes on.
+// and "online" again once it goes on; "sensor_fault" while it cannot read
+// its switches.
 func TestStatusSaysPausedWhileStorageFails(t *testing.T) {
 	b := newEmbedded(t)
 	board := newFakeBoard("b1")
@@ -18,6 +21,12 @@ func TestStatusSaysPausedWhileStorageFails(t *testing.T) {
 	c.waitUntil("status paused", func() bool { return c.status == StatusPaused })
 	board.setStatus("playing")
 	c.waitUntil("status online again", func() bool { return c.status == StatusOnline })
+	// The switches cannot be read (a broken chain): sensor_fault, until
+	// they read well again.
+	board.Update(func(st *referee.State) { st.SensorFault = "the board cannot read its switches" })
+	c.waitUntil("status sensor_fault", func() bool { return c.status == StatusSensorFault })
+	board.Update(func(st *referee.State) { st.SensorFault = "" })
+	c.waitUntil("status online after the fault", func() bool { return c.status == StatusOnline })
 }
 
 // Temporary files a killed daemon left beside the state file are removed

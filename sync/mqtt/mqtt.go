@@ -4,7 +4,8 @@
 // A Mirror publishes under <prefix>/<board>/ (prefix "boardd" by default):
 //
 //	status          retained "online" / "paused" (the board cannot write
-//	                to its disk) / "offline" (the last will)
+//	                to its disk) / "sensor_fault" (it cannot read its
+//	                switches) / "offline" (the last will)
 //	state           retained referee.State JSON, on every change (at most
 //	                every 100 ms) and on every (re)connect
 //	events          every referee.Message JSON, QoS 1, in Seq order
@@ -66,6 +67,10 @@ const (
 	// StatusPaused: the board cannot write to its disk and takes no moves
 	// until it can (the state's message says why).
 	StatusPaused = "paused"
+	// StatusSensorFault: the board cannot read its switches (a broken
+	// 74HC165 chain) and sees no moves until it can (the state's
+	// sensor_fault says why and what to check).
+	StatusSensorFault = "sensor_fault"
 )
 
 // Config configures a Mirror.

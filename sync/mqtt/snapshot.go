@@ -95,10 +95,14 @@ func (m *Mirror) publishSnapshot(ctx context.Context, force bool) error {
 }
 
 // status is the status payload for the board's state: paused while it
-// cannot write to its disk, online otherwise.
+// cannot write to its disk, sensor_fault while it cannot read its
+// switches, online otherwise.
 func (m *Mirror) status(st referee.State) string {
-	if st.Status == "paused" {
+	switch {
+	case st.Status == "paused":
 		return StatusPaused
+	case st.SensorFault != "":
+		return StatusSensorFault
 	}
 	return StatusOnline
 }

@@ -121,6 +121,11 @@ type Config struct {
 	// /api/events answers 503 with Retry-After, so open streams cannot
 	// take the Pi's memory.
 	MaxStreams int
+	// Join returns the addresses a phone on the club's network can open,
+	// the first drawn as the join QR code (lan.Join: the same URL the
+	// terminal prints at start); nil, or an empty list, when the display
+	// listens on this machine only. See join.go for the routes.
+	Join func() []string
 }
 
 // Server is the web display. It is an http.Handler for the routes /,
@@ -210,6 +215,7 @@ func New(cfg Config) (*Server, error) {
 	m.HandleFunc("GET /api/me", s.handleMe)
 	m.HandleFunc("POST /api/cmd/{name}", s.handleCmd)
 	s.gameRoutes(m)
+	s.joinRoutes(m)
 	m.HandleFunc("/api/", s.handleNoRoute)
 	s.mux = m
 	return s, nil

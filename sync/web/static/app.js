@@ -297,6 +297,7 @@
     };
     if (notes[st.status]) b.append(el('div', 'note', notes[st.status]));
     if (st.status === 'paused') b.append(el('div', 'note check', st.message || 'The board cannot write to its disk: the game is paused.'));
+    if (st.sensor_fault) b.append(el('div', 'note check sensor-fault', 'Sensor fault: ' + st.sensor_fault));
     if (st.status === 'setup' && st.setup) b.append(el('div', 'note', setupNote(st.setup)));
     const checked = (st.checks || []).map((sq) => SEATS.find((s) => seatClass(s) === seatClass((st.pieces || {})[sq]))).filter(Boolean);
     if (checked.length && st.status !== 'over') b.append(el('div', 'note check', 'Check: ' + checked.join(' & ')));
@@ -565,6 +566,38 @@
     if (!on && document.fullscreenElement) document.exitFullscreen().catch(() => {});
   }
 
+  // The join view: the QR code of the address phones on the club's network
+  // open, the same one the terminal prints at start. The daemon answers
+  // 404 when it listens on this machine only: then there is no Join button.
+  async function setupJoin() {
+    const show = (on) => {
+      $('join-box').hidden = !on;
+      setParam('join', on ? '1' : '');
+    };
+    $('join-close').addEventListener('click', () => show(false));
+    let info;
+    try {
+      const res = await fetch('/api/join');
+      if (!res.ok) return;
+      info = await res.json();
+    } catch (e) {
+      return; // no join view; the page works without it
+    }
+    $('join-qr').src = '/api/join.png';
+    $('join-qr').title = info.url;
+    const urls = $('join-urls');
+    urls.textContent = '';
+    for (const u of info.urls) {
+      const a = el('a', '', u);
+      a.href = u;
+      urls.append(a);
+    }
+    $('join-open').hidden = false;
+    $('join-open').addEventListener('click', () => show($('join-box').hidden));
+    const j = params.get('join');
+    if (j === '1' || j === 'true') show(true);
+  }
+
   function setup() {
     const seatOptions = (select) => {
       for (const s of SEATS) select.append(new Option(s, s));
@@ -620,6 +653,7 @@
     });
     const sp = params.get('spectator');
     if (sp === '1' || sp === 'true') setSpectator(true, false);
+    setupJoin();
 
     $('login-open').addEventListener('click', async () => {
       if (app.authed) {
