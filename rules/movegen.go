@@ -300,18 +300,6 @@ func (p *Position) CountLegal(buf []Move) int {
 		return len(p.LegalMoves(buf[:0]))
 	}
 	capTab := &v.capTab[s]
-	// The squares this seat may take en passant on, found once per node.
-	var eps [NumSeats]int16
-	ne := 0
-	if v.EnPassant && p.ep != [NumSeats]epEntry{} {
-		for e := Seat(0); e < NumSeats; e++ {
-			if t := int(p.ep[e].target); t != 0 && p.epCapturable(t, s) {
-				eps[ne] = int16(t)
-				ne++
-			}
-		}
-	}
-	anyEP := ne > 0
 	// The pawns' steps and tables, looked up once per node.
 	fwdDir := int(v.Seats[s].Forward)
 	fwd := dirDelta[fwdDir]
@@ -322,25 +310,52 @@ func (p *Position) CountLegal(buf []Move) int {
 	promos := len(v.Promotions)
 	board := &p.board
 	dest := &v.destTab[s]
+	n := 0
+	// En passant, counted once per node from its targets: the empty
+	// cells this seat may take en passant on, each captured onto by the
+	// live pawns of s that are not pinned and stand a diagonal step
+	// behind it (the full test; pinned pawns are counted below with
+	// their other moves).
+	var eps [NumSeats]int16
+	ne := 0
+	if v.EnPassant && p.ep != [NumSeats]epEntry{} {
+		for e := Seat(0); e < NumSeats; e++ {
+			t := int(p.ep[e].target)
+			if t == 0 || board[t&cellMask] != NoPiece || !p.epCapturable(t, s) {
+				continue
+			}
+			dup := false
+			for _, x := range eps[:ne] {
+				dup = dup || int(x) == t
+			}
+			if dup {
+				continue
+			}
+			eps[ne] = int16(t)
+			ne++
+			for _, c := range [2]int{t - diagA, t - diagB} {
+				if board[c&cellMask]&(Wall|deadFlag|3<<seatShift|kindMask) != MakePiece(s, Pawn) || isPinned(c, &pins, np) {
+					continue
+				}
+				if p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
+					n++
+				}
+			}
+		}
+	}
+	anyEP := ne > 0
 	// diagCount counts a pawn's capture from c onto the diagonal cell t
-	// (each promotion kind once), or its en-passant capture onto an
-	// empty t; called directly, it is inlined.
-	diagCount := func(c, t int) int {
+	// (each promotion kind once); called directly, it is inlined.
+	diagCount := func(t int) int {
 		q := board[t]
 		switch {
-		case q == NoPiece:
-			if ne > 0 {
-				return p.countEnPassant(c, t, eps[:ne])
-			}
-			return 0
-		case !capTab[q]:
+		case q == NoPiece || !capTab[q]:
 			return 0
 		case promo[t]:
 			return promos
 		}
 		return 1
 	}
-	n := 0
 	for _, c16 := range p.plist[s][:p.pcount[s]] {
 		c := int(c16) & cellMask
 		pc := board[c]
@@ -348,17 +363,22 @@ func (p *Position) CountLegal(buf []Move) int {
 			continue
 		}
 		kind := pc.Kind()
-		pinned := false
-		if np > 0 {
-			for _, x := range pins[:np] {
-				pinned = pinned || int(x) == c
-			}
-		}
 		if kind == King {
 			n += p.countKing(c, pc, s, dest)
 			continue
 		}
-		if pinned {
+		if np > 0 && isPinned(c, &pins, np) {
+			if kind == Knight {
+				// A pinned knight's jump leaves the pin line: illegal,
+				// but for a king capture, which may grey the pinner.
+				for i := 8; i < 16; i++ {
+					t := (c + dirDelta[i]) & cellMask
+					if q := board[t]; dest[q] != 0 && q.Kind() == King && p.legalAfter(newMove(c, t, NoKind, flagNormal)) {
+						n++
+					}
+				}
+				continue
+			}
 			for _, m := range p.pieceMoves(buf[:0], c, pc, s, anyEP) {
 				if m.flag() == flagCastleShort || m.flag() == flagCastleLong || p.legalAfter(m) {
 					n++
@@ -369,8 +389,8 @@ func (p *Position) CountLegal(buf []Move) int {
 		switch kind {
 		case Pawn:
 			// A pawn that is not pinned, its king not in check: pushes
-			// and captures count as they are; en passant takes the full
-			// test.
+			// and captures count as they are (en passant was counted
+			// above).
 			if t := (c + fwd) & cellMask; board[t] == NoPiece {
 				if promo[t] {
 					n += promos
@@ -382,7 +402,7 @@ func (p *Position) CountLegal(buf []Move) int {
 				}
 			}
 			// The two diagonals, unrolled (a loop measured ~9 % slower).
-			n += diagCount(c, (c+diagA)&cellMask) + diagCount(c, (c+diagB)&cellMask)
+			n += diagCount((c+diagA)&cellMask) + diagCount((c+diagB)&cellMask)
 		case Knight:
 			// Eight jumps, counted without a branch: dest[q] is 1 for an
 			// empty square or a piece s may capture.
@@ -451,16 +471,13 @@ func (p *Position) countKing(c int, pc Piece, s Seat, dest *[256]uint8) int {
 	return n
 }
 
-// countEnPassant counts the en-passant capture of the pawn on cell c onto
-// the empty cell t, if one of eps names t and the capture leaves the king
-// safe (the full test).
-func (p *Position) countEnPassant(c, t int, eps []int16) int {
-	for _, x := range eps {
-		if int(x) == t && p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
-			return 1
-		}
+// isPinned reports whether cell c is among the first np of pins.
+func isPinned(c int, pins *[numKingDirs]int16, np int) bool {
+	pinned := false
+	for _, x := range pins[:np] {
+		pinned = pinned || int(x) == c
 	}
-	return 0
+	return pinned
 }
 
 func (p *Position) slide(moves []Move, c, d0, d1 int, capTab *[256]bool, walls bool) []Move {
