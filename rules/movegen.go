@@ -296,8 +296,15 @@ func (p *Position) CountLegal(buf []Move) int {
 	}
 	var pins [numKingDirs]int16
 	inCheck, np := p.checkAndPins(k, s, &pins)
+	return p.countPlain(buf, k, s, inCheck, np, &pins)
+}
+
+// countPlain is CountLegal on its plain path for seat s to move, its king
+// on cell k, with what checkAndPins found: inCheck, and np pins in pins.
+func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, pins *[numKingDirs]int16) int {
+	v := p.v
 	if inCheck {
-		return len(p.LegalMoves(buf[:0]))
+		return p.countEvasions(k, s, buf)
 	}
 	capTab := &v.capTab[s]
 	// The pawns' steps and tables, looked up once per node.
@@ -334,7 +341,7 @@ func (p *Position) CountLegal(buf []Move) int {
 			eps[ne] = int16(t)
 			ne++
 			for _, c := range [2]int{t - diagA, t - diagB} {
-				if board[c&cellMask]&(Wall|deadFlag|3<<seatShift|kindMask) != MakePiece(s, Pawn) || isPinned(c, &pins, np) {
+				if board[c&cellMask]&(Wall|deadFlag|3<<seatShift|kindMask) != MakePiece(s, Pawn) || isPinned(c, pins, np) {
 					continue
 				}
 				if p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
@@ -367,7 +374,7 @@ func (p *Position) CountLegal(buf []Move) int {
 			n += p.countKing(c, pc, s, dest)
 			continue
 		}
-		if np > 0 && isPinned(c, &pins, np) {
+		if np > 0 && isPinned(c, pins, np) {
 			if kind == Knight {
 				// A pinned knight's jump leaves the pin line: illegal,
 				// but for a king capture, which may grey the pinner.
@@ -424,6 +431,78 @@ func (p *Position) CountLegal(buf []Move) int {
 		}
 	}
 	return n
+}
+
+// countEvasions counts the legal moves of seat s, whose king on cell k is
+// in check, on the plain path (CountLegal's conditions). Only a move onto
+// a checker's cell or a cell between a checking slider and the king can
+// answer a check, so only those, the king's steps, en passant and king
+// captures take a test; every other move leaves a check standing.
+func (p *Position) countEvasions(k int, s Seat, buf []Move) int {
+	var answers [numCells]bool
+	p.markChecks(k, s, &answers)
+	n := 0
+	king := p.board[k]
+	for _, m := range p.PseudoLegal(buf[:0]) {
+		from, to := m.from(), m.to()
+		switch {
+		case m.flag() == flagCastleShort || m.flag() == flagCastleLong:
+			n++ // generated only when legal (never in check)
+		case p.board[to].Kind() == King || m.flag() == flagEnPassant:
+			if p.legalAfter(m) {
+				n++
+			}
+		case from == k:
+			p.board[k] = NoPiece
+			if !p.attacked(to, s) {
+				n++
+			}
+			p.board[k] = king
+		case answers[to&cellMask]:
+			if p.legalAfter(m) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// markChecks marks in answers the cells whose occupation could answer a
+// check to seat s's king on cell k (no barriers, no odd leapers): each
+// checking piece's cell and, for a slider, the cells between it and the
+// king.
+func (p *Position) markChecks(k int, s Seat, answers *[numCells]bool) {
+	v := p.v
+	atk := &v.atkTab[s]
+	for i := 0; i < numKingDirs; i++ {
+		d := dirDelta[i]
+		t := (k + d) & cellMask
+		for p.board[t] == NoPiece {
+			t = (t + d) & cellMask
+		}
+		q := p.board[t]
+		if !atk[q] || p.out[q.Seat()] {
+			continue
+		}
+		kd := q.Kind()
+		if kd == Queen || (kd == Rook && i < dirNE) || (kd == Bishop && i >= dirNE) || (kd == King && t == k+d) {
+			for c := k + d; c != t; c += d {
+				answers[c&cellMask] = true
+			}
+			answers[t] = true
+		}
+	}
+	for _, pa := range v.pawnAtk[s][:v.pawnAtkN[s]] {
+		if c := (k + pa.d) & cellMask; p.board[c] == pa.pc && !p.out[pa.pc.Seat()] {
+			answers[c] = true
+		}
+	}
+	for i := 8; i < 16; i++ {
+		c := (k + dirDelta[i]) & cellMask
+		if q := p.board[c]; q&kindMask == Piece(Knight) && atk[q] && !p.out[q.Seat()] {
+			answers[c] = true
+		}
+	}
 }
 
 // countRay counts a slider's moves from cell c along step d: the empty
@@ -580,6 +659,9 @@ func (p *Position) castleMoves(moves []Move, c int, s Seat) []Move {
 	v := p.v
 	rook := MakePiece(s, Rook)
 	along := v.along[s]
+	if p.board[(c+along)&cellMask] != NoPiece && p.board[(c-along)&cellMask] != NoPiece {
+		return moves // both ways out along the back line are blocked
+	}
 	checked, inCheck := false, false
 	for _, corner := range v.corners[s] {
 		d := corner - c
@@ -880,6 +962,17 @@ func (p *Position) LegalMoves(moves []Move) []Move {
 // are pinned: the only piece between the king and an enemy slider
 // attacking along that line. It returns the number of pins written.
 func (p *Position) checkAndPins(k int, s Seat, pins *[numKingDirs]int16) (bool, int) {
+	check, n := p.sliderChecksAndPins(k, s, pins)
+	if !check {
+		check = p.leaperAttack(k, s)
+	}
+	return check, n
+}
+
+// sliderChecksAndPins is checkAndPins without the pawns and knights: the
+// eight lines out of the king on cell k, which only a change on one of
+// them alters.
+func (p *Position) sliderChecksAndPins(k int, s Seat, pins *[numKingDirs]int16) (bool, int) {
 	atk := &p.v.atkTab[s]
 	n := 0
 	check := false
@@ -912,9 +1005,6 @@ func (p *Position) checkAndPins(k int, s Seat, pins *[numKingDirs]int16) (bool, 
 			}
 			break
 		}
-	}
-	if !check {
-		check = p.leaperAttack(k, s)
 	}
 	return check, n
 }
