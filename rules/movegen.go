@@ -326,9 +326,20 @@ func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, p
 	var eps [NumSeats]int16
 	ne := 0
 	if v.EnPassant && p.ep != [NumSeats]epEntry{} {
+		hookEP := v.provides&(1<<OnEnPassant) != 0
 		for e := Seat(0); e < NumSeats; e++ {
-			t := int(p.ep[e].target)
-			if t == 0 || board[t&cellMask] != NoPiece || !p.epCapturable(t, s) {
+			en := p.ep[e]
+			t := int(en.target)
+			if t == 0 || board[t&cellMask] != NoPiece {
+				continue
+			}
+			if hookEP {
+				if !p.epCapturable(t, s) {
+					continue
+				}
+			} else if vic := board[en.pawn&cellMask]; e == s || vic != MakePiece(e, Pawn) || !capTab[vic] {
+				// epCapturable without a hook and with no army played
+				// by a partner: e's own entry, its pawn still there
 				continue
 			}
 			dup := false
