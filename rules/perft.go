@@ -45,8 +45,9 @@ func (p *Position) perft(depth int, bulk bool, bufs [][]Move) uint64 {
 // seat t that moves after this one is the same after each of its moves,
 // and so is its king's cell, but after a capture of that king (a leaf):
 // the slider checks and pins of t's king are found once, here, and
-// reused after every move that changes no cell on the king's eight lines
-// (the pawns' and knights' checks are looked for after each move).
+// reused after every move that changes no cell on the king's eight lines;
+// its pawn and knight checks likewise, looked for again only after a move
+// that changes a cell within two files and two ranks of the king.
 func (p *Position) perftLastTwo(bufs [][]Move) uint64 {
 	moves := p.LegalMoves(bufs[1][:0])
 	bufs[1] = moves[:0]
@@ -57,8 +58,10 @@ func (p *Position) perftLastTwo(bufs [][]Move) uint64 {
 	var check bool
 	np := 0
 	cache := kt != 0 && t != s
+	var leapCheck bool
 	if cache {
 		check, np = p.sliderChecksAndPins(kt, t, &pins)
+		leapCheck = p.leaperAttack(kt, t)
 	}
 	var n uint64
 	for _, m := range moves {
@@ -68,7 +71,10 @@ func (p *Position) perftLastTwo(bufs [][]Move) uint64 {
 			n++
 		case cache && p.turn == t && int(p.king[t]) == kt && m.flag() < flagCastleShort &&
 			!aligned(kt, m.from()) && !aligned(kt, m.to()) && !aligned(kt, int(u.capCell)):
-			inCheck := check || p.leaperAttack(kt, t)
+			inCheck := check || leapCheck
+			if near(kt, m.from()) || near(kt, m.to()) || near(kt, int(u.capCell)) {
+				inCheck = check || p.leaperAttack(kt, t)
+			}
 			n += uint64(p.countPlain(bufs[0][:0], kt, t, inCheck, np, &pins))
 		default:
 			n += uint64(p.CountLegal(bufs[0][:0]))
@@ -83,6 +89,13 @@ func (p *Position) perftLastTwo(bufs [][]Move) uint64 {
 func aligned(a, b int) bool {
 	df, dr := a%stride-b%stride, a/stride-b/stride
 	return df == 0 || dr == 0 || df == dr || df == -dr
+}
+
+// near reports whether cells a and b are at most two files and two ranks
+// apart: where a pawn or a knight on b could attack a.
+func near(a, b int) bool {
+	df, dr := a%stride-b%stride, a/stride-b/stride
+	return df >= -2 && df <= 2 && dr >= -2 && dr <= 2
 }
 
 // DivideEntry is one root move's share of a perft count.
