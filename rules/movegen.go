@@ -487,10 +487,7 @@ func (p *Position) markChecks(k int, s Seat, answers *[numCells]bool) {
 	atk := &v.atkTab[s]
 	for i := 0; i < numKingDirs; i++ {
 		d := dirDelta[i]
-		t := (k + d) & cellMask
-		for p.board[t] == NoPiece {
-			t = (t + d) & cellMask
-		}
+		t := p.firstOnRay(k, d)
 		q := p.board[t]
 		if !atk[q] || p.out[q.Seat()] {
 			continue
@@ -788,16 +785,23 @@ func (p *Position) attacked(t int, s Seat) bool {
 	return false
 }
 
+// firstOnRay returns the first cell after c along step d that is not
+// empty (a piece or a Wall; no barriers).
+func (p *Position) firstOnRay(c, d int) int {
+	t := (c + d) & cellMask
+	for p.board[t] == NoPiece {
+		t = (t + d) & cellMask
+	}
+	return t
+}
+
 // sliderAttack reports whether a queen, rook, bishop or king that gives
 // check to s attacks cell t (no barriers).
 func (p *Position) sliderAttack(t int, s Seat) bool {
 	atk := &p.v.atkTab[s]
 	for i := 0; i < numKingDirs; i++ {
 		d := dirDelta[i]
-		f := (t + d) & cellMask
-		for p.board[f] == NoPiece {
-			f = (f + d) & cellMask
-		}
+		f := p.firstOnRay(t, d)
 		q := p.board[f]
 		if !atk[q] || p.out[q.Seat()] {
 			continue
