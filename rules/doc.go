@@ -84,6 +84,10 @@
 //   - what the hot path needs is computed in Variant.Compile from what
 //     the hooks provide (plainCount, pawnHooks, oddLeaps), never from a
 //     hand-kept list of variant flags;
+//   - work that does not change between sibling nodes is done once in
+//     the parent: perft's last two plies (perftLastTwo) find the next
+//     seat's slider checks and pins once and walk them again only after
+//     a move that touches the king's lines;
 //   - any change there is checked against the golden perft table
 //     (rules/variants/testdata/golden-perft.tsv, every variant) and the
 //     independent reference counts (rules/testdata), and measured with

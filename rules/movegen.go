@@ -305,22 +305,17 @@ func (p *Position) CountLegal(buf []Move) int {
 	}
 	var pins [numKingDirs]int16
 	inCheck, np := p.checkAndPins(k, s, &pins)
+	return p.countPlain(buf, k, s, inCheck, np, &pins)
+}
+
+// countPlain is CountLegal on its plain path for seat s to move, its king
+// on cell k, with what checkAndPins found: inCheck, and np pins in pins.
+func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, pins *[numKingDirs]int16) int {
+	v := p.v
 	if inCheck {
-		return len(p.LegalMoves(buf[:0]))
+		return p.countEvasions(k, s, buf)
 	}
 	capTab := &v.capTab[s]
-	// The squares this seat may take en passant on, found once per node.
-	var eps [NumSeats]int16
-	ne := 0
-	if v.EnPassant && p.ep != [NumSeats]epEntry{} {
-		for e := Seat(0); e < NumSeats; e++ {
-			if t := int(p.ep[e].target); t != 0 && p.epCapturable(t, s) {
-				eps[ne] = int16(t)
-				ne++
-			}
-		}
-	}
-	anyEP := ne > 0
 	// The pawns' steps and tables, looked up once per node.
 	fwdDir := int(v.Seats[s].Forward)
 	fwd := dirDelta[fwdDir]
@@ -331,25 +326,63 @@ func (p *Position) CountLegal(buf []Move) int {
 	promos := len(v.Promotions)
 	board := &p.board
 	dest := &v.destTab[s]
+	n := 0
+	// En passant, counted once per node from its targets: the empty
+	// cells this seat may take en passant on, each captured onto by the
+	// live pawns of s that are not pinned and stand a diagonal step
+	// behind it (the full test; pinned pawns are counted below with
+	// their other moves).
+	var eps [NumSeats]int16
+	ne := 0
+	if v.EnPassant && p.ep != [NumSeats]epEntry{} {
+		hookEP := v.provides&(1<<OnEnPassant) != 0
+		for e := Seat(0); e < NumSeats; e++ {
+			en := p.ep[e]
+			t := int(en.target)
+			if t == 0 || board[t&cellMask] != NoPiece {
+				continue
+			}
+			if hookEP {
+				if !p.epCapturable(t, s) {
+					continue
+				}
+			} else if vic := board[en.pawn&cellMask]; e == s || vic != MakePiece(e, Pawn) || !capTab[vic] {
+				// epCapturable without a hook and with no army played
+				// by a partner: e's own entry, its pawn still there
+				continue
+			}
+			dup := false
+			for _, x := range eps[:ne] {
+				dup = dup || int(x) == t
+			}
+			if dup {
+				continue
+			}
+			eps[ne] = int16(t)
+			ne++
+			for _, c := range [2]int{t - diagA, t - diagB} {
+				if board[c&cellMask]&(Wall|deadFlag|3<<seatShift|kindMask) != MakePiece(s, Pawn) || isPinned(c, pins, np) {
+					continue
+				}
+				if p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
+					n++
+				}
+			}
+		}
+	}
+	anyEP := ne > 0
 	// diagCount counts a pawn's capture from c onto the diagonal cell t
-	// (each promotion kind once), or its en-passant capture onto an
-	// empty t; called directly, it is inlined.
-	diagCount := func(c, t int) int {
+	// (each promotion kind once); called directly, it is inlined.
+	diagCount := func(t int) int {
 		q := board[t]
 		switch {
-		case q == NoPiece:
-			if ne > 0 {
-				return p.countEnPassant(c, t, eps[:ne])
-			}
-			return 0
-		case !capTab[q]:
+		case q == NoPiece || !capTab[q]:
 			return 0
 		case promo[t]:
 			return promos
 		}
 		return 1
 	}
-	n := 0
 	for _, c16 := range p.plist[s][:p.pcount[s]] {
 		c := int(c16) & cellMask
 		pc := board[c]
@@ -357,17 +390,22 @@ func (p *Position) CountLegal(buf []Move) int {
 			continue
 		}
 		kind := pc.Kind()
-		pinned := false
-		if np > 0 {
-			for _, x := range pins[:np] {
-				pinned = pinned || int(x) == c
-			}
-		}
 		if kind == King {
 			n += p.countKing(c, pc, s, dest)
 			continue
 		}
-		if pinned {
+		if np > 0 && isPinned(c, pins, np) {
+			if kind == Knight {
+				// A pinned knight's jump leaves the pin line: illegal,
+				// but for a king capture, which may grey the pinner.
+				for i := 8; i < 16; i++ {
+					t := (c + dirDelta[i]) & cellMask
+					if q := board[t]; dest[q] != 0 && q.Kind() == King && p.legalAfter(newMove(c, t, NoKind, flagNormal)) {
+						n++
+					}
+				}
+				continue
+			}
 			for _, m := range p.pieceMoves(buf[:0], c, pc, s, anyEP) {
 				if m.flag() == flagCastleShort || m.flag() == flagCastleLong || p.legalAfter(m) {
 					n++
@@ -378,8 +416,8 @@ func (p *Position) CountLegal(buf []Move) int {
 		switch kind {
 		case Pawn:
 			// A pawn that is not pinned, its king not in check: pushes
-			// and captures count as they are; en passant takes the full
-			// test.
+			// and captures count as they are (en passant was counted
+			// above).
 			if t := (c + fwd) & cellMask; board[t] == NoPiece {
 				if promo[t] {
 					n += promos
@@ -391,7 +429,7 @@ func (p *Position) CountLegal(buf []Move) int {
 				}
 			}
 			// The two diagonals, unrolled (a loop measured ~9 % slower).
-			n += diagCount(c, (c+diagA)&cellMask) + diagCount(c, (c+diagB)&cellMask)
+			n += diagCount((c+diagA)&cellMask) + diagCount((c+diagB)&cellMask)
 		case Knight:
 			// Eight jumps, counted without a branch: dest[q] is 1 for an
 			// empty square or a piece s may capture.
@@ -413,6 +451,75 @@ func (p *Position) CountLegal(buf []Move) int {
 		}
 	}
 	return n
+}
+
+// countEvasions counts the legal moves of seat s, whose king on cell k is
+// in check, on the plain path (CountLegal's conditions). Only a move onto
+// a checker's cell or a cell between a checking slider and the king can
+// answer a check, so only those, the king's steps, en passant and king
+// captures take a test; every other move leaves a check standing.
+func (p *Position) countEvasions(k int, s Seat, buf []Move) int {
+	var answers [numCells]bool
+	p.markChecks(k, s, &answers)
+	n := 0
+	king := p.board[k]
+	for _, m := range p.PseudoLegal(buf[:0]) {
+		from, to := m.from(), m.to()
+		switch {
+		case m.flag() == flagCastleShort || m.flag() == flagCastleLong:
+			n++ // generated only when legal (never in check)
+		case p.board[to].Kind() == King || m.flag() == flagEnPassant:
+			if p.legalAfter(m) {
+				n++
+			}
+		case from == k:
+			p.board[k] = NoPiece
+			if !p.attacked(to, s) {
+				n++
+			}
+			p.board[k] = king
+		case answers[to&cellMask]:
+			if p.legalAfter(m) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// markChecks marks in answers the cells whose occupation could answer a
+// check to seat s's king on cell k (no barriers, no odd leapers): each
+// checking piece's cell and, for a slider, the cells between it and the
+// king.
+func (p *Position) markChecks(k int, s Seat, answers *[numCells]bool) {
+	v := p.v
+	atk := &v.atkTab[s]
+	for i := 0; i < numKingDirs; i++ {
+		d := dirDelta[i]
+		t := p.firstOnRay(k, d)
+		q := p.board[t]
+		if !atk[q] || p.out[q.Seat()] {
+			continue
+		}
+		kd := q.Kind()
+		if kd == Queen || (kd == Rook && i < dirNE) || (kd == Bishop && i >= dirNE) || (kd == King && t == k+d) {
+			for c := k + d; c != t; c += d {
+				answers[c&cellMask] = true
+			}
+			answers[t] = true
+		}
+	}
+	for _, pa := range v.pawnAtk[s][:v.pawnAtkN[s]] {
+		if c := (k + pa.d) & cellMask; p.board[c] == pa.pc && !p.out[pa.pc.Seat()] {
+			answers[c] = true
+		}
+	}
+	for i := 8; i < 16; i++ {
+		c := (k + dirDelta[i]) & cellMask
+		if q := p.board[c]; q&kindMask == Piece(Knight) && atk[q] && !p.out[q.Seat()] {
+			answers[c] = true
+		}
+	}
 }
 
 // countRay counts a slider's moves from cell c along step d: the empty
@@ -460,16 +567,13 @@ func (p *Position) countKing(c int, pc Piece, s Seat, dest *[256]uint8) int {
 	return n
 }
 
-// countEnPassant counts the en-passant capture of the pawn on cell c onto
-// the empty cell t, if one of eps names t and the capture leaves the king
-// safe (the full test).
-func (p *Position) countEnPassant(c, t int, eps []int16) int {
-	for _, x := range eps {
-		if int(x) == t && p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
-			return 1
-		}
+// isPinned reports whether cell c is among the first np of pins.
+func isPinned(c int, pins *[numKingDirs]int16, np int) bool {
+	pinned := false
+	for _, x := range pins[:np] {
+		pinned = pinned || int(x) == c
 	}
-	return 0
+	return pinned
 }
 
 func (p *Position) slide(moves []Move, c, d0, d1 int, capTab *[256]bool, walls bool) []Move {
@@ -572,6 +676,9 @@ func (p *Position) castleMoves(moves []Move, c int, s Seat) []Move {
 	v := p.v
 	rook := MakePiece(s, Rook)
 	along := v.along[s]
+	if p.board[(c+along)&cellMask] != NoPiece && p.board[(c-along)&cellMask] != NoPiece {
+		return moves // both ways out along the back line are blocked
+	}
 	checked, inCheck := false, false
 	for _, corner := range v.corners[s] {
 		d := corner - c
@@ -687,16 +794,23 @@ func (p *Position) attacked(t int, s Seat) bool {
 	return false
 }
 
+// firstOnRay returns the first cell after c along step d that is not
+// empty (a piece or a Wall; no barriers).
+func (p *Position) firstOnRay(c, d int) int {
+	t := (c + d) & cellMask
+	for p.board[t] == NoPiece {
+		t = (t + d) & cellMask
+	}
+	return t
+}
+
 // sliderAttack reports whether a queen, rook, bishop or king that gives
 // check to s attacks cell t (no barriers).
 func (p *Position) sliderAttack(t int, s Seat) bool {
 	atk := &p.v.atkTab[s]
 	for i := 0; i < numKingDirs; i++ {
 		d := dirDelta[i]
-		f := (t + d) & cellMask
-		for p.board[f] == NoPiece {
-			f = (f + d) & cellMask
-		}
+		f := p.firstOnRay(t, d)
 		q := p.board[f]
 		if !atk[q] || p.out[q.Seat()] {
 			continue
@@ -872,6 +986,17 @@ func (p *Position) LegalMoves(moves []Move) []Move {
 // are pinned: the only piece between the king and an enemy slider
 // attacking along that line. It returns the number of pins written.
 func (p *Position) checkAndPins(k int, s Seat, pins *[numKingDirs]int16) (bool, int) {
+	check, n := p.sliderChecksAndPins(k, s, pins)
+	if !check {
+		check = p.leaperAttack(k, s)
+	}
+	return check, n
+}
+
+// sliderChecksAndPins is checkAndPins without the pawns and knights: the
+// eight lines out of the king on cell k, which only a change on one of
+// them alters.
+func (p *Position) sliderChecksAndPins(k int, s Seat, pins *[numKingDirs]int16) (bool, int) {
 	atk := &p.v.atkTab[s]
 	n := 0
 	check := false
@@ -904,9 +1029,6 @@ func (p *Position) checkAndPins(k int, s Seat, pins *[numKingDirs]int16) (bool, 
 			}
 			break
 		}
-	}
-	if !check {
-		check = p.leaperAttack(k, s)
 	}
 	return check, n
 }
