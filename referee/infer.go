@@ -73,6 +73,8 @@ type Verdict struct {
 	Move rules.Move // Moved, OutOfTurn
 	// Then holds further moves by the following seats when the humans
 	// made several moves before the board was quiet (Moved only).
+	// For Ambiguous, Then holds the next seat's quick reply when every
+	// reading of the first move has it (on the same squares).
 	Then       []rules.Move
 	Candidates []rules.Move // Promotion, Ambiguous
 	Seat       rules.Seat   // OutOfTurn: whose move it would have been
@@ -111,6 +113,7 @@ func Infer(p *rules.Position, moves []rules.Move, obs Observation) Verdict {
 		for _, pr := range pairs {
 			v.Candidates = append(v.Candidates, pr[0])
 		}
+		v.Then = sameReply(pairs)
 		return v
 	}
 	// Does another seat's legal move explain it? Then it was out of turn.
@@ -267,6 +270,19 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) [][
 		return oneHand // see straddled
 	}
 	return out
+}
+
+// sameReply returns the second move shared, on the same squares, by
+// pairs whose first moves all differ, or nil.
+func sameReply(pairs [][2]rules.Move) []rules.Move {
+	for i, pr := range pairs {
+		for _, q := range pairs[:i] {
+			if q[0] == pr[0] || q[1].From() != pr[1].From() || q[1].To() != pr[1].To() {
+				return nil
+			}
+		}
+	}
+	return []rules.Move{pairs[0][1]}
 }
 
 // inHand reports whether the piece lifted at trace index i can be the one

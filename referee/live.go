@@ -402,7 +402,7 @@ func (l *Live) report(evs []Event) {
 		case EvRevised:
 			rec := e.Record
 			l.emit(Message{Kind: MsgMoveRevised, Seat: rec.Seat.String(), Move: rec.Text, Coord: coord(rec), Candidates: []string{e.Replaced.Text}, Clocks: l.clockMS(),
-				FEN4: g.Position().FEN4(), Text: fmt.Sprintf("%s: %s, not %s: the king completed the castle", rec.Seat, rec.Text, e.Replaced.Text)})
+				FEN4: g.Position().FEN4(), Text: fmt.Sprintf("%s: %s, not %s: %s", rec.Seat, rec.Text, e.Replaced.Text, e.Why)})
 			continue
 		case EvSetup:
 			m = Message{Kind: MsgSetup, Text: setupText}

@@ -43,9 +43,12 @@ const (
 	// EvSetup: the board was emptied during a correction: a guided set-up
 	// of the current position begins (see StartSetup).
 	EvSetup
-	// EvRevised: the last move, read a moment early, was the first part of
-	// a castle the same seat has now completed (its rook moved first):
-	// Replaced was taken back and Record played instead.
+	// EvRevised: a move read before was another: the first part of a
+	// castle the same seat has now completed (its rook moved first), or
+	// one of several readings of the switches that the moves since have
+	// decided (doubt.go; EvTakeback events take the moves since back
+	// first and EvMove events play them again after). Replaced was taken
+	// back and Record played instead; Why says why.
 	EvRevised
 )
 
@@ -77,7 +80,8 @@ type Event struct {
 	Result     rules.Result // EvGameOver
 	Replaced   rules.Record // EvRevised: the move read before
 	// Why says, for EvIllegal, what was wrong when the board shows exactly
-	// one move the rules forbid ("Pf2-f3: it would leave Red's king …").
+	// one move the rules forbid ("Pf2-f3: it would leave Red's king …"),
+	// and for EvRevised why the move was revised.
 	Why string
 }
 
@@ -93,6 +97,7 @@ type Referee struct {
 	fixAt    int          // len(trace) when fix was set by a refusal
 	refused  *Verdict     // the fix set by the last refusal
 	partial  rules.Move   // a castle the board shows half made (lit)
+	doubt    *doubt       // a move read where others fit as well (doubt.go)
 	setup    *guidedSetup // a set-up of the current position from scratch
 	seq      uint64
 	Palette  Palette
@@ -274,9 +279,13 @@ func (r *Referee) Quiet() []Event {
 			return out
 		}
 		r.accept(v, emit)
+		r.doubtValid() // each branch follows the move, or is dropped
 	default:
 		if m, j, ok := r.revision(); ok && r.revise(m, j, emit) {
 			return out
+		}
+		if r.settleDoubt(emit) || v.Kind == Ambiguous && r.openDoubt(p, v, emit) {
+			return out // a doubted move read on another reading, or a new doubt
 		}
 		why := ""
 		if v.Kind == Illegal {
@@ -513,7 +522,7 @@ func (r *Referee) revise(m rules.Move, j int, emit func(Event)) bool {
 		return false
 	}
 	r.last, r.trace, r.lifted, r.Expect = m, r.trace[:0], square.None, 0
-	emit(Event{Kind: EvRevised, Record: rec, Replaced: old})
+	emit(Event{Kind: EvRevised, Record: rec, Replaced: old, Why: "the king completed the castle"})
 	if res, over := r.g.Result(); over {
 		emit(Event{Kind: EvGameOver, Result: res})
 		return true
@@ -571,18 +580,24 @@ func (r *Referee) why() string {
 
 // leaves plays m on the game to see what the rules leave on the board, and
 // takes it back (Observation.Leaves).
-func (r *Referee) leaves(m rules.Move) square.Set {
-	var occ square.Set
-	r.g.LookAhead(m, func() { occ = r.g.Position().Occupancy() })
-	return occ
-}
+func (r *Referee) leaves(m rules.Move) square.Set { return leavesIn(r.g, m) }
 
 // after plays m on the game to see who moves next and how, and takes it
 // back (Observation.After).
-func (r *Referee) after(m rules.Move) (q *rules.Position, next []rules.Move) {
-	r.g.LookAhead(m, func() {
-		if _, over := r.g.Result(); !over {
-			q, next = r.g.Position(), r.g.LegalMoves()
+func (r *Referee) after(m rules.Move) (*rules.Position, []rules.Move) { return afterIn(r.g, m) }
+
+// leavesIn is Observation.Leaves on game g.
+func leavesIn(g *rules.Game, m rules.Move) square.Set {
+	var occ square.Set
+	g.LookAhead(m, func() { occ = g.Position().Occupancy() })
+	return occ
+}
+
+// afterIn is Observation.After on game g.
+func afterIn(g *rules.Game, m rules.Move) (q *rules.Position, next []rules.Move) {
+	g.LookAhead(m, func() {
+		if _, over := g.Result(); !over {
+			q, next = g.Position(), g.LegalMoves()
 		}
 	})
 	return q, next

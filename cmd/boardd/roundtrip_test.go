@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -65,17 +66,20 @@ func TestRandomGamesThroughSwitches(t *testing.T) {
 // heavy noise through the switches, with a line per variant: games, moves,
 // phantom moves (a move recorded that was not played; the game stops
 // there), missed moves (played and never recorded), stops (the referee
-// asked or corrected and the players followed its lights) and moves per
-// stop. Phantom and missed moves fail it; stops are reported.
+// asked or corrected and the players followed its lights), moves per
+// stop and undecided games (the game ended while a capture read on one of
+// two readings that leave the same board still waited for a later move
+// to decide it; the reading recorded may be the other one). Phantom and
+// missed moves fail it; stops and undecided games are reported.
 func TestHeavyNoiseReport(t *testing.T) {
 	if *roundTripReport <= 0 {
 		t.Skip("the long run: go test ./cmd/boardd -run HeavyNoiseReport -timeout 2h -args -roundtrip.report=1000")
 	}
 	var table strings.Builder
-	fmt.Fprintf(&table, "%-26s %6s %8s %7s %6s %5s %14s\n", "variant", "games", "moves", "phantom", "missed", "stops", "moves per stop")
+	fmt.Fprintf(&table, "%-26s %6s %8s %7s %6s %5s %14s %9s\n", "variant", "games", "moves", "phantom", "missed", "stops", "moves per stop", "undecided")
 	for _, d := range everyVariant(t) {
 		v := d.v
-		moves, phantom, missed, stops := 0, 0, 0, 0
+		moves, phantom, missed, stops, undecided := 0, 0, 0, 0, 0
 		for i := 0; i < *roundTripReport; i++ {
 			seed := int64(1000*noiseHeavy + i)
 			g := randomPlayout(t, v, seed, 160)
@@ -83,6 +87,10 @@ func TestHeavyNoiseReport(t *testing.T) {
 			moves += len(want)
 			rt := roundTrip(t, g, seed, noiseHeavy)
 			stops += rt.stops
+			if rt.open {
+				undecided++ // the game ended with a capture's two readings both still possible
+				t.Logf("%s seed %d: a doubted reading still open at the end", d.Name, seed)
+			}
 			for _, w := range rt.why {
 				t.Logf("%s seed %d: stop %s", d.Name, seed, w)
 			}
@@ -102,7 +110,7 @@ func TestHeavyNoiseReport(t *testing.T) {
 		if stops > 0 {
 			per = fmt.Sprint(moves / stops)
 		}
-		fmt.Fprintf(&table, "%-26s %6d %8d %7d %6d %5d %14s\n", d.Name, *roundTripReport, moves, phantom, missed, stops, per)
+		fmt.Fprintf(&table, "%-26s %6d %8d %7d %6d %5d %14s %9d\n", d.Name, *roundTripReport, moves, phantom, missed, stops, per, undecided)
 	}
 	fmt.Print(table.String())
 }
@@ -188,6 +196,7 @@ type roundTripResult struct {
 	stops   int      // times the referee stopped to ask or correct
 	why     []string // what the referee said at each stop
 	phantom string   // the first move recorded that was not played
+	open    bool     // a doubted reading was still open at the end (referee.Doubt)
 	err     string   // why the game could not be completed
 }
 
@@ -245,10 +254,20 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise int) roundTripResu
 			t.Fatal(err)
 		}
 	}
-	// recorded reads the referee's moves and reports a phantom.
+	// recorded reads the referee's moves and reports a phantom: a move
+	// recorded that was not played, unless it is a doubted reading whose
+	// other readings, still open, hold the move played (later moves will
+	// decide it: referee.Doubt).
 	recorded := func() int {
 		res.got = moveTexts(s.ref.Game())
+		ply, alts, doubt := s.ref.Doubt()
 		for k, m := range res.got {
+			if doubt && k == ply && k < len(want) && slices.ContainsFunc(alts, func(a rules.Move) bool {
+				w := g.Records()[k].Move
+				return a.From() == w.From() && a.To() == w.To()
+			}) {
+				continue
+			}
 			if k >= len(want) || m != want[k] {
 				res.phantom = fmt.Sprintf("%d: %s (played: %s)", k+1, m, want[min(k, len(want)-1)])
 				return -1
@@ -323,5 +342,6 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise int) roundTripResu
 		res.err = "a sensor fault: " + out.String()
 	}
 	recorded()
+	_, _, res.open = s.ref.Doubt()
 	return res
 }
