@@ -68,19 +68,23 @@ func sameBoard(p *rules.Position, cands []rules.Move) bool {
 	return len(cands) > 1
 }
 
-// openDoubt plays the first of an ambiguous verdict's readings and keeps
-// the others open, with the next seat's quick reply all readings share
-// (v.Then). It reports false, playing nothing, when it cannot (an
+// openDoubt plays the first of an ambiguous verdict's readings (or a
+// Moved verdict's move, with its Others) and keeps the others open, with
+// the next seat's quick reply all readings share (v.Then). It reports false, playing nothing, when it cannot (an
 // expected remote move, a doubt already open, readings that leave
 // different boards, a game that cannot be replayed).
 func (r *Referee) openDoubt(p *rules.Position, v Verdict, emit func(Event)) bool {
-	if r.Expect != 0 || r.doubtValid() || !sameBoard(p, v.Candidates) {
+	cands := v.Candidates
+	if v.Kind == Moved {
+		cands = append([]rules.Move{v.Move}, v.Others...)
+	}
+	if r.Expect != 0 || r.doubtValid() || !sameBoard(p, cands) {
 		return false
 	}
 	var first rules.Move
 	var branches []*rules.Game
-	for _, m := range v.Candidates {
-		if !defaultPromo(v.Candidates, m) {
+	for _, m := range cands {
+		if !defaultPromo(cands, m) {
 			continue // the switches cannot tell promotions apart: the default
 		}
 		if first == 0 {
@@ -217,6 +221,7 @@ func (r *Referee) settleDoubt(emit func(Event)) bool {
 	for _, b := range d.branches {
 		obs := Observation{Trace: r.trace, Final: r.occ,
 			After:  func(m rules.Move) (*rules.Position, []rules.Move) { return afterIn(b, m) },
+			After2: func(m1, m2 rules.Move) (*rules.Position, []rules.Move) { return after2In(b, m1, m2) },
 			Leaves: func(m rules.Move) square.Set { return leavesIn(b, m) }}
 		v, ok := r.expected(Infer(b.Position(), b.LegalMoves(), obs))
 		if !ok || v.Kind != Moved && v.Kind != Promotion {

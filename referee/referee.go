@@ -255,7 +255,7 @@ func (r *Referee) Quiet() []Event {
 		}
 		return out
 	}
-	obs := Observation{Trace: r.trace, Final: r.occ, After: r.after, Leaves: r.leaves}
+	obs := Observation{Trace: r.trace, Final: r.occ, After: r.after, After2: r.after2, Leaves: r.leaves}
 	if n := len(r.trace); n > 0 && r.trace[n-1].Lift && r.occ.AndNot(p.Occupancy()).Len() == 0 && !RulesCleared(p, r.g.LegalMoves(), obs) {
 		// The last thing done was a lift, and pieces were only taken off:
 		// a move in progress (a piece in the hand, a captured piece set
@@ -277,6 +277,9 @@ func (r *Referee) Quiet() []Event {
 		if v, ok = r.expected(v); !ok {
 			r.refuse(Verdict{Kind: Illegal}, "", emit)
 			return out
+		}
+		if v.Kind == Moved && len(v.Others) > 0 && r.openDoubt(p, v, emit) {
+			return out // read, with the other readings kept open
 		}
 		r.accept(v, emit)
 		r.doubtValid() // each branch follows the move, or is dropped
@@ -359,7 +362,7 @@ func (r *Referee) recover(p *rules.Position, emit func(Event)) {
 	}
 	moves := r.g.LegalMoves()
 	for _, tr := range [][]Touch{r.trace, r.trace[min(r.fixAt, len(r.trace)):]} {
-		v, ok := r.expected(Infer(p, moves, Observation{Trace: tr, Final: r.occ, After: r.after, Leaves: r.leaves}))
+		v, ok := r.expected(Infer(p, moves, Observation{Trace: tr, Final: r.occ, After: r.after, After2: r.after2, Leaves: r.leaves}))
 		if v.Kind != Moved && v.Kind != Promotion || !ok {
 			continue
 		}
@@ -510,7 +513,7 @@ func (r *Referee) revise(m rules.Move, j int, emit func(Event)) bool {
 	rec, err := r.g.Play(m)
 	var v Verdict
 	if err == nil && r.g.Position().Occupancy() != r.occ {
-		v = Infer(r.g.Position(), r.g.LegalMoves(), Observation{Trace: r.trace[j+1:], Final: r.occ, After: r.after, Leaves: r.leaves})
+		v = Infer(r.g.Position(), r.g.LegalMoves(), Observation{Trace: r.trace[j+1:], Final: r.occ, After: r.after, After2: r.after2, Leaves: r.leaves})
 	}
 	if err != nil || r.g.Position().Occupancy() != r.occ && v.Kind != Moved {
 		if err == nil {
@@ -585,6 +588,22 @@ func (r *Referee) leaves(m rules.Move) square.Set { return leavesIn(r.g, m) }
 // after plays m on the game to see who moves next and how, and takes it
 // back (Observation.After).
 func (r *Referee) after(m rules.Move) (*rules.Position, []rules.Move) { return afterIn(r.g, m) }
+
+// after2 plays m1 and m2 on the game to see who moves next and how, and
+// takes them back (Observation.After2).
+func (r *Referee) after2(m1, m2 rules.Move) (*rules.Position, []rules.Move) {
+	return after2In(r.g, m1, m2)
+}
+
+// after2In is Observation.After2 on game g.
+func after2In(g *rules.Game, m1, m2 rules.Move) (q *rules.Position, next []rules.Move) {
+	g.LookAhead(m1, func() {
+		if _, over := g.Result(); !over {
+			q, next = afterIn(g, m2)
+		}
+	})
+	return q, next
+}
 
 // leavesIn is Observation.Leaves on game g.
 func leavesIn(g *rules.Game, m rules.Move) square.Set {
