@@ -72,7 +72,7 @@ func sameBoard(p *rules.Position, cands []rules.Move) bool {
 // Moved verdict's move, with its Others) and keeps the others open, with
 // the next seat's quick reply all readings share (v.Then). It reports false, playing nothing, when it cannot (an
 // expected remote move, a doubt already open, readings that leave
-// different boards, a game that cannot be replayed).
+// different boards).
 func (r *Referee) openDoubt(p *rules.Position, v Verdict, emit func(Event)) bool {
 	cands := v.Candidates
 	if v.Kind == Moved {
@@ -91,10 +91,7 @@ func (r *Referee) openDoubt(p *rules.Position, v Verdict, emit func(Event)) bool
 			first = m
 			continue
 		}
-		b, err := r.replayed()
-		if err != nil {
-			return false
-		}
+		b := r.g.Clone()
 		if _, err := b.Play(m); err != nil {
 			return false
 		}
@@ -108,40 +105,6 @@ func (r *Referee) openDoubt(p *rules.Position, v Verdict, emit func(Event)) bool
 	r.doubt = &doubt{ply: ply, move: first, branches: branches}
 	r.doubtValid() // the quick reply is followed on each branch
 	return true
-}
-
-// replayed returns a new game with the turns and notes of the game so far.
-func (r *Referee) replayed() (*rules.Game, error) {
-	b, err := rules.NewGame(r.g.Variant(), r.g.StartFEN4())
-	if err != nil {
-		return nil, err
-	}
-	notes := r.g.Notes()
-	for i, rec := range r.g.Records() {
-		for len(notes) > 0 && notes[0].After <= i {
-			if _, err := b.ApplyNote(notes[0].Text); err != nil {
-				return nil, err
-			}
-			notes = notes[1:]
-		}
-		switch rec.Action {
-		case rules.ActMove:
-			_, err = b.Play(rec.Move)
-		case rules.ActResign:
-			_, err = b.Resign(rec.Seat)
-		case rules.ActTimeout:
-			_, err = b.Timeout(rec.Seat)
-		default:
-			err = fmt.Errorf("turn %d cannot be replayed", i+1)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if len(notes) > 0 || b.Position().FEN4() != r.g.Position().FEN4() {
-		return nil, fmt.Errorf("the game replayed is not the game")
-	}
-	return b, nil
 }
 
 // doubtValid reports whether a doubt is open, first following on each

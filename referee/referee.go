@@ -793,7 +793,7 @@ func (r *Referee) Frame(f *leds.Frame) {
 // if the board differs, it waits in correction and the LEDs show the way
 // (this is also how a new game's set-up is guided).
 func (r *Referee) Resync(occ square.Set) {
-	r.occ, r.trace, r.lifted, r.fix, r.asked, r.setup = occ, r.trace[:0], square.None, nil, false, nil
+	r.occ, r.trace, r.lifted, r.fix, r.asked, r.setup, r.doubt = occ, r.trace[:0], square.None, nil, false, nil, nil
 	r.checkBoard()
 }
 
