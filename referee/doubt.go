@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"strings"
 
 	"boardd/rules"
 	"boardd/rules/square"
@@ -101,7 +102,18 @@ func (r *Referee) openDoubt(p *rules.Position, v Verdict, emit func(Event)) bool
 		return false
 	}
 	ply := len(r.g.Records())
-	r.accept(Verdict{Kind: Moved, Move: first, Then: v.Then}, emit)
+	var texts []string
+	for _, b := range branches {
+		texts = append(texts, p.MoveText(b.Records()[ply].Move))
+	}
+	note := fmt.Sprintf("%s would leave the same board: the next moves will tell", strings.Join(texts, " or "))
+	said := false
+	r.accept(Verdict{Kind: Moved, Move: first, Then: v.Then}, func(e Event) {
+		if e.Kind == EvMove && !said {
+			e.Why, said = note, true // the doubted move's message says so
+		}
+		emit(e)
+	})
 	r.doubt = &doubt{ply: ply, move: first, branches: branches}
 	r.doubtValid() // the quick reply is followed on each branch
 	return true

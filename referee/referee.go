@@ -81,7 +81,8 @@ type Event struct {
 	Replaced   rules.Record // EvRevised: the move read before
 	// Why says, for EvIllegal, what was wrong when the board shows exactly
 	// one move the rules forbid ("Pf2-f3: it would leave Red's king …"),
-	// and for EvRevised why the move was revised.
+	// for EvRevised why the move was revised, and for an EvMove read on
+	// one of several readings which others are still open.
 	Why string
 }
 

@@ -64,8 +64,8 @@ func TestRecorderKeepsADoubtedCaptureRevisedLaterAcrossACrash(t *testing.T) {
 	// Yellow's bishop takes k10; Green's bishop on n9 is lifted and put
 	// back: the switches read Bl11xBn9 as well.
 	touch("-l11 -n9 +n9 -k10 +k10")
-	if m := wait(referee.MsgMove); m.Move != "Bl11xBn9" {
-		t.Fatalf("read %s, want the first reading Bl11xBn9", m.Move)
+	if m := wait(referee.MsgMove); m.Move != "Bl11xBn9" || !strings.Contains(m.Text, "Bl11xk10 would leave the same board") {
+		t.Fatalf("read %s (%q), want the first reading Bl11xBn9 naming the other", m.Move, m.Text)
 	}
 	for _, tr := range []string{"-m4 +l4", "-k2 +k3", "-b4 +c4", "-d13 +d12"} {
 		touch(tr)
