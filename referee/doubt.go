@@ -19,7 +19,9 @@ import (
 // positions differ only in which piece stands where, and the next moves,
 // made on those pieces or around them, show which one it was.
 //
-// So the referee plays the first reading and keeps the others open (a
+// So the referee plays the first reading (the one the trace fits with one
+// hand at work, else the first legal move), says in the move's message
+// which others fit, and keeps the others open (a
 // doubt), each on a game of its own (a branch: the game before the
 // doubted move, the other reading, then the moves read since, each the
 // legal move on the same squares). A branch on which a move read since
