@@ -11,6 +11,8 @@
 package referee
 
 import (
+	"slices"
+
 	"boardd/rules"
 	"boardd/rules/square"
 )
@@ -35,6 +37,9 @@ type Observation struct {
 	// seat after m's mover in turn order moves next. It is used to read
 	// two quick moves made before the board was quiet.
 	After func(m rules.Move) (*rules.Position, []rules.Move)
+	// After2, when set, is After for move m1 followed by m2 (the next
+	// seat's): it is used to read three quick moves.
+	After2 func(m1, m2 rules.Move) (*rules.Position, []rules.Move)
 	// Leaves, when set, gives the occupancy the game's rules leave after
 	// move m, pieces they take off included (an army removed by a mate
 	// or a captured king): players who know the rules may take those off
@@ -73,9 +78,15 @@ type Verdict struct {
 	Move rules.Move // Moved, OutOfTurn
 	// Then holds further moves by the following seats when the humans
 	// made several moves before the board was quiet (Moved only).
+	// For Ambiguous, Then holds the next seat's quick reply when every
+	// reading of the first move has it (on the same squares).
 	Then       []rules.Move
 	Candidates []rules.Move // Promotion, Ambiguous
-	Seat       rules.Seat   // OutOfTurn: whose move it would have been
+	// Others, for Moved, are moves the same switches fit less well (a
+	// second hand at work through the whole move) that leave the same
+	// board: later moves may show one of them was played (doubt.go).
+	Others []rules.Move
+	Seat   rules.Seat // OutOfTurn: whose move it would have been
 	// Extra are occupied squares the position has empty; Missing are
 	// empty squares the position has occupied (always filled).
 	Extra, Missing square.Set
@@ -94,22 +105,44 @@ func Infer(p *rules.Position, moves []rules.Move, obs Observation) Verdict {
 		v.Kind = NoChange
 		return v
 	}
-	cands := explaining(p, moves, obs)
+	cands, others := explaining(p, moves, obs)
 	if len(cands) > 0 {
 		v = decide(v, cands)
+		if v.Kind == Moved {
+			v.Others = others
+		}
 		if v.Kind == Moved && rules.HookOptions[rules.EssayOptions](p.Variant()).PartnerPawnSwap {
 			v.Then = swapAfter(p, v.Move, obs) // a quick swap reply changes no switch
 		}
 		return v
 	}
 	// Two quick moves by consecutive seats before the board was quiet?
-	if pairs := explainingPairs(p, moves, obs); len(pairs) == 1 {
+	if pairs, all := explainingPairs(p, moves, obs); len(pairs) == 1 {
 		v.Kind, v.Move, v.Then = Moved, pairs[0][0], []rules.Move{pairs[0][1]}
+		if len(all) > 1 && sameReply(all) != nil {
+			for _, pr := range all {
+				if pr[0] != v.Move {
+					v.Others = append(v.Others, pr[0])
+				}
+			}
+		}
 		return v
 	} else if len(pairs) > 1 {
 		v.Kind = Ambiguous
 		for _, pr := range pairs {
 			v.Candidates = append(v.Candidates, pr[0])
+		}
+		v.Then = sameReply(pairs)
+		return v
+	}
+	// Three quick moves by consecutive seats (the fastest hands)?
+	if triples := explainingTriples(p, moves, obs); len(triples) == 1 {
+		v.Kind, v.Move, v.Then = Moved, triples[0][0], triples[0][1:]
+		return v
+	} else if len(triples) > 1 {
+		v.Kind = Ambiguous
+		for _, tr := range triples {
+			v.Candidates = append(v.Candidates, tr[0])
 		}
 		return v
 	}
@@ -119,7 +152,7 @@ func Infer(p *rules.Position, moves []rules.Move, obs Observation) Verdict {
 			continue
 		}
 		q := p.WithTurn(s)
-		if c := explaining(q, q.LegalMoves(nil), obs); len(c) > 0 {
+		if c, _ := explaining(q, q.LegalMoves(nil), obs); len(c) > 0 {
 			v.Kind, v.Move, v.Seat = OutOfTurn, c[0], s
 			return v
 		}
@@ -132,7 +165,9 @@ func Infer(p *rules.Position, moves []rules.Move, obs Observation) Verdict {
 // one, narrowed by the trace: the piece was lifted from the move's origin
 // and put down on its destination. When the trace narrows them to none
 // (a capture so quick the switch never opened), occupancy alone is used.
-func explaining(p *rules.Position, moves []rules.Move, obs Observation) []rules.Move {
+// others are the moves the trace fits only with a second hand at work
+// through the whole move (see straddled), left out of cands.
+func explaining(p *rules.Position, moves []rules.Move, obs Observation) (cands, others []rules.Move) {
 	var byOcc []rules.Move
 	for _, m := range moves {
 		if occ := p.OccupancyAfter(m); occ == obs.Final || removedToo(m, occ, obs) {
@@ -140,7 +175,7 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) []rules.
 		}
 	}
 	if len(byOcc) <= 1 {
-		return byOcc
+		return byOcc, nil
 	}
 	var byTrace, oneHand []rules.Move
 	for _, m := range byOcc {
@@ -156,12 +191,17 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) []rules.
 		}
 	}
 	if len(byTrace) == 0 {
-		return byOcc
+		return byOcc, nil
 	}
 	if len(oneHand) > 0 {
-		return oneHand
+		for _, m := range byTrace {
+			if !slices.Contains(oneHand, m) {
+				others = append(others, m)
+			}
+		}
+		return oneHand, others
 	}
-	return byTrace
+	return byTrace, nil
 }
 
 // straddled reports whether, while the piece lifted at trace index i was
@@ -223,8 +263,9 @@ func RulesCleared(p *rules.Position, moves []rules.Move, obs Observation) bool {
 // explainingPairs looks for a move by the seat to move followed by a move
 // of the next seat that together leave the final occupancy, each move's
 // origin lifted and destination put down in the trace. Promotions are
-// taken as the default piece.
-func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) [][2]rules.Move {
+// taken as the default piece. It returns the pairs without a second hand
+// at work through a move (see straddled) if any, else all, and all.
+func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) (pairs, all [][2]rules.Move) {
 	var out, oneHand [][2]rules.Move
 	var buf [256]rules.Move
 	tr := obs.Trace
@@ -264,7 +305,90 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) [][
 		}
 	}
 	if len(oneHand) > 0 {
-		return oneHand // see straddled
+		return oneHand, out // see straddled
+	}
+	return out, out
+}
+
+// sameReply returns the second move shared, on the same squares, by
+// pairs whose first moves all differ, or nil.
+func sameReply(pairs [][2]rules.Move) []rules.Move {
+	for i, pr := range pairs {
+		for _, q := range pairs[:i] {
+			if q[0] == pr[0] || q[1].From() != pr[1].From() || q[1].To() != pr[1].To() {
+				return nil
+			}
+		}
+	}
+	return []rules.Move{pairs[0][1]}
+}
+
+// explainingTriples looks for three moves by consecutive seats, each
+// lifted after the one before was put down, that together leave the
+// final occupancy: three players who moved before the board was quiet.
+// Promotions are taken as the default piece. Like explainingPairs, it
+// prefers readings without a second hand at work through a move.
+func explainingTriples(p *rules.Position, moves []rules.Move, obs Observation) [][]rules.Move {
+	var out, oneHand [][]rules.Move
+	tr := obs.Trace
+	if len(tr) < 6 {
+		return nil // three lifts and three put-downs at least
+	}
+	after := obs.After
+	if after == nil {
+		after = func(m rules.Move) (*rules.Position, []rules.Move) {
+			q := p.Clone()
+			q.Make(m)
+			return q, q.LegalMoves(nil)
+		}
+	}
+	after2 := obs.After2
+	if after2 == nil {
+		after2 = func(m1, m2 rules.Move) (*rules.Position, []rules.Move) {
+			q := p.Clone()
+			q.Make(m1)
+			q.Make(m2)
+			return q, q.LegalMoves(nil)
+		}
+	}
+	for _, m1 := range moves {
+		i1 := index(tr, 0, m1.From(), true)
+		j1 := index(tr, i1+1, m1.To(), false)
+		if i1 < 0 || j1 < 0 || !defaultPromo(moves, m1) || !inHand(tr, i1, j1, m1) {
+			continue
+		}
+		q2, second := after(m1)
+		if q2 == nil {
+			continue
+		}
+		for _, m2 := range second {
+			i2 := index(tr, j1+1, m2.From(), true)
+			j2 := index(tr, i2+1, m2.To(), false)
+			if i2 < 0 || j2 < 0 || !defaultPromo(second, m2) || !inHand(tr, i2, j2, m2) {
+				continue
+			}
+			q3, third := after2(m1, m2)
+			if q3 == nil {
+				continue
+			}
+			for _, m3 := range third {
+				i3 := index(tr, j2+1, m3.From(), true)
+				j3 := index(tr, i3+1, m3.To(), false)
+				if i3 < 0 || j3 < 0 || !placedLast(tr, m3.To()) || !defaultPromo(third, m3) || !inHand(tr, i3, j3, m3) {
+					continue
+				}
+				if q3.OccupancyAfter(m3) == obs.Final {
+					line := []rules.Move{m1, m2, m3}
+					out = append(out, line)
+					if !straddled(tr, i1, j1, m1) && !straddled(tr, i2, j2, m2) && !straddled(tr, i3, j3, m3) {
+						oneHand = append(oneHand, line)
+					}
+				}
+			}
+		}
+	}
+	if len(oneHand) > 0 {
+		return oneHand
 	}
 	return out
 }

@@ -375,7 +375,7 @@ func (l *Live) report(evs []Event) {
 		m := Message{}
 		switch e.Kind {
 		case EvMove:
-			l.moved(e.Record)
+			l.moved(e.Record, e.Why)
 			continue
 		case EvPromotionChoice:
 			m = Message{Kind: MsgPromotionChoice, Candidates: moveTexts(g, e.Candidates),
@@ -411,7 +411,7 @@ func (l *Live) report(evs []Event) {
 		case EvRevised:
 			rec := e.Record
 			l.emit(Message{Kind: MsgMoveRevised, Seat: rec.Seat.String(), Move: rec.Text, Coord: coord(rec), Candidates: []string{e.Replaced.Text}, Clocks: l.clockMS(),
-				FEN4: g.Position().FEN4(), Text: fmt.Sprintf("%s: %s, not %s: the king completed the castle", rec.Seat, rec.Text, e.Replaced.Text)})
+				FEN4: g.Position().FEN4(), Text: fmt.Sprintf("%s: %s, not %s: %s", rec.Seat, rec.Text, e.Replaced.Text, e.Why)})
 			continue
 		case EvSetup:
 			m = Message{Kind: MsgSetup, Text: setupText}
@@ -421,8 +421,10 @@ func (l *Live) report(evs []Event) {
 	}
 }
 
-// moved reports a played turn and runs the clocks.
-func (l *Live) moved(rec rules.Record) {
+// moved reports a played turn and runs the clocks; note, if any, is
+// added to the message's text (another reading of the switches still
+// open).
+func (l *Live) moved(rec rules.Record, note string) {
 	g := l.ref.Game()
 	now := l.cfg.Now()
 	flagged := false
@@ -448,6 +450,9 @@ func (l *Live) moved(rec rules.Record) {
 	text := fmt.Sprintf("%s: %s", rec.Seat, rec.Text)
 	for _, s := range rec.Out {
 		text += fmt.Sprintf("; %s is out (%s)", s, g.Status(s))
+	}
+	if note != "" {
+		text += "; " + note
 	}
 	if c4, ok := rules.HookIn[*rules.Chess4Hook](g); ok {
 		if by, keep, other, open := c4.ArmyChoice(); open {
@@ -577,7 +582,7 @@ func (l *Live) command(c Command) Reply {
 		if err != nil {
 			return fail("resign: %v", err)
 		}
-		l.moved(rec)
+		l.moved(rec, "")
 		if res, done := g.Result(); done {
 			l.over(res)
 		}
@@ -1132,7 +1137,7 @@ func (l *Live) checkFlag() {
 		l.log.Error("timeout refused", "seat", s, "err", err)
 		return
 	}
-	l.moved(rec)
+	l.moved(rec, "")
 	if res, over := g.Result(); over {
 		l.over(res)
 	} else {

@@ -43,9 +43,12 @@ const (
 	// EvSetup: the board was emptied during a correction: a guided set-up
 	// of the current position begins (see StartSetup).
 	EvSetup
-	// EvRevised: the last move, read a moment early, was the first part of
-	// a castle the same seat has now completed (its rook moved first):
-	// Replaced was taken back and Record played instead.
+	// EvRevised: a move read before was another: the first part of a
+	// castle the same seat has now completed (its rook moved first), or
+	// one of several readings of the switches that the moves since have
+	// decided (doubt.go; EvTakeback events take the moves since back
+	// first and EvMove events play them again after). Replaced was taken
+	// back and Record played instead; Why says why.
 	EvRevised
 )
 
@@ -77,7 +80,9 @@ type Event struct {
 	Result     rules.Result // EvGameOver
 	Replaced   rules.Record // EvRevised: the move read before
 	// Why says, for EvIllegal, what was wrong when the board shows exactly
-	// one move the rules forbid ("Pf2-f3: it would leave Red's king …").
+	// one move the rules forbid ("Pf2-f3: it would leave Red's king …"),
+	// for EvRevised why the move was revised, and for an EvMove read on
+	// one of several readings which others are still open.
 	Why string
 }
 
@@ -93,6 +98,7 @@ type Referee struct {
 	fixAt    int          // len(trace) when fix was set by a refusal
 	refused  *Verdict     // the fix set by the last refusal
 	partial  rules.Move   // a castle the board shows half made (lit)
+	doubt    *doubt       // a move read where others fit as well (doubt.go)
 	setup    *guidedSetup // a set-up of the current position from scratch
 	seq      uint64
 	Palette  Palette
@@ -250,7 +256,7 @@ func (r *Referee) Quiet() []Event {
 		}
 		return out
 	}
-	obs := Observation{Trace: r.trace, Final: r.occ, After: r.after, Leaves: r.leaves}
+	obs := Observation{Trace: r.trace, Final: r.occ, After: r.after, After2: r.after2, Leaves: r.leaves}
 	if n := len(r.trace); n > 0 && r.trace[n-1].Lift && r.occ.AndNot(p.Occupancy()).Len() == 0 && !RulesCleared(p, r.g.LegalMoves(), obs) {
 		// The last thing done was a lift, and pieces were only taken off:
 		// a move in progress (a piece in the hand, a captured piece set
@@ -273,10 +279,17 @@ func (r *Referee) Quiet() []Event {
 			r.refuse(Verdict{Kind: Illegal}, "", emit)
 			return out
 		}
+		if v.Kind == Moved && len(v.Others) > 0 && r.openDoubt(p, v, emit) {
+			return out // read, with the other readings kept open
+		}
 		r.accept(v, emit)
+		r.doubtValid() // each branch follows the move, or is dropped
 	default:
 		if m, j, ok := r.revision(); ok && r.revise(m, j, emit) {
 			return out
+		}
+		if r.settleDoubt(emit) || v.Kind == Ambiguous && r.openDoubt(p, v, emit) {
+			return out // a doubted move read on another reading, or a new doubt
 		}
 		why := ""
 		if v.Kind == Illegal {
@@ -350,7 +363,7 @@ func (r *Referee) recover(p *rules.Position, emit func(Event)) {
 	}
 	moves := r.g.LegalMoves()
 	for _, tr := range [][]Touch{r.trace, r.trace[min(r.fixAt, len(r.trace)):]} {
-		v, ok := r.expected(Infer(p, moves, Observation{Trace: tr, Final: r.occ, After: r.after, Leaves: r.leaves}))
+		v, ok := r.expected(Infer(p, moves, Observation{Trace: tr, Final: r.occ, After: r.after, After2: r.after2, Leaves: r.leaves}))
 		if v.Kind != Moved && v.Kind != Promotion || !ok {
 			continue
 		}
@@ -501,7 +514,7 @@ func (r *Referee) revise(m rules.Move, j int, emit func(Event)) bool {
 	rec, err := r.g.Play(m)
 	var v Verdict
 	if err == nil && r.g.Position().Occupancy() != r.occ {
-		v = Infer(r.g.Position(), r.g.LegalMoves(), Observation{Trace: r.trace[j+1:], Final: r.occ, After: r.after, Leaves: r.leaves})
+		v = Infer(r.g.Position(), r.g.LegalMoves(), Observation{Trace: r.trace[j+1:], Final: r.occ, After: r.after, After2: r.after2, Leaves: r.leaves})
 	}
 	if err != nil || r.g.Position().Occupancy() != r.occ && v.Kind != Moved {
 		if err == nil {
@@ -513,7 +526,7 @@ func (r *Referee) revise(m rules.Move, j int, emit func(Event)) bool {
 		return false
 	}
 	r.last, r.trace, r.lifted, r.Expect = m, r.trace[:0], square.None, 0
-	emit(Event{Kind: EvRevised, Record: rec, Replaced: old})
+	emit(Event{Kind: EvRevised, Record: rec, Replaced: old, Why: "the king completed the castle"})
 	if res, over := r.g.Result(); over {
 		emit(Event{Kind: EvGameOver, Result: res})
 		return true
@@ -571,18 +584,40 @@ func (r *Referee) why() string {
 
 // leaves plays m on the game to see what the rules leave on the board, and
 // takes it back (Observation.Leaves).
-func (r *Referee) leaves(m rules.Move) square.Set {
-	var occ square.Set
-	r.g.LookAhead(m, func() { occ = r.g.Position().Occupancy() })
-	return occ
-}
+func (r *Referee) leaves(m rules.Move) square.Set { return leavesIn(r.g, m) }
 
 // after plays m on the game to see who moves next and how, and takes it
 // back (Observation.After).
-func (r *Referee) after(m rules.Move) (q *rules.Position, next []rules.Move) {
-	r.g.LookAhead(m, func() {
-		if _, over := r.g.Result(); !over {
-			q, next = r.g.Position(), r.g.LegalMoves()
+func (r *Referee) after(m rules.Move) (*rules.Position, []rules.Move) { return afterIn(r.g, m) }
+
+// after2 plays m1 and m2 on the game to see who moves next and how, and
+// takes them back (Observation.After2).
+func (r *Referee) after2(m1, m2 rules.Move) (*rules.Position, []rules.Move) {
+	return after2In(r.g, m1, m2)
+}
+
+// after2In is Observation.After2 on game g.
+func after2In(g *rules.Game, m1, m2 rules.Move) (q *rules.Position, next []rules.Move) {
+	g.LookAhead(m1, func() {
+		if _, over := g.Result(); !over {
+			q, next = afterIn(g, m2)
+		}
+	})
+	return q, next
+}
+
+// leavesIn is Observation.Leaves on game g.
+func leavesIn(g *rules.Game, m rules.Move) square.Set {
+	var occ square.Set
+	g.LookAhead(m, func() { occ = g.Position().Occupancy() })
+	return occ
+}
+
+// afterIn is Observation.After on game g.
+func afterIn(g *rules.Game, m rules.Move) (q *rules.Position, next []rules.Move) {
+	g.LookAhead(m, func() {
+		if _, over := g.Result(); !over {
+			q, next = g.Position(), g.LegalMoves()
 		}
 	})
 	return q, next
@@ -759,7 +794,7 @@ func (r *Referee) Frame(f *leds.Frame) {
 // if the board differs, it waits in correction and the LEDs show the way
 // (this is also how a new game's set-up is guided).
 func (r *Referee) Resync(occ square.Set) {
-	r.occ, r.trace, r.lifted, r.fix, r.asked, r.setup = occ, r.trace[:0], square.None, nil, false, nil
+	r.occ, r.trace, r.lifted, r.fix, r.asked, r.setup, r.doubt = occ, r.trace[:0], square.None, nil, false, nil, nil
 	r.checkBoard()
 }
 

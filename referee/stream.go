@@ -27,7 +27,7 @@ const (
 	MsgMove             = "move"              // a move was played (Seat, Move, Clocks)
 	MsgPromotionChanged = "promotion_changed" // the last move's promotion piece was changed (Seat, Move)
 	MsgPromotionChoice  = "promotion_choice"  // a promotion with a choice: the default was played (Candidates)
-	MsgMoveRevised      = "move_revised"      // the last move was the rook's part of a castle the king has now completed: it is replaced (Seat, Move: the castle, Candidates: the move replaced)
+	MsgMoveRevised      = "move_revised"      // a move read before is replaced: the rook's part of a castle the king has now completed, or one reading of several the moves since decided (after takeback messages for those moves; they follow as move messages) (Seat, Move: the move played, Candidates: the move replaced)
 	MsgIllegal          = "illegal"           // no legal move explains the board: correction mode
 	MsgOutOfTurn        = "out_of_turn"       // a legal move, by the wrong seat (Seat)
 	MsgAmbiguous        = "ambiguous"         // several moves explain the board (Candidates)

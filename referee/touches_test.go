@@ -227,7 +227,8 @@ func TestRefereeRefusalSaysWhy(t *testing.T) {
 
 // BenchmarkDecide times the referee's decision once the board is quiet
 // after the last place event (Referee.Quiet: inference, the checks for a
-// move still being made, a revision, a refusal's reason). The touches
+// move still being made, a revision, a refusal's reason, a doubt opened
+// or settled, three quick moves). The touches
 // before (prepare: judged first, like the rook's part of a castle read
 // before its king's part) and putting the game back after are not timed.
 func BenchmarkDecide(b *testing.B) {
@@ -255,6 +256,9 @@ func BenchmarkDecide(b *testing.B) {
 		{"quick reply after a touch", refAfter(t, "teams", ""), "-j2 +j3 -b6", "+b6 -a10 +c9", EvMove},
 		{"castle revised", refAfter(t, "ffa", ffaCastle), "-a4 +a6", "-a7 +a5", EvRevised},
 		{"refused with a reason", at("rK:h1 rB:h2 bK:a7 bR:h9 yK:g14 gK:n8"), "", "-h2 +g3", EvIllegal},
+		{"capture with a touch kept in doubt", refAfter(t, "ffa", ffaTwoCaptures), "", "-l11 -n9 +n9 -k10 +k10", EvMove},
+		{"doubt settled by the next move", refAfter(t, "ffa", ffaTwoCaptures), "-l11 -n9 +n9 -k10 +k10", "-n9 +m10", EvRevised},
+		{"three moves in one quiet period", refAfter(t, "teams", ""), "", "-j1 +i3 -b6 +b6 -a10 +c9 -e13 +e11", EvMove},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

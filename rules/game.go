@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"strings"
 )
 
@@ -183,6 +184,24 @@ func NewGame(v *Variant, fen string) (*Game, error) {
 	g.snaps = append(g.snaps, g.snapshot())
 	g.settle(Red, nil)
 	return g, nil
+}
+
+// Clone returns an independent copy of the game, history and hooks'
+// states included: what is played or taken back on either leaves the
+// other as it was (the referee follows other readings of the switches on
+// copies).
+func (g *Game) Clone() *Game {
+	c := *g
+	c.pos = g.pos.Clone()
+	c.records = append([]Record(nil), g.records...)
+	c.snaps = append([]snapshot(nil), g.snaps...) // a snapshot is never changed in place
+	c.reps = maps.Clone(g.reps)
+	if g.result != nil {
+		res := *g.result
+		c.result = &res
+	}
+	c.states = copyStates(g.states)
+	return &c
 }
 
 // StartTurn returns the seat that moved first.

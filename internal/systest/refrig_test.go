@@ -46,7 +46,7 @@ func printEvents(out io.Writer, ref *referee.Referee, evs []referee.Event) {
 		case referee.EvMove:
 			fmt.Fprintf(out, "%s: %s\n", e.Record.Seat, e.Record.Text)
 		case referee.EvRevised:
-			fmt.Fprintf(out, "%s: %s (revised: %s was the castle's first part)\n", e.Record.Seat, e.Record.Text, e.Replaced.Text)
+			fmt.Fprintf(out, "%s: %s (revised: %s; %s)\n", e.Record.Seat, e.Record.Text, e.Replaced.Text, e.Why)
 		case referee.EvOutOfTurn:
 			fmt.Fprintf(out, "!! that was %s's move, but it is %s's turn: put it back\n", e.Seat, ref.Game().Turn())
 		case referee.EvIllegal:

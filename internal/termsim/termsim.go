@@ -154,7 +154,9 @@ func (s *Board) report(judged bool) error {
 func simText(m referee.Message) string {
 	switch m.Kind {
 	case referee.MsgMoveRevised:
-		return fmt.Sprintf("%s: %s (revised: %s was the castle's first part)", m.Seat, m.Move, strings.Join(m.Candidates, ", "))
+		replaced := strings.Join(m.Candidates, ", ")
+		why := strings.TrimPrefix(m.Text, fmt.Sprintf("%s: %s, not %s: ", m.Seat, m.Move, replaced))
+		return fmt.Sprintf("%s: %s (revised: %s; %s)", m.Seat, m.Move, replaced, why)
 	case referee.MsgPromotionChoice:
 		return fmt.Sprintf("promotion: %v (default first; 'promote K' to change)", m.Candidates)
 	case referee.MsgAmbiguous:
