@@ -120,7 +120,19 @@ type Engine struct {
 	// lastRoot is the seat the table's entries were searched for: the
 	// paranoid search's values depend on whose side is whose.
 	lastRoot Seat
+	// thought says a Think has run (the table holds entries; the process
+	// is no longer starting).
+	thought bool
 }
+
+// processStart is when this process loaded the engine, about when it
+// started: a program that runs one move (boardd bestmove) has spent the
+// time since then before its first Think, and that time is the move's.
+var processStart = time.Now()
+
+// exitMargin is kept back from a fixed time per move for what follows the
+// search: printing the move and the process ending.
+const exitMargin = 3 * time.Millisecond
 
 // New returns an engine with the given options.
 func New(opt Options) *Engine {
@@ -185,6 +197,18 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	}
 	opt := e.opt
 	allowed := opt.budget()
+	if opt.MoveTime > 0 {
+		// A fixed time per move is a limit, not a target: what a young
+		// process spent before its first Think (loading, parsing the
+		// position) and what it needs to print and exit count in it.
+		spent := exitMargin
+		if !e.thought {
+			if since := began.Sub(processStart); since < opt.MoveTime/2 {
+				spent += since
+			}
+		}
+		allowed = max(allowed-spent, min(allowed, time.Millisecond))
+	}
 	res := Result{Move: moves[0], Allowed: allowed}
 	b := newBoard(gamePosition(g))
 	s := &searcher{b: b, tt: e.tt, stop: &e.stop, maxNodes: opt.Nodes, trial: e.trial, attackers: make([]attacker, 0, 64)}
@@ -192,9 +216,12 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	s.noiseAmp = levels[opt.Level].noise
 	s.root = b.turn()
 	if s.root != e.lastRoot {
-		e.tt.clear()
+		if e.thought {
+			e.tt.clear() // a new table is empty: clearing it would only touch every page
+		}
 		e.lastRoot = s.root
 	}
+	e.thought = true
 	s.setTeams(controllers(g))
 	if !opt.NoTimeLimit {
 		s.timed = true
@@ -243,9 +270,11 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 		if res.Score > mateScore-maxPly || res.Score < -mateScore+maxPly {
 			break
 		}
-		// Do not start an iteration that cannot finish: each costs
-		// several times the last.
-		if s.timed && time.Since(began) > allowed/3 {
+		// An iteration stopped by the clock still counts (its best
+		// move is searched first, and a move replaces it only when fully
+		// searched and better), so the next one starts unless little
+		// time is left: each costs several times the last.
+		if s.timed && time.Since(began) > allowed*softLimit/100 {
 			break
 		}
 	}
@@ -254,6 +283,10 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	res.Text = MoveText(g, res.Move)
 	return res, nil
 }
+
+// softLimit is the percentage of the allowed time after which no new
+// iteration starts.
+const softLimit = 55
 
 // Stop makes a running Think return at once with its best move so far.
 func (e *Engine) Stop() { e.stop.Store(true) }
