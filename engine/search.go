@@ -144,6 +144,19 @@ func (e *searcher) repeated(ply int) bool {
 	return false
 }
 
+// givesCheck reports whether the move just made by mover puts a king of
+// the other side in check (such a move is not reduced in the partnership
+// modes).
+func (e *searcher) givesCheck(mover Seat) bool {
+	b := e.b
+	for s := Seat(0); s < numSeats; s++ {
+		if !e.sameTeam(s, mover) && !b.eliminated(s) && b.inCheck(s) {
+			return true
+		}
+	}
+	return false
+}
+
 // noMoves scores a position whose side to move has no legal move.
 func (e *searcher) noMoves(ply int) int {
 	b := e.b
@@ -227,9 +240,12 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 		return 0
 	}
 	b := e.b
-	inCheck := e.trial && b.inCheck(b.turn())
+	// In the partnership modes a check is answered in full, never cut
+	// short by the horizon: most Teams games end in a mate that a run of
+	// checks (the partner's too) prepares.
+	inCheck := (e.trial || !e.paranoid) && b.inCheck(b.turn())
 	if inCheck && ply < maxPly-maxQPly-4 {
-		depth++ // a check is answered in full, never cut short by the horizon
+		depth++
 	}
 	if depth <= 0 || ply >= maxPly-maxQPly-1 {
 		return e.quiesce(ply, 0, alpha, beta)
@@ -273,7 +289,7 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 			v = e.child(mover, depth-1, ply+1, alpha, beta)
 		} else {
 			r := 0
-			if quiet && !inCheck && depth >= 3 && i >= 4 {
+			if quiet && !inCheck && depth >= 3 && i >= 4 && !(!e.paranoid && e.givesCheck(mover)) {
 				r = 1
 				if i >= 12 && depth >= 5 {
 					r = 2
