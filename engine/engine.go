@@ -223,6 +223,7 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	}
 	e.thought = true
 	s.setTeams(controllers(g))
+	s.kingZone = !s.paranoid && !b.ordinaryKings
 	if !opt.NoTimeLimit {
 		s.timed = true
 		s.deadline = began.Add(allowed)

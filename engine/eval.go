@@ -57,7 +57,7 @@ func (e *searcher) scan() {
 			continue
 		}
 		s := pc.seat
-		if e.trial && pc.kind >= kKnight && pc.kind <= kQueen {
+		if (e.trial || e.kingZone) && pc.kind >= kKnight && pc.kind <= kQueen {
 			e.attackers = append(e.attackers, attacker{sq: sq, seat: s, kind: pc.kind})
 		}
 		switch pc.kind {
@@ -87,6 +87,186 @@ func (e *searcher) scan() {
 	if !b.ordinaryKings && e.trial {
 		e.kingTropism()
 	}
+	if e.kingZone {
+		e.kingZoneAttacks()
+	}
+}
+
+// zoneWeight is what an enemy piece attacking a king's zone (the king's
+// square and its neighbours) costs, by kind; zoneScale multiplies the sum
+// by the number of attackers (in percent), since pieces that attack a king
+// together mate it where one alone does not.
+var (
+	zoneWeight = [7]int{kKnight: 25, kBishop: 25, kRook: 35, kQueen: 55}
+	zoneScale  = [...]int{0, 40, 100, 140, 180, 220, 250}
+)
+
+// kingZoneAttacks charges each king (partnership modes) for the enemy
+// knights, bishops, rooks and queens that attack its zone through empty
+// squares, more than linearly in their number, and twice when the king has
+// no man of its own beside it while an enemy queen is on the board. Most
+// chess.com Teams games end in a mate, usually by two or three pieces of
+// both opponents converging on a king whose shelter is gone; material and
+// shelter alone let the bot walk into them.
+func (e *searcher) kingZoneAttacks() {
+	b := e.b
+	var queens [numSeats]bool
+	for _, a := range e.attackers {
+		if a.kind == kQueen {
+			queens[a.seat] = true
+		}
+	}
+	for s := Seat(0); s < numSeats; s++ {
+		k := e.kingSq[s]
+		if k == square.None {
+			continue
+		}
+		kf, kr := k.File(), k.Rank()
+		sum, n, enemyQueen := 0, 0, false
+		for _, a := range e.attackers {
+			if !b.canCapture[a.seat][s] || e.sameTeam(a.seat, s) {
+				continue
+			}
+			if queens[a.seat] {
+				enemyQueen = true
+			}
+			// A line through the zone passes within one file or rank
+			// of the king (rooks), or one of its two diagonals
+			// within two (bishops).
+			dx, dy := abs(a.sq.File()-kf), abs(a.sq.Rank()-kr)
+			orth, diag := dx <= 1 || dy <= 1, abs(dx-dy) <= 2
+			switch a.kind {
+			case kKnight:
+				if max(dx, dy) > 3 {
+					continue
+				}
+			case kBishop:
+				if !diag {
+					continue
+				}
+			case kRook:
+				if !orth {
+					continue
+				}
+			case kQueen:
+				if !orth && !diag {
+					continue
+				}
+			}
+			if e.hitsZone(a, kf, kr) {
+				sum += zoneWeight[a.kind]
+				n++
+			}
+		}
+		danger := sum * zoneScale[min(n, len(zoneScale)-1)] / 100
+		if enemyQueen && e.ownNeighbours(k, s) == 0 {
+			danger += 60
+		}
+		if !enemyQueen {
+			danger /= 2
+		}
+		e.positional[s] -= danger
+	}
+}
+
+// hitsZone reports whether piece a attacks a square of the 3×3 zone
+// centred on (kf, kr) (through empty squares, for the sliders).
+func (e *searcher) hitsZone(a attacker, kf, kr int) bool {
+	af, ar := a.sq.File(), a.sq.Rank()
+	for dr := -1; dr <= 1; dr++ {
+		for df := -1; df <= 1; df++ {
+			zf, zr := kf+df, kr+dr
+			if zf < 0 || zr < 0 || zf >= e.b.files || zr >= e.b.ranks {
+				continue
+			}
+			fx, rx := zf-af, zr-ar
+			if fx == 0 && rx == 0 {
+				continue
+			}
+			ax, ay := abs(fx), abs(rx)
+			switch a.kind {
+			case kKnight:
+				if ax*ay == 2 {
+					return true
+				}
+				continue
+			case kBishop:
+				if ax != ay {
+					continue
+				}
+			case kRook:
+				if fx != 0 && rx != 0 {
+					continue
+				}
+			case kQueen:
+				if ax != ay && fx != 0 && rx != 0 {
+					continue
+				}
+			}
+			if e.clearRay(af, ar, zf, zr) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// clearRay reports whether the squares strictly between (af, ar) and
+// (zf, zr), which lie on one line, are on the board and empty, and the
+// target square is on the board.
+func (e *searcher) clearRay(af, ar, zf, zr int) bool {
+	b := e.b
+	sf, sr := sign(zf-af), sign(zr-ar)
+	f, r := af+sf, ar+sr
+	for {
+		i := b.squareIndex(square.At(f, r))
+		if i < 0 {
+			return false
+		}
+		if f == zf && r == zr {
+			return true
+		}
+		if pc := b.cells[i]; pc.IsPiece() {
+			return false
+		}
+		f, r = f+sf, r+sr
+	}
+}
+
+// ownNeighbours counts seat s's men next to its king on k.
+func (e *searcher) ownNeighbours(k square.Square, s Seat) int {
+	b := e.b
+	n := 0
+	f, r := k.File(), k.Rank()
+	for df := -1; df <= 1; df++ {
+		for dr := -1; dr <= 1; dr++ {
+			if (df != 0 || dr != 0) && f+df >= 0 && r+dr >= 0 && f+df < b.files && r+dr < b.ranks {
+				if i := b.squareIndex(square.At(f+df, r+dr)); i >= 0 {
+					if pc := b.piece(i); pc.kind != 0 && !pc.dead && pc.seat == s {
+						n++
+					}
+				}
+			}
+		}
+	}
+	return n
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
 }
 
 // attacker is a piece that can join an attack on a king.

@@ -30,9 +30,12 @@ type searcher struct {
 	// without them at equal time (TestAB) and so far not better: check
 	// extensions with evasions at the first quiescence ply (Teams, 20 ms
 	// a move: 26 wins to 34), king tropism (23 to 27). Off by default.
-	trial  bool
-	gained [numSeats]int // FFA points scored inside the search
-	out    [numSeats]int
+	trial bool
+	// kingZone charges kings for the enemy pieces attacking the squares
+	// around them (partnership modes with royal kings).
+	kingZone bool
+	gained   [numSeats]int // FFA points scored inside the search
+	out      [numSeats]int
 
 	killers [maxPly + 1][2]Move
 	history [numSeats][256][256]int32

@@ -1,0 +1,55 @@
+package engine
+
+import (
+	"testing"
+
+	"boardd/rules"
+)
+
+// TestKingZone: in Teams a king is charged for enemy pieces that attack
+// the squares around it through empty squares, more for two than twice
+// one, and not for pieces that are blocked, far off a line to it, or its
+// partner's.
+func TestKingZone(t *testing.T) {
+	base := "rK:h1 rP:g2 rP:h2 rP:i2 yK:h14 bK:a7 gK:n8"
+	cases := []struct {
+		name, both, extra string
+		worse             bool // Red's king stands worse with extra than without
+	}{
+		{"enemy queen on an open diagonal", "", "bQ:d5", true},
+		{"enemy rook on the file next to the king", "", "gR:i9", true},
+		{"enemy knight two steps away", "", "bN:j4", true},
+		{"enemy queen blocked by a knight", "rN:h3", "bQ:h7", false},
+		{"enemy rook two files off", "", "gR:k9", false},
+		{"enemy queen off every line", "", "bQ:d12", false},
+		{"partner's queen", "", "yQ:d5", false},
+	}
+	red := func(pieces string) int {
+		g := placement(t, "teams", rules.Red, pieces)
+		s := &searcher{b: newBoard(g.Position())}
+		s.root = rules.Red
+		s.setTeams(controllers(g))
+		s.kingZone = true
+		s.scan()
+		return s.positional[rules.Red]
+	}
+	plain := red(base)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			plain := red(base + " " + c.both)
+			got := red(base + " " + c.both + " " + c.extra)
+			if c.worse && got >= plain {
+				t.Errorf("Red's king %d with %s, %d without: want worse", got, c.extra, plain)
+			}
+			if !c.worse && got != plain {
+				t.Errorf("Red's king %d with %s, %d without: want the same", got, c.extra, plain)
+			}
+		})
+	}
+	one := red(base + " bQ:d5")
+	two := red(base + " bQ:d5 gR:i9")
+	rook := red(base + " gR:j9")
+	if plain-two <= (plain-one)+(plain-rook) {
+		t.Errorf("queen and rook together cost %d, alone %d and %d: want more than the sum", plain-two, plain-one, plain-rook)
+	}
+}
