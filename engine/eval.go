@@ -1,6 +1,9 @@
 package engine
 
-import "boardd/rules/square"
+import (
+	"boardd/rules"
+	"boardd/rules/square"
+)
 
 // Piece values in centipawns. Bishops are worth more than knights on the
 // 160-square board (long diagonals, four directions of attack), as in the
@@ -65,7 +68,14 @@ func (e *searcher) scan() {
 			e.material[s] += pieceValue[kPawn]
 			if d := b.pawnGoal[s][i]; d >= 0 && d < 10 {
 				a := int(10 - d)
-				e.positional[s] += a * a * 2
+				if e.kingZone {
+					// Teams: the first steps are worth little (they
+					// open the king to three armies), the last ones
+					// much, promotion being the way to a mating force.
+					e.positional[s] += a * a * a / 5
+				} else {
+					e.positional[s] += a * a * 2
+				}
 			}
 		case kKnight, kBishop:
 			e.material[s] += pieceValue[pc.kind]
@@ -159,8 +169,11 @@ func (e *searcher) kingZoneAttacks() {
 			}
 		}
 		danger := sum * zoneScale[min(n, len(zoneScale)-1)] / 100
-		if enemyQueen && e.ownNeighbours(k, s) == 0 {
-			danger += 60
+		if enemyQueen {
+			if e.ownNeighbours(k, s) == 0 {
+				danger += 60
+			}
+			danger += shieldMissing * (3 - e.shieldPawns(k, s))
 		}
 		if !enemyQueen {
 			danger /= 2
@@ -231,6 +244,44 @@ func (e *searcher) clearRay(af, ar, zf, zr int) bool {
 		}
 		f, r = f+sf, r+sr
 	}
+}
+
+// shieldMissing is what each missing pawn of the three in front of a king
+// costs while an enemy queen is on the board.
+const shieldMissing = 20
+
+// shieldPawns counts seat s's pawns on the three squares in front of its
+// king on k (forward being the seat's pawn direction) or one further.
+func (e *searcher) shieldPawns(k square.Square, s Seat) int {
+	b := e.b
+	ff, fr := 0, 0
+	switch b.v.Seats[s].Forward {
+	case rules.North:
+		fr = 1
+	case rules.South:
+		fr = -1
+	case rules.East:
+		ff = 1
+	case rules.West:
+		ff = -1
+	}
+	n := 0
+	for side := -1; side <= 1; side++ {
+		// side steps across the forward direction.
+		for step := 1; step <= 2; step++ {
+			f, r := k.File()+ff*step+fr*side, k.Rank()+fr*step+ff*side
+			if f < 0 || r < 0 || f >= b.files || r >= b.ranks {
+				continue
+			}
+			if i := b.squareIndex(square.At(f, r)); i >= 0 {
+				if pc := b.piece(i); pc.kind == kPawn && !pc.dead && pc.seat == s {
+					n++
+					break
+				}
+			}
+		}
+	}
+	return n
 }
 
 // ownNeighbours counts seat s's men next to its king on k.

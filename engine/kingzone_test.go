@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	"boardd/rules"
@@ -51,5 +52,36 @@ func TestKingZone(t *testing.T) {
 	rook := red(base + " gR:j9")
 	if plain-two <= (plain-one)+(plain-rook) {
 		t.Errorf("queen and rook together cost %d, alone %d and %d: want more than the sum", plain-two, plain-one, plain-rook)
+	}
+}
+
+// TestShieldPawns counts the pawns in front of each seat's king, one or
+// two steps forward in its own pawn direction.
+func TestShieldPawns(t *testing.T) {
+	cases := []struct {
+		pieces string
+		seat   rules.Seat
+		want   int
+	}{
+		{"rK:h1 rP:g2 rP:h2 rP:i2", rules.Red, 3},
+		{"rK:h1 rP:g2 rP:h3 rP:i4", rules.Red, 2},
+		{"rK:h1 yP:g2 bP:h2", rules.Red, 0},
+		{"bK:a7 bP:b6 bP:c7 bP:b8", rules.Blue, 3},
+		{"yK:h14 yP:g13 yP:i13", rules.Yellow, 2},
+		{"gK:n8 gP:m7 gP:m8 gP:l9", rules.Green, 3},
+	}
+	for _, c := range cases {
+		pieces := c.pieces
+		for _, k := range []string{"rK:", "bK:", "yK:", "gK:"} {
+			if !strings.Contains(pieces, k) {
+				pieces += " " + map[string]string{"rK:": "rK:d1", "bK:": "bK:a4", "yK:": "yK:k14", "gK:": "gK:n11"}[k]
+			}
+		}
+		g := placement(t, "teams", rules.Red, pieces)
+		s := &searcher{b: newBoard(g.Position())}
+		k := g.Position().KingSquare(c.seat)
+		if got := s.shieldPawns(k, c.seat); got != c.want {
+			t.Errorf("%s: %v's shield %d, want %d", c.pieces, c.seat, got, c.want)
+		}
 	}
 }
