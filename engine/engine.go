@@ -331,6 +331,13 @@ func (e *searcher) rootSearch(moves []Move, scores []int, depth int) (int, bool)
 	alpha, beta := -infinity, infinity
 	best := -1
 	for i, m := range moves {
+		if c, ok := b.captured(m); e.takesKing(c, ok) {
+			scores[i] = mateScore - 1
+			if best < 0 || scores[i] > alpha {
+				alpha, best = scores[i], i
+			}
+			continue
+		}
 		u, gain := e.doMove(m, 0)
 		var v int
 		if i == 0 {

@@ -147,6 +147,13 @@ func (e *searcher) repeated(ply int) bool {
 	return false
 }
 
+// takesKing reports whether a capture of c takes a king in chess.com
+// Teams, where that wins the game on the spot: a king left in check by a
+// discovered attack of an opponent who moves before its owner is taken.
+func (e *searcher) takesKing(c pieceInfo, isCap bool) bool {
+	return isCap && c.kind == kKing && !c.dead && e.b.mode == modeTeams
+}
+
 // givesCheck reports whether the move just made by mover puts a king of
 // the other side in check (such a move is not reduced in the partnership
 // modes).
@@ -284,8 +291,13 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 	for i := range moves {
 		pickNext(moves, scores, i)
 		m := moves[i]
-		_, isCap := b.captured(m)
+		c, isCap := b.captured(m)
 		quiet := !isCap && !isPromotion(m)
+		if e.takesKing(c, isCap) {
+			// Teams: capturing a king ends the game at once.
+			best, bestMove = mateScore-ply-1, m
+			break
+		}
 		u, gain := e.doMove(m, ply)
 		var v int
 		if i == 0 {
@@ -386,6 +398,9 @@ func (e *searcher) quiesce(ply, qply, alpha, beta int) int {
 	for i := range moves {
 		pickNext(moves, scores, i)
 		m := moves[i]
+		if c, ok := b.captured(m); e.takesKing(c, ok) {
+			return mateScore - ply - 1
+		}
 		u, gain := e.doMove(m, ply)
 		v := e.childQ(mover, ply+1, qply+1, alpha, beta)
 		e.undoMove(m, u, mover, gain, ply)
