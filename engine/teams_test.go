@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"boardd/rules"
 )
@@ -83,5 +85,44 @@ func TestShieldPawns(t *testing.T) {
 		if got := s.shieldPawns(k, c.seat); got != c.want {
 			t.Errorf("%s: %v's shield %d, want %d", c.pieces, c.seat, got, c.want)
 		}
+	}
+}
+
+// TestMoveTimeIsALimit: with a fixed time per move the bot allows itself
+// less than that time (the exit margin kept back), and a young process's
+// first move also pays for the process's start-up; later moves do not.
+func TestMoveTimeIsALimit(t *testing.T) {
+	g := placement(t, "teams", rules.Red, "rK:h1 rR:d4 bK:a7 yK:h14 gK:n8")
+	const mt = 400 * time.Millisecond
+	saved := processStart
+	defer func() { processStart = saved }()
+	for _, c := range []struct {
+		name  string
+		young bool
+	}{{"long-running process", false}, {"process started just now", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			processStart = time.Now().Add(-time.Hour)
+			if c.young {
+				processStart = time.Now().Add(-50 * time.Millisecond)
+			}
+			e := New(Options{Level: 5, MoveTime: mt, Depth: 2})
+			first, err := e.Think(context.Background(), g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			second, err := e.Think(context.Background(), g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if second.Allowed != mt-exitMargin {
+				t.Errorf("second move allowed %s, want %s", second.Allowed, mt-exitMargin)
+			}
+			if c.young && first.Allowed > mt-exitMargin-50*time.Millisecond {
+				t.Errorf("young process: first move allowed %s, want at most %s", first.Allowed, mt-exitMargin-50*time.Millisecond)
+			}
+			if !c.young && first.Allowed != mt-exitMargin {
+				t.Errorf("first move allowed %s, want %s", first.Allowed, mt-exitMargin)
+			}
+		})
 	}
 }
