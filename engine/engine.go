@@ -117,6 +117,8 @@ type Engine struct {
 	stop atomic.Bool
 	// trial: see searcher.trial.
 	trial bool
+	// noNull switches null-move pruning off (to measure it).
+	noNull bool
 	// lastRoot is the seat the table's entries were searched for: the
 	// paranoid search's values depend on whose side is whose.
 	lastRoot Seat
@@ -224,6 +226,7 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	e.thought = true
 	s.setTeams(controllers(g))
 	s.kingZone = !s.paranoid && !b.ordinaryKings
+	s.nullMove = b.mode == modeTeams && !s.paranoid && !e.noNull
 	if !opt.NoTimeLimit {
 		s.timed = true
 		s.deadline = began.Add(allowed)

@@ -34,6 +34,10 @@ type searcher struct {
 	// kingZone charges kings for the enemy pieces attacking the squares
 	// around them (partnership modes with royal kings).
 	kingZone bool
+	// nullMove allows null-move pruning (chess.com Teams); nulled marks
+	// the plies reached by a pass.
+	nullMove bool
+	nulled   [maxPly + 1]bool
 	gained   [numSeats]int // FFA points scored inside the search
 	out      [numSeats]int
 
@@ -145,6 +149,59 @@ func (e *searcher) repeated(ply int) bool {
 		}
 	}
 	return false
+}
+
+// tryNull is null-move pruning (Teams): the side to move passes and the
+// next seat, an opponent, moves at a reduced depth; if the side still
+// holds beta it would hold it with a move too, and the node is cut. Only
+// when the static value is at least beta, never in check, never twice in
+// a row. The pass is a copy of the position with the next seat to move
+// (the rules have no null move); the board's mirror of the pieces stays.
+func (e *searcher) tryNull(depth, ply, beta int) (int, bool) {
+	b := e.b
+	if e.evaluate() < beta {
+		return 0, false
+	}
+	mover := b.turn()
+	next := e.nextSeat(mover)
+	if next == noSeat || e.sameTeam(next, mover) {
+		return 0, false
+	}
+	r := 2
+	if depth >= 6 {
+		r = 3
+	}
+	orig, saved := b.p, e.curHash
+	b.p = orig.WithTurn(next)
+	e.movers[ply] = mover
+	e.curHash = b.hash()
+	e.hashes[ply+1] = e.curHash
+	e.nulled[ply+1] = true
+	v := e.child(mover, depth-1-r, ply+1, beta-1, beta)
+	e.nulled[ply+1] = false
+	b.p, e.curHash = orig, saved
+	if e.aborted || v < beta {
+		return 0, false
+	}
+	return beta, true
+}
+
+// nextSeat is the seat that moves after s (the variant's order, skipping
+// eliminated seats), or noSeat.
+func (e *searcher) nextSeat(s Seat) Seat {
+	order := e.b.v.Order
+	for i, o := range order {
+		if o != s {
+			continue
+		}
+		for j := 1; j < len(order); j++ {
+			n := order[(i+j)%len(order)]
+			if !e.b.eliminated(n) {
+				return n
+			}
+		}
+	}
+	return noSeat
 }
 
 // takesKing reports whether a capture of c takes a king in chess.com
@@ -278,6 +335,14 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 					return sc
 				}
 			}
+		}
+	}
+	if e.nullMove && ply > 0 && !inCheck && depth >= 3 && !e.nulled[ply] && beta < mateScore-maxPly && beta > -mateScore+maxPly {
+		if v, ok := e.tryNull(depth, ply, beta); ok {
+			return v
+		}
+		if e.aborted {
+			return 0
 		}
 	}
 	moves := b.legal(ply)
