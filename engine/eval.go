@@ -97,7 +97,7 @@ func (e *searcher) scan() {
 	if !b.ordinaryKings && e.trial {
 		e.kingTropism()
 	}
-	if e.kingZone {
+	if e.kingZone && !e.lazyZone {
 		e.kingZoneAttacks()
 	}
 }
@@ -407,6 +407,33 @@ func (e *searcher) kingShelter(k square.Square, s Seat) int {
 // against the other three, whose utilities count a third each.
 func (e *searcher) evaluate() int {
 	e.scan()
+	return e.combine()
+}
+
+// lazyMargin bounds what the king zone can change a value by, in
+// practice: a stand-pat this far outside the window without it is decided.
+const lazyMargin = 400
+
+// evaluateLazy is evaluate for the quiescence search's stand-pat: in the
+// partnership modes the king zone, the costliest term, is added only when
+// the value without it is within lazyMargin of the window (alpha, beta).
+func (e *searcher) evaluateLazy(alpha, beta int) int {
+	if !e.kingZone {
+		return e.evaluate()
+	}
+	e.lazyZone = true
+	e.scan()
+	e.lazyZone = false
+	v := e.combine()
+	if v-lazyMargin >= beta || v+lazyMargin <= alpha {
+		return v
+	}
+	e.kingZoneAttacks()
+	return e.combine()
+}
+
+// combine sums the utilities scan left for the side to move's team.
+func (e *searcher) combine() int {
 	var v int
 	if e.paranoid {
 		opp, n := 0, 0

@@ -34,6 +34,7 @@ type searcher struct {
 	// kingZone charges kings for the enemy pieces attacking the squares
 	// around them (partnership modes with royal kings).
 	kingZone bool
+	lazyZone bool // scan leaves the king zone out (evaluateLazy)
 	// nullMove allows null-move pruning (chess.com Teams); nulled marks
 	// the plies reached by a pass.
 	nullMove bool
@@ -425,7 +426,7 @@ func (e *searcher) quiesce(ply, qply, alpha, beta int) int {
 	if len(moves) == 0 {
 		return e.noMoves(ply)
 	}
-	stand := e.evaluate()
+	stand := e.evaluateLazy(alpha, beta)
 	if qply >= maxQPly || ply >= maxPly-1 {
 		return stand
 	}
