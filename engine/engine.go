@@ -205,8 +205,11 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 		// position) and what it needs to print and exit count in it.
 		spent := exitMargin
 		if !e.thought {
-			if since := began.Sub(processStart); since < opt.MoveTime/2 {
-				spent += since
+			// Younger than one move: a process started for this move
+			// (a daemon's first move comes much later). On a loaded
+			// machine its start can take much of the move.
+			if since := began.Sub(processStart); since < opt.MoveTime {
+				spent += min(since, opt.MoveTime*3/4)
 			}
 		}
 		allowed = max(allowed-spent, min(allowed, time.Millisecond))
@@ -265,6 +268,9 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 		maxDepth = 1
 	}
 	for depth := 1; depth <= maxDepth; depth++ {
+		// The first iteration (one ply and captures) always finishes, so
+		// the move is never a random one however little time is left.
+		s.timed = !opt.NoTimeLimit && depth > 1
 		best, ok := s.rootSearch(moves, scores, depth)
 		if !ok {
 			break
