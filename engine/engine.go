@@ -132,8 +132,8 @@ type Engine struct {
 // time since then before its first Think, and that time is the move's.
 var processStart = time.Now()
 
-// exitMargin is kept back from a fixed time per move for what follows the
-// search: printing the move and the process ending.
+// exitMargin is kept back from a fixed time per move, in a process started
+// for the move, for what follows the search: printing and exiting.
 const exitMargin = 3 * time.Millisecond
 
 // New returns an engine with the given options.
@@ -203,13 +203,14 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 		// A fixed time per move is a limit, not a target: what a young
 		// process spent before its first Think (loading, parsing the
 		// position) and what it needs to print and exit count in it.
-		spent := exitMargin
+		var spent time.Duration
 		if !e.thought {
 			// Younger than one move: a process started for this move
-			// (a daemon's first move comes much later). On a loaded
-			// machine its start can take much of the move.
+			// (a daemon's first move comes much later), which must
+			// also print and exit within it. On a loaded machine its
+			// start can take much of the move.
 			if since := began.Sub(processStart); since < opt.MoveTime {
-				spent += min(since, opt.MoveTime*3/4)
+				spent = exitMargin + min(since, opt.MoveTime*3/4)
 			}
 		}
 		allowed = max(allowed-spent, min(allowed, time.Millisecond))

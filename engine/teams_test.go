@@ -88,9 +88,10 @@ func TestShieldPawns(t *testing.T) {
 	}
 }
 
-// TestMoveTimeIsALimit: with a fixed time per move the bot allows itself
-// less than that time (the exit margin kept back), and a young process's
-// first move also pays for the process's start-up; later moves do not.
+// TestMoveTimeIsALimit: with a fixed time per move a process younger than
+// the move (one started for it) allows its first move that time less its
+// age and a margin to print and exit; a long-running process, and every
+// later move, gets the whole time.
 func TestMoveTimeIsALimit(t *testing.T) {
 	g := placement(t, "teams", rules.Red, "rK:h1 rR:d4 bK:a7 yK:h14 gK:n8")
 	const mt = 10 * time.Second // the search stops at depth 2 long before
@@ -116,14 +117,14 @@ func TestMoveTimeIsALimit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if second.Allowed != mt-exitMargin {
-				t.Errorf("second move allowed %s, want %s", second.Allowed, mt-exitMargin)
+			if second.Allowed != mt {
+				t.Errorf("second move allowed %s, want %s", second.Allowed, mt)
 			}
 			if want := mt - exitMargin - min(c.age, mt*3/4); c.young && first.Allowed > want {
 				t.Errorf("young process: first move allowed %s, want at most %s", first.Allowed, want)
 			}
-			if !c.young && first.Allowed != mt-exitMargin {
-				t.Errorf("first move allowed %s, want %s", first.Allowed, mt-exitMargin)
+			if !c.young && first.Allowed != mt {
+				t.Errorf("first move allowed %s, want %s", first.Allowed, mt)
 			}
 		})
 	}
