@@ -57,6 +57,23 @@ func (e *IllegalMoveError) Error() string {
 
 func (e *IllegalMoveError) Unwrap() error { return e.Err }
 
+// PlayerError is a player that gave no answer (a crash, a timeout, output
+// that is not a move line): the game cannot go on.
+type PlayerError struct {
+	// Side is 0 for boardd, 1 for the opponent.
+	Side   int
+	Player string
+	Seat   rules.Seat
+	Turn   int
+	Err    error
+}
+
+func (e *PlayerError) Error() string {
+	return fmt.Sprintf("turn %d: %s (%s): %v", e.Turn, e.Player, e.Seat, e.Err)
+}
+
+func (e *PlayerError) Unwrap() error { return e.Err }
+
 // Resolve returns the legal move of the seat to move in g that token
 // names: a PGN4 token (piece letters, captures and check marks are
 // ignored, "O-O" and "O-O-O" castle) or the squares of a move, the king's
@@ -263,7 +280,7 @@ func (c Config) PlayGame(ctx context.Context, i int, bot, opp Player) (Outcome, 
 			if ctx.Err() != nil {
 				return o, ctx.Err()
 			}
-			return o, fmt.Errorf("turn %d: %s (%s): %w", o.Turns, p.Name(), seat, err)
+			return o, &PlayerError{Side: side, Player: p.Name(), Seat: seat, Turn: o.Turns, Err: err}
 		}
 		o.Time[side] += took
 		o.MaxTime[side] = max(o.MaxTime[side], took)
@@ -297,6 +314,9 @@ type Tally struct {
 	Wins, Draws, Losses int
 	// Illegal counts the games an illegal move ended, per side (0 boardd).
 	Illegal [2]int
+	// Aborted counts the games a player's failure to answer stopped, per
+	// side; they are not in Wins, Draws or Losses.
+	Aborted [2]int
 	// Time, MaxTime and Moves as in Outcome, over all games.
 	Time, MaxTime [2]time.Duration
 	Moves         [2]int
@@ -338,6 +358,9 @@ func (t Tally) String() string {
 	fmt.Fprintf(&b, "%d games: boardd wins %d, draws %d, losses %d (score %.1f %%)", n, t.Wins, t.Draws, t.Losses, score)
 	if t.Illegal != [2]int{} {
 		fmt.Fprintf(&b, "; illegal moves: boardd %d, opponent %d", t.Illegal[0], t.Illegal[1])
+	}
+	if t.Aborted != [2]int{} {
+		fmt.Fprintf(&b, "; games stopped, not counted, as a player gave no move: boardd %d, opponent %d", t.Aborted[0], t.Aborted[1])
 	}
 	for i, who := range []string{"boardd", "opponent"} {
 		if t.Moves[i] > 0 {

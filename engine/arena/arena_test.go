@@ -3,6 +3,7 @@ package arena
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -21,6 +22,7 @@ var (
 	baseline  = flag.String("arena.baseline", "", "TestVersus: another boardd binary as the opponent (old against new through bestmove)")
 	boarddBin = flag.String("arena.boardd", "", "TestVersus: the boardd binary to test (default: built from ./cmd/boardd)")
 	games     = flag.Int("arena.games", 2, "TestVersus: number of games (seats alternate)")
+	first     = flag.Int("arena.first", 1, "TestVersus: the number of the first game to play (to resume a match: game N has the same seats and opening in every run)")
 	movetime  = flag.Duration("arena.movetime", 500*time.Millisecond, "TestVersus: time per move for both sides")
 	plies     = flag.Int("arena.openings", 4, "TestVersus: random plies that open each pair of games")
 	seed      = flag.Uint64("arena.seed", 1, "TestVersus: seed of the openings")
@@ -33,7 +35,8 @@ var (
 // against, so they need no other program: run as "fake-uci-first" it
 // answers the protocol with the first legal move, as "fake-uci-illegal"
 // with a move that is never legal, as "fake-uci-silent" it gives no answer
-// to the first go of each position, and as "bestmove" it prints the last
+// to the first go of each position, as "fake-uci-dies" it exits at the
+// first go, and as "bestmove" it prints the last
 // legal move as boardd bestmove does.
 func TestMain(m *testing.M) {
 	mode := ""
@@ -41,7 +44,7 @@ func TestMain(m *testing.M) {
 		mode = os.Args[1]
 	}
 	switch mode {
-	case "fake-uci-first", "fake-uci-illegal", "fake-uci-silent":
+	case "fake-uci-first", "fake-uci-illegal", "fake-uci-silent", "fake-uci-dies":
 		fakeUCI(mode)
 	case "bestmove":
 		fakeBestmove(os.Args[2:])
@@ -90,6 +93,9 @@ func fakeUCI(mode string) {
 				}
 			}
 		case f[0] == "go" && g != nil:
+			if mode == "fake-uci-dies" {
+				return
+			}
 			if mode == "fake-uci-illegal" {
 				fmt.Println("bestmove a1-a2")
 				continue
@@ -275,6 +281,21 @@ func TestAsksAgainWhenNoAnswer(t *testing.T) {
 	}
 }
 
+// TestOpponentFailureIsAPlayerError: an opponent that dies mid-game stops
+// the game with a PlayerError on its side (the match goes on without
+// counting that game).
+func TestOpponentFailureIsAPlayerError(t *testing.T) {
+	bot := &Bestmove{Binary: self(t), Variant: "teams"}
+	opp := &UCI{Path: self(t), Args: []string{"fake-uci-dies"}, Label: "dies"}
+	defer opp.Close()
+	c := Config{Variant: teams(), MoveTime: 10 * time.Millisecond}
+	_, err := c.PlayGame(context.Background(), 0, bot, opp)
+	var pe *PlayerError
+	if !errors.As(err, &pe) || pe.Side != 1 || pe.Player != "dies" || pe.Seat != rules.Blue {
+		t.Fatalf("err %v; want a PlayerError of the opponent as Blue", err)
+	}
+}
+
 // TestBestmoveErrors: a bestmove process that fails or prints no
 // bestmove line is an error naming what it printed.
 func TestBestmoveErrors(t *testing.T) {
@@ -322,26 +343,42 @@ func TestVersus(t *testing.T) {
 		t.Fatal(err)
 	}
 	bot := &Bestmove{Binary: bin, Variant: "teams", Args: strings.Fields(*botArgs)}
-	var opp Player
-	oppName := ""
-	if *baseline != "" {
-		opp = &Bestmove{Binary: *baseline, Variant: "teams", Label: "baseline"}
-		oppName = "baseline " + *baseline
-	} else {
-		var lines []string
-		for _, l := range strings.Split(*setup, ";") {
-			if l = strings.TrimSpace(l); l != "" {
-				lines = append(lines, l)
-			}
+	var lines []string
+	for _, l := range strings.Split(*setup, ";") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
 		}
-		opp = &UCI{Path: *opponent, Setup: lines, Label: filepath.Base(*opponent)}
-		oppName = *opponent
 	}
-	defer opp.Close()
+	newOpp := func() Player {
+		if *baseline != "" {
+			return &Bestmove{Binary: *baseline, Variant: "teams", Label: "baseline"}
+		}
+		return &UCI{Path: *opponent, Setup: lines, Label: filepath.Base(*opponent)}
+	}
+	oppName := *opponent
+	if *baseline != "" {
+		oppName = "baseline " + *baseline
+	}
+	opp := newOpp()
+	noAnswer := 0
+	defer func() { opp.Close() }()
 	c := Config{Variant: teams(), Games: *games, MoveTime: *movetime, OpeningPlies: *plies, Seed: *seed}
 	var tally Tally
-	for i := range c.Games {
+	for i := *first - 1; i < *first-1+c.Games; i++ {
 		o, err := c.PlayGame(context.Background(), i, bot, opp)
+		var pe *PlayerError
+		if errors.As(err, &pe) && pe.Side == 1 {
+			// The opponent failed (4pchess on a loaded machine): the game
+			// is not counted, the opponent restarted.
+			tally.Aborted[1]++
+			fmt.Printf("game %d: stopped, not counted: %v\n", i+1, err)
+			if u, ok := opp.(*UCI); ok {
+				noAnswer += u.NoAnswer
+			}
+			opp.Close()
+			opp = newOpp()
+			continue
+		}
 		if err != nil {
 			t.Fatalf("game %d: %v", i+1, err)
 		}
@@ -362,8 +399,11 @@ func TestVersus(t *testing.T) {
 		fmt.Println(line)
 	}
 	fmt.Printf("arena vs %s at %s/move: %s\n", oppName, *movetime, tally)
-	if u, ok := opp.(*UCI); ok && u.NoAnswer > 0 {
-		fmt.Printf("the opponent gave no bestmove in time %d times and was asked again\n", u.NoAnswer)
+	if u, ok := opp.(*UCI); ok {
+		noAnswer += u.NoAnswer
+	}
+	if noAnswer > 0 {
+		fmt.Printf("the opponent gave no bestmove in time %d times and was asked again\n", noAnswer)
 	}
 	if tally.Illegal[0] > 0 {
 		t.Errorf("boardd played %d illegal moves", tally.Illegal[0])

@@ -185,7 +185,7 @@ func (u *UCI) Move(ctx context.Context, g *rules.Game, movetime time.Duration) (
 	// 4pchess prints no bestmove when its deadline passes before the
 	// first iteration ends (a loaded machine, a short movetime): after
 	// three times the movetime and a second it is asked again, at most
-	// twice, and NoAnswer counts it.
+	// three times, and NoAnswer counts it.
 	var l string
 	var took time.Duration
 	for try := 0; ; try++ {
@@ -199,7 +199,7 @@ func (u *UCI) Move(ctx context.Context, g *rules.Game, movetime time.Duration) (
 		if err == nil {
 			break
 		}
-		if errors.Is(err, errTimeout) && try < 2 {
+		if errors.Is(err, errTimeout) && try < 3 {
 			u.NoAnswer++
 			continue
 		}
