@@ -7,7 +7,8 @@
 // principal-variation search with late-move reductions, move ordering
 // (table move, captures by most valuable victim / least valuable
 // attacker, promotions, killers, history) and a quiescence search on
-// captures and promotions.
+// captures and promotions; in the partnership modes check extensions and,
+// in chess.com Teams, null-move pruning.
 //
 // Four players are not two. The search splits the seats into two sides and
 // lets each seat maximise its own side's value:
