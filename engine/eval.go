@@ -375,31 +375,8 @@ func (e *searcher) kingTropism() {
 // kingShelter counts the seat's own men next to its king (a king in the
 // open is a target for three opponents at once).
 func (e *searcher) kingShelter(k square.Square, s Seat) int {
-	b := e.b
-	n := 0
-	f, r := k.File(), k.Rank()
-	for df := -1; df <= 1; df++ {
-		for dr := -1; dr <= 1; dr++ {
-			if df == 0 && dr == 0 {
-				continue
-			}
-			ff, rr := f+df, r+dr
-			if ff < 0 || rr < 0 || ff >= b.files || rr >= b.ranks {
-				continue
-			}
-			i := b.squareIndex(square.At(ff, rr))
-			if i < 0 {
-				continue
-			}
-			if pc := b.piece(i); pc.kind != 0 && !pc.dead && pc.seat == s {
-				n++
-			}
-		}
-	}
-	if n > 4 {
-		n = 4
-	}
-	return n*15 - int(b.centre[b.squareIndex(k)])*3
+	n := min(e.ownNeighbours(k, s), 4)
+	return n*15 - int(e.b.centre[e.b.squareIndex(k)])*3
 }
 
 // evaluate scores the position for the side to move's team: its utility
