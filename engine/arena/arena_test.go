@@ -36,7 +36,7 @@ var (
 // answers the protocol with the first legal move, as "fake-uci-illegal"
 // with a move that is never legal, as "fake-uci-silent" it gives no answer
 // to the first go of each position, as "fake-uci-dies" it exits at the
-// first go, and as "bestmove" it prints the last
+// first go, as "fake-uci-late" it answers every go twice, and as "bestmove" it prints the last
 // legal move as boardd bestmove does.
 func TestMain(m *testing.M) {
 	mode := ""
@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 		mode = os.Args[1]
 	}
 	switch mode {
-	case "fake-uci-first", "fake-uci-illegal", "fake-uci-silent", "fake-uci-dies":
+	case "fake-uci-first", "fake-uci-illegal", "fake-uci-silent", "fake-uci-dies", "fake-uci-late":
 		fakeUCI(mode)
 	case "bestmove":
 		fakeBestmove(os.Args[2:])
@@ -76,6 +76,8 @@ func fakeUCI(mode string) {
 			fmt.Println("id name fake\nuciok")
 		case f[0] == "quit":
 			return
+		case f[0] == "isready":
+			fmt.Println("readyok")
 		case f[0] == "position" && len(f) >= 3:
 			silent = mode == "fake-uci-silent"
 			var err error
@@ -105,6 +107,12 @@ func fakeUCI(mode string) {
 				continue
 			}
 			fmt.Println("info depth 1\nbestmove " + Squares(g.LegalMoves()[0]))
+			if mode == "fake-uci-late" {
+				// A second, late answer (as a search that was asked
+				// again and finished after all): a move of this seat,
+				// which is illegal for the next one.
+				fmt.Println("bestmove " + Squares(g.LegalMoves()[0]))
+			}
 		}
 	}
 }
@@ -235,6 +243,22 @@ func TestPlaysAGameBetweenProcesses(t *testing.T) {
 	o2, _ := c.Opening(1)
 	if len(o1) != 4 || fmt.Sprint(o1) == fmt.Sprint(o2) {
 		t.Errorf("openings %v and %v: want 4 plies, different per pair", o1, o2)
+	}
+}
+
+// TestLateAnswersAreDropped: a bestmove left over from an earlier search
+// is never taken for the answer to the next position.
+func TestLateAnswersAreDropped(t *testing.T) {
+	bot := &Bestmove{Binary: self(t), Variant: "teams"}
+	opp := &UCI{Path: self(t), Args: []string{"fake-uci-late"}, Label: "late"}
+	defer opp.Close()
+	c := Config{Variant: teams(), MoveTime: 10 * time.Millisecond, MaxTurns: 16}
+	o, err := c.PlayGame(context.Background(), 0, bot, opp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Illegal != nil || o.Turns != 16 {
+		t.Errorf("%d turns, illegal %v; want 16 turns and none", o.Turns, o.Illegal)
 	}
 }
 

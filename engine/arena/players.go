@@ -179,13 +179,17 @@ func (u *UCI) Move(ctx context.Context, g *rules.Game, movetime time.Duration) (
 		b.WriteString(" ")
 		b.WriteString(Squares(r.Move))
 	}
-	if _, err := fmt.Fprintln(u.in, b.String()); err != nil {
-		return "", 0, fmt.Errorf("%s: write: %v", u.Name(), err)
+	// Every answer must be to this position: a bestmove of an earlier
+	// go that came too late must not be taken for this one. "isready"
+	// is answered after the position is set, which waits for any
+	// search still running, so whatever comes before "readyok" is old.
+	if err := u.sync(ctx, b.String()); err != nil {
+		return "", 0, err
 	}
 	// 4pchess prints no bestmove when its deadline passes before the
 	// first iteration ends (a loaded machine, a short movetime): after
-	// three times the movetime and a second it is asked again, at most
-	// three times, and NoAnswer counts it.
+	// three times the movetime and a second it is stopped and asked
+	// again, at most three times, and NoAnswer counts it.
 	var l string
 	var took time.Duration
 	for try := 0; ; try++ {
@@ -201,6 +205,9 @@ func (u *UCI) Move(ctx context.Context, g *rules.Game, movetime time.Duration) (
 		}
 		if errors.Is(err, errTimeout) && try < 3 {
 			u.NoAnswer++
+			if err := u.sync(ctx, "stop"); err != nil {
+				return "", took, err
+			}
 			continue
 		}
 		return "", took, fmt.Errorf("%s: %v after %q", u.Name(), err, b.String())
@@ -210,6 +217,18 @@ func (u *UCI) Move(ctx context.Context, g *rules.Game, movetime time.Duration) (
 		return "", took, fmt.Errorf("%s: %q names no move", u.Name(), l)
 	}
 	return f[1], took, nil
+}
+
+// sync sends line and "isready", and reads up to "readyok", dropping what
+// came before it (late answers to earlier searches).
+func (u *UCI) sync(ctx context.Context, line string) error {
+	if _, err := fmt.Fprintf(u.in, "%s\nisready\n", line); err != nil {
+		return fmt.Errorf("%s: write: %v", u.Name(), err)
+	}
+	if _, err := u.await(ctx, "readyok", 30*time.Second); err != nil {
+		return fmt.Errorf("%s: no readyok after %q: %v", u.Name(), line, err)
+	}
+	return nil
 }
 
 // Close asks the engine to quit and waits for it.
