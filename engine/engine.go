@@ -7,7 +7,8 @@
 // principal-variation search with late-move reductions, move ordering
 // (table move, captures by most valuable victim / least valuable
 // attacker, promotions, killers, history) and a quiescence search on
-// captures and promotions.
+// captures and promotions; in the partnership modes check extensions and,
+// in chess.com Teams, null-move pruning.
 //
 // Four players are not two. The search splits the seats into two sides and
 // lets each seat maximise its own side's value:
@@ -117,10 +118,24 @@ type Engine struct {
 	stop atomic.Bool
 	// trial: see searcher.trial.
 	trial bool
+	// noNull switches null-move pruning off (to measure it).
+	noNull bool
 	// lastRoot is the seat the table's entries were searched for: the
 	// paranoid search's values depend on whose side is whose.
 	lastRoot Seat
+	// thought says a Think has run (the table holds entries; the process
+	// is no longer starting).
+	thought bool
 }
+
+// processStart is when this process loaded the engine, about when it
+// started: a program that runs one move (boardd bestmove) has spent the
+// time since then before its first Think, and that time is the move's.
+var processStart = time.Now()
+
+// exitMargin is kept back from a fixed time per move, in a process started
+// for the move, for what follows the search: printing and exiting.
+const exitMargin = 3 * time.Millisecond
 
 // New returns an engine with the given options.
 func New(opt Options) *Engine {
@@ -185,6 +200,22 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	}
 	opt := e.opt
 	allowed := opt.budget()
+	if opt.MoveTime > 0 {
+		// A fixed time per move is a limit, not a target: what a young
+		// process spent before its first Think (loading, parsing the
+		// position) and what it needs to print and exit count in it.
+		var spent time.Duration
+		if !e.thought {
+			// Younger than one move: a process started for this move
+			// (a daemon's first move comes much later), which must
+			// also print and exit within it. On a loaded machine its
+			// start can take much of the move.
+			if since := began.Sub(processStart); since < opt.MoveTime {
+				spent = exitMargin + min(since, opt.MoveTime*3/4)
+			}
+		}
+		allowed = max(allowed-spent, min(allowed, time.Millisecond))
+	}
 	res := Result{Move: moves[0], Allowed: allowed}
 	b := newBoard(gamePosition(g))
 	s := &searcher{b: b, tt: e.tt, stop: &e.stop, maxNodes: opt.Nodes, trial: e.trial, attackers: make([]attacker, 0, 64)}
@@ -192,10 +223,15 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	s.noiseAmp = levels[opt.Level].noise
 	s.root = b.turn()
 	if s.root != e.lastRoot {
-		e.tt.clear()
+		if e.thought {
+			e.tt.clear() // a new table is empty: clearing it would only touch every page
+		}
 		e.lastRoot = s.root
 	}
+	e.thought = true
 	s.setTeams(controllers(g))
+	s.kingZone = !s.paranoid && !b.ordinaryKings
+	s.nullMove = b.mode == modeTeams && !s.paranoid && !e.noNull
 	if !opt.NoTimeLimit {
 		s.timed = true
 		s.deadline = began.Add(allowed)
@@ -234,6 +270,9 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 		maxDepth = 1
 	}
 	for depth := 1; depth <= maxDepth; depth++ {
+		// The first iteration (one ply and captures) always finishes, so
+		// the move is never a random one however little time is left.
+		s.timed = !opt.NoTimeLimit && depth > 1
 		best, ok := s.rootSearch(moves, scores, depth)
 		if !ok {
 			break
@@ -243,9 +282,11 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 		if res.Score > mateScore-maxPly || res.Score < -mateScore+maxPly {
 			break
 		}
-		// Do not start an iteration that cannot finish: each costs
-		// several times the last.
-		if s.timed && time.Since(began) > allowed/3 {
+		// An iteration stopped by the clock still counts (its best
+		// move is searched first, and a move replaces it only when fully
+		// searched and better), so the next one starts unless little
+		// time is left: each costs several times the last.
+		if s.timed && time.Since(began) > allowed*softLimit/100 {
 			break
 		}
 	}
@@ -254,6 +295,10 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	res.Text = MoveText(g, res.Move)
 	return res, nil
 }
+
+// softLimit is the percentage of the allowed time after which no new
+// iteration starts.
+const softLimit = 55
 
 // Stop makes a running Think return at once with its best move so far.
 func (e *Engine) Stop() { e.stop.Store(true) }
@@ -297,6 +342,13 @@ func (e *searcher) rootSearch(moves []Move, scores []int, depth int) (int, bool)
 	alpha, beta := -infinity, infinity
 	best := -1
 	for i, m := range moves {
+		if c, ok := b.captured(m); e.takesKing(c, ok) {
+			scores[i] = mateScore - 1
+			if best < 0 || scores[i] > alpha {
+				alpha, best = scores[i], i
+			}
+			continue
+		}
 		u, gain := e.doMove(m, 0)
 		var v int
 		if i == 0 {

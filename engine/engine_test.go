@@ -82,6 +82,8 @@ func TestTactics(t *testing.T) {
 	}{
 		{"mate in one, rook to the edge", "teams", rules.Red,
 			"rK:h1 rR:b11 rR:d10 bK:a4 yK:h14 gK:n8", 2, "d10-a10", true},
+		{"Teams: takes a king left in check rather than a queen", "teams", rules.Red,
+			"rK:h1 rR:d7 bK:a7 bQ:d10 yK:h14 gK:n8", 1, "d7-a7", true},
 		{"takes a hanging queen", "teams", rules.Red,
 			"rK:h1 rR:d4 bQ:d10 bK:a7 yK:h14 gK:n8", 1, "d4-d10", false},
 		{"does not take a defended pawn with the queen", "teams", rules.Red,

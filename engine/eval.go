@@ -1,6 +1,9 @@
 package engine
 
-import "boardd/rules/square"
+import (
+	"boardd/rules"
+	"boardd/rules/square"
+)
 
 // Piece values in centipawns. Bishops are worth more than knights on the
 // 160-square board (long diagonals, four directions of attack), as in the
@@ -57,7 +60,7 @@ func (e *searcher) scan() {
 			continue
 		}
 		s := pc.seat
-		if e.trial && pc.kind >= kKnight && pc.kind <= kQueen {
+		if (e.trial || e.kingZone) && pc.kind >= kKnight && pc.kind <= kQueen {
 			e.attackers = append(e.attackers, attacker{sq: sq, seat: s, kind: pc.kind})
 		}
 		switch pc.kind {
@@ -65,7 +68,14 @@ func (e *searcher) scan() {
 			e.material[s] += pieceValue[kPawn]
 			if d := b.pawnGoal[s][i]; d >= 0 && d < 10 {
 				a := int(10 - d)
-				e.positional[s] += a * a * 2
+				if e.kingZone {
+					// Teams: the first steps are worth little (they
+					// open the king to three armies), the last ones
+					// much, promotion being the way to a mating force.
+					e.positional[s] += a * a * a / 5
+				} else {
+					e.positional[s] += a * a * 2
+				}
 			}
 		case kKnight, kBishop:
 			e.material[s] += pieceValue[pc.kind]
@@ -87,6 +97,227 @@ func (e *searcher) scan() {
 	if !b.ordinaryKings && e.trial {
 		e.kingTropism()
 	}
+	if e.kingZone && !e.lazyZone {
+		e.kingZoneAttacks()
+	}
+}
+
+// zoneWeight is what an enemy piece attacking a king's zone (the king's
+// square and its neighbours) costs, by kind; zoneScale multiplies the sum
+// by the number of attackers (in percent), since pieces that attack a king
+// together mate it where one alone does not.
+var (
+	zoneWeight = [7]int{kKnight: 25, kBishop: 25, kRook: 35, kQueen: 55}
+	zoneScale  = [...]int{0, 40, 100, 140, 180, 220, 250}
+)
+
+// kingZoneAttacks charges each king (partnership modes) for the enemy
+// knights, bishops, rooks and queens that attack its zone through empty
+// squares, more than linearly in their number, and twice when the king has
+// no man of its own beside it while an enemy queen is on the board. Most
+// chess.com Teams games end in a mate, usually by two or three pieces of
+// both opponents converging on a king whose shelter is gone; material and
+// shelter alone let the bot walk into them.
+func (e *searcher) kingZoneAttacks() {
+	b := e.b
+	var queens [numSeats]bool
+	for _, a := range e.attackers {
+		if a.kind == kQueen {
+			queens[a.seat] = true
+		}
+	}
+	for s := Seat(0); s < numSeats; s++ {
+		k := e.kingSq[s]
+		if k == square.None {
+			continue
+		}
+		kf, kr := k.File(), k.Rank()
+		sum, n, enemyQueen := 0, 0, false
+		for _, a := range e.attackers {
+			if !b.canCapture[a.seat][s] || e.sameTeam(a.seat, s) {
+				continue
+			}
+			if queens[a.seat] {
+				enemyQueen = true
+			}
+			// A line through the zone passes within one file or rank
+			// of the king (rooks), or one of its two diagonals
+			// within two (bishops).
+			dx, dy := abs(a.sq.File()-kf), abs(a.sq.Rank()-kr)
+			orth, diag := dx <= 1 || dy <= 1, abs(dx-dy) <= 2
+			switch a.kind {
+			case kKnight:
+				if max(dx, dy) > 3 {
+					continue
+				}
+			case kBishop:
+				if !diag {
+					continue
+				}
+			case kRook:
+				if !orth {
+					continue
+				}
+			case kQueen:
+				if !orth && !diag {
+					continue
+				}
+			}
+			if e.hitsZone(a, kf, kr) {
+				sum += zoneWeight[a.kind]
+				n++
+			}
+		}
+		danger := sum * zoneScale[min(n, len(zoneScale)-1)] / 100
+		if enemyQueen {
+			if e.ownNeighbours(k, s) == 0 {
+				danger += 60
+			}
+			danger += shieldMissing * (3 - e.shieldPawns(k, s))
+		}
+		if !enemyQueen {
+			danger /= 2
+		}
+		e.positional[s] -= danger
+	}
+}
+
+// hitsZone reports whether piece a attacks a square of the 3×3 zone
+// centred on (kf, kr) (through empty squares, for the sliders).
+func (e *searcher) hitsZone(a attacker, kf, kr int) bool {
+	af, ar := a.sq.File(), a.sq.Rank()
+	for dr := -1; dr <= 1; dr++ {
+		for df := -1; df <= 1; df++ {
+			zf, zr := kf+df, kr+dr
+			if zf < 0 || zr < 0 || zf >= e.b.files || zr >= e.b.ranks {
+				continue
+			}
+			fx, rx := zf-af, zr-ar
+			if fx == 0 && rx == 0 {
+				continue
+			}
+			ax, ay := abs(fx), abs(rx)
+			switch a.kind {
+			case kKnight:
+				if ax*ay == 2 {
+					return true
+				}
+				continue
+			case kBishop:
+				if ax != ay {
+					continue
+				}
+			case kRook:
+				if fx != 0 && rx != 0 {
+					continue
+				}
+			case kQueen:
+				if ax != ay && fx != 0 && rx != 0 {
+					continue
+				}
+			}
+			if e.clearRay(af, ar, zf, zr) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// clearRay reports whether the squares strictly between (af, ar) and
+// (zf, zr), which lie on one line, are on the board and empty, and the
+// target square is on the board.
+func (e *searcher) clearRay(af, ar, zf, zr int) bool {
+	b := e.b
+	sf, sr := sign(zf-af), sign(zr-ar)
+	f, r := af+sf, ar+sr
+	for {
+		i := b.squareIndex(square.At(f, r))
+		if i < 0 {
+			return false
+		}
+		if f == zf && r == zr {
+			return true
+		}
+		if pc := b.cells[i]; pc.IsPiece() {
+			return false
+		}
+		f, r = f+sf, r+sr
+	}
+}
+
+// shieldMissing is what each missing pawn of the three in front of a king
+// costs while an enemy queen is on the board.
+const shieldMissing = 20
+
+// shieldPawns counts seat s's pawns on the three squares in front of its
+// king on k (forward being the seat's pawn direction) or one further.
+func (e *searcher) shieldPawns(k square.Square, s Seat) int {
+	b := e.b
+	ff, fr := 0, 0
+	switch b.v.Seats[s].Forward {
+	case rules.North:
+		fr = 1
+	case rules.South:
+		fr = -1
+	case rules.East:
+		ff = 1
+	case rules.West:
+		ff = -1
+	}
+	n := 0
+	for side := -1; side <= 1; side++ {
+		// side steps across the forward direction.
+		for step := 1; step <= 2; step++ {
+			f, r := k.File()+ff*step+fr*side, k.Rank()+fr*step+ff*side
+			if f < 0 || r < 0 || f >= b.files || r >= b.ranks {
+				continue
+			}
+			if i := b.squareIndex(square.At(f, r)); i >= 0 {
+				if pc := b.piece(i); pc.kind == kPawn && !pc.dead && pc.seat == s {
+					n++
+					break
+				}
+			}
+		}
+	}
+	return n
+}
+
+// ownNeighbours counts seat s's men next to its king on k.
+func (e *searcher) ownNeighbours(k square.Square, s Seat) int {
+	b := e.b
+	n := 0
+	f, r := k.File(), k.Rank()
+	for df := -1; df <= 1; df++ {
+		for dr := -1; dr <= 1; dr++ {
+			if (df != 0 || dr != 0) && f+df >= 0 && r+dr >= 0 && f+df < b.files && r+dr < b.ranks {
+				if i := b.squareIndex(square.At(f+df, r+dr)); i >= 0 {
+					if pc := b.piece(i); pc.kind != 0 && !pc.dead && pc.seat == s {
+						n++
+					}
+				}
+			}
+		}
+	}
+	return n
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
 }
 
 // attacker is a piece that can join an attack on a king.
@@ -144,31 +375,8 @@ func (e *searcher) kingTropism() {
 // kingShelter counts the seat's own men next to its king (a king in the
 // open is a target for three opponents at once).
 func (e *searcher) kingShelter(k square.Square, s Seat) int {
-	b := e.b
-	n := 0
-	f, r := k.File(), k.Rank()
-	for df := -1; df <= 1; df++ {
-		for dr := -1; dr <= 1; dr++ {
-			if df == 0 && dr == 0 {
-				continue
-			}
-			ff, rr := f+df, r+dr
-			if ff < 0 || rr < 0 || ff >= b.files || rr >= b.ranks {
-				continue
-			}
-			i := b.squareIndex(square.At(ff, rr))
-			if i < 0 {
-				continue
-			}
-			if pc := b.piece(i); pc.kind != 0 && !pc.dead && pc.seat == s {
-				n++
-			}
-		}
-	}
-	if n > 4 {
-		n = 4
-	}
-	return n*15 - int(b.centre[b.squareIndex(k)])*3
+	n := min(e.ownNeighbours(k, s), 4)
+	return n*15 - int(e.b.centre[e.b.squareIndex(k)])*3
 }
 
 // evaluate scores the position for the side to move's team: its utility
@@ -176,6 +384,33 @@ func (e *searcher) kingShelter(k square.Square, s Seat) int {
 // against the other three, whose utilities count a third each.
 func (e *searcher) evaluate() int {
 	e.scan()
+	return e.combine()
+}
+
+// lazyMargin bounds what the king zone can change a value by, in
+// practice: a stand-pat this far outside the window without it is decided.
+const lazyMargin = 400
+
+// evaluateLazy is evaluate for the quiescence search's stand-pat: in the
+// partnership modes the king zone, the costliest term, is added only when
+// the value without it is within lazyMargin of the window (alpha, beta).
+func (e *searcher) evaluateLazy(alpha, beta int) int {
+	if !e.kingZone {
+		return e.evaluate()
+	}
+	e.lazyZone = true
+	e.scan()
+	e.lazyZone = false
+	v := e.combine()
+	if v-lazyMargin >= beta || v+lazyMargin <= alpha {
+		return v
+	}
+	e.kingZoneAttacks()
+	return e.combine()
+}
+
+// combine sums the utilities scan left for the side to move's team.
+func (e *searcher) combine() int {
 	var v int
 	if e.paranoid {
 		opp, n := 0, 0

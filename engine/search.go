@@ -30,9 +30,17 @@ type searcher struct {
 	// without them at equal time (TestAB) and so far not better: check
 	// extensions with evasions at the first quiescence ply (Teams, 20 ms
 	// a move: 26 wins to 34), king tropism (23 to 27). Off by default.
-	trial  bool
-	gained [numSeats]int // FFA points scored inside the search
-	out    [numSeats]int
+	trial bool
+	// kingZone charges kings for the enemy pieces attacking the squares
+	// around them (partnership modes with royal kings).
+	kingZone bool
+	lazyZone bool // scan leaves the king zone out (evaluateLazy)
+	// nullMove allows null-move pruning (chess.com Teams); nulled marks
+	// the plies reached by a pass.
+	nullMove bool
+	nulled   [maxPly + 1]bool
+	gained   [numSeats]int // FFA points scored inside the search
+	out      [numSeats]int
 
 	killers [maxPly + 1][2]Move
 	history [numSeats][256][256]int32
@@ -63,14 +71,15 @@ func (e *searcher) noise() int {
 	return int(r%uint64(2*e.noiseAmp+1)) - e.noiseAmp
 }
 
-// checkStop polls the clock, the node limit and the stop flag.
+// checkStop polls the clock, the node limit and the stop flag (the clock
+// every 256 nodes: a few milliseconds of search even on a loaded machine).
 func (e *searcher) checkStop() bool {
 	if e.aborted {
 		return true
 	}
 	if e.maxNodes > 0 && e.nodes >= e.maxNodes {
 		e.aborted = true
-	} else if e.nodes&1023 == 0 {
+	} else if e.nodes&255 == 0 {
 		if e.stop != nil && e.stop.Load() {
 			e.aborted = true
 		} else if e.timed && time.Now().After(e.deadline) {
@@ -138,6 +147,79 @@ func (e *searcher) repeated(ply int) bool {
 	h := e.hashes[ply]
 	for i := ply - 4; i >= 0; i -= 4 {
 		if e.hashes[i] == h {
+			return true
+		}
+	}
+	return false
+}
+
+// tryNull is null-move pruning (Teams): the side to move passes and the
+// next seat, an opponent, moves at a reduced depth; if the side still
+// holds beta it would hold it with a move too, and the node is cut. Only
+// when the static value is at least beta, never in check, never twice in
+// a row. The pass is a copy of the position with the next seat to move
+// (the rules have no null move); the board's mirror of the pieces stays.
+func (e *searcher) tryNull(depth, ply, beta int) (int, bool) {
+	b := e.b
+	if e.evaluate() < beta {
+		return 0, false
+	}
+	mover := b.turn()
+	next := e.nextSeat(mover)
+	if next == noSeat || e.sameTeam(next, mover) {
+		return 0, false
+	}
+	r := 2
+	if depth >= 6 {
+		r = 3
+	}
+	orig, saved := b.p, e.curHash
+	b.p = orig.WithTurn(next)
+	e.movers[ply] = mover
+	e.curHash = b.hash()
+	e.hashes[ply+1] = e.curHash
+	e.nulled[ply+1] = true
+	v := e.child(mover, depth-1-r, ply+1, beta-1, beta)
+	e.nulled[ply+1] = false
+	b.p, e.curHash = orig, saved
+	if e.aborted || v < beta {
+		return 0, false
+	}
+	return beta, true
+}
+
+// nextSeat is the seat that moves after s (the variant's order, skipping
+// eliminated seats), or noSeat.
+func (e *searcher) nextSeat(s Seat) Seat {
+	order := e.b.v.Order
+	for i, o := range order {
+		if o != s {
+			continue
+		}
+		for j := 1; j < len(order); j++ {
+			n := order[(i+j)%len(order)]
+			if !e.b.eliminated(n) {
+				return n
+			}
+		}
+	}
+	return noSeat
+}
+
+// takesKing reports whether a capture of c takes a king in chess.com
+// Teams, where that wins the game on the spot: a king left in check by a
+// discovered attack of an opponent who moves before its owner is taken.
+func (e *searcher) takesKing(c pieceInfo, isCap bool) bool {
+	return isCap && c.kind == kKing && !c.dead && e.b.mode == modeTeams
+}
+
+// givesCheck reports whether the move just made by mover puts a king of
+// the other side in check (such a move is not reduced in the partnership
+// modes).
+func (e *searcher) givesCheck(mover Seat) bool {
+	b := e.b
+	for s := Seat(0); s < numSeats; s++ {
+		if !e.sameTeam(s, mover) && !b.eliminated(s) && b.inCheck(s) {
 			return true
 		}
 	}
@@ -227,9 +309,12 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 		return 0
 	}
 	b := e.b
-	inCheck := e.trial && b.inCheck(b.turn())
+	// In the partnership modes a check is answered in full, never cut
+	// short by the horizon: most Teams games end in a mate that a run of
+	// checks (the partner's too) prepares.
+	inCheck := (e.trial || !e.paranoid) && b.inCheck(b.turn())
 	if inCheck && ply < maxPly-maxQPly-4 {
-		depth++ // a check is answered in full, never cut short by the horizon
+		depth++
 	}
 	if depth <= 0 || ply >= maxPly-maxQPly-1 {
 		return e.quiesce(ply, 0, alpha, beta)
@@ -254,6 +339,14 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 			}
 		}
 	}
+	if e.nullMove && ply > 0 && !inCheck && depth >= 3 && !e.nulled[ply] && beta < mateScore-maxPly && beta > -mateScore+maxPly {
+		if v, ok := e.tryNull(depth, ply, beta); ok {
+			return v
+		}
+		if e.aborted {
+			return 0
+		}
+	}
 	moves := b.legal(ply)
 	if len(moves) == 0 {
 		return e.noMoves(ply)
@@ -265,15 +358,20 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 	for i := range moves {
 		pickNext(moves, scores, i)
 		m := moves[i]
-		_, isCap := b.captured(m)
+		c, isCap := b.captured(m)
 		quiet := !isCap && !isPromotion(m)
+		if e.takesKing(c, isCap) {
+			// Teams: capturing a king ends the game at once.
+			best, bestMove = mateScore-ply-1, m
+			break
+		}
 		u, gain := e.doMove(m, ply)
 		var v int
 		if i == 0 {
 			v = e.child(mover, depth-1, ply+1, alpha, beta)
 		} else {
 			r := 0
-			if quiet && !inCheck && depth >= 3 && i >= 4 {
+			if quiet && !inCheck && depth >= 3 && i >= 4 && !(!e.paranoid && e.givesCheck(mover)) {
 				r = 1
 				if i >= 12 && depth >= 5 {
 					r = 2
@@ -329,7 +427,7 @@ func (e *searcher) quiesce(ply, qply, alpha, beta int) int {
 	if len(moves) == 0 {
 		return e.noMoves(ply)
 	}
-	stand := e.evaluate()
+	stand := e.evaluateLazy(alpha, beta)
 	if qply >= maxQPly || ply >= maxPly-1 {
 		return stand
 	}
@@ -367,6 +465,9 @@ func (e *searcher) quiesce(ply, qply, alpha, beta int) int {
 	for i := range moves {
 		pickNext(moves, scores, i)
 		m := moves[i]
+		if c, ok := b.captured(m); e.takesKing(c, ok) {
+			return mateScore - ply - 1
+		}
 		u, gain := e.doMove(m, ply)
 		v := e.childQ(mover, ply+1, qply+1, alpha, beta)
 		e.undoMove(m, u, mover, gain, ply)

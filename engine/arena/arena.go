@@ -1,0 +1,378 @@
+// Package arena plays whole games between boardd's bot and another
+// four-player chess engine, with boardd's rules deciding what is legal and
+// when a game ends.
+//
+// boardd's side is the real `boardd bestmove` binary, one process per
+// move (a cold start every move, no pondering: how another program plays
+// against it). The opponent is any engine that speaks the UCI-like
+// protocol of 4pchess (github.com/obryanlouis/4pchess): `position fen F
+// moves m1 m2 …`, `go movetime MS`, and an answer `bestmove h2-h4`. Both
+// get the same time per move. Every move either side plays is checked
+// against the rules engine's legal moves; one that is not legal ends the
+// game and is reported as illegal, never played. Each game is written as
+// PGN4, which `boardd replay` reads.
+//
+// See docs/bot.md ("Against other engines") for how to run it.
+package arena
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"boardd/rules"
+	"boardd/rules/pgn4"
+)
+
+// Player chooses moves for the seats it holds.
+type Player interface {
+	// Name says who the player is in reports and PGN4 tags.
+	Name() string
+	// Move returns the token of the move the player chooses for the seat
+	// to move in g (PGN4 such as "Nj1-i3" or "O-O", or squares such as
+	// "h2-h4" or "h10-h11=Q"), and how long the player took to answer.
+	Move(ctx context.Context, g *rules.Game, movetime time.Duration) (string, time.Duration, error)
+	// Close ends the player's process, if it keeps one.
+	Close() error
+}
+
+// IllegalMoveError is a move a player answered that the rules refuse (or
+// an answer that is not a move at all).
+type IllegalMoveError struct {
+	// Player and Seat say who played it; Token is what it answered.
+	Player, Token string
+	Seat          rules.Seat
+	// FEN4 is the position it was played in.
+	FEN4 string
+	// Err says why the rules refuse it.
+	Err error
+}
+
+func (e *IllegalMoveError) Error() string {
+	return fmt.Sprintf("%s (%s) played %q, which boardd's rules refuse: %v (position %s)", e.Player, e.Seat, e.Token, e.Err, e.FEN4)
+}
+
+func (e *IllegalMoveError) Unwrap() error { return e.Err }
+
+// PlayerError is a player that gave no answer (a crash, a timeout, output
+// that is not a move line): the game cannot go on.
+type PlayerError struct {
+	// Side is 0 for boardd, 1 for the opponent.
+	Side   int
+	Player string
+	Seat   rules.Seat
+	Turn   int
+	Err    error
+}
+
+func (e *PlayerError) Error() string {
+	return fmt.Sprintf("turn %d: %s (%s): %v", e.Turn, e.Player, e.Seat, e.Err)
+}
+
+func (e *PlayerError) Unwrap() error { return e.Err }
+
+// Resolve returns the legal move of the seat to move in g that token
+// names: a PGN4 token (piece letters, captures and check marks are
+// ignored, "O-O" and "O-O-O" castle) or the squares of a move, the king's
+// for castling ("h1-j1"), with "=Q" for a promotion. A token naming no
+// legal move is an error saying why.
+func Resolve(g *rules.Game, token string) (rules.Move, error) {
+	mv, err := pgn4.ParseMove(token)
+	if err != nil {
+		return 0, err
+	}
+	legal := g.LegalMoves()
+	switch mv.Kind {
+	case pgn4.CastleShort, pgn4.CastleLong:
+		for _, m := range legal {
+			if c, short := m.IsCastle(); c && short == (mv.Kind == pgn4.CastleShort) {
+				return m, nil
+			}
+		}
+		return 0, fmt.Errorf("%s cannot castle %s here", g.Turn(), map[bool]string{true: "kingside", false: "queenside"}[mv.Kind == pgn4.CastleShort])
+	case pgn4.Normal:
+	default:
+		return 0, fmt.Errorf("%q is not a move", token)
+	}
+	promo := rules.NoKind
+	if mv.Promotion != 0 {
+		k, ok := rules.KindFromLetter(mv.Promotion)
+		if !ok {
+			return 0, fmt.Errorf("promotion to %q is not a piece", mv.Promotion)
+		}
+		promo = k
+	}
+	for _, m := range legal {
+		if sw, _ := m.IsSwap(); sw {
+			continue
+		}
+		if m.From() == mv.From && m.To() == mv.To && (m.Promotion() == promo || promo == rules.NoKind && m.Promotion() == rules.Queen) {
+			return m, nil
+		}
+	}
+	p := g.Position()
+	if _, err := p.FindMove(mv.From, mv.To, promo); err != nil {
+		return 0, err
+	}
+	return 0, fmt.Errorf("%s is not among %s's legal moves", token, g.Turn())
+}
+
+// Squares writes m as 4pchess reads it: the squares, the king's for
+// castling, and "=Q" (or R, B, N) for a promotion.
+func Squares(m rules.Move) string { return m.String() }
+
+// Config is one match.
+type Config struct {
+	// Variant is the rules (chess.com Teams).
+	Variant *rules.Variant
+	// Games is the number of games; seats alternate every game and each
+	// opening is played twice, once from each side.
+	Games int
+	// MoveTime is each side's time per move.
+	MoveTime time.Duration
+	// OpeningPlies random legal moves (seeded by Seed) start each pair of
+	// games, so that two deterministic engines do not play one game over
+	// and over. 0 plays from the start array.
+	OpeningPlies int
+	// Seed makes the openings reproducible.
+	Seed uint64
+	// MaxTurns stops a game that goes on (a draw); 0 means 600.
+	MaxTurns int
+}
+
+// Outcome is one finished game.
+type Outcome struct {
+	// Index is the game's number from 0.
+	Index int
+	// BotSeats are the seats boardd played (Red and Yellow, or Blue and
+	// Green).
+	BotSeats [2]rules.Seat
+	// Result is how it ended ("move limit" when MaxTurns stopped it,
+	// "illegal move" when a player answered one).
+	Result rules.Result
+	// Score is boardd's: 1 a win, ½ a draw, 0 a loss.
+	Score float64
+	// Illegal is the illegal move that ended the game, if one did.
+	Illegal *IllegalMoveError
+	// Turns is the number of turns played; Game the game itself.
+	Turns int
+	Game  *rules.Game
+	// Time is each side's thinking time: the sum and the longest move,
+	// index 0 boardd, 1 the opponent; Moves counts each side's moves.
+	Time, MaxTime [2]time.Duration
+	Moves         [2]int
+}
+
+// Won, Drew and Lost say how the game went for boardd.
+func (o Outcome) Won() bool  { return o.Score == 1 }
+func (o Outcome) Drew() bool { return o.Score == 0.5 }
+func (o Outcome) Lost() bool { return o.Score == 0 }
+
+// PGN4 returns the game as PGN4 with the players' names as tags; a game
+// ended by an illegal move carries it in a Termination tag.
+func (o Outcome) PGN4(bot, opp string) (string, error) {
+	names := [2]string{bot, opp}
+	tags := []pgn4.Tag{{Name: "Event", Value: "boardd arena"}, {Name: "Round", Value: fmt.Sprint(o.Index + 1)}}
+	for s := rules.Seat(0); s < rules.NumSeats; s++ {
+		who := names[1]
+		if s == o.BotSeats[0] || s == o.BotSeats[1] {
+			who = names[0]
+		}
+		tags = append(tags, pgn4.Tag{Name: s.String(), Value: who})
+	}
+	if o.Illegal != nil {
+		tags = append(tags, pgn4.Tag{Name: "Termination", Value: o.Illegal.Error()})
+	} else if o.Result.Reason != "" {
+		tags = append(tags, pgn4.Tag{Name: "Termination", Value: o.Result.Reason})
+	}
+	pg, err := pgn4.FromGame(o.Game, tags)
+	if err != nil {
+		return "", err
+	}
+	return pg.String(), nil
+}
+
+// Opening returns the moves that start game pair i: OpeningPlies legal
+// moves drawn with the seed, none of which ends the game.
+func (c Config) Opening(pair int) ([]rules.Move, error) {
+	g, err := rules.NewGame(c.Variant, "")
+	if err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(c.Seed, uint64(pair)))
+	var moves []rules.Move
+	for len(moves) < c.OpeningPlies {
+		legal := g.LegalMoves()
+		if len(legal) == 0 {
+			break
+		}
+		m := legal[rng.IntN(len(legal))]
+		if _, err := g.Play(m); err != nil {
+			return nil, err
+		}
+		if _, over := g.Result(); over {
+			break
+		}
+		moves = append(moves, m)
+	}
+	return moves, nil
+}
+
+// PlayGame plays game i of the match: boardd's bot against opp, boardd on
+// Red and Yellow in even games and on Blue and Green in odd ones.
+func (c Config) PlayGame(ctx context.Context, i int, bot, opp Player) (Outcome, error) {
+	if c.Variant.Mode != rules.Teams {
+		return Outcome{}, fmt.Errorf("arena: variant %s: only chess.com Teams is supported (4pchess plays Teams)", c.Variant.Name)
+	}
+	g, err := rules.NewGame(c.Variant, "")
+	if err != nil {
+		return Outcome{}, err
+	}
+	o := Outcome{Index: i, Game: g, BotSeats: [2]rules.Seat{rules.Red, rules.Yellow}}
+	if i%2 == 1 {
+		o.BotSeats = [2]rules.Seat{rules.Blue, rules.Green}
+	}
+	opening, err := c.Opening(i / 2)
+	if err != nil {
+		return o, err
+	}
+	for _, m := range opening {
+		if _, err := g.Play(m); err != nil {
+			return o, fmt.Errorf("opening move %s: %v", m, err)
+		}
+	}
+	maxTurns := c.MaxTurns
+	if maxTurns == 0 {
+		maxTurns = 600
+	}
+	isBot := func(s rules.Seat) bool { return s == o.BotSeats[0] || s == o.BotSeats[1] }
+	for {
+		if r, over := g.Result(); over {
+			o.Result = r
+			break
+		}
+		if o.Turns >= maxTurns {
+			o.Result = rules.Result{Reason: "move limit"}
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return o, err
+		}
+		seat := g.Turn()
+		side, p := 1, opp
+		if isBot(seat) {
+			side, p = 0, bot
+		}
+		if len(g.LegalMoves()) == 0 {
+			// Teams ends on the first mate or stalemate; a seat with no
+			// move in a game that goes on is the rules' business.
+			if _, err := g.Resign(seat); err != nil {
+				return o, fmt.Errorf("turn %d: %s has no move and cannot resign: %v", o.Turns, seat, err)
+			}
+			continue
+		}
+		fen := g.Position().FEN4()
+		tok, took, err := p.Move(ctx, g, c.MoveTime)
+		if err != nil {
+			if ctx.Err() != nil {
+				return o, ctx.Err()
+			}
+			return o, &PlayerError{Side: side, Player: p.Name(), Seat: seat, Turn: o.Turns, Err: err}
+		}
+		o.Time[side] += took
+		o.MaxTime[side] = max(o.MaxTime[side], took)
+		o.Moves[side]++
+		m, err := Resolve(g, tok)
+		if err == nil {
+			_, err = g.Play(m)
+		}
+		if err != nil {
+			o.Illegal = &IllegalMoveError{Player: p.Name(), Seat: seat, Token: tok, FEN4: fen, Err: err}
+			winners := []rules.Seat{rules.Blue, rules.Green}
+			if seat == rules.Blue || seat == rules.Green {
+				winners = []rules.Seat{rules.Red, rules.Yellow}
+			}
+			o.Result = rules.Result{Reason: "illegal move", Winners: winners}
+			break
+		}
+		o.Turns++
+	}
+	switch {
+	case o.Result.Draw():
+		o.Score = 0.5
+	case isBot(o.Result.Winners[0]):
+		o.Score = 1
+	}
+	return o, nil
+}
+
+// Tally adds up a match.
+type Tally struct {
+	Wins, Draws, Losses int
+	// Illegal counts the games an illegal move ended, per side (0 boardd).
+	Illegal [2]int
+	// Aborted counts the games a player's failure to answer stopped, per
+	// side; they are not in Wins, Draws or Losses.
+	Aborted [2]int
+	// Time, MaxTime and Moves as in Outcome, over all games.
+	Time, MaxTime [2]time.Duration
+	Moves         [2]int
+}
+
+// Add counts one game.
+func (t *Tally) Add(o Outcome) {
+	switch {
+	case o.Won():
+		t.Wins++
+	case o.Drew():
+		t.Draws++
+	default:
+		t.Losses++
+	}
+	if o.Illegal != nil {
+		side := 1
+		if o.Illegal.Seat == o.BotSeats[0] || o.Illegal.Seat == o.BotSeats[1] {
+			side = 0
+		}
+		t.Illegal[side]++
+	}
+	for i := range 2 {
+		t.Time[i] += o.Time[i]
+		t.MaxTime[i] = max(t.MaxTime[i], o.MaxTime[i])
+		t.Moves[i] += o.Moves[i]
+	}
+}
+
+// String is the match's line: "boardd vs 4pchess: 20 games, W 3 D 2 L 15
+// (score 20.0 %), …".
+func (t Tally) String() string {
+	n := t.Wins + t.Draws + t.Losses
+	score := 0.0
+	if n > 0 {
+		score = 100 * (float64(t.Wins) + float64(t.Draws)/2) / float64(n)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d games: boardd wins %d, draws %d, losses %d (score %.1f %%)", n, t.Wins, t.Draws, t.Losses, score)
+	if t.Illegal != [2]int{} {
+		fmt.Fprintf(&b, "; illegal moves: boardd %d, opponent %d", t.Illegal[0], t.Illegal[1])
+	}
+	if t.Aborted != [2]int{} {
+		fmt.Fprintf(&b, "; games stopped, not counted, as a player gave no move: boardd %d, opponent %d", t.Aborted[0], t.Aborted[1])
+	}
+	for i, who := range []string{"boardd", "opponent"} {
+		if t.Moves[i] > 0 {
+			fmt.Fprintf(&b, "; %s %s/move (max %s)", who, (t.Time[i] / time.Duration(t.Moves[i])).Round(time.Millisecond), t.MaxTime[i].Round(time.Millisecond))
+		}
+	}
+	return b.String()
+}
+
+// errNoAnswer is an engine that ended or closed its output before
+// answering bestmove.
+var errNoAnswer = errors.New("the engine gave no bestmove")
+
+// errTimeout is an engine that did not answer in time.
+var errTimeout = errors.New("timed out")
