@@ -19,7 +19,43 @@ var (
 	gapNodes   = flag.Int64("engine.gaps.nodes", 20000, "TestLevelGaps: nodes a move of the full time (level 5); a level gets its share of the time of it")
 	gapTime    = flag.Duration("engine.gaps.movetime", 0, "TestLevelGaps: time a move instead of nodes (not reproducible)")
 	gapWorkers = flag.Int("engine.gaps.workers", 1, "TestLevelGaps: games played at once")
+	gapFrac    = flag.String("engine.gaps.frac", "", "TestLevelGaps: the five levels' shares of the time instead of the table's, comma-separated (a ladder under trial)")
+	gapDepth   = flag.String("engine.gaps.depth", "", "TestLevelGaps: the five levels' depth limits instead of the table's, comma-separated (0: no limit)")
 )
+
+// setLadder replaces the level table's time shares and depths with those
+// of -engine.gaps.frac and -engine.gaps.depth, for the test's duration.
+func setLadder(t *testing.T) {
+	saved := levels
+	t.Cleanup(func() { levels = saved })
+	for _, f := range []struct {
+		text string
+		set  func(l int, x float64)
+	}{
+		{*gapFrac, func(l int, x float64) { levels[l].timeFrac = x }},
+		{*gapDepth, func(l int, x float64) {
+			if x == 0 {
+				x = maxPly - maxQPly - 2
+			}
+			levels[l].depth = int(x)
+		}},
+	} {
+		if f.text == "" {
+			continue
+		}
+		parts := strings.Split(f.text, ",")
+		if len(parts) != MaxLevel {
+			t.Fatalf("%q: want %d numbers, one a level", f.text, MaxLevel)
+		}
+		for i, p := range parts {
+			x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+			if err != nil {
+				t.Fatalf("%q: %v", f.text, err)
+			}
+			f.set(i+1, x)
+		}
+	}
+}
 
 // levelNodes is the node limit of a level when a whole move's time is
 // worth base nodes: the level's share of the time, as with a move time.
@@ -36,6 +72,7 @@ func TestLevelGaps(t *testing.T) {
 		t.Skip("a measurement: -engine.gaps N")
 	}
 	v := loadVariant(t, *gapVariant)
+	setLadder(t)
 	for _, pair := range strings.Split(*gapPairs, ",") {
 		hi, lo, ok := strings.Cut(pair, "/")
 		h, err1 := strconv.Atoi(hi)
