@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"flag"
+	"strings"
 	"testing"
 	"time"
 )
@@ -10,16 +11,20 @@ import (
 var (
 	abGames = flag.Int("engine.ab", 0, "TestAB: games per variant of the bot with the terms under trial against the bot without")
 	abTime  = flag.Duration("engine.ab.movetime", 20*time.Millisecond, "TestAB: time per move")
+	abNodes = flag.Int64("engine.ab.nodes", 0, "TestAB: nodes per move instead of a time (reproducible)")
+	abWhat  = flag.String("engine.ab.what", "trial", "TestAB: trial (the terms under trial against none), brs (best-reply search against paranoid, singles modes) or lead (singles: the leading opponent weighing half)")
+	abVars  = flag.String("engine.ab.variants", "teams,ffa", "TestAB: the variants, comma-separated")
 )
 
 // TestAB measures the terms under trial (searcher.trial) against the bot
 // without them, at equal time per move, seats swapped every game:
-// go test ./engine -run AB -engine.ab 40
+// go test ./engine -run AB -engine.ab 40; best-reply search against
+// paranoid: -engine.ab.what brs -engine.ab.variants ffa -engine.ab.nodes 20000
 func TestAB(t *testing.T) {
 	if *abGames == 0 {
 		t.Skip("a measurement: -engine.ab N")
 	}
-	for _, name := range []string{"teams", "ffa"} {
+	for _, name := range strings.Split(*abVars, ",") {
 		v := loadVariant(t, name)
 		wins, losses, draws := 0, 0, 0
 		for i := 0; i < *abGames; i++ {
@@ -27,8 +32,20 @@ func TestAB(t *testing.T) {
 			for s := range ps {
 				p, _ := NewPlayer("bot:5", *abTime, uint64(i*4+s))
 				bp := p.(*BotPlayer)
+				if *abNodes > 0 {
+					bp.SetOptions(Options{Level: 5, Nodes: *abNodes, NoTimeLimit: true, Seed: uint64(i*4 + s)})
+				}
 				newSide := (s+i)%2 == 0
-				bp.trial = newSide
+				switch *abWhat {
+				case "trial":
+					bp.trial = newSide
+				case "brs":
+					bp.noBRS = !newSide
+				case "lead":
+					bp.lead = newSide
+				default:
+					t.Fatalf("-engine.ab.what %q: want trial, brs or lead", *abWhat)
+				}
 				if newSide {
 					bp.kind = "trial"
 				} else {

@@ -17,17 +17,17 @@
 //     partnerships, blocking double): the partner's move is the team's, so
 //     the search is an exact two-sided alpha-beta over the turn order
 //     (R, B, Y, G alternate sides, so it is ordinary negamax).
-//   - Singles modes (chess.com FFA, Chess4, the essay's free-for-all): the
-//     paranoid search (Sturtevant & Korf, "On pruning techniques for
-//     multi-player games", AAAI 2000): the bot's seat against the other
-//     three as one coalition. It keeps alpha-beta's full pruning, which
-//     best-reply search (Schadd & Winands, "Best Reply Search for
-//     Multiplayer Games", 2011) also aims for; BRS needs to let only one
-//     opponent move per layer, which the rules' Position cannot express
-//     without copying (a seat that has not the turn cannot move), so
-//     paranoid it is. The evaluation counts the bot's points, material,
-//     king shelter and pawns against the average of the three opponents',
-//     and a mate of the bot as lost.
+//   - Singles modes (chess.com FFA, Chess4, the essay's free-for-all):
+//     best-reply search in the BRS+ form (Schadd & Winands, "Best Reply
+//     Search for Multiplayer Games", 2011; Esser et al., "Improving
+//     Best-Reply Search", 2013): in each layer of the opponents' turns one
+//     opponent plays all its moves and the others the move their move
+//     ordering ranks first, so the real turn order is kept and the layer
+//     counts as one ply. The paranoid search (Sturtevant & Korf, AAAI
+//     2000: the bot's seat against the three as one coalition) is kept
+//     for comparison. The evaluation counts the bot's points, material,
+//     king shelter and pawns against the average of the three
+//     opponents', and a mate of the bot as lost.
 //
 // See docs/bot.md for levels, time management and the measured figures.
 package engine
@@ -120,6 +120,11 @@ type Engine struct {
 	trial bool
 	// noNull switches null-move pruning off (to measure it).
 	noNull bool
+	// noBRS searches the singles modes with the paranoid search instead
+	// of best-reply search (to measure one against the other).
+	noBRS bool
+	// lead: see searcher.lead.
+	lead bool
 	// lastRoot is the seat the table's entries were searched for: the
 	// paranoid search's values depend on whose side is whose.
 	lastRoot Seat
@@ -218,7 +223,7 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	}
 	res := Result{Move: moves[0], Allowed: allowed}
 	b := newBoard(gamePosition(g))
-	s := &searcher{b: b, tt: e.tt, stop: &e.stop, maxNodes: opt.Nodes, trial: e.trial, attackers: make([]attacker, 0, 64)}
+	s := &searcher{b: b, tt: e.tt, stop: &e.stop, maxNodes: opt.Nodes, trial: e.trial, noBRS: e.noBRS, lead: e.lead, attackers: make([]attacker, 0, 64)}
 	s.seed = mix(opt.Seed ^ 0x5eed)
 	s.noiseAmp = levels[opt.Level].noise
 	s.root = b.turn()
@@ -315,6 +320,7 @@ func (e *searcher) setTeams(ctrl [numSeats]Seat) {
 		}
 	}
 	e.paranoid = single
+	e.brs = single && !e.noBRS
 	me := ctrl[r]
 	if me == noSeat {
 		me = r

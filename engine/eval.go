@@ -413,17 +413,25 @@ func (e *searcher) evaluateLazy(alpha, beta int) int {
 func (e *searcher) combine() int {
 	var v int
 	if e.paranoid {
-		opp, n := 0, 0
+		opp, n, top := 0, 0, -infinity
 		for s := Seat(0); s < numSeats; s++ {
 			if e.team[s] == 0 {
 				v += e.utility(s)
 			} else {
-				opp += e.utility(s)
+				u := e.utility(s)
+				opp += u
 				n++
+				top = max(top, u)
 			}
 		}
 		if n > 0 {
-			v -= opp / n
+			if e.lead {
+				// First place is what counts: the strongest opponent
+				// weighs as much as the three together.
+				v -= (opp/n + top) / 2
+			} else {
+				v -= opp / n
+			}
 		}
 	} else {
 		for s := Seat(0); s < numSeats; s++ {

@@ -20,6 +20,15 @@ type searcher struct {
 	tt       *table
 	team     [numSeats]uint8 // 0: the root's side, 1: its opponents
 	paranoid bool            // root alone against three (singles modes)
+	// brs: the singles modes search the opponents' turns as one layer in
+	// which one opponent plays all its moves and the others the move
+	// their move ordering ranks first (best-reply search, BRS+).
+	brs   bool
+	noBRS bool // the paranoid search in the singles modes instead
+	lead  bool // singles: the leading opponent weighs half (on trial)
+	// branched[ply]: in the opponents' layer the node at ply belongs to,
+	// an opponent has already played all its moves.
+	branched [maxPly + 2]bool
 	root     Seat
 
 	material   [numSeats]int
@@ -101,6 +110,20 @@ func (e *searcher) child(mover Seat, depth, ply, alpha, beta int) int {
 		return e.search(depth, ply, alpha, beta)
 	}
 	return -e.search(depth, ply, -beta, -alpha)
+}
+
+// branchedKey marks in the table's key a node of a best-reply layer after
+// its branching opponent (the same position, fewer moves searched).
+var branchedKey = mix(0x50000)
+
+// childDepth is the depth left for the position after a move of mover
+// searched to depth: one less, except inside best-reply search's
+// layers, where consecutive seats of one side count as one ply.
+func (e *searcher) childDepth(mover Seat, depth int) int {
+	if e.brs && e.sameTeam(mover, e.b.turn()) {
+		return depth
+	}
+	return depth - 1
 }
 
 // childQ is child for the quiescence search.
@@ -319,7 +342,17 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 	if depth <= 0 || ply >= maxPly-maxQPly-1 {
 		return e.quiesce(ply, 0, alpha, beta)
 	}
+	mover := b.turn()
+	// Best-reply search: at an opponent's turn, before another opponent
+	// of the layer has played all its moves (branched), this one may do
+	// so, or play its first-ordered move and leave the choice to the next
+	// opponent; after, it plays its first-ordered move only.
+	opp := e.brs && e.team[mover] != 0
+	br := opp && e.branched[ply]
 	hash := e.curHash
+	if br {
+		hash ^= branchedKey
+	}
 	var ttMove Move
 	if ent, ok := e.tt.probe(hash); ok {
 		ttMove = ent.move
@@ -352,34 +385,54 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 		return e.noMoves(ply)
 	}
 	scores := e.order(moves, ply, ttMove)
-	mover := b.turn()
 	best, bestMove := -infinity, Move(0)
 	origAlpha := alpha
-	for i := range moves {
-		pickNext(moves, scores, i)
-		m := moves[i]
+	limit := len(moves)
+	if br {
+		limit = 1
+	}
+	passLeft := opp && !br
+	for i := 0; i < limit || passLeft; i++ {
+		pass := i >= limit
+		if pass {
+			passLeft = false
+		} else {
+			pickNext(moves, scores, i)
+		}
+		m := moves[0] // a pass plays the first-ordered move
+		if !pass {
+			m = moves[i]
+		}
 		c, isCap := b.captured(m)
 		quiet := !isCap && !isPromotion(m)
-		if e.takesKing(c, isCap) {
+		if !pass && e.takesKing(c, isCap) {
 			// Teams: capturing a king ends the game at once.
 			best, bestMove = mateScore-ply-1, m
 			break
 		}
 		u, gain := e.doMove(m, ply)
+		next := e.sameTeam(mover, b.turn())
+		if pass && !next {
+			// The last opponent of the layer: no one is left to branch.
+			e.undoMove(m, u, mover, gain, ply)
+			continue
+		}
+		e.branched[ply+1] = opp && next && !pass
+		d := e.childDepth(mover, depth)
 		var v int
 		if i == 0 {
-			v = e.child(mover, depth-1, ply+1, alpha, beta)
+			v = e.child(mover, d, ply+1, alpha, beta)
 		} else {
 			r := 0
-			if quiet && !inCheck && depth >= 3 && i >= 4 && !(!e.paranoid && e.givesCheck(mover)) {
+			if quiet && !pass && !inCheck && depth >= 3 && i >= 4 && !(!e.paranoid && e.givesCheck(mover)) {
 				r = 1
 				if i >= 12 && depth >= 5 {
 					r = 2
 				}
 			}
-			v = e.child(mover, depth-1-r, ply+1, alpha, alpha+1)
+			v = e.child(mover, d-r, ply+1, alpha, alpha+1)
 			if v > alpha && (r > 0 || v < beta) && !e.aborted {
-				v = e.child(mover, depth-1, ply+1, alpha, beta)
+				v = e.child(mover, d, ply+1, alpha, beta)
 			}
 		}
 		e.undoMove(m, u, mover, gain, ply)
@@ -443,9 +496,16 @@ func (e *searcher) quiesce(ply, qply, alpha, beta int) int {
 			alpha = stand
 		}
 		// Keep only captures of live men and promotions, best victim first.
+		// In best-reply search the opponents' captures of each other's
+		// men are left out too: they change the root's value little (the
+		// opponents count as their average) and multiply the leaves.
+		oppOnly := e.brs && e.team[b.turn()] != 0
 		n := 0
 		for _, m := range moves {
 			c, ok := b.captured(m)
+			if ok && oppOnly && c.seat != noSeat && e.team[c.seat] != 0 {
+				continue
+			}
 			if (ok && !c.dead) || isPromotion(m) {
 				moves[n] = m
 				n++

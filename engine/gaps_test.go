@@ -1,0 +1,148 @@
+package engine
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var (
+	gapGames   = flag.Int("engine.gaps", 0, "TestLevelGaps: games per pair of levels (the measurement: 100)")
+	gapVariant = flag.String("engine.gaps.variant", "ffa", "TestLevelGaps: the variant")
+	gapPairs   = flag.String("engine.gaps.pairs", "2/1,3/2,4/3,5/4", "TestLevelGaps: the pairs, stronger/weaker")
+	gapNodes   = flag.Int64("engine.gaps.nodes", 20000, "TestLevelGaps: nodes a move of the full time (level 5); a level gets its share of the time of it")
+	gapTime    = flag.Duration("engine.gaps.movetime", 0, "TestLevelGaps: time a move instead of nodes (not reproducible)")
+	gapWorkers = flag.Int("engine.gaps.workers", 1, "TestLevelGaps: games played at once")
+	gapFrac    = flag.String("engine.gaps.frac", "", "TestLevelGaps: the five levels' shares of the time instead of the table's, comma-separated (a ladder under trial)")
+	gapDepth   = flag.String("engine.gaps.depth", "", "TestLevelGaps: the five levels' depth limits instead of the table's, comma-separated (0: no limit)")
+)
+
+// setLadder replaces the level table's time shares and depths with those
+// of -engine.gaps.frac and -engine.gaps.depth, for the test's duration.
+func setLadder(t *testing.T) {
+	saved := levels
+	t.Cleanup(func() { levels = saved })
+	for _, f := range []struct {
+		text string
+		set  func(l int, x float64)
+	}{
+		{*gapFrac, func(l int, x float64) { levels[l].timeFrac = x }},
+		{*gapDepth, func(l int, x float64) {
+			if x == 0 {
+				x = maxPly - maxQPly - 2
+			}
+			levels[l].depth = int(x)
+		}},
+	} {
+		if f.text == "" {
+			continue
+		}
+		parts := strings.Split(f.text, ",")
+		if len(parts) != MaxLevel {
+			t.Fatalf("%q: want %d numbers, one a level", f.text, MaxLevel)
+		}
+		for i, p := range parts {
+			x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+			if err != nil {
+				t.Fatalf("%q: %v", f.text, err)
+			}
+			f.set(i+1, x)
+		}
+	}
+}
+
+// levelNodes is the node limit of a level when a whole move's time is
+// worth base nodes: the level's share of the time, as with a move time.
+func levelNodes(level int, base int64) int64 {
+	return max(1, int64(float64(base)*levels[level].timeFrac))
+}
+
+// TestLevelGaps measures each level against the one below it: two seats
+// each, the stronger on Red and Yellow in even games and on Blue and Green
+// in odd ones, with node limits (reproducible on a loaded machine):
+// go test ./engine -run LevelGaps -engine.gaps 100 -engine.gaps.variant ffa
+func TestLevelGaps(t *testing.T) {
+	if *gapGames == 0 {
+		t.Skip("a measurement: -engine.gaps N")
+	}
+	v := loadVariant(t, *gapVariant)
+	setLadder(t)
+	for _, pair := range strings.Split(*gapPairs, ",") {
+		hi, lo, ok := strings.Cut(pair, "/")
+		h, err1 := strconv.Atoi(hi)
+		l, err2 := strconv.Atoi(lo)
+		if !ok || err1 != nil || err2 != nil || h < 1 || h > MaxLevel || l < 1 || l > MaxLevel {
+			t.Fatalf("-engine.gaps.pairs %q: want pairs of levels such as 3/2", pair)
+		}
+		type res struct {
+			winner string
+			turns  int
+		}
+		out := make([]res, *gapGames)
+		var wg sync.WaitGroup
+		next := make(chan int)
+		var firstErr error
+		var mu sync.Mutex
+		began := time.Now()
+		for w := 0; w < max(1, *gapWorkers); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					var ps [4]Player
+					for s := range ps {
+						lvl := l
+						if (s%2 == 0) == (i%2 == 0) {
+							lvl = h
+						}
+						opt := Options{Level: lvl, Seed: uint64(i*4+s) + 1, HashMB: 8}
+						if *gapTime > 0 {
+							opt.MoveTime = *gapTime
+						} else {
+							opt.Nodes, opt.NoTimeLimit = levelNodes(lvl, *gapNodes), true
+						}
+						ps[s] = &BotPlayer{Engine: New(opt), kind: fmt.Sprintf("bot:%d", lvl)}
+					}
+					o, err := PlayGame(context.Background(), v, "", ps)
+					mu.Lock()
+					if err != nil && firstErr == nil {
+						firstErr = fmt.Errorf("game %d: %v", i, err)
+					}
+					out[i] = res{o.Winner, o.Turns}
+					mu.Unlock()
+				}
+			}()
+		}
+		for i := range out {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		if firstErr != nil {
+			t.Fatal(firstErr)
+		}
+		wins, losses, draws, turns := 0, 0, 0, 0
+		for _, r := range out {
+			turns += r.turns
+			switch r.winner {
+			case fmt.Sprintf("bot:%d", h):
+				wins++
+			case fmt.Sprintf("bot:%d", l):
+				losses++
+			default:
+				draws++
+			}
+		}
+		n := float64(len(out))
+		p := (float64(wins) + float64(draws)/2) / n
+		ci := 1.96 * math.Sqrt(p*(1-p)/n)
+		t.Logf("%s level %d against %d: %d–%d, %d draws: %.0f %% (95 %% interval ±%.0f %%), %.0f turns a game, %s",
+			v.Name, h, l, wins, losses, draws, 100*p, 100*ci, float64(turns)/n, time.Since(began).Round(time.Second))
+	}
+}
