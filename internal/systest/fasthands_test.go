@@ -3,12 +3,6 @@ package systest
 import (
 	"strings"
 	"testing"
-	"time"
-
-	"boardd/internal/catalog"
-	"boardd/referee"
-	"boardd/rules"
-	"boardd/sensors/sim"
 )
 
 // The fastest hands, at a real-looking pace through the switches, the
@@ -37,48 +31,15 @@ func TestFastHandsScripts(t *testing.T) {
 			"Bi11xNk9 Bn6xBk9", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v, err := catalog.Variant(tc.variant, "")
-			if err != nil {
-				t.Fatal(err)
+			got, inStep, said := playScript(t, tc.variant, tc.prelude, tc.script)
+			if strings.Join(got, " ") != tc.want || !inStep {
+				t.Errorf("read %v (in step %v), want %s; the board said:\n%s", got, inStep, tc.want, said)
 			}
-			g, err := rules.NewGame(v, "")
-			if err != nil {
-				t.Fatal(err)
+			if strings.Contains(said, "!!") || strings.Contains(said, "sensor fault") {
+				t.Errorf("the board complained:\n%s", said)
 			}
-			for _, mv := range strings.Fields(tc.prelude) {
-				m, err := referee.ResolveMove(g.Position(), g.LegalMoves(), mv)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := g.Play(m); err != nil {
-					t.Fatal(err)
-				}
-			}
-			before := len(g.Records())
-			var out strings.Builder
-			s, err := newRefRig(referee.New(g), &out, 400*time.Millisecond)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sc, err := sim.ParseScriptOn("hands", strings.NewReader(tc.script), s.board)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := sc.Play(s.rig.Board(), s.rig.Wait); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.rig.Settle(); err != nil {
-				t.Fatal(err)
-			}
-			got := moveTexts(g)[before:]
-			if strings.Join(got, " ") != tc.want || !s.ref.InStep() {
-				t.Errorf("read %v (in step %v), want %s; the board said:\n%s", got, s.ref.InStep(), tc.want, out.String())
-			}
-			if strings.Contains(out.String(), "!!") || strings.Contains(out.String(), "sensor fault") {
-				t.Errorf("the board complained:\n%s", out.String())
-			}
-			if tc.said != "" && !strings.Contains(out.String(), tc.said) {
-				t.Errorf("the board did not say %q:\n%s", tc.said, out.String())
+			if tc.said != "" && !strings.Contains(said, tc.said) {
+				t.Errorf("the board did not say %q:\n%s", tc.said, said)
 			}
 		})
 	}

@@ -67,54 +67,62 @@ wait 600ms
 			"lift d2\nwait 200ms\nplace d3\nwait 100ms\nlift a7\nwait 300ms\nplace a5\nwait 700ms\nlift a4\nwait 200ms\nplace a6\nwait 600ms\n", "d2-d3 O-O"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v, err := catalog.Variant(tc.variant, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			g, err := rules.NewGame(v, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, mv := range strings.Fields(tc.prelude) {
-				m, err := referee.ResolveMove(g.Position(), g.LegalMoves(), mv)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := g.Play(m); err != nil {
-					t.Fatal(err)
-				}
-			}
-			before := len(g.Records())
-			var out strings.Builder
-			s, err := newRefRig(referee.New(g), &out, 400*time.Millisecond)
-			rig := s.rig
-			if err != nil {
-				t.Fatal(err)
-			}
-			sc, err := sim.ParseScriptOn("issue", strings.NewReader(tc.script), s.board)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := sc.Play(rig.Board(), rig.Wait); err != nil {
-				t.Fatal(err)
-			}
-			if err := rig.Settle(); err != nil {
-				t.Fatal(err)
-			}
-			got := moveTexts(g)[before:]
-			if strings.Join(got, " ") != tc.want || !s.ref.InStep() {
-				t.Errorf("read %v (in step %v), want %s; the board said:\n%s", got, s.ref.InStep(), tc.want, out.String())
+			got, inStep, said := playScript(t, tc.variant, tc.prelude, tc.script)
+			if strings.Join(got, " ") != tc.want || !inStep {
+				t.Errorf("read %v (in step %v), want %s; the board said:\n%s", got, inStep, tc.want, said)
 			}
 			// A rook's part read a moment early is revised into the castle,
 			// and the board says so.
-			if strings.Contains(out.String(), ": Ra4-a6\n") != strings.Contains(out.String(), "O-O (revised: Ra4-a6") {
-				t.Errorf("a rook move read and not revised:\n%s", out.String())
+			if strings.Contains(said, ": Ra4-a6\n") != strings.Contains(said, "O-O (revised: Ra4-a6") {
+				t.Errorf("a rook move read and not revised:\n%s", said)
 			}
-			if strings.Contains(out.String(), "!!") || strings.Contains(out.String(), "sensor fault") {
-				t.Errorf("the board complained:\n%s", out.String())
+			if strings.Contains(said, "!!") || strings.Contains(said, "sensor fault") {
+				t.Errorf("the board complained:\n%s", said)
 			}
 		})
 	}
+}
+
+// playScript sets up variant after the prelude's moves, plays script on
+// the simulated switches (a 400 ms quiet period) until the board is
+// quiet, and returns the moves read, whether the referee is in step with
+// the board, and what the board said.
+func playScript(t *testing.T, variant, prelude, script string) (moves []string, inStep bool, said string) {
+	t.Helper()
+	v, err := catalog.Variant(variant, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGame(v, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mv := range strings.Fields(prelude) {
+		m, err := referee.ResolveMove(g.Position(), g.LegalMoves(), mv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := len(g.Records())
+	var out strings.Builder
+	s, err := newRefRig(referee.New(g), &out, 400*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := sim.ParseScriptOn("hands", strings.NewReader(script), s.board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.Play(s.rig.Board(), s.rig.Wait); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.rig.Settle(); err != nil {
+		t.Fatal(err)
+	}
+	return moveTexts(g)[before:], s.ref.InStep(), out.String()
 }
 
 // Whatever the rules allow can be typed: every move of random games of
