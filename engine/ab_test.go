@@ -12,14 +12,15 @@ var (
 	abGames = flag.Int("engine.ab", 0, "TestAB: games per variant of the bot with the terms under trial against the bot without")
 	abTime  = flag.Duration("engine.ab.movetime", 20*time.Millisecond, "TestAB: time per move")
 	abNodes = flag.Int64("engine.ab.nodes", 0, "TestAB: nodes per move instead of a time (reproducible)")
-	abWhat  = flag.String("engine.ab.what", "trial", "TestAB: trial (the terms under trial against none), brs (best-reply search against paranoid, singles modes) or lead (singles: the leading opponent weighing half)")
+	abWhat  = flag.String("engine.ab.what", "trial", "TestAB: trial (the terms under trial against none), brs (best-reply search against paranoid, singles modes), lead (singles: the leading opponent weighing half) or null (null-move pruning against none, Teams)")
 	abVars  = flag.String("engine.ab.variants", "teams,ffa", "TestAB: the variants, comma-separated")
 )
 
 // TestAB measures the terms under trial (searcher.trial) against the bot
 // without them, at equal time per move, seats swapped every game:
 // go test ./engine -run AB -engine.ab 40; best-reply search against
-// paranoid: -engine.ab.what brs -engine.ab.variants ffa -engine.ab.nodes 20000
+// paranoid: -engine.ab.what brs -engine.ab.variants ffa -engine.ab.nodes 20000;
+// null-move pruning against none: -engine.ab.what null -engine.ab.variants teams
 func TestAB(t *testing.T) {
 	if *abGames == 0 {
 		t.Skip("a measurement: -engine.ab N")
@@ -43,8 +44,10 @@ func TestAB(t *testing.T) {
 					bp.noBRS = !newSide
 				case "lead":
 					bp.lead = newSide
+				case "null":
+					bp.noNull = !newSide
 				default:
-					t.Fatalf("-engine.ab.what %q: want trial, brs or lead", *abWhat)
+					t.Fatalf("-engine.ab.what %q: want trial, brs, lead or null", *abWhat)
 				}
 				if newSide {
 					bp.kind = "trial"
