@@ -1,55 +1,10 @@
 package referee
 
 import (
-	"fmt"
-
 	"boardd/rules"
 	"boardd/rules/pgn4"
 	"boardd/rules/square"
 )
-
-// ResolveMove finds the move a PGN4 token names ("h2-h4", "Nj1xBi3+",
-// "O-O", "e10-e11=N") among legal, the legal moves of p. Without a
-// promotion letter a promotion means the variant's default piece. An
-// illegal move's error says why ("the queen's path is blocked at f3").
-func ResolveMove(p *rules.Position, legal []rules.Move, text string) (rules.Move, error) {
-	tok, err := pgn4.ParseMove(text)
-	if err != nil {
-		return 0, err
-	}
-	promo := rules.NoKind
-	if tok.Promotion != 0 {
-		promo, _ = rules.KindFromLetter(tok.Promotion)
-	}
-	for _, m := range legal {
-		c, short := m.IsCastle()
-		switch tok.Kind {
-		case pgn4.CastleShort, pgn4.CastleLong:
-			if c && short == (tok.Kind == pgn4.CastleShort) {
-				return m, nil
-			}
-		case pgn4.Normal:
-			if m.From() != tok.From || m.To() != tok.To {
-				continue
-			}
-			if m.Promotion() == promo || promo == rules.NoKind && defaultPromo(legal, m) {
-				return m, nil
-			}
-		default:
-			return 0, fmt.Errorf("%s is not a move on the board", text)
-		}
-	}
-	if tok.Kind == pgn4.Normal {
-		m, err := p.FindMove(tok.From, tok.To, promo)
-		if err != nil {
-			return 0, err
-		}
-		if err := p.Explain(m); err != nil {
-			return 0, err
-		}
-	}
-	return 0, fmt.Errorf("%s is not a legal move for %s now", text, p.Turn())
-}
 
 // Hands is how a human makes move m of position p on the board: the
 // pieces the move takes off (a captured piece, en-passant pawns, Chess4's
@@ -90,7 +45,7 @@ func Hands(p *rules.Position, m rules.Move) []Touch {
 // why.
 func GameHands(g *rules.Game, text string) ([]Touch, error) {
 	p := g.Position()
-	m, err := ResolveMove(p, g.LegalMoves(), text)
+	m, err := pgn4.Resolve(g, text)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"boardd/leds"
 	"boardd/referee/clock"
 	"boardd/rules"
+	"boardd/rules/pgn4"
 	"boardd/rules/square"
 	"boardd/sensors"
 )
@@ -875,7 +876,7 @@ func (l *Live) keepArmy(c Command) Reply {
 // PGN4 ("n7-n6", "Kn7-n6", "h13-h14=Q").
 func announcedMove(g *rules.Game, text string) (rules.Move, error) {
 	p := g.Position()
-	return ResolveMove(p, p.PseudoLegal(nil), text)
+	return pgn4.ResolveAmong(p, p.PseudoLegal(nil), text)
 }
 
 // replyName is a reply as the reply command and message write it.
@@ -934,7 +935,7 @@ func (l *Live) remoteMove(c Command) Reply {
 	if !l.ref.InStep() {
 		return fail("move: the board is being corrected; wait until it matches the game")
 	}
-	m, err := ResolveMove(g.Position(), g.LegalMoves(), c.Move)
+	m, err := pgn4.Resolve(g, c.Move)
 	if err != nil {
 		return fail("move %s: %v", c.Move, err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"boardd/leds"
 	"boardd/rules"
+	"boardd/rules/pgn4"
 )
 
 // refAfter is a referee on variant name's game after the moves given as
@@ -21,7 +22,7 @@ func refAfter(t *testing.T, name, moves string) *Referee {
 		t.Fatal(err)
 	}
 	for _, mv := range strings.Fields(moves) {
-		m, err := ResolveMove(g.Position(), g.LegalMoves(), mv)
+		m, err := pgn4.Resolve(g, mv)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -317,7 +318,7 @@ func TestRefereeExpectedPromotion(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := newRef(t, v, p.FEN4())
-	m, err := ResolveMove(p, r.Game().LegalMoves(), "e10-e11=N")
+	m, err := pgn4.ResolveAmong(p, r.Game().LegalMoves(), "e10-e11=N")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"boardd/internal/catalog"
-	"boardd/referee"
 	"boardd/rules"
+	"boardd/rules/pgn4"
 )
 
 // TestBestmove: the last line is "bestmove <move>" with a move that the
@@ -42,7 +42,7 @@ func TestBestmove(t *testing.T) {
 				t.Fatal(err)
 			}
 			g, _ := rules.NewGame(v, c.fen)
-			if _, err := referee.ResolveMove(g.Position(), g.LegalMoves(), mv); err != nil {
+			if _, err := pgn4.Resolve(g, mv); err != nil {
 				t.Fatalf("bestmove %s: %v", mv, err)
 			}
 		})

@@ -74,52 +74,6 @@ func (e *PlayerError) Error() string {
 
 func (e *PlayerError) Unwrap() error { return e.Err }
 
-// Resolve returns the legal move of the seat to move in g that token
-// names: a PGN4 token (piece letters, captures and check marks are
-// ignored, "O-O" and "O-O-O" castle) or the squares of a move, the king's
-// for castling ("h1-j1"), with "=Q" for a promotion. A token naming no
-// legal move is an error saying why.
-func Resolve(g *rules.Game, token string) (rules.Move, error) {
-	mv, err := pgn4.ParseMove(token)
-	if err != nil {
-		return 0, err
-	}
-	legal := g.LegalMoves()
-	switch mv.Kind {
-	case pgn4.CastleShort, pgn4.CastleLong:
-		for _, m := range legal {
-			if c, short := m.IsCastle(); c && short == (mv.Kind == pgn4.CastleShort) {
-				return m, nil
-			}
-		}
-		return 0, fmt.Errorf("%s cannot castle %s here", g.Turn(), map[bool]string{true: "kingside", false: "queenside"}[mv.Kind == pgn4.CastleShort])
-	case pgn4.Normal:
-	default:
-		return 0, fmt.Errorf("%q is not a move", token)
-	}
-	promo := rules.NoKind
-	if mv.Promotion != 0 {
-		k, ok := rules.KindFromLetter(mv.Promotion)
-		if !ok {
-			return 0, fmt.Errorf("promotion to %q is not a piece", mv.Promotion)
-		}
-		promo = k
-	}
-	for _, m := range legal {
-		if sw, _ := m.IsSwap(); sw {
-			continue
-		}
-		if m.From() == mv.From && m.To() == mv.To && (m.Promotion() == promo || promo == rules.NoKind && m.Promotion() == rules.Queen) {
-			return m, nil
-		}
-	}
-	p := g.Position()
-	if _, err := p.FindMove(mv.From, mv.To, promo); err != nil {
-		return 0, err
-	}
-	return 0, fmt.Errorf("%s is not among %s's legal moves", token, g.Turn())
-}
-
 // Squares writes m as 4pchess reads it: the squares, the king's for
 // castling, and "=Q" (or R, B, N) for a promotion.
 func Squares(m rules.Move) string { return m.String() }
@@ -285,7 +239,7 @@ func (c Config) PlayGame(ctx context.Context, i int, bot, opp Player) (Outcome, 
 		o.Time[side] += took
 		o.MaxTime[side] = max(o.MaxTime[side], took)
 		o.Moves[side]++
-		m, err := Resolve(g, tok)
+		m, err := pgn4.Resolve(g, tok)
 		if err == nil {
 			_, err = g.Play(m)
 		}

@@ -86,7 +86,7 @@ func fakeUCI(mode string) {
 				continue
 			}
 			for _, tok := range f[min(4, len(f)):] {
-				m, err := Resolve(g, tok)
+				m, err := pgn4.Resolve(g, tok)
 				if err == nil {
 					_, err = g.Play(m)
 				}
@@ -140,49 +140,6 @@ func self(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return exe
-}
-
-func TestResolve(t *testing.T) {
-	v := teams()
-	castle := "R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-x,x,x,yR,yN,yB,yK,yQ,yB,yN,yR,x,x,x/x,x,x,yP,yP,yP,yP,yP,yP,yP,yP,x,x,x/x,x,x,8,x,x,x/bR,bP,10,gP,gR/bN,bP,10,gP,gN/bB,bP,10,gP,gB/bQ,bP,10,gP,gK/bK,bP,10,gP,gQ/bB,bP,10,gP,gB/bN,bP,10,gP,gN/bR,bP,10,gP,gR/x,x,x,8,x,x,x/x,x,x,rP,rP,rP,rP,rP,rP,rP,rP,x,x,x/x,x,x,rR,3,rK,2,rR,x,x,x"
-	promo := "R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-x,x,x,yR,yN,yB,yK,yQ,yB,yN,yR,x,x,x/x,x,x,yP,yP,yP,yP,yP,yP,yP,yP,x,x,x/x,x,x,8,x,x,x/bR,bP,10,gP,gR/bN,bP,1,rP,8,gP,gN/bB,bP,10,gP,gB/bQ,bP,10,gP,gK/bK,bP,10,gP,gQ/bB,bP,10,gP,gB/bN,bP,10,gP,gN/bR,bP,10,gP,gR/x,x,x,8,x,x,x/x,x,x,rP,rP,rP,rP,rP,rP,rP,rP,x,x,x/x,x,x,rR,rN,rB,rQ,rK,rB,rN,rR,x,x,x"
-	tests := []struct {
-		name, fen, token, want, bad string
-	}{
-		{name: "squares", token: "h2-h4", want: "h2-h4"},
-		{name: "pgn4 with piece letter", token: "Nj1-i3", want: "j1-i3"},
-		{name: "pgn4 check mark ignored", token: "Nj1-i3+", want: "j1-i3"},
-		{name: "castle by king squares", fen: castle, token: "h1-j1", want: "h1-j1"},
-		{name: "castle in pgn4", fen: castle, token: "O-O", want: "h1-j1"},
-		{name: "queenside castle in pgn4", fen: castle, token: "O-O-O", want: "h1-f1"},
-		{name: "promotion by default a queen", fen: promo, token: "d10-d11", want: "d10-d11=Q"},
-		{name: "underpromotion", fen: promo, token: "d10-d11=N", want: "d10-d11=N"},
-		{name: "blocked pawn", token: "h2-h5", bad: "h2"},
-		{name: "no castling at the start", token: "O-O", bad: "castle"},
-		{name: "not a move", token: "R", bad: "not a move"},
-		{name: "not a token", token: "zz", bad: "zz"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			g, err := rules.NewGame(v, tc.fen)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := Resolve(g, tc.token)
-			if tc.bad != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.bad) {
-					t.Fatalf("Resolve(%q) = %v, %v; want an error naming %q", tc.token, m, err, tc.bad)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("Resolve(%q): %v", tc.token, err)
-			}
-			if got := Squares(m); got != tc.want {
-				t.Errorf("Resolve(%q) = %s, want %s", tc.token, got, tc.want)
-			}
-		})
-	}
 }
 
 // TestPlaysAGameBetweenProcesses plays games between the fake engines:
@@ -300,7 +257,7 @@ func TestAsksAgainWhenNoAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Resolve(g, tok); err != nil || u.NoAnswer != 1 {
+	if _, err := pgn4.Resolve(g, tok); err != nil || u.NoAnswer != 1 {
 		t.Errorf("answer %q (%v) after %d retries; want a legal move after 1", tok, err, u.NoAnswer)
 	}
 }

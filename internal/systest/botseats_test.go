@@ -13,6 +13,7 @@ import (
 	"boardd/internal/daemon"
 	"boardd/referee"
 	"boardd/rules"
+	"boardd/rules/pgn4"
 	"boardd/sync/botseat"
 	"boardd/sync/mqttclient"
 )
@@ -83,7 +84,7 @@ func TestRunWithBotSeats(t *testing.T) {
 				if st.Remote.Seat != st.Turn {
 					t.Fatalf("lit %s's move on %s's turn", st.Remote.Seat, st.Turn)
 				}
-				if m, err = referee.ResolveMove(g.Position(), g.LegalMoves(), st.Remote.Move); err != nil {
+				if m, err = pgn4.Resolve(g, st.Remote.Move); err != nil {
 					t.Fatalf("lit move %s: %v", st.Remote.Move, err)
 				}
 				lit++
@@ -160,7 +161,7 @@ func TestBotOverMQTT(t *testing.T) {
 				if !st.Seats[rules.Green].Remote {
 					t.Fatal("Green's move lit but the seat is not remote")
 				}
-				if m, err = referee.ResolveMove(g.Position(), g.LegalMoves(), st.Remote.Move); err != nil {
+				if m, err = pgn4.Resolve(g, st.Remote.Move); err != nil {
 					t.Fatal(err)
 				}
 				greens++

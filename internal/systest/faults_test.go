@@ -19,6 +19,7 @@ import (
 	"boardd/internal/catalog"
 	"boardd/referee"
 	"boardd/rules"
+	"boardd/rules/pgn4"
 	"boardd/sync/archive"
 )
 
@@ -242,7 +243,7 @@ func (f *faultRun) shadow(st referee.State) *rules.Game {
 		f.t.Fatal(err)
 	}
 	for _, mi := range st.Moves {
-		m, err := referee.ResolveMove(g.Position(), g.LegalMoves(), mi.Move)
+		m, err := pgn4.Resolve(g, mi.Move)
 		if err != nil {
 			f.t.Fatalf("the board's move %s: %v", mi.Move, err)
 		}

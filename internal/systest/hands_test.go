@@ -10,6 +10,7 @@ import (
 	"boardd/internal/catalog"
 	"boardd/referee"
 	"boardd/rules"
+	"boardd/rules/pgn4"
 	"boardd/sensors/sim"
 )
 
@@ -98,7 +99,7 @@ func playScript(t *testing.T, variant, prelude, script string) (moves []string, 
 		t.Fatal(err)
 	}
 	for _, mv := range strings.Fields(prelude) {
-		m, err := referee.ResolveMove(g.Position(), g.LegalMoves(), mv)
+		m, err := pgn4.Resolve(g, mv)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -153,7 +153,9 @@ func playSlot(g *rules.Game, sl Slot) (string, error) {
 		}
 		return "", fmt.Errorf("%s is still playing: nobody was just %s", seat, what)
 	}
-	m, err := resolve(g, mv)
+	// The game's moves, not only the position's: some variants let a
+	// mated player move into check.
+	m, err := mv.resolve(g.Position(), g.LegalMoves(), sl.Text)
 	if err != nil {
 		return "", err
 	}
@@ -186,64 +188,6 @@ func playSlot(g *rules.Game, sl Slot) (string, error) {
 		}
 	}
 	return note, err
-}
-
-// resolve finds the legal move a parsed token describes, checking the
-// piece letter against the board.
-func resolve(g *rules.Game, mv Move) (rules.Move, error) {
-	legal := g.LegalMoves()
-	if mv.Kind == CastleShort || mv.Kind == CastleLong {
-		for _, m := range legal {
-			if c, short := m.IsCastle(); c && short == (mv.Kind == CastleShort) {
-				return m, nil
-			}
-		}
-		side := "kingside (O-O)"
-		if mv.Kind == CastleLong {
-			side = "queenside (O-O-O)"
-		}
-		return 0, fmt.Errorf("%s cannot castle %s: the king or rook has moved, the way is not clear, or the king would pass an attacked square", g.Turn(), side)
-	}
-	p := g.Position()
-	if pc := p.At(mv.From); pc.IsPiece() && pc.Seat() == g.Turn() && !pc.Dead() {
-		want := mv.Piece
-		if want == 0 {
-			want = 'P'
-		}
-		if pc.Kind().Letter() != want {
-			return 0, fmt.Errorf("the move names a %c but %s holds %s's %s", want, mv.From, pc.Seat(), pc.Kind())
-		}
-	}
-	promo := rules.NoKind
-	if mv.Promotion != 0 {
-		k, ok := rules.KindFromLetter(mv.Promotion)
-		if !ok {
-			return 0, fmt.Errorf("promotion to %q is not a piece", mv.Promotion)
-		}
-		promo = k
-	}
-	// The game's moves, not only the position's: some variants let a
-	// mated player move into check.
-	for _, m := range legal {
-		if sw, _ := m.IsSwap(); sw != mv.Swap {
-			continue // '~' names a partner pawn swap, '-' and 'x' anything else
-		}
-		if m.From() == mv.From && m.To() == mv.To && (m.Promotion() == promo || (promo == rules.NoKind && m.Promotion() == legalDefault(legal, m))) {
-			return m, nil
-		}
-	}
-	return p.FindMove(mv.From, mv.To, promo) // explains why not
-}
-
-// legalDefault returns the first promotion offered for m's squares: the
-// variant's default when a token names none.
-func legalDefault(legal []rules.Move, m rules.Move) rules.Kind {
-	for _, x := range legal {
-		if x.From() == m.From() && x.To() == m.To() {
-			return x.Promotion()
-		}
-	}
-	return rules.NoKind
 }
 
 func resultText(g *rules.Game) string {

@@ -7,6 +7,7 @@ import (
 
 	"boardd/referee"
 	"boardd/rules"
+	"boardd/rules/pgn4"
 	"boardd/sensors"
 )
 
@@ -26,7 +27,7 @@ func TestRecorderKeepsADoubtedCaptureRevisedLaterAcrossACrash(t *testing.T) {
 			if i == 0 && len(gm.Records()) == 14 {
 				continue // g stays at the position before the capture
 			}
-			m, err := referee.ResolveMove(gm.Position(), gm.LegalMoves(), mv)
+			m, err := pgn4.Resolve(gm, mv)
 			if err != nil {
 				t.Fatal(mv, err)
 			}

@@ -203,7 +203,7 @@ func TestRecoveryCompletesARevisedMove(t *testing.T) {
 	v, _ := builtin("ffa", "")
 	g, _ := rules.NewGame(v, "")
 	for _, mv := range strings.Fields("h2-h3 b7-c7 d13-d12 m5-l5 k2-k3 Na5-c6 e13-e12 m4-l4 j2-j3 Ba6-b7 f13-f12 m6-l6 d2-d3") {
-		m, err := referee.ResolveMove(g.Position(), g.LegalMoves(), mv)
+		m, err := pgn4.Resolve(g, mv)
 		if err != nil {
 			t.Fatal(err)
 		}

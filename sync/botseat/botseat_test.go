@@ -9,6 +9,7 @@ import (
 
 	"boardd/referee"
 	"boardd/rules"
+	"boardd/rules/pgn4"
 	"boardd/sensors"
 )
 
@@ -51,7 +52,7 @@ func hands(t *testing.T, l *referee.Live, n int) referee.State {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := referee.ResolveMove(g.Position(), g.LegalMoves(), st.Remote.Move)
+			m, err := pgn4.Resolve(g, st.Remote.Move)
 			if err != nil {
 				t.Fatalf("lit move %s: %v", st.Remote.Move, err)
 			}
