@@ -125,6 +125,9 @@ func Start(cfg Config) (*Broker, error) {
 	if err := srv.AddHook(newIDGuard(), nil); err != nil {
 		return nil, fmt.Errorf("mqtt broker: %w", err)
 	}
+	if err := srv.AddHook(&takeoverGuard{srv: srv}, nil); err != nil {
+		return nil, fmt.Errorf("mqtt broker: %w", err)
+	}
 	b := &Broker{srv: srv, log: log, ws: &wsListener{}, auth: hook}
 	if cfg.Listen != "" {
 		ln, err := net.Listen("tcp", cfg.Listen)

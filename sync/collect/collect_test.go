@@ -2,11 +2,13 @@ package collect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,16 +22,23 @@ func runCollectFor(t *testing.T, url, dir string, stdout, stderr *testio.Buffer)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Run(ctx, brokertest.Client(url, "club", "pw-club"), dir, stdout, stderr) }()
-	return func() error {
-		cancel()
-		select {
-		case err := <-done:
-			return err
-		case <-time.After(10 * time.Second):
-			t.Fatal("collect did not stop")
-			return nil
-		}
+	var once sync.Once
+	var err error
+	stop = func() error {
+		once.Do(func() {
+			cancel()
+			select {
+			case err = <-done:
+			case <-time.After(10 * time.Second):
+				err = errors.New("collect did not stop within 10 s")
+			}
+		})
+		return err
 	}
+	// A test that fails before it stops collect stops it here, before the
+	// broker closes (the broker waits for its clients to go).
+	t.Cleanup(func() { stop() })
+	return stop
 }
 
 func pgn(event string) string {
