@@ -120,6 +120,8 @@ type Engine struct {
 	trial bool
 	// noNull switches null-move pruning off (to measure it).
 	noNull bool
+	// noPrune switches the shallow pruning (searcher.prune) off.
+	noPrune bool
 	// noBRS searches the singles modes with the paranoid search instead
 	// of best-reply search (to measure one against the other).
 	noBRS bool
@@ -237,6 +239,7 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	s.setTeams(controllers(g))
 	s.kingZone = !s.paranoid && !b.ordinaryKings
 	s.nullMove = b.mode == modeTeams && !s.paranoid && !e.noNull
+	s.prune = !s.paranoid && !e.noPrune
 	if !opt.NoTimeLimit {
 		s.timed = true
 		s.deadline = began.Add(allowed)

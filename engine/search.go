@@ -48,8 +48,15 @@ type searcher struct {
 	// the plies reached by a pass.
 	nullMove bool
 	nulled   [maxPly + 1]bool
-	gained   [numSeats]int // FFA points scored inside the search
-	out      [numSeats]int
+	// prune allows the shallow pruning of the partnership modes, at
+	// nodes off the principal variation and out of check, within three
+	// plies of the horizon: a static value that beats beta by a margin
+	// ends the node (reverse futility), and quiet moves that give no
+	// check are skipped late in the move list (late-move pruning) or when
+	// the static value is far below alpha (futility).
+	prune  bool
+	gained [numSeats]int // FFA points scored inside the search
+	out    [numSeats]int
 
 	killers [maxPly + 1][2]Move
 	history [numSeats][256][256]int32
@@ -319,6 +326,13 @@ func (e *searcher) noMoves(ply int) int {
 	return v - bonus
 }
 
+// rfpMargin is reverse futility's margin per ply of depth left, and
+// futilityMargin[d] what a quiet move d plies from the horizon is
+// assumed to gain at most, in centipawns.
+const rfpMargin = 150
+
+var futilityMargin = [4]int{0, 200, 350, 500}
+
 // search is the principal-variation alpha-beta search; it returns the
 // value for the side to move's team.
 func (e *searcher) search(depth, ply, alpha, beta int) int {
@@ -372,6 +386,21 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 			}
 		}
 	}
+	// Shallow pruning (partnership modes): see searcher.prune.
+	pv := beta-alpha > 1
+	shallow := e.prune && !pv && !inCheck && ply > 0 && depth <= 3 && beta < mateScore-maxPly && alpha > -mateScore+maxPly
+	static := 0
+	if shallow {
+		static = e.evaluate()
+		if static-rfpMargin*depth >= beta {
+			return static - rfpMargin*depth
+		}
+	}
+	futile := shallow && static+futilityMargin[depth] <= alpha
+	lateMoves := 1 << 30
+	if shallow {
+		lateMoves = 4 + 3*depth*depth
+	}
 	if e.nullMove && ply > 0 && !inCheck && depth >= 3 && !e.nulled[ply] && beta < mateScore-maxPly && beta > -mateScore+maxPly {
 		if v, ok := e.tryNull(depth, ply, beta); ok {
 			return v
@@ -411,6 +440,10 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 			break
 		}
 		u, gain := e.doMove(m, ply)
+		if i > 0 && quiet && !pass && (futile || i >= lateMoves) && best > -mateScore+maxPly && !e.givesCheck(mover) {
+			e.undoMove(m, u, mover, gain, ply)
+			continue
+		}
 		next := e.sameTeam(mover, b.turn())
 		if pass && !next {
 			// The last opponent of the layer: no one is left to branch.
