@@ -12,7 +12,7 @@ var (
 	abGames = flag.Int("engine.ab", 0, "TestAB: games per variant of the bot with the terms under trial against the bot without")
 	abTime  = flag.Duration("engine.ab.movetime", 20*time.Millisecond, "TestAB: time per move")
 	abNodes = flag.Int64("engine.ab.nodes", 0, "TestAB: nodes per move instead of a time (reproducible)")
-	abWhat  = flag.String("engine.ab.what", "trial", "TestAB: trial (the terms under trial against none), brs (best-reply search against paranoid, singles modes), lead (singles: the leading opponent weighing half), null (null-move pruning against none, Teams) or prune (shallow pruning against none, partnership modes)")
+	abWhat  = flag.String("engine.ab.what", "trial", "TestAB: trial (the terms under trial against none), brs (best-reply search against paranoid, singles modes), lead (singles: the leading opponent weighing half), null (null-move pruning against none, Teams), prune (shallow pruning against none, partnership modes), hist (history with debits, bounds and reductions, against without) or delta (quiescence's delta pruning against none)")
 	abVars  = flag.String("engine.ab.variants", "teams,ffa", "TestAB: the variants, comma-separated")
 )
 
@@ -48,8 +48,12 @@ func TestAB(t *testing.T) {
 					bp.noNull = !newSide
 				case "prune":
 					bp.noPrune = !newSide
+				case "hist":
+					bp.noHist = !newSide
+				case "delta":
+					bp.noDelta = !newSide
 				default:
-					t.Fatalf("-engine.ab.what %q: want trial, brs, lead, null or prune", *abWhat)
+					t.Fatalf("-engine.ab.what %q: want trial, brs, lead, null, prune, hist or delta", *abWhat)
 				}
 				if newSide {
 					bp.kind = "trial"

@@ -46,11 +46,14 @@ import (
 // noSeat is rules.NoSeat.
 const noSeat = rules.NoSeat
 
-// Level settings: the deepest iteration, the evaluation noise, the share
-// of the time, and how often (per mille of moves) the level blunders: plays
-// a random legal move without thinking, as a beginner now and then does.
+// Level settings: the deepest iteration in the partnership modes (depth)
+// and in best-reply search (brsDepth, where the three opponents' replies
+// are one ply), the evaluation noise, the share of the time, and how often
+// (per mille of moves) the level blunders: plays a random legal move
+// without thinking, as a beginner now and then does.
 type levelSpec struct {
 	depth    int
+	brsDepth int
 	noise    int
 	timeFrac float64
 	blunder  int
@@ -58,12 +61,15 @@ type levelSpec struct {
 
 var levels = [6]levelSpec{
 	{},
-	{depth: 1, noise: 100, timeFrac: 0.25, blunder: 250},
-	{depth: 2, noise: 50, timeFrac: 0.4, blunder: 100},
-	{depth: 3, noise: 30, timeFrac: 0.4, blunder: 60},
-	{depth: 5, noise: 0, timeFrac: 0.4, blunder: 20},
-	{depth: maxPly - maxQPly - 2, noise: 0, timeFrac: 1},
+	{depth: 1, brsDepth: 1, noise: 100, timeFrac: 0.25, blunder: 250},
+	{depth: 2, brsDepth: 1, noise: 50, timeFrac: 0.4, blunder: 100},
+	{depth: 3, brsDepth: 2, noise: 30, timeFrac: 0.4, blunder: 60},
+	{depth: 5, brsDepth: 3, noise: 0, timeFrac: 0.4, blunder: 20},
+	{depth: unlimited, brsDepth: unlimited, noise: 0, timeFrac: 1},
 }
+
+// unlimited is the deepest iteration there is.
+const unlimited = maxPly - maxQPly - 2
 
 // MaxLevel is the strongest level.
 const MaxLevel = 5
@@ -122,6 +128,10 @@ type Engine struct {
 	noNull bool
 	// noPrune switches the shallow pruning (searcher.prune) off.
 	noPrune bool
+	// noHist switches the history's debits and bounds off (searcher.hist).
+	noHist bool
+	// noDelta switches quiescence's delta pruning (searcher.delta) off.
+	noDelta bool
 	// noBRS searches the singles modes with the paranoid search instead
 	// of best-reply search (to measure one against the other).
 	noBRS bool
@@ -240,17 +250,20 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	s.kingZone = !s.paranoid && !b.ordinaryKings
 	s.nullMove = b.mode == modeTeams && !s.paranoid && !e.noNull
 	s.prune = !s.paranoid && !e.noPrune
+	s.hist = !e.noHist
+	s.delta = !s.paranoid && !e.noDelta
 	if !opt.NoTimeLimit {
 		s.timed = true
 		s.deadline = began.Add(allowed)
 	}
 	maxDepth := levels[opt.Level].depth
+	if s.brs {
+		maxDepth = levels[opt.Level].brsDepth
+	}
 	if opt.Depth > 0 {
 		maxDepth = opt.Depth
 	}
-	if maxDepth > maxPly-maxQPly-2 {
-		maxDepth = maxPly - maxQPly - 2
-	}
+	maxDepth = min(maxDepth, unlimited)
 	e.stop.Store(false)
 	done := make(chan struct{})
 	defer close(done)

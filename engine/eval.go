@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"cmp"
+
 	"boardd/rules"
 	"boardd/rules/square"
 )
@@ -229,7 +231,7 @@ func (e *searcher) hitsZone(a attacker, kf, kr int) bool {
 // target square is on the board.
 func (e *searcher) clearRay(af, ar, zf, zr int) bool {
 	b := e.b
-	sf, sr := sign(zf-af), sign(zr-ar)
+	sf, sr := cmp.Compare(zf, af), cmp.Compare(zr, ar)
 	f, r := af+sf, ar+sr
 	for {
 		i := b.squareIndex(square.At(f, r))
@@ -303,21 +305,12 @@ func (e *searcher) ownNeighbours(k square.Square, s Seat) int {
 	return n
 }
 
+// abs is the absolute value of x.
 func abs(x int) int {
 	if x < 0 {
 		return -x
 	}
 	return x
-}
-
-func sign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
 }
 
 // attacker is a piece that can join an attack on a king.

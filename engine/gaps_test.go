@@ -20,7 +20,7 @@ var (
 	gapTime    = flag.Duration("engine.gaps.movetime", 0, "TestLevelGaps: time a move instead of nodes (not reproducible)")
 	gapWorkers = flag.Int("engine.gaps.workers", 1, "TestLevelGaps: games played at once")
 	gapFrac    = flag.String("engine.gaps.frac", "", "TestLevelGaps: the five levels' shares of the time instead of the table's, comma-separated (a ladder under trial)")
-	gapDepth   = flag.String("engine.gaps.depth", "", "TestLevelGaps: the five levels' depth limits instead of the table's, comma-separated (0: no limit)")
+	gapDepth   = flag.String("engine.gaps.depth", "", "TestLevelGaps: the five levels' depth limits (both columns) instead of the table's, comma-separated (0: no limit)")
 )
 
 // setLadder replaces the level table's time shares and depths with those
@@ -35,9 +35,9 @@ func setLadder(t *testing.T) {
 		{*gapFrac, func(l int, x float64) { levels[l].timeFrac = x }},
 		{*gapDepth, func(l int, x float64) {
 			if x == 0 {
-				x = maxPly - maxQPly - 2
+				x = unlimited
 			}
-			levels[l].depth = int(x)
+			levels[l].depth, levels[l].brsDepth = int(x), int(x)
 		}},
 	} {
 		if f.text == "" {

@@ -54,7 +54,15 @@ type searcher struct {
 	// ends the node (reverse futility), and quiet moves that give no
 	// check are skipped late in the move list (late-move pruning) or when
 	// the static value is far below alpha (futility).
-	prune  bool
+	prune bool
+	// hist keeps the history scores bounded, debits the quiet moves
+	// tried before a quiet cut-off and reduces late quiet moves with a
+	// negative history one ply more (searcher.rewardQuiet).
+	hist bool
+	// delta skips, in quiescence, captures that cannot lift the value to
+	// alpha even if the piece taken is never avenged (delta pruning;
+	// partnership modes, where a capture gains no points).
+	delta  bool
 	gained [numSeats]int // FFA points scored inside the search
 	out    [numSeats]int
 
@@ -462,6 +470,9 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 				if i >= 12 && depth >= 5 {
 					r = 2
 				}
+				if e.hist && i >= 8 && depth >= 4 && e.history[mover][sqByte(m.From())][sqByte(m.To())] < 0 {
+					r++ // a move that has failed more often than it cut
+				}
 			}
 			v = e.child(mover, d-r, ply+1, alpha, alpha+1)
 			if v > alpha && (r > 0 || v < beta) && !e.aborted {
@@ -482,7 +493,7 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 							e.killers[ply][1] = e.killers[ply][0]
 							e.killers[ply][0] = m
 						}
-						e.history[mover][sqByte(m.From())][sqByte(m.To())] += int32(depth * depth)
+						e.rewardQuiet(mover, moves[:i], m, depth)
 					}
 					break
 				}
@@ -498,6 +509,36 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 	e.tt.store(hash, bestMove, toTT(best, ply), depth, flag)
 	return best
 }
+
+// historyMax bounds the history scores (the "gravity" of the update
+// below keeps them within ±historyMax).
+const historyMax = 1 << 14
+
+// rewardQuiet credits quiet move m, which caused a cut-off at depth, in
+// the history table of seat mover; with e.hist the quiet moves tried
+// before it (tried) are debited as much, and every update is scaled so
+// that the scores stay within ±historyMax, recent results weighing most.
+func (e *searcher) rewardQuiet(mover Seat, tried []Move, m Move, depth int) {
+	h := &e.history[mover]
+	bonus := int32(depth * depth)
+	if !e.hist {
+		h[sqByte(m.From())][sqByte(m.To())] += bonus
+		return
+	}
+	bonus = min(bonus, historyMax/4)
+	update := func(x *int32, d int32) { *x += d - int32(int(*x)*abs(int(d))/historyMax) }
+	update(&h[sqByte(m.From())][sqByte(m.To())], bonus)
+	b := e.b
+	for _, t := range tried {
+		if _, isCap := b.captured(t); !isCap && !isPromotion(t) {
+			update(&h[sqByte(t.From())][sqByte(t.To())], -bonus)
+		}
+	}
+}
+
+// deltaMargin is what a capture may gain beyond the piece it takes
+// (position, a recapture refused) for quiescence's delta pruning.
+const deltaMargin = 200
 
 // quiesce searches captures and promotions only, from a stand-pat score,
 // so that no leaf is evaluated in the middle of an exchange.
@@ -558,8 +599,12 @@ func (e *searcher) quiesce(ply, qply, alpha, beta int) int {
 	for i := range moves {
 		pickNext(moves, scores, i)
 		m := moves[i]
-		if c, ok := b.captured(m); e.takesKing(c, ok) {
+		c, ok := b.captured(m)
+		if e.takesKing(c, ok) {
 			return mateScore - ply - 1
+		}
+		if e.delta && !evade && ok && !isPromotion(m) && stand+pieceValue[c.kind]+deltaMargin <= alpha {
+			continue // even winning the piece for nothing leaves the side below alpha
 		}
 		u, gain := e.doMove(m, ply)
 		v := e.childQ(mover, ply+1, qply+1, alpha, beta)

@@ -10,6 +10,7 @@
 package handsim
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand"
 	"strings"
@@ -269,20 +270,9 @@ func emptyBetween(p *rules.Position, m rules.Move) (square.Square, bool) {
 		return square.None, false
 	}
 	df, dr := m.To().File()-m.From().File(), m.To().Rank()-m.From().Rank()
-	sf, sr := sgn(df), sgn(dr)
+	sf, sr := cmp.Compare(df, 0), cmp.Compare(dr, 0)
 	if f, r := m.From().File()+sf, m.From().Rank()+sr; (f != m.To().File() || r != m.To().Rank()) && !p.At(square.At(f, r)).IsPiece() {
 		return square.At(f, r), true
 	}
 	return square.None, false
-}
-
-// sgn is the sign of x: -1, 0 or 1.
-func sgn(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
 }
