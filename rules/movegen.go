@@ -406,6 +406,28 @@ func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, p
 				}
 				continue
 			}
+			if kind == Pawn && !v.KingCaptureGreys && !(anyEP && (isEPTarget(c+diagA, &eps, ne) || isEPTarget(c+diagB, &eps, ne))) {
+				// A pinned pawn keeps to its pin line: it pushes along
+				// it or takes the pinner on it, nothing else (a king
+				// capture off the line leaves the pin standing).
+				df, dr := c%stride-k%stride, c/stride-k/stride
+				switch d := sign(dr)*stride + sign(df); d {
+				case fwd, -fwd:
+					if t := (c + fwd) & cellMask; board[t] == NoPiece {
+						if promo[t] {
+							n += promos
+						} else {
+							n++
+						}
+						if double && dbl[c] && board[(t+fwd)&cellMask] == NoPiece {
+							n++
+						}
+					}
+				case diagA, diagB:
+					n += diagCount((c + d) & cellMask)
+				}
+				continue
+			}
 			for _, m := range p.pieceMoves(buf[:0], c, pc, s, anyEP) {
 				if m.flag() == flagCastleShort || m.flag() == flagCastleLong || p.legalAfter(m) {
 					n++
@@ -1086,4 +1108,13 @@ func (p *Position) IsLegal(m Move) bool {
 		}
 	}
 	return false
+}
+
+// isEPTarget reports whether cell t is among the first ne of eps.
+func isEPTarget(t int, eps *[NumSeats]int16, ne int) bool {
+	found := false
+	for _, x := range eps[:ne] {
+		found = found || int(x) == t
+	}
+	return found
 }
