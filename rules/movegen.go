@@ -371,87 +371,110 @@ func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, p
 		}
 	}
 	anyEP := ne > 0
-	// diagCount counts a pawn's capture from c onto the diagonal cell t
-	// (each promotion kind once); called directly, it is inlined.
-	diagCount := func(t int) int {
-		q := board[t]
-		switch {
-		case q == NoPiece || !capTab[q]:
-			return 0
-		case promo[t]:
-			return promos
+	ps := pawnSteps{fwd: fwd, diagA: diagA, diagB: diagB, promos: promos, double: double, promo: promo, dbl: dbl, capTab: capTab}
+	list := p.plist[s][:p.pcount[s]]
+	free, kings := countFree(board, list, dest, &ps, pins, np)
+	n += free
+	if kings == 1 {
+		n += p.countKing(k, board[k], s, dest)
+	} else {
+		for _, c16 := range list {
+			if c := int(c16) & cellMask; board[c]&(deadFlag|kindMask) == Piece(King) {
+				n += p.countKing(c, board[c], s, dest)
+			}
 		}
-		return 1
 	}
-	for _, c16 := range p.plist[s][:p.pcount[s]] {
+	for _, c16 := range pins[:np] {
 		c := int(c16) & cellMask
 		pc := board[c]
-		if pc&deadFlag != 0 {
-			continue
-		}
 		kind := pc.Kind()
-		if kind == King {
-			n += p.countKing(c, pc, s, dest)
-			continue
-		}
-		if np > 0 && isPinned(c, pins, np) {
-			if kind == Knight {
-				// A pinned knight's jump leaves the pin line: illegal,
-				// but for a king capture, which may grey the pinner.
-				for i := 8; i < 16; i++ {
-					t := (c + dirDelta[i]) & cellMask
-					if q := board[t]; dest[q] != 0 && q.Kind() == King && p.legalAfter(newMove(c, t, NoKind, flagNormal)) {
-						n++
-					}
-				}
-				continue
-			}
-			if kind == Pawn && !v.KingCaptureGreys && !(anyEP && (isEPTarget(c+diagA, &eps, ne) || isEPTarget(c+diagB, &eps, ne))) {
-				// A pinned pawn keeps to its pin line: it pushes along
-				// it or takes the pinner on it, nothing else (a king
-				// capture off the line leaves the pin standing).
-				df, dr := c%stride-k%stride, c/stride-k/stride
-				switch d := sign(dr)*stride + sign(df); d {
-				case fwd, -fwd:
-					if t := (c + fwd) & cellMask; board[t] == NoPiece {
-						if promo[t] {
-							n += promos
-						} else {
-							n++
-						}
-						if double && dbl[c] && board[(t+fwd)&cellMask] == NoPiece {
-							n++
-						}
-					}
-				case diagA, diagB:
-					n += diagCount((c + d) & cellMask)
-				}
-				continue
-			}
-			for _, m := range p.pieceMoves(buf[:0], c, pc, s, anyEP) {
-				if m.flag() == flagCastleShort || m.flag() == flagCastleLong || p.legalAfter(m) {
+		if kind == Knight {
+			// A pinned knight's jump leaves the pin line: illegal,
+			// but for a king capture, which may grey the pinner.
+			for i := 8; i < 16; i++ {
+				t := (c + dirDelta[i]) & cellMask
+				if q := board[t]; dest[q] != 0 && q.Kind() == King && p.legalAfter(newMove(c, t, NoKind, flagNormal)) {
 					n++
 				}
 			}
 			continue
 		}
-		switch kind {
+		if kind == Pawn && !v.KingCaptureGreys && !(anyEP && (isEPTarget(c+diagA, &eps, ne) || isEPTarget(c+diagB, &eps, ne))) {
+			// A pinned pawn keeps to its pin line: it pushes along it
+			// or takes the pinner on it, nothing else (a king capture
+			// off the line leaves the pin standing).
+			df, dr := c%stride-k%stride, c/stride-k/stride
+			switch d := sign(dr)*stride + sign(df); d {
+			case fwd, -fwd:
+				n += ps.pushes(board, c)
+			case diagA, diagB:
+				n += ps.capture(board, (c+d)&cellMask)
+			}
+			continue
+		}
+		for _, m := range p.pieceMoves(buf[:0], c, pc, s, anyEP) {
+			if m.flag() == flagCastleShort || m.flag() == flagCastleLong || p.legalAfter(m) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// pawnSteps holds what counting a seat's pawn moves needs: its forward
+// and capture steps and its promotion and double-step cells.
+type pawnSteps struct {
+	fwd, diagA, diagB int
+	promos            int // the number of promotion kinds
+	double            bool
+	promo, dbl        *[numCells]bool
+	capTab            *[256]bool
+}
+
+// pushes counts the pawn on cell c's pushes (each promotion kind once).
+func (ps *pawnSteps) pushes(board *[numCells]Piece, c int) int {
+	n := 0
+	if t := (c + ps.fwd) & cellMask; board[t] == NoPiece {
+		if ps.promo[t] {
+			n += ps.promos
+		} else {
+			n++
+		}
+		if ps.double && ps.dbl[c] && board[(t+ps.fwd)&cellMask] == NoPiece {
+			n++
+		}
+	}
+	return n
+}
+
+// capture counts a pawn's capture onto the diagonal cell t (each
+// promotion kind once).
+func (ps *pawnSteps) capture(board *[numCells]Piece, t int) int {
+	q := board[t]
+	switch {
+	case q == NoPiece || !ps.capTab[q]:
+		return 0
+	case ps.promo[t]:
+		return ps.promos
+	}
+	return 1
+}
+
+// countFree counts the moves of the pieces on the cells in list that are
+// live, not kings and not among the first np of pins, for a king not in
+// check (en passant aside), and reports how many live kings list holds.
+func countFree(board *[numCells]Piece, list []int16, dest *[256]uint8, ps *pawnSteps, pins *[numKingDirs]int16, np int) (n, kings int) {
+	for _, c16 := range list {
+		c := int(c16) & cellMask
+		pc := board[c]
+		if pc&deadFlag != 0 || np > 0 && isPinned(c, pins, np) {
+			continue
+		}
+		switch pc.Kind() {
 		case Pawn:
-			// A pawn that is not pinned, its king not in check: pushes
-			// and captures count as they are (en passant was counted
-			// above).
-			if t := (c + fwd) & cellMask; board[t] == NoPiece {
-				if promo[t] {
-					n += promos
-				} else {
-					n++
-				}
-				if double && dbl[c] && board[(t+fwd)&cellMask] == NoPiece {
-					n++
-				}
-			}
-			// The two diagonals, unrolled (a loop measured ~9 % slower).
-			n += diagCount((c+diagA)&cellMask) + diagCount((c+diagB)&cellMask)
+			// Pushes and captures count as they are (en passant was
+			// counted apart).
+			n += ps.pushes(board, c) + ps.capture(board, (c+ps.diagA)&cellMask) + ps.capture(board, (c+ps.diagB)&cellMask)
 		case Knight:
 			// Eight jumps, counted without a branch: dest[q] is 1 for an
 			// empty square or a piece s may capture.
@@ -470,9 +493,11 @@ func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, p
 				countRay(board, dest, c, -stride+1) + countRay(board, dest, c, -stride-1) +
 				countRay(board, dest, c, stride) + countRay(board, dest, c, -stride) +
 				countRay(board, dest, c, 1) + countRay(board, dest, c, -1)
+		case King:
+			kings++
 		}
 	}
-	return n
+	return n, kings
 }
 
 // countEvasions counts the legal moves of seat s, whose king on cell k is
