@@ -327,48 +327,10 @@ func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, p
 	board := &p.board
 	dest := &v.destTab[s]
 	n := 0
-	// En passant, counted once per node from its targets: the empty
-	// cells this seat may take en passant on, each captured onto by the
-	// live pawns of s that are not pinned and stand a diagonal step
-	// behind it (the full test; pinned pawns are counted below with
-	// their other moves).
 	var eps [NumSeats]int16
 	ne := 0
 	if v.EnPassant && p.ep != [NumSeats]epEntry{} {
-		hookEP := v.provides&(1<<OnEnPassant) != 0
-		for e := Seat(0); e < NumSeats; e++ {
-			en := p.ep[e]
-			t := int(en.target)
-			if t == 0 || board[t&cellMask] != NoPiece {
-				continue
-			}
-			if hookEP {
-				if !p.epCapturable(t, s) {
-					continue
-				}
-			} else if vic := board[en.pawn&cellMask]; e == s || vic != MakePiece(e, Pawn) || !capTab[vic] {
-				// epCapturable without a hook and with no army played
-				// by a partner: e's own entry, its pawn still there
-				continue
-			}
-			dup := false
-			for _, x := range eps[:ne] {
-				dup = dup || int(x) == t
-			}
-			if dup {
-				continue
-			}
-			eps[ne] = int16(t)
-			ne++
-			for _, c := range [2]int{t - diagA, t - diagB} {
-				if board[c&cellMask]&(Wall|deadFlag|3<<seatShift|kindMask) != MakePiece(s, Pawn) || isPinned(c, pins, np) {
-					continue
-				}
-				if p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
-					n++
-				}
-			}
-		}
+		n, eps, ne = p.countEnPassant(s, diagA, diagB, pins, np)
 	}
 	anyEP := ne > 0
 	ps := pawnSteps{fwd: fwd, diagA: diagA, diagB: diagB, promos: promos, double: double, promo: promo, dbl: dbl, capTab: capTab}
@@ -419,6 +381,53 @@ func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, p
 		}
 	}
 	return n
+}
+
+// countEnPassant counts the en-passant captures of seat s, not in check,
+// once per node from the entries' targets: each empty cell with a live
+// pawn of s a diagonal step (diagA, diagB) behind it that s may take en
+// passant on, captured onto by those of the pawns that are not among the
+// first np of pins (the full test; pinned pawns are counted with their
+// other moves). It returns the count and those targets.
+func (p *Position) countEnPassant(s Seat, diagA, diagB int, pins *[numKingDirs]int16, np int) (n int, eps [NumSeats]int16, ne int) {
+	board := &p.board
+	capTab := &p.v.capTab[s]
+	hookEP := p.v.provides&(1<<OnEnPassant) != 0
+	pawn := MakePiece(s, Pawn)
+	const mask = Wall | deadFlag | 3<<seatShift | kindMask
+	for e := Seat(0); e < NumSeats; e++ {
+		en := p.ep[e]
+		t := int(en.target)
+		if t == 0 {
+			continue
+		}
+		ca, cb := (t-diagA)&cellMask, (t-diagB)&cellMask
+		pa, pb := board[ca]&mask == pawn, board[cb]&mask == pawn
+		if !pa && !pb || board[t&cellMask] != NoPiece {
+			continue
+		}
+		if hookEP {
+			if !p.epCapturable(t, s) {
+				continue
+			}
+		} else if vic := board[en.pawn&cellMask]; e == s || vic != MakePiece(e, Pawn) || !capTab[vic] {
+			// epCapturable without a hook and with no army played by a
+			// partner: e's own entry, its pawn still there
+			continue
+		}
+		if isEPTarget(t, &eps, ne) {
+			continue
+		}
+		eps[ne] = int16(t)
+		ne++
+		if pa && !isPinned(ca, pins, np) && p.legalAfter(newMove(ca, t, NoKind, flagEnPassant)) {
+			n++
+		}
+		if pb && !isPinned(cb, pins, np) && p.legalAfter(newMove(cb, t, NoKind, flagEnPassant)) {
+			n++
+		}
+	}
+	return n, eps, ne
 }
 
 // pawnSteps holds what counting a seat's pawn moves needs: its forward
