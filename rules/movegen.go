@@ -315,15 +315,10 @@ func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, p
 	if inCheck {
 		return p.countEvasions(k, s, buf)
 	}
-	capTab := &v.capTab[s]
 	// The pawns' steps and tables, looked up once per node.
 	fwdDir := int(v.Seats[s].Forward)
 	fwd := dirDelta[fwdDir]
 	diagA, diagB := dirDelta[pawnDiag[fwdDir][0]], dirDelta[pawnDiag[fwdDir][1]]
-	promo := &v.promoCell[s]
-	dbl := &v.dblCell[s]
-	double := v.DoubleStep
-	promos := len(v.Promotions)
 	board := &p.board
 	dest := &v.destTab[s]
 	n := 0
@@ -333,7 +328,7 @@ func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, p
 		n, eps, ne = p.countEnPassant(s, diagA, diagB, pins, np)
 	}
 	anyEP := ne > 0
-	ps := pawnSteps{fwd: fwd, diagA: diagA, diagB: diagB, promos: promos, double: double, promo: promo, dbl: dbl, capTab: capTab}
+	ps := pawnSteps{fwd: fwd, diagA: diagA, diagB: diagB, capN: &v.pawnCap[s], mul: &v.moveMul[s], dbl: &v.dblStep[s]}
 	list := p.plist[s][:p.pcount[s]]
 	free, kings := countFree(board, list, dest, &ps, pins, np)
 	n += free
@@ -431,42 +426,32 @@ func (p *Position) countEnPassant(s Seat, diagA, diagB int, pins *[numKingDirs]i
 }
 
 // pawnSteps holds what counting a seat's pawn moves needs: its forward
-// and capture steps and its promotion and double-step cells.
+// and capture steps and the tables of Variant.pawnCap, moveMul and
+// dblStep.
 type pawnSteps struct {
 	fwd, diagA, diagB int
-	promos            int // the number of promotion kinds
-	double            bool
-	promo, dbl        *[numCells]bool
-	capTab            *[256]bool
+	capN              *[256]uint8
+	mul, dbl          *[numCells]uint8
 }
 
-// pushes counts the pawn on cell c's pushes (each promotion kind once).
+// pushes counts the pawn on cell c's pushes (each promotion kind once),
+// without a branch.
 func (ps *pawnSteps) pushes(board *[numCells]Piece, c int) int {
-	n := 0
-	if t := (c + ps.fwd) & cellMask; board[t] == NoPiece {
-		if ps.promo[t] {
-			n += ps.promos
-		} else {
-			n++
-		}
-		if ps.double && ps.dbl[c] && board[(t+ps.fwd)&cellMask] == NoPiece {
-			n++
-		}
+	t := (c + ps.fwd) & cellMask
+	one, two := 0, 0
+	if board[t] == NoPiece {
+		one = 1
 	}
-	return n
+	if board[(t+ps.fwd)&cellMask] == NoPiece {
+		two = int(ps.dbl[c])
+	}
+	return one * (int(ps.mul[t]) + two)
 }
 
 // capture counts a pawn's capture onto the diagonal cell t (each
-// promotion kind once).
+// promotion kind once), without a branch.
 func (ps *pawnSteps) capture(board *[numCells]Piece, t int) int {
-	q := board[t]
-	switch {
-	case q == NoPiece || !ps.capTab[q]:
-		return 0
-	case ps.promo[t]:
-		return ps.promos
-	}
-	return 1
+	return int(ps.capN[board[t]]) * int(ps.mul[t])
 }
 
 // countFree counts the moves of the pieces on the cells in list that are
