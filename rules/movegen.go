@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"math/bits"
+
 	"boardd/rules/square"
 )
 
@@ -581,19 +583,23 @@ func countRay(board *[numCells]Piece, dest *[256]uint8, c, d int) int {
 // generated only when legal.
 func (p *Position) countKing(c int, pc Piece, s Seat, dest *[256]uint8) int {
 	n := 0
-	p.board[c] = NoPiece
-	for i := 0; i < numKingDirs; i++ {
-		t := c + dirDelta[i]
-		q := p.board[t]
-		if dest[q] == 0 {
-			continue
-		}
-		if q.Kind() == King {
-			p.board[c] = pc
+	b := &p.board
+	c &= cellMask
+	// The steps the king may take by the pieces alone, a bit each, found
+	// without a branch; only those are tested.
+	open := uint(dest[b[(c+stride)&cellMask]]) | uint(dest[b[(c+1)&cellMask]])<<dirE |
+		uint(dest[b[(c-stride)&cellMask]])<<dirS | uint(dest[b[(c-1)&cellMask]])<<dirW |
+		uint(dest[b[(c+stride+1)&cellMask]])<<dirNE | uint(dest[b[(c-stride+1)&cellMask]])<<dirSE |
+		uint(dest[b[(c-stride-1)&cellMask]])<<dirSW | uint(dest[b[(c+stride-1)&cellMask]])<<dirNW
+	b[c] = NoPiece
+	for ; open != 0; open &= open - 1 {
+		t := (c + dirDelta[bits.TrailingZeros(open)&(numKingDirs-1)]) & cellMask
+		if b[t].Kind() == King {
+			b[c] = pc
 			if p.legalAfter(newMove(c, t, NoKind, flagNormal)) {
 				n++
 			}
-			p.board[c] = NoPiece
+			b[c] = NoPiece
 			continue
 		}
 		if !p.attacked(t, s) {
