@@ -315,7 +315,7 @@ func (p *Position) CountLegal(buf []Move) int {
 func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, pins *[numKingDirs]int16) int {
 	v := p.v
 	if inCheck {
-		return p.countEvasions(k, s, buf)
+		return p.countEvasions(k, s, buf, pins, np)
 	}
 	// The pawns' steps and tables, looked up once per node.
 	fwdDir := int(v.Seats[s].Forward)
@@ -500,10 +500,12 @@ func countFree(board *[numCells]Piece, list []int16, dest *[256]uint8, ps *pawnS
 // in check, on the plain path (CountLegal's conditions). Only a move onto
 // a checker's cell or a cell between a checking slider and the king can
 // answer a check, so only those, the king's steps, en passant and king
-// captures take a test; every other move leaves a check standing.
-func (p *Position) countEvasions(k int, s Seat, buf []Move) int {
+// captures take a test; every other move leaves a check standing. Against
+// a single checker, such a move by a piece that is not among the first
+// np of pins answers it and needs no test.
+func (p *Position) countEvasions(k int, s Seat, buf []Move, pins *[numKingDirs]int16, np int) int {
 	var answers [numCells]bool
-	p.markChecks(k, s, &answers)
+	single := p.markChecks(k, s, &answers) == 1
 	n := 0
 	king := p.board[k]
 	for _, m := range p.PseudoLegal(buf[:0]) {
@@ -522,7 +524,7 @@ func (p *Position) countEvasions(k int, s Seat, buf []Move) int {
 			}
 			p.board[k] = king
 		case answers[to&cellMask]:
-			if p.legalAfter(m) {
+			if single && !isPinned(from, pins, np) || p.legalAfter(m) {
 				n++
 			}
 		}
@@ -533,8 +535,9 @@ func (p *Position) countEvasions(k int, s Seat, buf []Move) int {
 // markChecks marks in answers the cells whose occupation could answer a
 // check to seat s's king on cell k (no barriers, no odd leapers): each
 // checking piece's cell and, for a slider, the cells between it and the
-// king.
-func (p *Position) markChecks(k int, s Seat, answers *[numCells]bool) {
+// king. It returns the number of checking pieces.
+func (p *Position) markChecks(k int, s Seat, answers *[numCells]bool) int {
+	n := 0
 	v := p.v
 	atk := &v.atkTab[s]
 	for i := 0; i < numKingDirs; i++ {
@@ -550,19 +553,23 @@ func (p *Position) markChecks(k int, s Seat, answers *[numCells]bool) {
 				answers[c&cellMask] = true
 			}
 			answers[t] = true
+			n++
 		}
 	}
 	for _, pa := range v.pawnAtk[s][:v.pawnAtkN[s]] {
-		if c := (k + pa.d) & cellMask; p.board[c] == pa.pc && !p.out[pa.pc.Seat()] {
+		if c := (k + pa.d) & cellMask; p.board[c] == pa.pc && !p.out[pa.pc.Seat()] && !answers[c] {
 			answers[c] = true
+			n++
 		}
 	}
 	for i := 8; i < 16; i++ {
 		c := (k + dirDelta[i]) & cellMask
 		if q := p.board[c]; q&kindMask == Piece(Knight) && atk[q] && !p.out[q.Seat()] {
 			answers[c] = true
+			n++
 		}
 	}
+	return n
 }
 
 // countRay counts a slider's moves from cell c along step d: the empty
