@@ -307,12 +307,14 @@ func (p *Position) CountLegal(buf []Move) int {
 	}
 	var pins [numKingDirs]int16
 	inCheck, np := p.checkAndPins(k, s, &pins)
-	return p.countPlain(buf, k, s, inCheck, np, &pins)
+	return p.countPlain(buf, k, s, inCheck, np, &pins, -1)
 }
 
 // countPlain is CountLegal on its plain path for seat s to move, its king
 // on cell k, with what checkAndPins found: inCheck, and np pins in pins.
-func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, pins *[numKingDirs]int16) int {
+// free, when not negative, is the count of the free pieces' moves
+// (countFree's), already known, s having a single live king.
+func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, pins *[numKingDirs]int16, free int) int {
 	v := p.v
 	if inCheck {
 		return p.countEvasions(k, s, buf, pins, np)
@@ -330,9 +332,12 @@ func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, p
 		n, eps, ne = p.countEnPassant(s, diagA, diagB, pins, np)
 	}
 	anyEP := ne > 0
-	ps := pawnSteps{fwd: fwd, diagA: diagA, diagB: diagB, capN: &v.pawnCap[s], mul: &v.moveMul[s], dbl: &v.dblStep[s]}
+	ps := p.pawnStepsOf(s)
 	list := p.plist[s][:p.pcount[s]]
-	free, kings := countFree(board, list, dest, &ps, pins, np)
+	kings := 1
+	if free < 0 {
+		free, kings = countFree(board, list, dest, &ps, pins, np)
+	}
 	n += free
 	if kings == 1 {
 		n += p.countKing(k, board[k], s, dest)
@@ -436,6 +441,16 @@ type pawnSteps struct {
 	mul, dbl          *[numCells]uint8
 }
 
+// pawnStepsOf returns seat s's pawnSteps.
+func (p *Position) pawnStepsOf(s Seat) pawnSteps {
+	v := p.v
+	fwdDir := int(v.Seats[s].Forward)
+	return pawnSteps{
+		fwd: dirDelta[fwdDir], diagA: dirDelta[pawnDiag[fwdDir][0]], diagB: dirDelta[pawnDiag[fwdDir][1]],
+		capN: &v.pawnCap[s], mul: &v.moveMul[s], dbl: &v.dblStep[s],
+	}
+}
+
 // pushes counts the pawn on cell c's pushes (each promotion kind once),
 // without a branch.
 func (ps *pawnSteps) pushes(board *[numCells]Piece, c int) int {
@@ -466,34 +481,46 @@ func countFree(board *[numCells]Piece, list []int16, dest *[256]uint8, ps *pawnS
 		if pc&deadFlag != 0 || np > 0 && isPinned(c, pins, np) {
 			continue
 		}
-		switch pc.Kind() {
+		switch kind := pc.Kind(); kind {
 		case Pawn:
 			// Pushes and captures count as they are (en passant was
 			// counted apart).
 			n += ps.pushes(board, c) + ps.capture(board, (c+ps.diagA)&cellMask) + ps.capture(board, (c+ps.diagB)&cellMask)
-		case Knight:
-			// Eight jumps, counted without a branch: dest[q] is 1 for an
-			// empty square or a piece s may capture.
-			n += int(dest[board[(c+2*stride+1)&cellMask]]) + int(dest[board[(c+2*stride-1)&cellMask]]) +
-				int(dest[board[(c-2*stride+1)&cellMask]]) + int(dest[board[(c-2*stride-1)&cellMask]]) +
-				int(dest[board[(c+stride+2)&cellMask]]) + int(dest[board[(c-stride+2)&cellMask]]) +
-				int(dest[board[(c+stride-2)&cellMask]]) + int(dest[board[(c-stride-2)&cellMask]])
-		case Bishop:
-			n += countRay(board, dest, c, stride+1) + countRay(board, dest, c, stride-1) +
-				countRay(board, dest, c, -stride+1) + countRay(board, dest, c, -stride-1)
-		case Rook:
-			n += countRay(board, dest, c, stride) + countRay(board, dest, c, -stride) +
-				countRay(board, dest, c, 1) + countRay(board, dest, c, -1)
-		case Queen:
-			n += countRay(board, dest, c, stride+1) + countRay(board, dest, c, stride-1) +
-				countRay(board, dest, c, -stride+1) + countRay(board, dest, c, -stride-1) +
-				countRay(board, dest, c, stride) + countRay(board, dest, c, -stride) +
-				countRay(board, dest, c, 1) + countRay(board, dest, c, -1)
 		case King:
 			kings++
+		default:
+			n += countOne(board, dest, ps, c, kind)
 		}
 	}
 	return n, kings
+}
+
+// countOne counts the moves of the piece of kind kind (not a king) on
+// cell c, free to move (countFree).
+func countOne(board *[numCells]Piece, dest *[256]uint8, ps *pawnSteps, c int, kind Kind) int {
+	switch kind {
+	case Pawn:
+		return ps.pushes(board, c) + ps.capture(board, (c+ps.diagA)&cellMask) + ps.capture(board, (c+ps.diagB)&cellMask)
+	case Knight:
+		// Eight jumps, counted without a branch: dest[q] is 1 for an
+		// empty square or a piece s may capture.
+		return int(dest[board[(c+2*stride+1)&cellMask]]) + int(dest[board[(c+2*stride-1)&cellMask]]) +
+			int(dest[board[(c-2*stride+1)&cellMask]]) + int(dest[board[(c-2*stride-1)&cellMask]]) +
+			int(dest[board[(c+stride+2)&cellMask]]) + int(dest[board[(c-stride+2)&cellMask]]) +
+			int(dest[board[(c+stride-2)&cellMask]]) + int(dest[board[(c-stride-2)&cellMask]])
+	case Bishop:
+		return countRay(board, dest, c, stride+1) + countRay(board, dest, c, stride-1) +
+			countRay(board, dest, c, -stride+1) + countRay(board, dest, c, -stride-1)
+	case Rook:
+		return countRay(board, dest, c, stride) + countRay(board, dest, c, -stride) +
+			countRay(board, dest, c, 1) + countRay(board, dest, c, -1)
+	case Queen:
+		return countRay(board, dest, c, stride+1) + countRay(board, dest, c, stride-1) +
+			countRay(board, dest, c, -stride+1) + countRay(board, dest, c, -stride-1) +
+			countRay(board, dest, c, stride) + countRay(board, dest, c, -stride) +
+			countRay(board, dest, c, 1) + countRay(board, dest, c, -1)
+	}
+	return 0
 }
 
 // countEvasions counts the legal moves of seat s, whose king on cell k is

@@ -1,5 +1,7 @@
 package rules
 
+import "math/bits"
+
 // Perft counts the move sequences of length depth from the position (the
 // standard move-generator oracle). Conventions, shared with the reference
 // counts in testdata: a move that captures a king is a leaf and is not
@@ -59,9 +61,12 @@ func (p *Position) perftLastTwo(bufs [][]Move) uint64 {
 	np := 0
 	cache := kt != 0 && t != s
 	var leapCheck bool
+	var fc freeCounts
+	inc := false
 	if cache {
 		check, np = p.sliderChecksAndPins(kt, t, &pins)
 		leapCheck = p.leaperAttack(kt, t)
+		inc = p.countFreeOf(t, np, &pins, &fc)
 	}
 	var n uint64
 	for _, m := range moves {
@@ -75,11 +80,115 @@ func (p *Position) perftLastTwo(bufs [][]Move) uint64 {
 			if near(kt, m.from()) || near(kt, m.to()) || near(kt, int(u.capCell)) {
 				inCheck = check || p.leaperAttack(kt, t)
 			}
-			n += uint64(p.countPlain(bufs[0][:0], kt, t, inCheck, np, &pins))
+			free := -1
+			if inc && !inCheck {
+				free = fc.recount(&p.board, m.from(), m.to(), int(u.capCell))
+			}
+			n += uint64(p.countPlain(bufs[0][:0], kt, t, inCheck, np, &pins, free))
 		default:
 			n += uint64(p.CountLegal(bufs[0][:0]))
 		}
 		p.Unmake(m, u)
+	}
+	return n
+}
+
+// freeCounts is seat t's free pieces (countFree's) as perftLastTwo found
+// them before the mover's moves: each one's cell, piece and count, their
+// total, and for each cell the pieces whose count reads it (a bit each:
+// the piece's own cell, its pawn steps or knight jumps, its rays up to
+// the first piece). After a move only the pieces that read a changed cell
+// are counted again.
+type freeCounts struct {
+	n     int
+	total int
+	cells [16]int16
+	pcs   [16]Piece
+	base  [16]int
+	reads [numCells]uint16
+	dest  *[256]uint8
+	ps    pawnSteps
+}
+
+// countFreeOf fills fc with seat t's free pieces, none of the first np of
+// pins among them. It reports false, fc being of no use, when t has more
+// than 16 of them or not a single live king.
+func (p *Position) countFreeOf(t Seat, np int, pins *[numKingDirs]int16, fc *freeCounts) bool {
+	board := &p.board
+	fc.ps = p.pawnStepsOf(t)
+	fc.dest = &p.v.destTab[t]
+	kings := 0
+	for _, c16 := range p.plist[t][:p.pcount[t]] {
+		c := int(c16) & cellMask
+		pc := board[c]
+		if pc&deadFlag != 0 || np > 0 && isPinned(c, pins, np) {
+			continue
+		}
+		kind := pc.Kind()
+		if kind == King {
+			kings++
+			continue
+		}
+		if fc.n == len(fc.cells) {
+			return false
+		}
+		i := fc.n
+		fc.n++
+		fc.cells[i], fc.pcs[i] = int16(c), pc
+		fc.base[i] = countOne(board, fc.dest, &fc.ps, c, kind)
+		fc.total += fc.base[i]
+		fc.markReads(board, c, kind, uint16(1)<<i)
+	}
+	return kings == 1
+}
+
+// markReads marks bit in fc.reads on the cells the count of the piece of
+// kind kind on cell c reads.
+func (fc *freeCounts) markReads(board *[numCells]Piece, c int, kind Kind, bit uint16) {
+	r := &fc.reads
+	r[c] |= bit
+	d0, d1 := 0, 0
+	switch kind {
+	case Pawn:
+		t := (c + fc.ps.fwd) & cellMask
+		r[t] |= bit
+		r[(t+fc.ps.fwd)&cellMask] |= bit
+		r[(c+fc.ps.diagA)&cellMask] |= bit
+		r[(c+fc.ps.diagB)&cellMask] |= bit
+		return
+	case Knight:
+		for i := 8; i < 16; i++ {
+			r[(c+dirDelta[i])&cellMask] |= bit
+		}
+		return
+	case Bishop:
+		d0, d1 = dirNE, dirNW+1
+	case Rook:
+		d0, d1 = dirN, dirW+1
+	case Queen:
+		d0, d1 = dirN, dirNW+1
+	}
+	for i := d0; i < d1; i++ {
+		d := dirDelta[i]
+		for t := (c + d) & cellMask; ; t = (t + d) & cellMask {
+			r[t] |= bit
+			if board[t] != NoPiece {
+				break
+			}
+		}
+	}
+}
+
+// recount returns the free pieces' count after a move that changed cells
+// from, to and capture (and no other).
+func (fc *freeCounts) recount(board *[numCells]Piece, from, to, capture int) int {
+	n := fc.total
+	for a := fc.reads[from&cellMask] | fc.reads[to&cellMask] | fc.reads[capture&cellMask]; a != 0; a &= a - 1 {
+		i := bits.TrailingZeros16(a) & 15
+		n -= fc.base[i]
+		if c := int(fc.cells[i]) & cellMask; board[c] == fc.pcs[i] {
+			n += countOne(board, fc.dest, &fc.ps, c, fc.pcs[i].Kind())
+		}
 	}
 	return n
 }
