@@ -85,6 +85,17 @@ func (p *Position) perftLastTwo(bufs [][]Move) uint64 {
 				free = fc.recount(&p.board, m.from(), m.to(), int(u.capCell))
 			}
 			n += uint64(p.countPlain(bufs[0][:0], kt, t, inCheck, np, &pins, free))
+		case inc && p.turn == t && int(p.king[t]) == kt && m.flag() < flagCastleShort:
+			// A move on the king's lines: its checks and pins are
+			// found again, and where the pins are as they were, so
+			// are the free pieces.
+			var pins2 [numKingDirs]int16
+			inCheck, np2 := p.checkAndPins(kt, t, &pins2)
+			free := -1
+			if !inCheck && np2 == np && pins2 == pins {
+				free = fc.recount(&p.board, m.from(), m.to(), int(u.capCell))
+			}
+			n += uint64(p.countPlain(bufs[0][:0], kt, t, inCheck, np2, &pins2, free))
 		default:
 			n += uint64(p.CountLegal(bufs[0][:0]))
 		}
