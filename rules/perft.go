@@ -46,10 +46,13 @@ func (p *Position) perft(depth int, bulk bool, bufs [][]Move) uint64 {
 // perftLastTwo is perft(2) with bulk counting on the plain path. The
 // seat t that moves after this one is the same after each of its moves,
 // and so is its king's cell, but after a capture of that king (a leaf):
-// the slider checks and pins of t's king are found once, here, and
-// reused after every move that changes no cell on the king's eight lines;
-// its pawn and knight checks likewise, looked for again only after a move
-// that changes a cell within two files and two ranks of the king.
+// the slider checks and pins of t's king are found once, here, and reused
+// after every move that changes none of the cells that walk reads
+// (markKingLines); its pawn and knight checks likewise, looked for again
+// only after a move that changes a cell within two files and two ranks of
+// the king. The moves of t's free pieces are counted once too
+// (freeCounts), and after each move again only for the pieces that read a
+// cell it changed, wherever t's pins are as they were.
 func (p *Position) perftLastTwo(bufs [][]Move) uint64 {
 	moves := p.LegalMoves(bufs[1][:0])
 	bufs[1] = moves[:0]
@@ -62,11 +65,13 @@ func (p *Position) perftLastTwo(bufs [][]Move) uint64 {
 	cache := kt != 0 && t != s
 	var leapCheck bool
 	var fc freeCounts
+	var lines [numCells]bool
 	inc := false
 	if cache {
 		check, np = p.sliderChecksAndPins(kt, t, &pins)
 		leapCheck = p.leaperAttack(kt, t)
 		inc = p.countFreeOf(t, np, &pins, &fc)
+		p.markKingLines(kt, &lines)
 	}
 	var n uint64
 	for _, m := range moves {
@@ -75,7 +80,7 @@ func (p *Position) perftLastTwo(bufs [][]Move) uint64 {
 		case u.kingCap:
 			n++
 		case cache && p.turn == t && int(p.king[t]) == kt && m.flag() < flagCastleShort &&
-			!aligned(kt, m.from()) && !aligned(kt, m.to()) && !aligned(kt, int(u.capCell)):
+			!lines[m.from()] && !lines[m.to()] && !lines[u.capCell&cellMask]:
 			inCheck := check || leapCheck
 			if near(kt, m.from()) || near(kt, m.to()) || near(kt, int(u.capCell)) {
 				inCheck = check || p.leaperAttack(kt, t)
@@ -204,11 +209,26 @@ func (fc *freeCounts) recount(board *[numCells]Piece, from, to, capture int) int
 	return n
 }
 
-// aligned reports whether cells a and b share a rank, a file or a
-// diagonal.
-func aligned(a, b int) bool {
-	df, dr := a%stride-b%stride, a/stride-b/stride
-	return df == 0 || dr == 0 || df == dr || df == -dr
+// markKingLines marks in lines the cells that sliderChecksAndPins reads
+// from the king on cell k: along each of the eight lines, every cell up
+// to the second piece or the first wall. A change elsewhere leaves its
+// answer as it was.
+func (p *Position) markKingLines(k int, lines *[numCells]bool) {
+	for i := 0; i < numKingDirs; i++ {
+		d := dirDelta[i]
+		seen := 0
+		for t := (k + d) & cellMask; ; t = (t + d) & cellMask {
+			lines[t] = true
+			q := p.board[t]
+			if q == NoPiece {
+				continue
+			}
+			seen++
+			if q&Wall != 0 || seen == 2 {
+				break
+			}
+		}
+	}
 }
 
 // near reports whether cells a and b are at most two files and two ranks
