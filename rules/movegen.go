@@ -307,14 +307,15 @@ func (p *Position) CountLegal(buf []Move) int {
 	}
 	var pins [numKingDirs]int16
 	inCheck, np := p.checkAndPins(k, s, &pins)
-	return p.countPlain(buf, k, s, inCheck, np, &pins, -1)
+	return p.countPlain(buf, k, s, inCheck, np, &pins, -1, true)
 }
 
 // countPlain is CountLegal on its plain path for seat s to move, its king
 // on cell k, with what checkAndPins found: inCheck, and np pins in pins.
 // free, when not negative, is the count of the free pieces' moves
-// (countFree's), already known, s having a single live king.
-func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, pins *[numKingDirs]int16, free int) int {
+// (countFree's), already known, s having a single live king; without ep,
+// s is known to have no en-passant capture.
+func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, pins *[numKingDirs]int16, free int, ep bool) int {
 	v := p.v
 	if inCheck {
 		return p.countEvasions(k, s, buf, pins, np)
@@ -328,7 +329,7 @@ func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, p
 	n := 0
 	var eps [NumSeats]int16
 	ne := 0
-	if v.EnPassant && p.ep != [NumSeats]epEntry{} {
+	if ep && v.EnPassant && p.ep != [NumSeats]epEntry{} {
 		n, eps, ne = p.countEnPassant(s, diagA, diagB, pins, np)
 	}
 	anyEP := ne > 0

@@ -67,11 +67,13 @@ func (p *Position) perftLastTwo(bufs [][]Move) uint64 {
 	var fc freeCounts
 	var lines [numCells]bool
 	inc := false
+	epMaybe := true
 	if cache {
 		check, np = p.sliderChecksAndPins(kt, t, &pins)
 		leapCheck = p.leaperAttack(kt, t)
 		inc = p.countFreeOf(t, np, &pins, &fc)
 		p.markKingLines(kt, &lines)
+		epMaybe = p.v.provides&(1<<OnEnPassant) != 0 || p.epBehind(s, t)
 	}
 	var n uint64
 	for _, m := range moves {
@@ -89,7 +91,7 @@ func (p *Position) perftLastTwo(bufs [][]Move) uint64 {
 			if inc && !inCheck {
 				free = fc.recount(&p.board, m.from(), m.to(), int(u.capCell))
 			}
-			n += uint64(p.countPlain(bufs[0][:0], kt, t, inCheck, np, &pins, free))
+			n += uint64(p.countPlain(bufs[0][:0], kt, t, inCheck, np, &pins, free, epMaybe || m.flag() == flagDouble && p.pawnBehind(t, (m.from()+m.to())/2)))
 		case inc && p.turn == t && int(p.king[t]) == kt && m.flag() < flagCastleShort:
 			// A move on the king's lines: its checks and pins are
 			// found again, and where the pins are as they were, so
@@ -100,7 +102,7 @@ func (p *Position) perftLastTwo(bufs [][]Move) uint64 {
 			if !inCheck && np2 == np && pins2 == pins {
 				free = fc.recount(&p.board, m.from(), m.to(), int(u.capCell))
 			}
-			n += uint64(p.countPlain(bufs[0][:0], kt, t, inCheck, np2, &pins2, free))
+			n += uint64(p.countPlain(bufs[0][:0], kt, t, inCheck, np2, &pins2, free, epMaybe || m.flag() == flagDouble && p.pawnBehind(t, (m.from()+m.to())/2)))
 		default:
 			n += uint64(p.CountLegal(bufs[0][:0]))
 		}
@@ -207,6 +209,30 @@ func (fc *freeCounts) recount(board *[numCells]Piece, from, to, capture int) int
 		}
 	}
 	return n
+}
+
+// epBehind reports whether a live pawn of seat t stands a diagonal step
+// behind the target of an en-passant entry of a seat other than s: where
+// none does, t has no en-passant capture after a move of s but onto the
+// square s's own double step skips (no hook adding entries).
+func (p *Position) epBehind(s, t Seat) bool {
+	for e := Seat(0); e < NumSeats; e++ {
+		if c := int(p.ep[e].target); c != 0 && e != s && p.pawnBehind(t, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// pawnBehind reports whether a live pawn of seat t stands a diagonal step
+// behind cell c, where it could capture onto c.
+func (p *Position) pawnBehind(t Seat, c int) bool {
+	v := p.v
+	fwdDir := int(v.Seats[t].Forward)
+	pawn := MakePiece(t, Pawn)
+	const mask = Wall | deadFlag | 3<<seatShift | kindMask
+	return p.board[(c-dirDelta[pawnDiag[fwdDir][0]])&cellMask]&mask == pawn ||
+		p.board[(c-dirDelta[pawnDiag[fwdDir][1]])&cellMask]&mask == pawn
 }
 
 // markKingLines marks in lines the cells that sliderChecksAndPins reads
