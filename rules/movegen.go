@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"math/bits"
+
 	"boardd/rules/square"
 )
 
@@ -305,162 +307,233 @@ func (p *Position) CountLegal(buf []Move) int {
 	}
 	var pins [numKingDirs]int16
 	inCheck, np := p.checkAndPins(k, s, &pins)
-	return p.countPlain(buf, k, s, inCheck, np, &pins)
+	return p.countPlain(buf, k, s, inCheck, np, &pins, -1, true)
 }
 
 // countPlain is CountLegal on its plain path for seat s to move, its king
 // on cell k, with what checkAndPins found: inCheck, and np pins in pins.
-func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, pins *[numKingDirs]int16) int {
+// free, when not negative, is the count of the free pieces' moves
+// (countFree's), already known, s having a single live king; without ep,
+// s is known to have no en-passant capture.
+func (p *Position) countPlain(buf []Move, k int, s Seat, inCheck bool, np int, pins *[numKingDirs]int16, free int, ep bool) int {
 	v := p.v
 	if inCheck {
-		return p.countEvasions(k, s, buf)
+		return p.countEvasions(k, s, buf, pins, np)
 	}
-	capTab := &v.capTab[s]
 	// The pawns' steps and tables, looked up once per node.
 	fwdDir := int(v.Seats[s].Forward)
 	fwd := dirDelta[fwdDir]
 	diagA, diagB := dirDelta[pawnDiag[fwdDir][0]], dirDelta[pawnDiag[fwdDir][1]]
-	promo := &v.promoCell[s]
-	dbl := &v.dblCell[s]
-	double := v.DoubleStep
-	promos := len(v.Promotions)
 	board := &p.board
 	dest := &v.destTab[s]
 	n := 0
-	// En passant, counted once per node from its targets: the empty
-	// cells this seat may take en passant on, each captured onto by the
-	// live pawns of s that are not pinned and stand a diagonal step
-	// behind it (the full test; pinned pawns are counted below with
-	// their other moves).
 	var eps [NumSeats]int16
 	ne := 0
-	if v.EnPassant && p.ep != [NumSeats]epEntry{} {
-		hookEP := v.provides&(1<<OnEnPassant) != 0
-		for e := Seat(0); e < NumSeats; e++ {
-			en := p.ep[e]
-			t := int(en.target)
-			if t == 0 || board[t&cellMask] != NoPiece {
-				continue
-			}
-			if hookEP {
-				if !p.epCapturable(t, s) {
-					continue
-				}
-			} else if vic := board[en.pawn&cellMask]; e == s || vic != MakePiece(e, Pawn) || !capTab[vic] {
-				// epCapturable without a hook and with no army played
-				// by a partner: e's own entry, its pawn still there
-				continue
-			}
-			dup := false
-			for _, x := range eps[:ne] {
-				dup = dup || int(x) == t
-			}
-			if dup {
-				continue
-			}
-			eps[ne] = int16(t)
-			ne++
-			for _, c := range [2]int{t - diagA, t - diagB} {
-				if board[c&cellMask]&(Wall|deadFlag|3<<seatShift|kindMask) != MakePiece(s, Pawn) || isPinned(c, pins, np) {
-					continue
-				}
-				if p.legalAfter(newMove(c, t, NoKind, flagEnPassant)) {
-					n++
-				}
-			}
-		}
+	if ep && v.EnPassant && p.ep != [NumSeats]epEntry{} {
+		n, eps, ne = p.countEnPassant(s, diagA, diagB, pins, np)
 	}
 	anyEP := ne > 0
-	// diagCount counts a pawn's capture from c onto the diagonal cell t
-	// (each promotion kind once); called directly, it is inlined.
-	diagCount := func(t int) int {
-		q := board[t]
-		switch {
-		case q == NoPiece || !capTab[q]:
-			return 0
-		case promo[t]:
-			return promos
-		}
-		return 1
+	ps := p.pawnStepsOf(s)
+	list := p.plist[s][:p.pcount[s]]
+	kings := 1
+	if free < 0 {
+		free, kings = countFree(board, list, dest, &ps, pins, np)
 	}
-	for _, c16 := range p.plist[s][:p.pcount[s]] {
+	n += free
+	if kings == 1 {
+		n += p.countKing(k, board[k], s, dest)
+	} else {
+		for _, c16 := range list {
+			if c := int(c16) & cellMask; board[c]&(deadFlag|kindMask) == Piece(King) {
+				n += p.countKing(c, board[c], s, dest)
+			}
+		}
+	}
+	for _, c16 := range pins[:np] {
 		c := int(c16) & cellMask
 		pc := board[c]
-		if pc&deadFlag != 0 {
-			continue
-		}
 		kind := pc.Kind()
-		if kind == King {
-			n += p.countKing(c, pc, s, dest)
-			continue
-		}
-		if np > 0 && isPinned(c, pins, np) {
-			if kind == Knight {
-				// A pinned knight's jump leaves the pin line: illegal,
-				// but for a king capture, which may grey the pinner.
-				for i := 8; i < 16; i++ {
-					t := (c + dirDelta[i]) & cellMask
-					if q := board[t]; dest[q] != 0 && q.Kind() == King && p.legalAfter(newMove(c, t, NoKind, flagNormal)) {
-						n++
-					}
-				}
-				continue
-			}
-			for _, m := range p.pieceMoves(buf[:0], c, pc, s, anyEP) {
-				if m.flag() == flagCastleShort || m.flag() == flagCastleLong || p.legalAfter(m) {
+		if kind == Knight {
+			// A pinned knight's jump leaves the pin line: illegal,
+			// but for a king capture, which may grey the pinner.
+			for i := 8; i < 16; i++ {
+				t := (c + dirDelta[i]) & cellMask
+				if q := board[t]; dest[q] != 0 && q.Kind() == King && p.legalAfter(newMove(c, t, NoKind, flagNormal)) {
 					n++
 				}
 			}
 			continue
 		}
-		switch kind {
-		case Pawn:
-			// A pawn that is not pinned, its king not in check: pushes
-			// and captures count as they are (en passant was counted
-			// above).
-			if t := (c + fwd) & cellMask; board[t] == NoPiece {
-				if promo[t] {
-					n += promos
-				} else {
-					n++
-				}
-				if double && dbl[c] && board[(t+fwd)&cellMask] == NoPiece {
-					n++
-				}
+		if kind == Pawn && !v.KingCaptureGreys && !(anyEP && (isEPTarget(c+diagA, &eps, ne) || isEPTarget(c+diagB, &eps, ne))) {
+			// A pinned pawn keeps to its pin line: it pushes along it
+			// or takes the pinner on it, nothing else (a king capture
+			// off the line leaves the pin standing).
+			df, dr := c%stride-k%stride, c/stride-k/stride
+			switch d := sign(dr)*stride + sign(df); d {
+			case fwd, -fwd:
+				n += ps.pushes(board, c)
+			case diagA, diagB:
+				n += ps.capture(board, (c+d)&cellMask)
 			}
-			// The two diagonals, unrolled (a loop measured ~9 % slower).
-			n += diagCount((c+diagA)&cellMask) + diagCount((c+diagB)&cellMask)
-		case Knight:
-			// Eight jumps, counted without a branch: dest[q] is 1 for an
-			// empty square or a piece s may capture.
-			n += int(dest[board[(c+2*stride+1)&cellMask]]) + int(dest[board[(c+2*stride-1)&cellMask]]) +
-				int(dest[board[(c-2*stride+1)&cellMask]]) + int(dest[board[(c-2*stride-1)&cellMask]]) +
-				int(dest[board[(c+stride+2)&cellMask]]) + int(dest[board[(c-stride+2)&cellMask]]) +
-				int(dest[board[(c+stride-2)&cellMask]]) + int(dest[board[(c-stride-2)&cellMask]])
-		case Bishop:
-			n += countRay(board, dest, c, stride+1) + countRay(board, dest, c, stride-1) +
-				countRay(board, dest, c, -stride+1) + countRay(board, dest, c, -stride-1)
-		case Rook:
-			n += countRay(board, dest, c, stride) + countRay(board, dest, c, -stride) +
-				countRay(board, dest, c, 1) + countRay(board, dest, c, -1)
-		case Queen:
-			n += countRay(board, dest, c, stride+1) + countRay(board, dest, c, stride-1) +
-				countRay(board, dest, c, -stride+1) + countRay(board, dest, c, -stride-1) +
-				countRay(board, dest, c, stride) + countRay(board, dest, c, -stride) +
-				countRay(board, dest, c, 1) + countRay(board, dest, c, -1)
+			continue
+		}
+		for _, m := range p.pieceMoves(buf[:0], c, pc, s, anyEP) {
+			if m.flag() == flagCastleShort || m.flag() == flagCastleLong || p.legalAfter(m) {
+				n++
+			}
 		}
 	}
 	return n
+}
+
+// countEnPassant counts the en-passant captures of seat s, not in check,
+// once per node from the entries' targets: each empty cell with a live
+// pawn of s a diagonal step (diagA, diagB) behind it that s may take en
+// passant on, captured onto by those of the pawns that are not among the
+// first np of pins (the full test; pinned pawns are counted with their
+// other moves). It returns the count and those targets.
+func (p *Position) countEnPassant(s Seat, diagA, diagB int, pins *[numKingDirs]int16, np int) (n int, eps [NumSeats]int16, ne int) {
+	board := &p.board
+	capTab := &p.v.capTab[s]
+	hookEP := p.v.provides&(1<<OnEnPassant) != 0
+	pawn := MakePiece(s, Pawn)
+	const mask = Wall | deadFlag | 3<<seatShift | kindMask
+	for e := Seat(0); e < NumSeats; e++ {
+		en := p.ep[e]
+		t := int(en.target)
+		if t == 0 {
+			continue
+		}
+		ca, cb := (t-diagA)&cellMask, (t-diagB)&cellMask
+		pa, pb := board[ca]&mask == pawn, board[cb]&mask == pawn
+		if !pa && !pb || board[t&cellMask] != NoPiece {
+			continue
+		}
+		if hookEP {
+			if !p.epCapturable(t, s) {
+				continue
+			}
+		} else if vic := board[en.pawn&cellMask]; e == s || vic != MakePiece(e, Pawn) || !capTab[vic] {
+			// epCapturable without a hook and with no army played by a
+			// partner: e's own entry, its pawn still there
+			continue
+		}
+		if isEPTarget(t, &eps, ne) {
+			continue
+		}
+		eps[ne] = int16(t)
+		ne++
+		if pa && !isPinned(ca, pins, np) && p.legalAfter(newMove(ca, t, NoKind, flagEnPassant)) {
+			n++
+		}
+		if pb && !isPinned(cb, pins, np) && p.legalAfter(newMove(cb, t, NoKind, flagEnPassant)) {
+			n++
+		}
+	}
+	return n, eps, ne
+}
+
+// pawnSteps holds what counting a seat's pawn moves needs: its forward
+// and capture steps and the tables of Variant.pawnCap, moveMul and
+// dblStep.
+type pawnSteps struct {
+	fwd, diagA, diagB int
+	capN              *[256]uint8
+	mul, dbl          *[numCells]uint8
+}
+
+// pawnStepsOf returns seat s's pawnSteps.
+func (p *Position) pawnStepsOf(s Seat) pawnSteps {
+	v := p.v
+	fwdDir := int(v.Seats[s].Forward)
+	return pawnSteps{
+		fwd: dirDelta[fwdDir], diagA: dirDelta[pawnDiag[fwdDir][0]], diagB: dirDelta[pawnDiag[fwdDir][1]],
+		capN: &v.pawnCap[s], mul: &v.moveMul[s], dbl: &v.dblStep[s],
+	}
+}
+
+// pushes counts the pawn on cell c's pushes (each promotion kind once),
+// without a branch.
+func (ps *pawnSteps) pushes(board *[numCells]Piece, c int) int {
+	t := (c + ps.fwd) & cellMask
+	one, two := 0, 0
+	if board[t] == NoPiece {
+		one = 1
+	}
+	if board[(t+ps.fwd)&cellMask] == NoPiece {
+		two = int(ps.dbl[c])
+	}
+	return one * (int(ps.mul[t]) + two)
+}
+
+// capture counts a pawn's capture onto the diagonal cell t (each
+// promotion kind once), without a branch.
+func (ps *pawnSteps) capture(board *[numCells]Piece, t int) int {
+	return int(ps.capN[board[t]]) * int(ps.mul[t])
+}
+
+// countFree counts the moves of the pieces on the cells in list that are
+// live, not kings and not among the first np of pins, for a king not in
+// check (en passant aside), and reports how many live kings list holds.
+func countFree(board *[numCells]Piece, list []int16, dest *[256]uint8, ps *pawnSteps, pins *[numKingDirs]int16, np int) (n, kings int) {
+	for _, c16 := range list {
+		c := int(c16) & cellMask
+		pc := board[c]
+		if pc&deadFlag != 0 || np > 0 && isPinned(c, pins, np) {
+			continue
+		}
+		switch kind := pc.Kind(); kind {
+		case Pawn:
+			// Pushes and captures count as they are (en passant was
+			// counted apart).
+			n += ps.pushes(board, c) + ps.capture(board, (c+ps.diagA)&cellMask) + ps.capture(board, (c+ps.diagB)&cellMask)
+		case King:
+			kings++
+		default:
+			n += countOne(board, dest, ps, c, kind)
+		}
+	}
+	return n, kings
+}
+
+// countOne counts the moves of the piece of kind kind (not a king) on
+// cell c, free to move (countFree).
+func countOne(board *[numCells]Piece, dest *[256]uint8, ps *pawnSteps, c int, kind Kind) int {
+	switch kind {
+	case Pawn:
+		return ps.pushes(board, c) + ps.capture(board, (c+ps.diagA)&cellMask) + ps.capture(board, (c+ps.diagB)&cellMask)
+	case Knight:
+		// Eight jumps, counted without a branch: dest[q] is 1 for an
+		// empty square or a piece s may capture.
+		return int(dest[board[(c+2*stride+1)&cellMask]]) + int(dest[board[(c+2*stride-1)&cellMask]]) +
+			int(dest[board[(c-2*stride+1)&cellMask]]) + int(dest[board[(c-2*stride-1)&cellMask]]) +
+			int(dest[board[(c+stride+2)&cellMask]]) + int(dest[board[(c-stride+2)&cellMask]]) +
+			int(dest[board[(c+stride-2)&cellMask]]) + int(dest[board[(c-stride-2)&cellMask]])
+	case Bishop:
+		return countRay(board, dest, c, stride+1) + countRay(board, dest, c, stride-1) +
+			countRay(board, dest, c, -stride+1) + countRay(board, dest, c, -stride-1)
+	case Rook:
+		return countRay(board, dest, c, stride) + countRay(board, dest, c, -stride) +
+			countRay(board, dest, c, 1) + countRay(board, dest, c, -1)
+	case Queen:
+		return countRay(board, dest, c, stride+1) + countRay(board, dest, c, stride-1) +
+			countRay(board, dest, c, -stride+1) + countRay(board, dest, c, -stride-1) +
+			countRay(board, dest, c, stride) + countRay(board, dest, c, -stride) +
+			countRay(board, dest, c, 1) + countRay(board, dest, c, -1)
+	}
+	return 0
 }
 
 // countEvasions counts the legal moves of seat s, whose king on cell k is
 // in check, on the plain path (CountLegal's conditions). Only a move onto
 // a checker's cell or a cell between a checking slider and the king can
 // answer a check, so only those, the king's steps, en passant and king
-// captures take a test; every other move leaves a check standing.
-func (p *Position) countEvasions(k int, s Seat, buf []Move) int {
+// captures take a test; every other move leaves a check standing. Against
+// a single checker, such a move by a piece that is not among the first
+// np of pins answers it and needs no test.
+func (p *Position) countEvasions(k int, s Seat, buf []Move, pins *[numKingDirs]int16, np int) int {
 	var answers [numCells]bool
-	p.markChecks(k, s, &answers)
+	single := p.markChecks(k, s, &answers) == 1
 	n := 0
 	king := p.board[k]
 	for _, m := range p.PseudoLegal(buf[:0]) {
@@ -479,7 +552,7 @@ func (p *Position) countEvasions(k int, s Seat, buf []Move) int {
 			}
 			p.board[k] = king
 		case answers[to&cellMask]:
-			if p.legalAfter(m) {
+			if single && !isPinned(from, pins, np) || p.legalAfter(m) {
 				n++
 			}
 		}
@@ -490,8 +563,9 @@ func (p *Position) countEvasions(k int, s Seat, buf []Move) int {
 // markChecks marks in answers the cells whose occupation could answer a
 // check to seat s's king on cell k (no barriers, no odd leapers): each
 // checking piece's cell and, for a slider, the cells between it and the
-// king.
-func (p *Position) markChecks(k int, s Seat, answers *[numCells]bool) {
+// king. It returns the number of checking pieces.
+func (p *Position) markChecks(k int, s Seat, answers *[numCells]bool) int {
+	n := 0
 	v := p.v
 	atk := &v.atkTab[s]
 	for i := 0; i < numKingDirs; i++ {
@@ -507,19 +581,23 @@ func (p *Position) markChecks(k int, s Seat, answers *[numCells]bool) {
 				answers[c&cellMask] = true
 			}
 			answers[t] = true
+			n++
 		}
 	}
 	for _, pa := range v.pawnAtk[s][:v.pawnAtkN[s]] {
-		if c := (k + pa.d) & cellMask; p.board[c] == pa.pc && !p.out[pa.pc.Seat()] {
+		if c := (k + pa.d) & cellMask; p.board[c] == pa.pc && !p.out[pa.pc.Seat()] && !answers[c] {
 			answers[c] = true
+			n++
 		}
 	}
 	for i := 8; i < 16; i++ {
 		c := (k + dirDelta[i]) & cellMask
 		if q := p.board[c]; q&kindMask == Piece(Knight) && atk[q] && !p.out[q.Seat()] {
 			answers[c] = true
+			n++
 		}
 	}
+	return n
 }
 
 // countRay counts a slider's moves from cell c along step d: the empty
@@ -540,19 +618,23 @@ func countRay(board *[numCells]Piece, dest *[256]uint8, c, d int) int {
 // generated only when legal.
 func (p *Position) countKing(c int, pc Piece, s Seat, dest *[256]uint8) int {
 	n := 0
-	p.board[c] = NoPiece
-	for i := 0; i < numKingDirs; i++ {
-		t := c + dirDelta[i]
-		q := p.board[t]
-		if dest[q] == 0 {
-			continue
-		}
-		if q.Kind() == King {
-			p.board[c] = pc
+	b := &p.board
+	c &= cellMask
+	// The steps the king may take by the pieces alone, a bit each, found
+	// without a branch; only those are tested.
+	open := uint(dest[b[(c+stride)&cellMask]]) | uint(dest[b[(c+1)&cellMask]])<<dirE |
+		uint(dest[b[(c-stride)&cellMask]])<<dirS | uint(dest[b[(c-1)&cellMask]])<<dirW |
+		uint(dest[b[(c+stride+1)&cellMask]])<<dirNE | uint(dest[b[(c-stride+1)&cellMask]])<<dirSE |
+		uint(dest[b[(c-stride-1)&cellMask]])<<dirSW | uint(dest[b[(c+stride-1)&cellMask]])<<dirNW
+	b[c] = NoPiece
+	for ; open != 0; open &= open - 1 {
+		t := (c + dirDelta[bits.TrailingZeros(open)&(numKingDirs-1)]) & cellMask
+		if b[t].Kind() == King {
+			b[c] = pc
 			if p.legalAfter(newMove(c, t, NoKind, flagNormal)) {
 				n++
 			}
-			p.board[c] = NoPiece
+			b[c] = NoPiece
 			continue
 		}
 		if !p.attacked(t, s) {
@@ -1086,4 +1168,13 @@ func (p *Position) IsLegal(m Move) bool {
 		}
 	}
 	return false
+}
+
+// isEPTarget reports whether cell t is among the first ne of eps.
+func isEPTarget(t int, eps *[NumSeats]int16, ne int) bool {
+	found := false
+	for _, x := range eps[:ne] {
+		found = found || int(x) == t
+	}
+	return found
 }

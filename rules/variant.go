@@ -141,6 +141,9 @@ type Variant struct {
 
 	capTab      [NumSeats][256]bool                // capTab[s][p]: a piece of s may capture p
 	destTab     [NumSeats][256]uint8               // destTab[s][p]: 1 if a piece of s may move onto a cell holding p (empty or capturable)
+	pawnCap     [NumSeats][256]uint8               // pawnCap[s][p]: 1 if a piece of s may capture p (a piece, not empty)
+	moveMul     [NumSeats][numCells]uint8          // moveMul[s][c]: a pawn of s's moves onto c, the promotion kinds on a promotion cell, else 1
+	dblStep     [NumSeats][numCells]uint8          // dblStep[s][c]: 1 if a pawn of s on c may step twice
 	atkTab      [NumSeats][256]bool                // atkTab[s][p]: p gives check to s's king
 	cells       []int16                            // the playable cells, a1 first
 	orderIdx    [NumSeats]int                      // each seat's index in Order
@@ -498,14 +501,28 @@ func (v *Variant) turnPawn(pc Piece, s Seat, to int) Piece {
 	return pc
 }
 
-// compileDest builds destTab from capTab: the cells a piece may land on.
-// Call it after any change to capTab.
+// compileDest builds destTab and pawnCap from capTab (the cells a piece
+// may land on, and a pawn capture onto) and moveMul and dblStep from the
+// promotion and double-step cells. Call it after any change to capTab.
 func (v *Variant) compileDest() {
 	for s := Seat(0); s < NumSeats; s++ {
 		for p := 0; p < 256; p++ {
 			v.destTab[s][p] = 0
 			if Piece(p) == NoPiece || v.capTab[s][p] {
 				v.destTab[s][p] = 1
+			}
+			v.pawnCap[s][p] = 0
+			if Piece(p) != NoPiece && v.capTab[s][p] {
+				v.pawnCap[s][p] = 1
+			}
+		}
+		for c := 0; c < numCells; c++ {
+			v.moveMul[s][c], v.dblStep[s][c] = 1, 0
+			if v.promoCell[s][c] {
+				v.moveMul[s][c] = uint8(len(v.Promotions))
+			}
+			if v.DoubleStep && v.dblCell[s][c] {
+				v.dblStep[s][c] = 1
 			}
 		}
 	}
