@@ -250,7 +250,7 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	s.kingZone = !s.paranoid && !b.ordinaryKings
 	s.nullMove = b.mode == modeTeams && !s.paranoid && !e.noNull
 	s.prune = !s.paranoid && !e.noPrune
-	s.hist = !e.noHist
+	s.hist = !s.paranoid && !e.noHist
 	s.delta = !s.paranoid && !e.noDelta
 	if !opt.NoTimeLimit {
 		s.timed = true

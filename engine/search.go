@@ -57,7 +57,8 @@ type searcher struct {
 	prune bool
 	// hist keeps the history scores bounded, debits the quiet moves
 	// tried before a quiet cut-off and reduces late quiet moves with a
-	// negative history one ply more (searcher.rewardQuiet).
+	// negative history one ply more (searcher.rewardQuiet; partnership
+	// modes, where it was measured).
 	hist bool
 	// delta skips, in quiescence, captures that cannot lift the value to
 	// alpha even if the piece taken is never avenged (delta pruning;
