@@ -63,7 +63,7 @@ var levels = [6]levelSpec{
 	{},
 	{depth: 1, brsDepth: 1, noise: 100, timeFrac: 0.25, blunder: 250},
 	{depth: 2, brsDepth: 1, noise: 50, timeFrac: 0.4, blunder: 100},
-	{depth: 3, brsDepth: 2, noise: 30, timeFrac: 0.4, blunder: 60},
+	{depth: 3, brsDepth: 2, noise: 30, timeFrac: 0.4, blunder: 100},
 	{depth: 5, brsDepth: 3, noise: 0, timeFrac: 0.4, blunder: 20},
 	{depth: unlimited, brsDepth: unlimited, noise: 0, timeFrac: 1},
 }
