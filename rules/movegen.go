@@ -650,12 +650,16 @@ func (p *Position) countKing(c int, pc Piece, s Seat, dest *[256]uint8) int {
 }
 
 // isPinned reports whether cell c is among the first np of pins.
-func isPinned(c int, pins *[numKingDirs]int16, np int) bool {
-	pinned := false
-	for _, x := range pins[:np] {
-		pinned = pinned || int(x) == c
+func isPinned(c int, pins *[numKingDirs]int16, np int) bool { return among(c, pins[:np]) }
+
+// among reports whether cell c is one of cells (without a branch per
+// cell: the lists are short).
+func among(c int, cells []int16) bool {
+	found := false
+	for _, x := range cells {
+		found = found || int(x) == c
 	}
-	return pinned
+	return found
 }
 
 func (p *Position) slide(moves []Move, c, d0, d1 int, capTab *[256]bool, walls bool) []Move {
@@ -1171,10 +1175,4 @@ func (p *Position) IsLegal(m Move) bool {
 }
 
 // isEPTarget reports whether cell t is among the first ne of eps.
-func isEPTarget(t int, eps *[NumSeats]int16, ne int) bool {
-	found := false
-	for _, x := range eps[:ne] {
-		found = found || int(x) == t
-	}
-	return found
-}
+func isEPTarget(t int, eps *[NumSeats]int16, ne int) bool { return among(t, eps[:ne]) }
