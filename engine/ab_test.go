@@ -12,7 +12,7 @@ var (
 	abGames = flag.Int("engine.ab", 0, "TestAB: games per variant of the bot with the terms under trial against the bot without")
 	abTime  = flag.Duration("engine.ab.movetime", 20*time.Millisecond, "TestAB: time per move")
 	abNodes = flag.Int64("engine.ab.nodes", 0, "TestAB: nodes per move instead of a time (reproducible)")
-	abWhat  = flag.String("engine.ab.what", "trial", "TestAB: trial (the terms under trial against none), brs (best-reply search against paranoid, singles modes), lead (singles: the leading opponent weighing half), null (null-move pruning against none, Teams), prune (shallow pruning against none, partnership modes), hist (history with debits, bounds and reductions, against without) or delta (quiescence's delta pruning against none)")
+	abWhat  = flag.String("engine.ab.what", "trial", "TestAB: trial (the terms under trial against none), brs (best-reply search against paranoid, singles modes), lead (singles: the leading opponent weighing half), null (null-move pruning against none, Teams), prune (shallow pruning against none, partnership modes), hist (history with debits, bounds and reductions, against without), delta (quiescence's delta pruning against none), counter (counter-moves against none, partnership modes), brsprune, brshist, brscheck (shallow pruning, history debits, check extensions in best-reply search against none)")
 	abVars  = flag.String("engine.ab.variants", "teams,ffa", "TestAB: the variants, comma-separated")
 )
 
@@ -52,8 +52,16 @@ func TestAB(t *testing.T) {
 					bp.noHist = !newSide
 				case "delta":
 					bp.noDelta = !newSide
+				case "counter":
+					bp.noCounter = !newSide
+				case "brsprune":
+					bp.brsPrune = newSide
+				case "brshist":
+					bp.brsHist = newSide
+				case "brscheck":
+					bp.brsCheck = newSide
 				default:
-					t.Fatalf("-engine.ab.what %q: want trial, brs, lead, null, prune, hist or delta", *abWhat)
+					t.Fatalf("-engine.ab.what %q: want trial, brs, lead, null, prune, hist, delta, counter, brsprune, brshist or brscheck", *abWhat)
 				}
 				if newSide {
 					bp.kind = "trial"
@@ -73,6 +81,9 @@ func TestAB(t *testing.T) {
 				losses++
 			default:
 				draws++
+			}
+			if n := i + 1; n%20 == 0 && n < *abGames {
+				t.Logf("%s: %d of %d games: trial %d, default %d, draws %d", name, n, *abGames, wins, losses, draws)
 			}
 		}
 		t.Logf("%s: trial %d, default %d, draws %d", name, wins, losses, draws)

@@ -130,8 +130,13 @@ type Engine struct {
 	noPrune bool
 	// noHist switches the history's debits and bounds off (searcher.hist).
 	noHist bool
+	// noCounter switches the counter-moves (searcher.counter) off.
+	noCounter bool
 	// noDelta switches quiescence's delta pruning (searcher.delta) off.
 	noDelta bool
+	// brsPrune, brsHist and brsCheck switch shallow pruning, the history's
+	// debits and check extensions on in best-reply search (under trial).
+	brsPrune, brsHist, brsCheck bool
 	// noBRS searches the singles modes with the paranoid search instead
 	// of best-reply search (to measure one against the other).
 	noBRS bool
@@ -249,9 +254,11 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	s.setTeams(controllers(g))
 	s.kingZone = !s.paranoid && !b.ordinaryKings
 	s.nullMove = b.mode == modeTeams && !s.paranoid && !e.noNull
-	s.prune = !s.paranoid && !e.noPrune
-	s.hist = !s.paranoid && !e.noHist
+	s.prune = (!s.paranoid || s.brs && e.brsPrune) && !e.noPrune
+	s.hist = (!s.paranoid || s.brs && e.brsHist) && !e.noHist
+	s.checkExt = !s.paranoid || s.brs && e.brsCheck
 	s.delta = !s.paranoid && !e.noDelta
+	s.counter = !s.paranoid && !e.noCounter
 	if !opt.NoTimeLimit {
 		s.timed = true
 		s.deadline = began.Add(allowed)

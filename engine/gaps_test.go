@@ -88,6 +88,7 @@ func TestLevelGaps(t *testing.T) {
 		var wg sync.WaitGroup
 		next := make(chan int)
 		var firstErr error
+		done, won := 0, 0
 		var mu sync.Mutex
 		began := time.Now()
 		for w := 0; w < max(1, *gapWorkers); w++ {
@@ -115,6 +116,13 @@ func TestLevelGaps(t *testing.T) {
 						firstErr = fmt.Errorf("game %d: %v", i, err)
 					}
 					out[i] = res{o.Winner, o.Turns}
+					done++
+					if o.Winner == fmt.Sprintf("bot:%d", h) {
+						won++
+					}
+					if done%10 == 0 && done < len(out) {
+						t.Logf("%d of %d games played, level %d won %d, %s", done, len(out), h, won, time.Since(began).Round(time.Second))
+					}
 					mu.Unlock()
 				}
 			}()

@@ -63,14 +63,22 @@ type searcher struct {
 	// delta skips, in quiescence, captures that cannot lift the value to
 	// alpha even if the piece taken is never avenged (delta pruning;
 	// partnership modes, where a capture gains no points).
-	delta  bool
-	gained [numSeats]int // FFA points scored inside the search
-	out    [numSeats]int
+	delta bool
+	// checkExt extends checks and spares checking moves reductions.
+	checkExt bool
+	gained   [numSeats]int // FFA points scored inside the search
+	out      [numSeats]int
 
 	killers [maxPly + 1][2]Move
-	history [numSeats][256][256]int32
-	hashes  [maxPly + 1]uint64
-	movers  [maxPly + 1]Seat
+	// counter allows counter-moves: the quiet move that last cut a node
+	// off after the same previous move ranks just after the killers
+	// (partnership modes). played[ply] is the move made at ply (0: a pass).
+	counter  bool
+	counters [numSeats][256][256]Move
+	played   [maxPly + 1]Move
+	history  [numSeats][256][256]int32
+	hashes   [maxPly + 1]uint64
+	movers   [maxPly + 1]Seat
 
 	nodes     int64
 	maxNodes  int64
@@ -165,6 +173,7 @@ func (e *searcher) doMove(m Move, ply int) (undo, int) {
 		e.gained[s] += gain
 	}
 	e.movers[ply] = s
+	e.played[ply] = m
 	u := b.make(m, ply)
 	e.nodes++
 	e.curHash = b.hash()
@@ -215,6 +224,7 @@ func (e *searcher) tryNull(depth, ply, beta int) (int, bool) {
 	orig, saved := b.p, e.curHash
 	b.p = orig.WithTurn(next)
 	e.movers[ply] = mover
+	e.played[ply] = 0
 	e.curHash = b.hash()
 	e.hashes[ply+1] = e.curHash
 	e.nulled[ply+1] = true
@@ -358,7 +368,7 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 	// In the partnership modes a check is answered in full, never cut
 	// short by the horizon: most Teams games end in a mate that a run of
 	// checks (the partner's too) prepares.
-	inCheck := (e.trial || !e.paranoid) && b.inCheck(b.turn())
+	inCheck := (e.trial || e.checkExt) && b.inCheck(b.turn())
 	if inCheck && ply < maxPly-maxQPly-4 {
 		depth++
 	}
@@ -466,7 +476,7 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 			v = e.child(mover, d, ply+1, alpha, beta)
 		} else {
 			r := 0
-			if quiet && !pass && !inCheck && depth >= 3 && i >= 4 && !(!e.paranoid && e.givesCheck(mover)) {
+			if quiet && !pass && !inCheck && depth >= 3 && i >= 4 && !(e.checkExt && e.givesCheck(mover)) {
 				r = 1
 				if i >= 12 && depth >= 5 {
 					r = 2
@@ -495,6 +505,9 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 							e.killers[ply][0] = m
 						}
 						e.rewardQuiet(mover, moves[:i], m, depth)
+						if p := e.prevMove(ply); e.counter && p != 0 {
+							e.counters[mover][sqByte(p.From())][sqByte(p.To())] = m
+						}
 					}
 					break
 				}
@@ -628,7 +641,7 @@ func (e *searcher) quiesce(ply, qply, alpha, beta int) int {
 
 // order scores moves for ordering: the transposition table's move, then
 // captures by most valuable victim and least valuable attacker, promotions,
-// the killers of the ply, and quiet moves by history.
+// the killers of the ply, the counter-move, and quiet moves by history.
 func (e *searcher) order(moves []Move, ply int, ttMove Move) []int {
 	if cap(e.scoreBufs[ply]) < len(moves) {
 		e.scoreBufs[ply] = make([]int, len(moves), 256)
@@ -636,6 +649,10 @@ func (e *searcher) order(moves []Move, ply int, ttMove Move) []int {
 	sc := e.scoreBufs[ply][:len(moves)]
 	b := e.b
 	mover := b.turn()
+	var counter Move
+	if p := e.prevMove(ply); e.counter && p != 0 {
+		counter = e.counters[mover][sqByte(p.From())][sqByte(p.To())]
+	}
 	for i, m := range moves {
 		switch {
 		case m == ttMove:
@@ -656,6 +673,8 @@ func (e *searcher) order(moves []Move, ply int, ttMove Move) []int {
 				sc[i] = 1 << 22
 			} else if m == e.killers[ply][1] {
 				sc[i] = 1<<22 - 1
+			} else if m == counter {
+				sc[i] = 1<<22 - 2
 			} else {
 				sc[i] = int(e.history[mover][sqByte(m.From())][sqByte(m.To())])
 			}
@@ -677,6 +696,15 @@ func pickNext(moves []Move, sc []int, i int) {
 		moves[i], moves[bi] = moves[bi], moves[i]
 		sc[i], sc[bi] = sc[bi], sc[i]
 	}
+}
+
+// prevMove is the move that led to the node at ply (0 at the root, after
+// a pass, or in quiescence's first ply counted from the main search's).
+func (e *searcher) prevMove(ply int) Move {
+	if ply == 0 {
+		return 0
+	}
+	return e.played[ply-1]
 }
 
 // sqByte folds a square into a byte for the history table.
