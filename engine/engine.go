@@ -6,9 +6,10 @@
 // deepening under a time, depth or node limit, a transposition table,
 // principal-variation search with late-move reductions, move ordering
 // (table move, captures by most valuable victim / least valuable
-// attacker, promotions, killers, history) and a quiescence search on
-// captures and promotions; in the partnership modes check extensions and,
-// in chess.com Teams, null-move pruning.
+// attacker, promotions, killers, history; counter-moves in the
+// partnership modes) and a quiescence search on captures and promotions;
+// in the partnership modes check extensions and, in chess.com Teams,
+// null-move pruning.
 //
 // Four players are not two. The search splits the seats into two sides and
 // lets each seat maximise its own side's value:
@@ -64,7 +65,7 @@ var levels = [6]levelSpec{
 	{depth: 1, brsDepth: 1, noise: 100, timeFrac: 0.25, blunder: 250},
 	{depth: 2, brsDepth: 1, noise: 50, timeFrac: 0.4, blunder: 100},
 	{depth: 3, brsDepth: 2, noise: 30, timeFrac: 0.4, blunder: 100},
-	{depth: 5, brsDepth: 3, noise: 0, timeFrac: 0.4, blunder: 20},
+	{depth: 5, brsDepth: 2, noise: 0, timeFrac: 0.4, blunder: 20},
 	{depth: unlimited, brsDepth: unlimited, noise: 0, timeFrac: 1},
 }
 
