@@ -698,8 +698,8 @@ func pickNext(moves []Move, sc []int, i int) {
 	}
 }
 
-// prevMove is the move that led to the node at ply (0 at the root, after
-// a pass, or in quiescence's first ply counted from the main search's).
+// prevMove is the move that led to the node at ply (0 at the root and
+// after a null move).
 func (e *searcher) prevMove(ply int) Move {
 	if ply == 0 {
 		return 0
