@@ -84,6 +84,7 @@ func TestLevelGaps(t *testing.T) {
 			winner string
 			turns  int
 		}
+		hiKind, loKind := fmt.Sprintf("bot:%d", h), fmt.Sprintf("bot:%d", l)
 		out := make([]res, *gapGames)
 		var wg sync.WaitGroup
 		next := make(chan int)
@@ -117,7 +118,7 @@ func TestLevelGaps(t *testing.T) {
 					}
 					out[i] = res{o.Winner, o.Turns}
 					done++
-					if o.Winner == fmt.Sprintf("bot:%d", h) {
+					if o.Winner == hiKind {
 						won++
 					}
 					if done%10 == 0 && done < len(out) {
@@ -139,9 +140,9 @@ func TestLevelGaps(t *testing.T) {
 		for _, r := range out {
 			turns += r.turns
 			switch r.winner {
-			case fmt.Sprintf("bot:%d", h):
+			case hiKind:
 				wins++
-			case fmt.Sprintf("bot:%d", l):
+			case loKind:
 				losses++
 			default:
 				draws++
