@@ -134,6 +134,38 @@ func TestFFACheckmateEliminatesAtOnce(t *testing.T) {
 	}
 }
 
+// Position.WithOut takes a seat out as the game does when it is mated
+// (army grey, turns skipped), without the game's points: what a search
+// needs to look past a mate.
+func TestWithOutAsTheGameTakesASeatOut(t *testing.T) {
+	g := newGameAt(t, ffa(t), "R", "rK:h1 rQ:m11 rR:m4 bK:a7 yK:f14 gK:n8 gR:j4")
+	p := g.Position()
+	p.Make(mustFind(t, p, "m11-m8"))
+	before := p.FEN4()
+	q := p.WithOut(Green)
+	if p.FEN4() != before || p.Eliminated(Green) {
+		t.Fatal("WithOut changed the position it was called on")
+	}
+	play(t, g, "m11-m8")
+	for _, c := range g.v.cells {
+		if got, want := q.board[c], g.pos.board[c]; got != want {
+			t.Errorf("cell %d: %v, the game has %v", c, got, want)
+		}
+	}
+	for s := Seat(0); s < NumSeats; s++ {
+		if q.Eliminated(s) != g.pos.Eliminated(s) {
+			t.Errorf("%s eliminated %v, the game %v", s, q.Eliminated(s), g.pos.Eliminated(s))
+		}
+	}
+	if q.Turn() != g.Turn() || q.Points(Red) != 0 {
+		t.Errorf("turn %s, points %d; want the game's turn %s and no points", q.Turn(), q.Points(Red), g.Turn())
+	}
+	// The seat to move taken out passes the turn on.
+	if r := g.Position().WithTurn(Green).WithOut(Green); r.Turn() != Red {
+		t.Errorf("Green to move and taken out: turn %s, want Red", r.Turn())
+	}
+}
+
 // A king may be captured even by a player standing in check from that
 // king's army, because that army greys at once (reference games README).
 func TestFFAKingCaptureGreysAtOnce(t *testing.T) {

@@ -144,6 +144,27 @@ func (p *Position) WithTurn(s Seat) *Position {
 	return c
 }
 
+// WithOut returns a copy of p with seat s out of the game as a mated seat
+// leaves a singles game: its army grey, its castling and en-passant rights
+// gone and, when s is to move, the turn passed to the next seat still in.
+// It scores no points and hands no army over (Game does both when it takes
+// a seat out); a search uses it to look past a mate.
+func (p *Position) WithOut(s Seat) *Position {
+	c := p.Clone()
+	c.out[s] = true
+	c.castle[s] = 0
+	c.ep[s] = epEntry{}
+	for _, cell := range c.v.cells {
+		if pc := c.board[cell]; pc.IsPiece() && pc.Seat() == s {
+			c.board[cell] = pc.WithDead()
+		}
+	}
+	if c.turn == s {
+		c.turn = c.nextSeat(s)
+	}
+	return c
+}
+
 // Eliminated reports whether seat s is out of the game (no more turns).
 func (p *Position) Eliminated(s Seat) bool { return p.out[s] || p.heir[s] != 0 }
 
