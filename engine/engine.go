@@ -135,6 +135,8 @@ type Engine struct {
 	noCounter bool
 	// noDelta switches quiescence's delta pruning (searcher.delta) off.
 	noDelta bool
+	// deepLMP: see searcher.deepLMP.
+	deepLMP bool
 	// brsPrune, brsHist and brsCheck switch shallow pruning, the history's
 	// debits and check extensions on in best-reply search (under trial).
 	brsPrune, brsHist, brsCheck bool
@@ -260,6 +262,7 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	s.checkExt = !s.paranoid || s.brs && e.brsCheck
 	s.delta = !s.paranoid && !e.noDelta
 	s.counter = !s.paranoid && !e.noCounter
+	s.deepLMP = e.deepLMP
 	if !opt.NoTimeLimit {
 		s.timed = true
 		s.deadline = began.Add(allowed)
@@ -302,8 +305,16 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 		// The first iteration (one ply and captures) always finishes, so
 		// the move is never a random one however little time is left.
 		s.timed = !opt.NoTimeLimit && depth > 1
+		runnerUp := scores[min(1, len(scores)-1)]
 		best, ok := s.rootSearch(moves, scores, depth)
 		if !ok {
+			break
+		}
+		if s.aborted && best == 0 && len(moves) > 1 && depth > 1 && scores[0] < -mateScore+maxPly && res.Score > -mateScore+maxPly {
+			// Stopped in an iteration that found the last best move
+			// mated and had no time for another: the runner-up of the
+			// last full iteration is not known to lose.
+			res.Move, res.Score = moves[1], runnerUp
 			break
 		}
 		res.Move, res.Score, res.Depth = moves[best], scores[best], depth

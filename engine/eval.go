@@ -256,17 +256,7 @@ const shieldMissing = 20
 // king on k (forward being the seat's pawn direction) or one further.
 func (e *searcher) shieldPawns(k square.Square, s Seat) int {
 	b := e.b
-	ff, fr := 0, 0
-	switch b.v.Seats[s].Forward {
-	case rules.North:
-		fr = 1
-	case rules.South:
-		fr = -1
-	case rules.East:
-		ff = 1
-	case rules.West:
-		ff = -1
-	}
+	ff, fr := e.forward(s)
 	n := 0
 	for side := -1; side <= 1; side++ {
 		// side steps across the forward direction.
@@ -284,6 +274,56 @@ func (e *searcher) shieldPawns(k square.Square, s Seat) int {
 		}
 	}
 	return n
+}
+
+// forward is seat s's pawn step as (files, ranks).
+func (e *searcher) forward(s Seat) (ff, fr int) {
+	switch e.b.v.Seats[s].Forward {
+	case rules.North:
+		fr = 1
+	case rules.South:
+		fr = -1
+	case rules.East:
+		ff = 1
+	case rules.West:
+		ff = -1
+	}
+	return ff, fr
+}
+
+// attacks reports whether a live man of seat c attacks square k.
+func (e *searcher) attacks(c Seat, k square.Square) bool {
+	b := e.b
+	kf, kr := k.File(), k.Rank()
+	ff, fr := e.forward(c)
+	for i, sq := range b.squares {
+		pc := b.piece(i)
+		if pc.kind == 0 || pc.dead || pc.seat != c {
+			continue
+		}
+		af, ar := sq.File(), sq.Rank()
+		fx, rx := kf-af, kr-ar
+		ax, ay := abs(fx), abs(rx)
+		hit := false
+		switch pc.kind {
+		case kPawn: // one step forward and one across
+			hit = (fx == ff+fr || fx == ff-fr) && (rx == fr+ff || rx == fr-ff) && ax+ay == 2
+		case kKnight:
+			hit = ax*ay == 2
+		case kBishop:
+			hit = ax == ay && ax > 0 && e.clearRay(af, ar, kf, kr)
+		case kRook:
+			hit = (fx == 0) != (rx == 0) && e.clearRay(af, ar, kf, kr)
+		case kQueen:
+			hit = (ax == ay || fx == 0 || rx == 0) && ax+ay > 0 && e.clearRay(af, ar, kf, kr)
+		case kKing:
+			hit = max(ax, ay) == 1
+		}
+		if hit {
+			return true
+		}
+	}
+	return false
 }
 
 // ownNeighbours counts seat s's men next to its king on k.

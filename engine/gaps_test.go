@@ -21,10 +21,13 @@ var (
 	gapWorkers = flag.Int("engine.gaps.workers", 1, "TestLevelGaps: games played at once")
 	gapFrac    = flag.String("engine.gaps.frac", "", "TestLevelGaps: the five levels' shares of the time instead of the table's, comma-separated (a ladder under trial)")
 	gapDepth   = flag.String("engine.gaps.depth", "", "TestLevelGaps: the five levels' depth limits (both columns) instead of the table's, comma-separated (0: no limit)")
+	gapBlunder = flag.String("engine.gaps.blunder", "", "TestLevelGaps: the five levels' blunders per mille instead of the table's, comma-separated")
+	gapNoise   = flag.String("engine.gaps.noise", "", "TestLevelGaps: the five levels' noise in centipawns instead of the table's, comma-separated")
 )
 
-// setLadder replaces the level table's time shares and depths with those
-// of -engine.gaps.frac and -engine.gaps.depth, for the test's duration.
+// setLadder replaces the level table's time shares, depths, blunders and
+// noise with those of -engine.gaps.frac, .depth, .blunder and .noise, for
+// the test's duration.
 func setLadder(t *testing.T) {
 	saved := levels
 	t.Cleanup(func() { levels = saved })
@@ -39,6 +42,8 @@ func setLadder(t *testing.T) {
 			}
 			levels[l].depth, levels[l].brsDepth = int(x), int(x)
 		}},
+		{*gapBlunder, func(l int, x float64) { levels[l].blunder = int(x) }},
+		{*gapNoise, func(l int, x float64) { levels[l].noise = int(x) }},
 	} {
 		if f.text == "" {
 			continue

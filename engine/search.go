@@ -66,8 +66,10 @@ type searcher struct {
 	delta bool
 	// checkExt extends checks and spares checking moves reductions.
 	checkExt bool
-	gained   [numSeats]int // FFA points scored inside the search
-	out      [numSeats]int
+	// deepLMP prunes late quiet moves at depths 4 and 5 too (under trial).
+	deepLMP bool
+	gained  [numSeats]int // FFA points scored inside the search
+	out     [numSeats]int
 
 	killers [maxPly + 1][2]Move
 	// counter allows counter-moves: the quiet move that last cut a node
@@ -275,6 +277,78 @@ func (e *searcher) givesCheck(mover Seat) bool {
 	return false
 }
 
+// pastOut searches on past an opponent the search finds mated (or
+// stalemated where that scores) in FFA while two or more others play: the
+// seat is taken out as the rules take it (its army grey, +20 points for
+// the mater or the stalemated seat), and the next seat moves with the
+// depth left. Scoring the mate where it falls would hide the next seat's
+// reply: a mate that leaves the bot's own king to be mated next. ok is
+// false where noMoves scores the position instead.
+func (e *searcher) pastOut(depth, ply, alpha, beta int) (int, bool) {
+	b := e.b
+	s := b.turn()
+	if b.mode != modeFFA || ply == 0 || e.team[s] == 0 {
+		return 0, false
+	}
+	mated := b.inCheck(s)
+	if !mated && b.stalemateDraws {
+		return 0, false
+	}
+	left := 0
+	for o := Seat(0); o < numSeats; o++ {
+		if o != s && e.out[o] == 0 && !b.eliminated(o) {
+			left++
+		}
+	}
+	if left < 2 {
+		return 0, false // the game ends here
+	}
+	scorer := s
+	if mated {
+		scorer = e.mater(s, ply)
+	}
+	orig, saved := b.p, e.curHash
+	b.p = orig.WithOut(s)
+	b.rebuild()
+	e.gained[scorer] += 20
+	e.movers[ply] = scorer // a mate of the next seat too is the same move's
+	e.played[ply] = 0
+	e.curHash = b.hash()
+	e.hashes[ply+1] = e.curHash
+	next := b.turn()
+	e.branched[ply+1] = e.branched[ply] && e.sameTeam(s, next)
+	// The value is s's (an opponent of the root), the bonus the root's:
+	// a mate now is worth more than the same mate later, as in noMoves.
+	bonus := 0
+	if mated {
+		bonus = 200 - 4*ply
+	}
+	v := e.child(s, e.childDepth(s, depth), ply+1, alpha+bonus, beta+bonus)
+	e.gained[scorer] -= 20
+	b.p, e.curHash = orig, saved
+	b.rebuild()
+	return v - bonus, true
+}
+
+// mater is the seat credited with the mate of s found at ply: of the
+// seats that moved since s last did, the first whose men give the check
+// (the rules take a mated seat out at the move that mates it, not at its
+// turn), else the last to move.
+func (e *searcher) mater(s Seat, ply int) Seat {
+	first := ply - 1
+	for first > 0 && e.movers[first-1] != s {
+		first--
+	}
+	if k := e.b.p.KingSquare(s); k != square.None {
+		for p := first; p < ply; p++ {
+			if c := e.movers[p]; c != s && c != noSeat && e.attacks(c, k) {
+				return c
+			}
+		}
+	}
+	return e.movers[ply-1]
+}
+
 // noMoves scores a position whose side to move has no legal move.
 func (e *searcher) noMoves(ply int) int {
 	b := e.b
@@ -321,8 +395,8 @@ func (e *searcher) noMoves(ply int) int {
 		return -mateScore + ply
 	}
 	mater := noSeat
-	if ply > 0 {
-		mater = e.movers[ply-1]
+	if ply > 0 && mated {
+		mater = e.mater(s, ply)
 	}
 	if mater != noSeat && b.scoresPoints && mated {
 		e.gained[mater] += 20
@@ -417,7 +491,7 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 	}
 	futile := shallow && static+futilityMargin[depth] <= alpha
 	lateMoves := 1 << 30
-	if shallow {
+	if shallow || e.deepLMP && e.prune && !pv && !inCheck && ply > 0 && depth <= 5 && beta < mateScore-maxPly && alpha > -mateScore+maxPly {
 		lateMoves = 4 + 3*depth*depth
 	}
 	if e.nullMove && ply > 0 && !inCheck && depth >= 3 && !e.nulled[ply] && beta < mateScore-maxPly && beta > -mateScore+maxPly {
@@ -430,6 +504,9 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 	}
 	moves := b.legal(ply)
 	if len(moves) == 0 {
+		if v, ok := e.pastOut(depth, ply, alpha, beta); ok {
+			return v
+		}
 		return e.noMoves(ply)
 	}
 	scores := e.order(moves, ply, ttMove)
