@@ -136,7 +136,10 @@ const MaxTurns = 1200
 // PlayGame plays one game of v from fen ("" for the start array) with the
 // four players (indexed by seat) and returns how it ended. A move a player
 // returns that the game refuses is an error naming the player, the seat
-// and the move: the bots must never make one.
+// and the move: the bots must never make one. Where the variant lets a
+// player claim the win (chess.com FFA: two left, a lead of more than 20
+// points), a bot claims it as soon as it may; random and greedy players
+// do not.
 func PlayGame(ctx context.Context, v *rules.Variant, fen string, players [numSeats]Player) (Outcome, error) {
 	g, err := rules.NewGame(v, fen)
 	if err != nil {
@@ -168,6 +171,9 @@ func PlayGame(ctx context.Context, v *rules.Variant, fen string, players [numSea
 			}
 			continue
 		}
+		if claimWin(g, players) {
+			continue
+		}
 		seat := g.Turn()
 		who := seat
 		if c := controller(g, seat); c != noSeat {
@@ -193,6 +199,20 @@ func PlayGame(ctx context.Context, v *rules.Variant, fen string, players [numSea
 			return Outcome{}, fmt.Errorf("turn %d: %s (%s) chose an illegal move %s: %v", turns, seat, p.Kind(), m, err)
 		}
 	}
+}
+
+// claimWin ends g for a bot that may claim the win, and reports whether
+// one did.
+func claimWin(g *rules.Game, players [numSeats]Player) bool {
+	if v := g.Variant(); v.Mode != rules.FFA || !v.Options.ClaimWin {
+		return false
+	}
+	for s := Seat(0); s < numSeats; s++ {
+		if _, bot := players[s].(*BotPlayer); bot && g.ClaimWin(s) == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // winnerKind names the kind that won a finished game, or "" for a draw

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"boardd/rules"
 )
@@ -162,6 +163,36 @@ func TestAttacks(t *testing.T) {
 		}
 		if rulesSay := p.InCheck(victim); tc.want && !rulesSay {
 			t.Errorf("%s: the rules do not see %s in check", tc.pieces, victim)
+		}
+	}
+}
+
+// TestBotsClaimTheWin: chess.com FFA's claim win ("when two remain and
+// one leads by more than 20"): with Yellow and Green out and Red 30
+// points to Blue's 5, a bot on Red claims the win before it moves; a
+// random player plays on.
+func TestBotsClaimTheWin(t *testing.T) {
+	v := loadVariant(t, "ffa")
+	const fen = "R-0,0,1,1-0,0,0,0-0,0,0,0-30,5,0,0-0-x,x,x,4,dyK,3,x,x,x/x,x,x,8,x,x,x/x,x,x,8,x,x,x/14/1,bR,12/14/13,dgK/bK,13/14/14/3,rQ,10/x,x,x,8,x,x,x/x,x,x,8,x,x,x/x,x,x,4,rK,3,x,x,x"
+	for _, red := range []string{"bot:2", "random"} {
+		var ps [numSeats]Player
+		for s, kind := range []string{red, "random", "random", "random"} {
+			p, err := NewPlayer(kind, 10*time.Millisecond, uint64(s+1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps[s] = p
+		}
+		o, err := PlayGame(context.Background(), v, fen, ps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		claimed := o.Result.Reason == "claim win"
+		if claimed != (red != "random") {
+			t.Errorf("Red %s: the game ended by %q after %d turns", red, o.Result.Reason, o.Turns)
+		}
+		if n := len(o.Game.Records()); claimed && (n != 0 || o.Winner != red) {
+			t.Errorf("Red %s: claimed after %d moves, winner %q", red, n, o.Winner)
 		}
 	}
 }
