@@ -71,6 +71,7 @@ type board struct {
 	scoresPoints   bool
 	armyControl    bool
 	stalemateDraws bool              // a stalemate ends the whole game (Chess4, ffa-text)
+	claimWin       bool              // two left, a lead of more than 20 points wins (chess.com FFA)
 	pawnGoal       [numSeats][]int16 // per square index: steps to promotion (-1 unknown)
 	centre         []int16           // per square index: centralisation bonus
 	files, ranks   int
@@ -137,6 +138,7 @@ func newBoard(p *rules.Position) *board {
 		b.mode = modeFFA
 		b.scoresPoints = true
 		b.stalemateDraws = !v.Options.StalemateScoresSelf
+		b.claimWin = v.Options.ClaimWin
 	case rules.CaptureAll:
 		b.mode = modeCaptureAll
 	case rules.LastStanding:

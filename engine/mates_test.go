@@ -196,3 +196,33 @@ func TestBotsClaimTheWin(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimedInsideTheSearch: where two are left and one leads by more
+// than 20 points, the search scores the position as the leader's win
+// (the leader claims it); at a lead of 20 or with three left it plays on.
+func TestClaimedInsideTheSearch(t *testing.T) {
+	v := loadVariant(t, "ffa")
+	const board = "-0-x,x,x,4,dyK,3,x,x,x/x,x,x,8,x,x,x/x,x,x,8,x,x,x/14/1,bR,12/14/13,dgK/bK,13/14/14/3,rQ,10/x,x,x,8,x,x,x/x,x,x,8,x,x,x/x,x,x,4,rK,3,x,x,x"
+	for _, tc := range []struct {
+		head   string
+		claims int // +1 Red's win, -1 Blue's, 0 none
+	}{
+		{"R-0,0,1,1-0,0,0,0-0,0,0,0-30,5,0,0", 1},
+		{"R-0,0,1,1-0,0,0,0-0,0,0,0-5,30,0,0", -1},
+		{"R-0,0,1,1-0,0,0,0-0,0,0,0-25,5,0,0", 0},
+		{"R-0,0,0,1-0,0,0,0-0,0,0,0-30,5,0,0", 0}, // Yellow's grey king: but Yellow still plays
+	} {
+		p, err := rules.ParseFEN4(v, tc.head+board)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := &searcher{b: newBoard(p)}
+		e.root = rules.Red
+		e.setTeams([numSeats]Seat{rules.Red, rules.Blue, rules.Yellow, rules.Green})
+		got, ok := e.claimed(1)
+		want := tc.claims * (mateScore - 1)
+		if ok != (tc.claims != 0) || got != want {
+			t.Errorf("%s: %d, %v; want %d", tc.head, got, ok, want)
+		}
+	}
+}

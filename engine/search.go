@@ -330,6 +330,48 @@ func (e *searcher) pastOut(depth, ply, alpha, beta int) (int, bool) {
 	return v - bonus, true
 }
 
+// claimed scores, for the side to move, a position inside the search in
+// which two seats are left and one leads the other by more than 20
+// points: the leader claims the win (chess.com FFA), so it counts as a
+// mate for the leader's side. ok is false for any other position (and at
+// the root, where the game itself decides).
+func (e *searcher) claimed(ply int) (int, bool) {
+	b := e.b
+	if !b.claimWin || ply == 0 {
+		return 0, false
+	}
+	a, c := noSeat, noSeat
+	for s := Seat(0); s < numSeats; s++ {
+		if e.out[s] != 0 || b.eliminated(s) {
+			continue
+		}
+		switch {
+		case a == noSeat:
+			a = s
+		case c == noSeat:
+			c = s
+		default:
+			return 0, false // three or more play
+		}
+	}
+	if c == noSeat {
+		return 0, false
+	}
+	lead := b.points(a) + e.gained[a] - b.points(c) - e.gained[c]
+	if lead >= -20 && lead <= 20 {
+		return 0, false
+	}
+	winner := a
+	if lead < 0 {
+		winner = c
+	}
+	v := mateScore - ply
+	if e.team[winner] != e.team[b.turn()] {
+		v = -v
+	}
+	return v, true
+}
+
 // mater is the seat credited with the mate of s found at ply: of the
 // seats that moved since s last did, the first whose men give the check
 // (the rules take a mated seat out at the move that mates it, not at its
@@ -437,6 +479,9 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 	}
 	if ply > 0 && (e.repeated(ply) || e.b.p.HalfMoveClock() >= 100) {
 		return 0
+	}
+	if v, ok := e.claimed(ply); ok {
+		return v
 	}
 	b := e.b
 	// In the partnership modes a check is answered in full, never cut
@@ -639,6 +684,9 @@ func (e *searcher) quiesce(ply, qply, alpha, beta int) int {
 	}
 	if e.checkStop() {
 		return 0
+	}
+	if v, ok := e.claimed(ply); ok {
+		return v
 	}
 	b := e.b
 	moves := b.legal(ply)
