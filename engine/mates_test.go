@@ -226,3 +226,17 @@ func TestClaimedInsideTheSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestManyMoves: a seat with more than 256 legal moves (a dozen queens
+// late in an FFA game: a level 5 bot's search once stopped with a panic
+// there) is searched like any other.
+func TestManyMoves(t *testing.T) {
+	g := placement(t, "ffa", rules.Red, "rK:h1 rQ:e5 rQ:f6 rQ:g5 rQ:i5 rQ:j6 rQ:k5 rQ:e4 rQ:k4 rQ:f4 rQ:j4 rQ:g9 rQ:i9 rQ:h10 bK:a7 bP:b6 bP:b7 bP:b8 yK:h14 yP:g13 yP:h13 yP:i13 gK:n8 gP:m7 gP:m8 gP:m9")
+	if n := len(g.LegalMoves()); n <= 256 {
+		t.Fatalf("%d legal moves, want more than 256", n)
+	}
+	r, err := New(Options{Level: 5, Depth: 3, NoTimeLimit: true}).Think(context.Background(), g)
+	if err != nil || r.Move == 0 {
+		t.Fatalf("%v, %v", r, err)
+	}
+}

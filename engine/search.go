@@ -769,7 +769,7 @@ func (e *searcher) quiesce(ply, qply, alpha, beta int) int {
 // the killers of the ply, the counter-move, and quiet moves by history.
 func (e *searcher) order(moves []Move, ply int, ttMove Move) []int {
 	if cap(e.scoreBufs[ply]) < len(moves) {
-		e.scoreBufs[ply] = make([]int, len(moves), 256)
+		e.scoreBufs[ply] = make([]int, len(moves), max(256, len(moves)))
 	}
 	sc := e.scoreBufs[ply][:len(moves)]
 	b := e.b
