@@ -194,36 +194,30 @@ func (e *searcher) hitsZone(a attacker, kf, kr int) bool {
 			if zf < 0 || zr < 0 || zf >= e.b.files || zr >= e.b.ranks {
 				continue
 			}
-			fx, rx := zf-af, zr-ar
-			if fx == 0 && rx == 0 {
-				continue
-			}
-			ax, ay := abs(fx), abs(rx)
-			switch a.kind {
-			case kKnight:
-				if ax*ay == 2 {
-					return true
-				}
-				continue
-			case kBishop:
-				if ax != ay {
-					continue
-				}
-			case kRook:
-				if fx != 0 && rx != 0 {
-					continue
-				}
-			case kQueen:
-				if ax != ay && fx != 0 && rx != 0 {
-					continue
-				}
-			}
-			if e.clearRay(af, ar, zf, zr) {
+			if e.reaches(a.kind, af, ar, zf, zr) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// reaches reports whether a knight, bishop, rook or queen on (af, ar)
+// attacks (zf, zr), a square on the board, through empty squares.
+func (e *searcher) reaches(kind uint8, af, ar, zf, zr int) bool {
+	fx, rx := zf-af, zr-ar
+	ax, ay := abs(fx), abs(rx)
+	switch {
+	case ax+ay == 0:
+		return false
+	case kind == kKnight:
+		return ax*ay == 2
+	case kind == kBishop && ax != ay,
+		kind == kRook && fx != 0 && rx != 0,
+		kind == kQueen && ax != ay && fx != 0 && rx != 0:
+		return false
+	}
+	return e.clearRay(af, ar, zf, zr)
 }
 
 // clearRay reports whether the squares strictly between (af, ar) and
@@ -302,22 +296,15 @@ func (e *searcher) attacks(c Seat, k square.Square) bool {
 			continue
 		}
 		af, ar := sq.File(), sq.Rank()
-		fx, rx := kf-af, kr-ar
-		ax, ay := abs(fx), abs(rx)
 		hit := false
 		switch pc.kind {
 		case kPawn: // one step forward and one across
-			hit = (fx == ff+fr || fx == ff-fr) && (rx == fr+ff || rx == fr-ff) && ax+ay == 2
-		case kKnight:
-			hit = ax*ay == 2
-		case kBishop:
-			hit = ax == ay && ax > 0 && e.clearRay(af, ar, kf, kr)
-		case kRook:
-			hit = (fx == 0) != (rx == 0) && e.clearRay(af, ar, kf, kr)
-		case kQueen:
-			hit = (ax == ay || fx == 0 || rx == 0) && ax+ay > 0 && e.clearRay(af, ar, kf, kr)
+			fx, rx := kf-af, kr-ar
+			hit = (fx == ff+fr || fx == ff-fr) && (rx == fr+ff || rx == fr-ff) && abs(fx)+abs(rx) == 2
 		case kKing:
-			hit = max(ax, ay) == 1
+			hit = max(abs(kf-af), abs(kr-ar)) == 1
+		default:
+			hit = e.reaches(pc.kind, af, ar, kf, kr)
 		}
 		if hit {
 			return true
