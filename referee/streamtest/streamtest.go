@@ -63,6 +63,10 @@ func New(st referee.State) *Board {
 func (f *Board) Emit(m referee.Message) referee.Message {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	return f.emitLocked(m)
+}
+
+func (f *Board) emitLocked(m referee.Message) referee.Message {
 	f.seq++
 	f.state.Seq = f.seq
 	m.Seq = f.seq
@@ -107,6 +111,10 @@ func (f *Board) Skip(n uint64) {
 func (f *Board) Forget(upTo uint64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.forgetLocked(upTo)
+}
+
+func (f *Board) forgetLocked(upTo uint64) {
 	for len(f.msgs) > 0 && f.msgs[0].Seq <= upTo {
 		f.msgs = f.msgs[1:]
 	}
@@ -131,12 +139,12 @@ func (f *Board) dropLocked() {
 // resubscription sees the result.
 func (f *Board) FallBehind(oldest uint64, ms ...referee.Message) {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.dropLocked()
-	f.mu.Unlock()
 	for _, m := range ms {
-		f.Emit(m)
+		f.emitLocked(m)
 	}
-	f.Forget(oldest - 1)
+	f.forgetLocked(oldest - 1)
 }
 
 // SetBuffer sets the capacity of the live channels of later
