@@ -589,6 +589,28 @@ func (l *Live) command(c Command) Reply {
 		}
 		l.ref.Resync(l.ref.Occupancy()) // an army may have left the board
 		return Reply{}
+	case CmdClaimWin:
+		s, err := seatNamed(c.Seat)
+		if err != nil {
+			return fail("claim_win: %v", err)
+		}
+		if over {
+			return fail("claim_win: the game is over")
+		}
+		if err := g.ClaimWin(s); err != nil {
+			return fail("claim_win: %v", err)
+		}
+		l.draws, l.pending, l.ref.Expect = nil, 0, 0
+		res, _ := g.Result()
+		text := fmt.Sprintf("%s claims the win", s)
+		for o := rules.Seat(0); o < rules.NumSeats; o++ {
+			if o != s && g.Status(o) == rules.Playing {
+				text += fmt.Sprintf(", %d points to %s's %d", res.Points[s], o, res.Points[o])
+			}
+		}
+		l.emit(Message{Kind: MsgWinClaimed, Seat: s.String(), Points: res.Points[:], FEN4: g.Position().FEN4(), Text: text})
+		l.over(res)
+		return Reply{}
 	case CmdPromote:
 		k, ok := rules.KindFromLetter(strings.ToUpper(c.Piece + " ")[0])
 		if !ok || len(c.Piece) != 1 {

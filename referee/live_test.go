@@ -2,6 +2,7 @@ package referee
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	gosync "sync"
@@ -47,6 +48,14 @@ func startLive(t *testing.T, cfg LiveConfig) *liveBoard {
 	done := make(chan struct{})
 	go func() { l.Run(ctx); close(done) }()
 	t.Cleanup(func() { stop(); <-done })
+	if cfg.Game != nil {
+		// A game carried on starts with no message: from here on.
+		_, ch, cancel, err := l.Subscribe(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &liveBoard{Live: l, t: t, msgs: ch, cancel: cancel}
+	}
 	backlog, ch, cancel, err := l.Subscribe(1)
 	if err != nil {
 		t.Fatal(err)
@@ -735,5 +744,67 @@ func TestLiveRefusalSaysWhy(t *testing.T) {
 	}
 	if st := b.State(); st.Status != "correction" || strings.Join(st.Missing, ",") != "h2" || strings.Join(st.Wrong, ",") != "g3" {
 		t.Errorf("state %s, missing %v, wrong %v", st.Status, st.Missing, st.Wrong)
+	}
+}
+
+// claimFEN: chess.com FFA, Yellow and Green out, Red 30 points to Blue's
+// 5 (a claimable lead); the same men with other points in the tests.
+const claimFEN = "R-0,0,1,1-0,0,0,0-0,0,0,0-%s-0-x,x,x,4,dyK,3,x,x,x/x,x,x,8,x,x,x/x,x,x,8,x,x,x/14/1,bR,12/14/13,dgK/bK,13/14/14/3,rQ,10/x,x,x,8,x,x,x/x,x,x,8,x,x,x/x,x,x,4,rK,3,x,x,x"
+
+// TestLiveClaimWin: chess.com FFA's claim win ("when two players remain
+// and one leads by more than 20 points") through the claim_win command:
+// refused where the rule does not let it, else win_claimed then
+// game_over with the claimer the winner.
+func TestLiveClaimWin(t *testing.T) {
+	for _, tc := range []struct {
+		name, variant, points, seat, err string
+	}{
+		{"a lead of 25", "ffa", "30,5,0,0", "Red", ""},
+		{"the other seat's lead", "ffa", "5,30,0,0", "Blue", ""},
+		{"a lead of 20", "ffa", "25,5,0,0", "Red", "leads Blue by 20 points; a claim needs more than 20"},
+		{"the trailing seat", "ffa", "30,5,0,0", "Blue", "leads Red by -25 points"},
+		{"a seat that is out", "ffa", "30,5,0,0", "Green", "Green is not playing"},
+		{"no seat", "ffa", "30,5,0,0", "Purple", "not a seat"},
+		{"teams", "teams", "", "Red", "no claim-win rule"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, _ := rules.NewVariant(tc.variant, "")
+			fen := ""
+			if tc.points != "" {
+				fen = fmt.Sprintf(claimFEN, tc.points)
+			}
+			g, err := rules.NewGame(v, fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := startLive(t, LiveConfig{Variant: tc.variant, Game: g, Occupancy: g.Position().Occupancy()})
+			r := b.do(CmdClaimWin, `{"seat":"`+tc.seat+`"}`)
+			if tc.err != "" {
+				if r.OK || !strings.Contains(r.Error, tc.err) {
+					t.Fatalf("claim: %+v, want an error with %q", r, tc.err)
+				}
+				if st := b.State(); st.Status != "playing" {
+					t.Errorf("status %s after a refused claim", st.Status)
+				}
+				return
+			}
+			if !r.OK {
+				t.Fatalf("claim: %+v", r)
+			}
+			m := b.next()
+			if m.Kind != MsgWinClaimed || m.Seat != tc.seat || len(m.Points) != 4 || !strings.Contains(m.Text, tc.seat+" claims the win, 30 points to") {
+				t.Fatalf("claim message %+v", m)
+			}
+			m = b.next()
+			if m.Kind != MsgGameOver || m.Result == nil || m.Result.Reason != rules.ReasonClaimWin || strings.Join(m.Result.Winners, ",") != tc.seat {
+				t.Fatalf("game over message %+v", m)
+			}
+			if st := b.State(); st.Status != "over" {
+				t.Errorf("status %s after the claim", st.Status)
+			}
+			if r := b.do(CmdClaimWin, `{"seat":"`+tc.seat+`"}`); r.OK || !strings.Contains(r.Error, "over") {
+				t.Errorf("a second claim: %+v", r)
+			}
+		})
 	}
 }

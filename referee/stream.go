@@ -45,6 +45,7 @@ const (
 	MsgDrawOffer        = "draw_offer"        // a seat offers or accepts a draw (Seat; Candidates: the seats still to agree)
 	MsgDrawDeclined     = "draw_declined"     // a seat declined the draw on offer, or a move let it lapse (Seat)
 	MsgDrawAgreed       = "draw_agreed"       // a draw was agreed (Seats); game_over follows unless only one game of a double game ended
+	MsgWinClaimed       = "win_claimed"       // FFA: with two left, the seat leading by more than 20 points claimed the win (Seat, Points); game_over follows
 	MsgSetup            = "setup"             // a guided set-up of the current position from an empty board began
 	// Blocking double chess: moving into check by announcement.
 	MsgAnnounce         = "announce"          // a seat announced a move into check (Seat, Move, Coord, Note); its partner replies
@@ -254,6 +255,7 @@ const (
 	CmdAnnounce        = "announce"         // Seat, Move: announce a move into check (blocking-double)
 	CmdReply           = "reply"            // Seat, Reply: the partner answers the announcement (unwise, accept, another, impossible)
 	CmdClaimStalemate  = "claim_stalemate"  // Seat: a stalemated seat that could move into check takes the draw instead
+	CmdClaimWin        = "claim_win"        // Seat: FFA, two left, the seat leading by more than 20 points ends the game as its winner
 	CmdKeepArmy        = "keep_army"        // Seat, Army: chess4-m2, the player who eliminated a second opponent keeps that army (until the next move)
 )
 
@@ -274,12 +276,13 @@ var commandFields = map[string][]string{
 	CmdAnnounce:        {"seat", "move"},
 	CmdReply:           {"seat", "reply"},
 	CmdClaimStalemate:  {"seat"},
+	CmdClaimWin:        {"seat"},
 	CmdKeepArmy:        {"seat", "army"},
 }
 
 // Commands lists the command names, sorted.
 func Commands() []string {
-	return []string{CmdAnnounce, CmdClaimStalemate, CmdClock, CmdDrawDecline, CmdDrawOffer, CmdKeepArmy, CmdMove, CmdNewGame, CmdPromote, CmdRemote, CmdReplay, CmdReply, CmdResign, CmdSetup, CmdState, CmdTags, CmdTakebackConfirm}
+	return []string{CmdAnnounce, CmdClaimStalemate, CmdClaimWin, CmdClock, CmdDrawDecline, CmdDrawOffer, CmdKeepArmy, CmdMove, CmdNewGame, CmdPromote, CmdRemote, CmdReplay, CmdReply, CmdResign, CmdSetup, CmdState, CmdTags, CmdTakebackConfirm}
 }
 
 // Command is a request to change or resend the game. Its payload is a
@@ -402,7 +405,7 @@ func ParseCommand(name string, payload []byte) (Command, error) {
 		}
 	case CmdTags:
 		err = need(len(c.Tags) > 0, `"tags", for example {"tags":{"Red":"Ann"}}`)
-	case CmdResign, CmdDrawOffer, CmdDrawDecline, CmdClaimStalemate:
+	case CmdResign, CmdDrawOffer, CmdDrawDecline, CmdClaimStalemate, CmdClaimWin:
 		err = need(c.Seat != "", `"seat" (Red, Blue, Yellow or Green)`)
 	case CmdPromote:
 		err = need(c.Piece != "", `"piece" (Q, R, B or N)`)

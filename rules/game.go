@@ -540,6 +540,9 @@ func (g *Game) leave(s Seat, a Action, keepTurn bool) (Record, error) {
 	return rec, nil
 }
 
+// ReasonClaimWin is the Result.Reason of an FFA game ended by ClaimWin.
+const ReasonClaimWin = "claim win"
+
 // ClaimWin ends an FFA game in seat s's favour when the variant allows
 // claiming, two players remain and s leads the other by more than 20
 // points.
@@ -561,7 +564,7 @@ func (g *Game) ClaimWin(s Seat) error {
 			return fmt.Errorf("%s leads %s by %d points; a claim needs more than 20", s, o, g.pos.points[s]-g.pos.points[o])
 		}
 	}
-	g.endFFA("claim win", 0)
+	g.endFFA(ReasonClaimWin, 0)
 	return nil
 }
 
@@ -806,7 +809,7 @@ func (g *Game) endFFA(reason string, bonus int) {
 	for _, s := range remaining {
 		p.points[s] += bonus
 	}
-	if len(remaining) > 0 && reason != "claim win" {
+	if len(remaining) > 0 && reason != ReasonClaimWin {
 		// "The last remaining player will be given +20 for each king of
 		// all resigned or timed out players that is still on the board";
 		// with two left at a draw, 10 each (walkingKingShare). A claimed

@@ -41,7 +41,7 @@ import (
 // Entry is one journal line.
 type Entry struct {
 	Seq  uint64 `json:"seq"`
-	Kind string `json:"kind"` // start, move, resign, timeout, draw, takeback, tags, clock, note
+	Kind string `json:"kind"` // start, move, resign, timeout, draw, claim, takeback, tags, clock, note
 	// Msg is the stream Seq of the board message the entry records (0 in
 	// journals written before it was kept).
 	Msg uint64 `json:"msg,omitempty"`
@@ -50,7 +50,7 @@ type Entry struct {
 	Variant string            `json:"variant,omitempty"`
 	Start   string            `json:"start,omitempty"` // a start array's name or a FEN4
 	Tags    map[string]string `json:"tags,omitempty"`  // start, tags (changes; "" removes)
-	// move, resign, timeout
+	// move, resign, timeout, claim (FFA: the seat that claimed the win)
 	Seat string `json:"seat,omitempty"`
 	Move string `json:"move,omitempty"` // "h2-h4", "h10-h11=N", castling as the king's squares
 	// draw: the seats that agreed it.
@@ -230,7 +230,7 @@ func HighMsg(data []byte) uint64 {
 	return hi
 }
 
-var knownKind = map[string]bool{"start": true, "move": true, "resign": true, "timeout": true, "draw": true, "takeback": true, "tags": true, "clock": true, "note": true}
+var knownKind = map[string]bool{"start": true, "move": true, "resign": true, "timeout": true, "draw": true, "claim": true, "takeback": true, "tags": true, "clock": true, "note": true}
 
 // parse reads complete entries; good is the length of the prefix that
 // holds them. A bad line followed by more data is corruption, not a torn
@@ -346,6 +346,11 @@ func apply(g *rules.Game, e Entry) error {
 			agreed = append(agreed, s)
 		}
 		return g.AgreeDraw(agreed)
+	case "claim":
+		if !ok {
+			return fmt.Errorf("unknown seat %q", e.Seat)
+		}
+		return g.ClaimWin(seat)
 	case "takeback":
 		return g.Takeback()
 	case "note":

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"boardd/configs"
+	"boardd/referee"
 	"boardd/rules"
 	"boardd/rules/pgn4"
 	"boardd/rules/variants"
@@ -170,6 +171,44 @@ func TestJournalRestoresAnAgreedDraw(t *testing.T) {
 	}
 	if _, err := Restore(entries, builtin); err == nil || !strings.Contains(err.Error(), "no draw by agreement") {
 		t.Fatalf("restoring a draw in a variant without it: %v", err)
+	}
+}
+
+// An FFA win claimed at the board (claim_win: two left, a lead of more
+// than 20 points) is journaled as a "claim" entry and restores as the
+// same result; a claim the rules refuse does not restore.
+func TestJournalRestoresAClaimedWin(t *testing.T) {
+	const board = "-0-x,x,x,4,dyK,3,x,x,x/x,x,x,8,x,x,x/x,x,x,8,x,x,x/14/1,bR,12/14/13,dgK/bK,13/14/14/3,rQ,10/x,x,x,8,x,x,x/x,x,x,8,x,x,x/x,x,x,4,rK,3,x,x,x"
+	es, err := JournalEntries(referee.Message{Kind: referee.MsgWinClaimed, Seq: 7, Seat: "Red", Points: []int{30, 5, 0, 0}})
+	if err != nil || len(es) != 1 || es[0].Kind != "claim" || es[0].Seat != "Red" || es[0].Msg != 7 {
+		t.Fatalf("journal entries of win_claimed: %+v, %v", es, err)
+	}
+	for _, tc := range []struct {
+		points string
+		err    string
+	}{
+		{"30,5,0,0", ""},
+		{"25,5,0,0", "a claim needs more than 20"},
+	} {
+		entries := []Entry{
+			{Seq: 1, Kind: "start", Game: "g1", Variant: "ffa", Start: "R-0,0,1,1-0,0,0,0-0,0,0,0-" + tc.points + board},
+			{Seq: 2, Kind: "move", Seat: "Red", Move: "d4-e4"},
+			{Seq: 3, Kind: "move", Seat: "Blue", Move: "b10-c10"},
+			{Seq: 4, Kind: "claim", Seat: "Red"},
+		}
+		g, err := Restore(entries, builtin)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("points %s: restored a refused claim: %v", tc.points, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res, over := g.Result(); !over || res.Reason != rules.ReasonClaimWin || len(res.Winners) != 1 || res.Winners[0] != rules.Red || len(g.Records()) != 2 {
+			t.Fatalf("restored %+v (over %v, %d records), want Red's claimed win after two moves", res, over, len(g.Records()))
+		}
 	}
 }
 

@@ -311,6 +311,8 @@ func JournalEntries(m referee.Message) ([]Entry, error) {
 		e.Seat, e.Move = m.Seat, m.Coord
 	case referee.MsgResign, referee.MsgTimeout:
 		e.Seat = m.Seat
+	case referee.MsgWinClaimed:
+		e.Kind, e.Seat = "claim", m.Seat
 	case referee.MsgPromotionChanged, referee.MsgMoveRevised:
 		return []Entry{{Kind: "takeback", Msg: m.Seq}, {Kind: "move", Msg: m.Seq, Seat: m.Seat, Move: m.Coord, Clocks: m.Clocks}}, nil
 	case referee.MsgTakeback, referee.MsgClock:

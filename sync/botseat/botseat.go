@@ -203,7 +203,7 @@ func Run(ctx context.Context, src Source, cfg Config) error {
 			thinking.stop()
 		}
 	}()
-	sent, made, failed := "", "", ""
+	sent, made, failed, claimed := "", "", "", ""
 	hopeless := map[string]int{} // game/seat: moves in a row that stood hopeless
 	var retry <-chan time.Time   // after a refused move: think again
 	for {
@@ -225,10 +225,21 @@ func Run(ctx context.Context, src Source, cfg Config) error {
 				}
 			} else {
 				g, opt, err := setUp(st, seat, level, cfg)
-				if err != nil {
+				switch {
+				case err != nil:
 					log.Warn("bot: cannot read the game", "seat", seat, "error", err)
 					failed = key
-				} else {
+				case key != claimed && g.ClaimWin(seat) == nil:
+					// FFA, two left, a lead of more than 20 points: the
+					// game is won by claiming it (g is this turn's copy).
+					claimed = key
+					if r := src.Do(ctx, referee.Command{Name: referee.CmdClaimWin, Seat: seat.String()}); r.Error != "" {
+						log.Warn("bot: cannot claim the win; playing on", "seat", seat, "error", r.Error)
+					} else {
+						log.Info("bot claimed the win", "seat", seat)
+					}
+					continue
+				default:
 					ek := st.Game + "/" + seat.String()
 					e := engines[ek]
 					if e == nil {

@@ -2,7 +2,9 @@ package botseat
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -388,5 +390,61 @@ func TestRetriesARefusedMove(t *testing.T) {
 			t.Fatalf("%d move commands, want the refused one sent again", moves)
 		case <-time.After(10 * time.Millisecond):
 		}
+	}
+}
+
+// TestClaimsTheWin: a bot seat with a claimable FFA lead (two left, more
+// than 20 points ahead) claims the win at the board instead of moving; at
+// a lead of 20 it plays a move.
+func TestClaimsTheWin(t *testing.T) {
+	const fen = "R-0,0,1,1-0,0,0,0-0,0,0,0-%s-0-x,x,x,4,dyK,3,x,x,x/x,x,x,8,x,x,x/x,x,x,8,x,x,x/14/1,bR,12/14/13,dgK/bK,13/14/14/3,rQ,10/x,x,x,8,x,x,x/x,x,x,8,x,x,x/x,x,x,4,rK,3,x,x,x"
+	for _, tc := range []struct {
+		points string
+		claims bool
+	}{
+		{"30,5,0,0", true},
+		{"25,5,0,0", false},
+	} {
+		t.Run(tc.points, func(t *testing.T) {
+			v, _ := rules.NewVariant("ffa", "")
+			g, err := rules.NewGame(v, fmt.Sprintf(fen, tc.points))
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := referee.NewLive(referee.LiveConfig{Board: "t1", Variant: "ffa", Game: g, Tags: map[string]string{TagBots: "Red:2", "Remote": "Red"},
+				Occupancy: g.Position().Occupancy(), Quiet: 2 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, stop := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { l.Run(ctx); close(done) }()
+			go Run(ctx, l, Config{Lookup: lookup, MoveTime: 20 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+			defer func() { stop(); <-done }()
+			sig, cancel := l.Changed()
+			defer cancel()
+			deadline := time.After(30 * time.Second)
+			for {
+				st := l.State()
+				if st.Result != nil {
+					if !tc.claims || st.Result.Reason != rules.ReasonClaimWin || strings.Join(st.Result.Winners, ",") != "Red" || len(st.Moves) != 0 {
+						t.Fatalf("the game ended: %+v after %d moves", st.Result, len(st.Moves))
+					}
+					return
+				}
+				if st.Remote != nil {
+					if tc.claims {
+						t.Fatalf("the bot moved (%s) instead of claiming", st.Remote.Move)
+					}
+					return
+				}
+				select {
+				case <-sig:
+				case <-time.After(100 * time.Millisecond):
+				case <-deadline:
+					t.Fatalf("neither a claim nor a move: %+v", st)
+				}
+			}
+		})
 	}
 }

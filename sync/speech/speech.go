@@ -121,6 +121,8 @@ func Text(m referee.Message) string {
 		return m.Seat + "'s time is up."
 	case referee.MsgDrawAgreed:
 		return "Draw agreed."
+	case referee.MsgWinClaimed:
+		return m.Seat + " claims the win."
 	case referee.MsgGameOver:
 		if m.Result == nil {
 			return "Game over."

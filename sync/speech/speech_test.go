@@ -32,6 +32,7 @@ func TestText(t *testing.T) {
 		{referee.Message{Kind: referee.MsgRemoteMove, Seat: "Blue", Move: "Nb5-d6"}, "Blue plays from afar: knight to d6. Make the move on the board."},
 		{referee.Message{Kind: referee.MsgResign, Seat: "Blue", Move: "R"}, "Blue resigns."},
 		{referee.Message{Kind: referee.MsgTimeout, Seat: "Green"}, "Green's time is up."},
+		{referee.Message{Kind: referee.MsgWinClaimed, Seat: "Red", Points: []int{30, 5, 0, 0}}, "Red claims the win."},
 		{referee.Message{Kind: referee.MsgIllegal}, "Illegal move: put the pieces as the lights show."},
 		{referee.Message{Kind: referee.MsgGameOver, Result: &referee.ResultInfo{Reason: "checkmate", Winners: []string{"Red", "Yellow"}}}, "Game over: Red and Yellow win."},
 		{referee.Message{Kind: referee.MsgGameOver, Result: &referee.ResultInfo{Reason: "last player standing", Winners: []string{"Green"}}}, "Game over: Green wins."},

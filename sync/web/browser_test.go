@@ -310,6 +310,25 @@ func TestBrowser(t *testing.T) {
 	f.Update(func(st *referee.State) { st.Variant = "ffa" })
 	within(t, ctx, 2*time.Second, "the into-check row hidden again", `document.getElementById('protocol-row').hidden`)
 
+	// FFA's claim win: offered only while two players are left, for the
+	// one ahead.
+	if !eval[bool](t, ctx, `document.getElementById('claim-row').hidden`) {
+		t.Error("the claim-win row is shown with four players left")
+	}
+	f.Update(func(st *referee.State) {
+		for i, p := range []struct {
+			status string
+			points int
+		}{{"checkmated", 12}, {"playing", 9}, {"resigned", 3}, {"playing", 31}} {
+			st.Seats[i].Status, st.Seats[i].Points = p.status, p.points
+		}
+	})
+	within(t, ctx, 2*time.Second, "the claim-win row for Green, ahead", `!document.getElementById('claim-row').hidden && document.getElementById('claim-seat').value === 'Green'`)
+	do2(t, ctx, "claiming the win", chromedp.Click(chromedp.ID("claim-win")), chromedp.Click(chromedp.ID("claim-win")))
+	if c := waitCommand(t, f, referee.CmdClaimWin); c.Seat != "Green" {
+		t.Errorf("claim_win command %+v, want Green's", c)
+	}
+
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)

@@ -518,6 +518,12 @@
     // awaited, else the seat to move.
     $('protocol-row').hidden = st.variant !== 'blocking-double';
     $('army-row').hidden = st.variant !== 'chess4-m2';
+    // FFA's claim win: offered while two players are left, for the one
+    // ahead on points (the referee checks the lead of more than 20).
+    const left = (st.seats || []).filter((s) => s.status === 'playing');
+    $('claim-row').hidden = st.variant !== 'ffa' || st.status !== 'playing' || left.length !== 2;
+    const cs = $('claim-seat');
+    if (left.length === 2 && document.activeElement !== cs) cs.value = left[0].points >= left[1].points ? left[0].seat : left[1].seat;
     const ps = $('proto-seat');
     const an = st.announcement;
     if (document.activeElement !== ps) ps.value = an && !an.accepted && an.reply_by ? an.reply_by : st.turn;
@@ -604,6 +610,7 @@
     };
     seatOptions($('move-seat'));
     seatOptions($('resign-seat'));
+    seatOptions($('claim-seat'));
     seatOptions($('draw-seat'));
     seatOptions($('army-seat'));
     seatOptions($('army-kept'));
@@ -699,6 +706,7 @@
     $('move-text').addEventListener('keydown', (e) => { if (e.key === 'Enter') sendMove(); });
     $('takeback').addEventListener('click', () => command('takeback_confirm', {}));
     armed($('resign'), () => command('resign', { seat: $('resign-seat').value }));
+    armed($('claim-win'), () => command('claim_win', { seat: $('claim-seat').value }));
     $('draw-offer').addEventListener('click', () => command('draw_offer', { seat: $('draw-seat').value }));
     $('draw-decline').addEventListener('click', () => command('draw_decline', { seat: $('draw-seat').value }));
     $('keep-army').addEventListener('click', () => command('keep_army', { seat: $('army-seat').value, army: $('army-kept').value }));
