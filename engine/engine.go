@@ -47,26 +47,37 @@ import (
 // noSeat is rules.NoSeat.
 const noSeat = rules.NoSeat
 
-// Level settings: the deepest iteration in the partnership modes (depth)
-// and in best-reply search (brsDepth, where the three opponents' replies
-// are one ply), the evaluation noise, the share of the time, and how often
-// (per mille of moves) the level blunders: plays a random legal move
-// without thinking, as a beginner now and then does.
+// Level settings, per mode: how deep the search goes, the evaluation
+// noise in centipawns, and how often (per mille of moves) the level
+// blunders: plays a random legal move without thinking, as a beginner now
+// and then does. The partnership modes search every seat's turn as a ply;
+// the singles modes (best-reply search) count the three opponents' turns
+// as one, so a singles ply is worth about two and the singles column stops
+// sooner. In the singles modes one more ply beyond two buys little (with
+// four seats on points, first place is a race that the one-move tactics
+// mostly decide), so there the upper levels differ by noise and blunders
+// as much as by depth.
+type modeLevel struct {
+	depth   int
+	noise   int
+	blunder int
+}
+
+// levelSpec is one level: its settings in the partnership modes, in the
+// singles modes, and its share of the time.
 type levelSpec struct {
-	depth    int
-	brsDepth int
-	noise    int
+	partners modeLevel
+	singles  modeLevel
 	timeFrac float64
-	blunder  int
 }
 
 var levels = [6]levelSpec{
 	{},
-	{depth: 1, brsDepth: 1, noise: 100, timeFrac: 0.25, blunder: 250},
-	{depth: 2, brsDepth: 1, noise: 50, timeFrac: 0.4, blunder: 100},
-	{depth: 3, brsDepth: 2, noise: 30, timeFrac: 0.4, blunder: 100},
-	{depth: 5, brsDepth: 2, noise: 0, timeFrac: 0.4, blunder: 20},
-	{depth: unlimited, brsDepth: unlimited, noise: 0, timeFrac: 1},
+	{partners: modeLevel{1, 100, 250}, singles: modeLevel{1, 100, 350}, timeFrac: 0.25},
+	{partners: modeLevel{2, 50, 100}, singles: modeLevel{1, 50, 100}, timeFrac: 0.4},
+	{partners: modeLevel{3, 30, 100}, singles: modeLevel{2, 120, 200}, timeFrac: 0.4},
+	{partners: modeLevel{5, 0, 20}, singles: modeLevel{2, 60, 80}, timeFrac: 0.4},
+	{partners: modeLevel{unlimited, 0, 0}, singles: modeLevel{unlimited, 0, 0}, timeFrac: 1},
 }
 
 // unlimited is the deepest iteration there is.
@@ -245,7 +256,6 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	b := newBoard(gamePosition(g))
 	s := &searcher{b: b, tt: e.tt, stop: &e.stop, maxNodes: opt.Nodes, trial: e.trial, noBRS: e.noBRS, lead: e.lead, attackers: make([]attacker, 0, 64)}
 	s.seed = mix(opt.Seed ^ 0x5eed)
-	s.noiseAmp = levels[opt.Level].noise
 	s.root = b.turn()
 	if s.root != e.lastRoot {
 		if e.thought {
@@ -255,6 +265,11 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	}
 	e.thought = true
 	s.setTeams(controllers(g))
+	lvl := levels[opt.Level].partners
+	if s.paranoid {
+		lvl = levels[opt.Level].singles
+	}
+	s.noiseAmp = lvl.noise
 	s.kingZone = !s.paranoid && !b.ordinaryKings
 	s.nullMove = b.mode == modeTeams && !s.paranoid && !e.noNull
 	s.prune = (!s.paranoid || s.brs && e.brsPrune) && !e.noPrune
@@ -267,9 +282,11 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 		s.timed = true
 		s.deadline = began.Add(allowed)
 	}
-	maxDepth := levels[opt.Level].depth
-	if s.brs {
-		maxDepth = levels[opt.Level].brsDepth
+	maxDepth := lvl.depth
+	if s.paranoid && !s.brs {
+		// The paranoid search (measured against best-reply search) has a
+		// ply a seat, as the partnership modes.
+		maxDepth = levels[opt.Level].partners.depth
 	}
 	if opt.Depth > 0 {
 		maxDepth = opt.Depth
@@ -289,7 +306,7 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	// Seeded shuffle so equal moves are chosen reproducibly by seed.
 	rng := rand.New(rand.NewPCG(opt.Seed, uint64(len(g.Records()))))
 	rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
-	if b := levels[opt.Level].blunder; b > 0 && rng.IntN(1000) < b {
+	if b := lvl.blunder; b > 0 && rng.IntN(1000) < b {
 		res.Move = moves[0] // a blunder: the first of the shuffled moves
 		res.Elapsed = time.Since(began)
 		res.Text = MoveText(g, res.Move)

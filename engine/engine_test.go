@@ -218,3 +218,36 @@ func TestNoMove(t *testing.T) {
 		t.Fatalf("err %v, want ErrNoMove", err)
 	}
 }
+
+// TestLevelsPerMode: a level's settings come from its mode's column of
+// the level table: level 4 searches up to five plies in Teams but two in
+// FFA (best-reply search, where a ply is the three opponents' replies).
+// A blunder is a move played unsearched (depth 0).
+func TestLevelsPerMode(t *testing.T) {
+	for _, tc := range []struct {
+		variant string
+		col     modeLevel
+	}{
+		{"teams", levels[4].partners},
+		{"ffa", levels[4].singles},
+	} {
+		t.Run(tc.variant, func(t *testing.T) {
+			v := loadVariant(t, tc.variant)
+			g, err := rules.NewGame(v, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			deepest := 0
+			for seed := range uint64(8) {
+				r, err := New(Options{Level: 4, Seed: seed, Nodes: 1 << 40, NoTimeLimit: true, HashMB: 1}).Think(context.Background(), g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				deepest = max(deepest, r.Depth)
+			}
+			if deepest != tc.col.depth {
+				t.Errorf("deepest iteration %d in 8 moves, want the column's %d", deepest, tc.col.depth)
+			}
+		})
+	}
+}

@@ -20,9 +20,9 @@ var (
 	gapTime    = flag.Duration("engine.gaps.movetime", 0, "TestLevelGaps: time a move instead of nodes (not reproducible)")
 	gapWorkers = flag.Int("engine.gaps.workers", 1, "TestLevelGaps: games played at once")
 	gapFrac    = flag.String("engine.gaps.frac", "", "TestLevelGaps: the five levels' shares of the time instead of the table's, comma-separated (a ladder under trial)")
-	gapDepth   = flag.String("engine.gaps.depth", "", "TestLevelGaps: the five levels' depth limits (both columns) instead of the table's, comma-separated (0: no limit)")
-	gapBlunder = flag.String("engine.gaps.blunder", "", "TestLevelGaps: the five levels' blunders per mille instead of the table's, comma-separated")
-	gapNoise   = flag.String("engine.gaps.noise", "", "TestLevelGaps: the five levels' noise in centipawns instead of the table's, comma-separated")
+	gapDepth   = flag.String("engine.gaps.depth", "", "TestLevelGaps: the five levels' depth limits (both modes) instead of the table's, comma-separated (0: no limit)")
+	gapBlunder = flag.String("engine.gaps.blunder", "", "TestLevelGaps: the five levels' blunders per mille (both modes) instead of the table's, comma-separated")
+	gapNoise   = flag.String("engine.gaps.noise", "", "TestLevelGaps: the five levels' noise in centipawns (both modes) instead of the table's, comma-separated")
 )
 
 // setLadder replaces the level table's time shares, depths, blunders and
@@ -40,10 +40,10 @@ func setLadder(t *testing.T) {
 			if x == 0 {
 				x = unlimited
 			}
-			levels[l].depth, levels[l].brsDepth = int(x), int(x)
+			levels[l].partners.depth, levels[l].singles.depth = int(x), int(x)
 		}},
-		{*gapBlunder, func(l int, x float64) { levels[l].blunder = int(x) }},
-		{*gapNoise, func(l int, x float64) { levels[l].noise = int(x) }},
+		{*gapBlunder, func(l int, x float64) { levels[l].partners.blunder, levels[l].singles.blunder = int(x), int(x) }},
+		{*gapNoise, func(l int, x float64) { levels[l].partners.noise, levels[l].singles.noise = int(x), int(x) }},
 	} {
 		if f.text == "" {
 			continue
