@@ -201,12 +201,9 @@ func PlayGame(ctx context.Context, v *rules.Variant, fen string, players [numSea
 	}
 }
 
-// claimWin ends g for a bot that may claim the win, and reports whether
-// one did.
+// claimWin ends g for a bot that may claim the win (the rules say who
+// may), and reports whether one did.
 func claimWin(g *rules.Game, players [numSeats]Player) bool {
-	if v := g.Variant(); v.Mode != rules.FFA || !v.Options.ClaimWin {
-		return false
-	}
 	for s := Seat(0); s < numSeats; s++ {
 		if _, bot := players[s].(*BotPlayer); bot && g.ClaimWin(s) == nil {
 			return true

@@ -590,12 +590,9 @@ func (l *Live) command(c Command) Reply {
 		l.ref.Resync(l.ref.Occupancy()) // an army may have left the board
 		return Reply{}
 	case CmdClaimWin:
-		s, err := seatNamed(c.Seat)
+		s, err := l.commandSeat(c)
 		if err != nil {
-			return fail("claim_win: %v", err)
-		}
-		if over {
-			return fail("claim_win: the game is over")
+			return fail("%v", err)
 		}
 		if err := g.ClaimWin(s); err != nil {
 			return fail("claim_win: %v", err)

@@ -18,13 +18,27 @@ import (
 // startLive runs a live board of variant with the given tags.
 func startLive(t *testing.T, variant string, tags map[string]string) *referee.Live {
 	t.Helper()
+	return startLiveFrom(t, variant, "", tags)
+}
+
+// startLiveFrom runs a live board carrying on a game of variant from the
+// position fen ("": a new game from the start array), with the given tags.
+func startLiveFrom(t *testing.T, variant, fen string, tags map[string]string) *referee.Live {
+	t.Helper()
 	v, err := rules.NewVariant(variant, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := rules.NewGame(v, "")
-	l, err := referee.NewLive(referee.LiveConfig{Board: "t1", Variant: variant, Tags: tags,
-		Occupancy: g.Position().Occupancy(), Quiet: 2 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+	g, err := rules.NewGame(v, fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := referee.LiveConfig{Board: "t1", Variant: variant, Tags: tags,
+		Occupancy: g.Position().Occupancy(), Quiet: 2 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)}
+	if fen != "" {
+		cfg.Game = g
+	}
+	l, err := referee.NewLive(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,21 +420,10 @@ func TestClaimsTheWin(t *testing.T) {
 		{"25,5,0,0", false},
 	} {
 		t.Run(tc.points, func(t *testing.T) {
-			v, _ := rules.NewVariant("ffa", "")
-			g, err := rules.NewGame(v, fmt.Sprintf(fen, tc.points))
-			if err != nil {
-				t.Fatal(err)
-			}
-			l, err := referee.NewLive(referee.LiveConfig{Board: "t1", Variant: "ffa", Game: g, Tags: map[string]string{TagBots: "Red:2", "Remote": "Red"},
-				Occupancy: g.Position().Occupancy(), Quiet: 2 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
-			if err != nil {
-				t.Fatal(err)
-			}
+			l := startLiveFrom(t, "ffa", fmt.Sprintf(fen, tc.points), map[string]string{TagBots: "Red:2", "Remote": "Red"})
 			ctx, stop := context.WithCancel(context.Background())
-			done := make(chan struct{})
-			go func() { l.Run(ctx); close(done) }()
+			defer stop()
 			go Run(ctx, l, Config{Lookup: lookup, MoveTime: 20 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
-			defer func() { stop(); <-done }()
 			sig, cancel := l.Changed()
 			defer cancel()
 			deadline := time.After(30 * time.Second)
