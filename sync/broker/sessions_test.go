@@ -1,0 +1,178 @@
+package broker
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+)
+
+var clubUsers = []User{
+	{Name: "board", Password: "board-secret", Write: true},
+	{Name: "bridge", Password: "bridge-secret", Write: true},
+	{Name: "collector", Password: "collector-secret"},
+	{Name: "display", Password: "display-secret"},
+}
+
+// dialSession connects with clean session off (a persistent session).
+func dialSession(url, id, user, pass string) (paho.Client, error) {
+	o := paho.NewClientOptions().AddBroker(url).SetClientID(id).SetUsername(user).SetPassword(pass).
+		SetCleanSession(false).SetConnectTimeout(3 * time.Second).SetAutoReconnect(false)
+	c := paho.NewClient(o)
+	tok := c.Connect()
+	if !tok.WaitTimeout(5 * time.Second) {
+		return nil, fmt.Errorf("connect timed out")
+	}
+	return c, tok.Error()
+}
+
+// away counts the sessions kept for clients that went, and the messages
+// they hold.
+func away(b *Broker) (sessions, held int) {
+	for _, cl := range b.srv.Clients.GetAll() {
+		if cl.Closed() {
+			sessions++
+			held += cl.State.Inflight.Len()
+		}
+	}
+	return
+}
+
+// Issue 28, item 4: 30 read-only clients with clean session off subscribe
+// to everything and go; 40 moves later the broker holds at most PerUser
+// sessions of that account, each at most Messages messages; anonymous
+// clients keep nothing; the sessions go after their Expiry.
+func TestSessionsLeftBehind(t *testing.T) {
+	b := start(t, Config{Users: clubUsers, AllowAnonymous: true,
+		ReaderSessions: SessionLimits{Expiry: time.Hour, Messages: 10, PerUser: 4}})
+	url := "tcp://" + b.Addr()
+	for i := range 30 {
+		user, pass := "display", "display-secret"
+		if i%3 == 0 {
+			user, pass = "", "" // anonymous
+		}
+		c, err := dialSession(url, fmt.Sprintf("left-%d", i), user, pass)
+		if err != nil {
+			t.Fatal(err)
+		}
+		subscribe(t, c, "boardd/#")
+		c.Disconnect(0)
+	}
+	pub := mustDial(t, url, "board", "board-secret")
+	for i := range 40 {
+		if tok := pub.Publish(fmt.Sprintf("boardd/b1/messages/%d", i), 1, false, "a move"); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+			t.Fatal(tok.Error())
+		}
+	}
+	b.sessions.sweep() // as after every client that goes (and every 10 s)
+	if n, held := away(b); n != 4 || held != 4*10 {
+		t.Errorf("%d sessions left behind holding %d messages, want 4 (PerUser) holding 40 (10 each)", n, held)
+	}
+	for _, cl := range b.srv.Clients.GetAll() {
+		if cl.Closed() && string(cl.Properties.Username) != "display" {
+			t.Errorf("a session kept for %q (%s): anonymous clients keep none", cl.Properties.Username, cl.ID)
+		}
+	}
+	// The newest sessions are kept, and a client that comes back gets
+	// its held messages.
+	c, err := dialSession(url, "left-29", "display", "display-secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Disconnect(0)
+	// Past their expiry they go.
+	b.sessions.now = func() time.Time { return time.Now().Add(time.Hour + time.Minute) }
+	b.sessions.sweep()
+	if n, _ := away(b); n != 0 {
+		t.Errorf("%d sessions kept past their hour", n)
+	}
+	if !c.IsConnectionOpen() {
+		t.Error("the sweep cut a connected client")
+	}
+}
+
+// Issue 28, item 5: a client id belongs to the account whose client
+// holds it, connected or away with a session kept.
+func TestClientIDsBoundToAccounts(t *testing.T) {
+	b := start(t, Config{Users: clubUsers, AllowAnonymous: true})
+	url := "tcp://" + b.Addr()
+	bridge, err := dialAs(url, "club-bridge-club-1", "", "bridge", "bridge-secret", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bridge.Disconnect(0)
+	col, err := dialSession(url, "collector-1", "collector", "collector-secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	subscribe(t, col, "boardd/#")
+	col.Disconnect(0)
+	pub := mustDial(t, url, "board", "board-secret")
+	pub.Publish("boardd/b1/games/g1", 1, false, "the collector's game").WaitTimeout(5 * time.Second)
+
+	for _, tc := range []struct{ id, user, pass string }{
+		{"club-bridge-club-1", "display", "display-secret"},
+		{"club-bridge-club-1", "", ""},
+		{"collector-1", "display", "display-secret"},
+		{"collector-1", "", ""},
+	} {
+		got := &collector{}
+		o := paho.NewClientOptions().AddBroker(url).SetClientID(tc.id).SetUsername(tc.user).SetPassword(tc.pass).
+			SetCleanSession(false).SetAutoReconnect(false).SetConnectTimeout(3 * time.Second).SetDefaultPublishHandler(got.add)
+		c := paho.NewClient(o)
+		tok := c.Connect()
+		tok.WaitTimeout(5 * time.Second)
+		if tok.Error() == nil {
+			time.Sleep(100 * time.Millisecond)
+			c.Disconnect(0)
+			t.Errorf("%q connected with %s's client id %q (received %q)", tc.user, map[bool]string{true: "the bridge", false: "the collector"}[strings.HasPrefix(tc.id, "club")], tc.id, got.list())
+		}
+	}
+	if !bridge.IsConnectionOpen() {
+		t.Error("the bridge was disconnected by another account using its client id")
+	}
+	// The collector itself comes back to its messages.
+	got := &collector{}
+	o := paho.NewClientOptions().AddBroker(url).SetClientID("collector-1").SetUsername("collector").SetPassword("collector-secret").
+		SetCleanSession(false).SetAutoReconnect(false).SetDefaultPublishHandler(got.add)
+	c := paho.NewClient(o)
+	if tok := c.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatalf("the collector coming back: %v", tok.Error())
+	}
+	defer c.Disconnect(0)
+	got.waitFor(t, "boardd/b1/games/g1=the collector's game")
+	// The same account may take its own id over (a reconnect).
+	again, err := dialAs(url, "club-bridge-club-1", "", "bridge", "bridge-secret", "")
+	if err != nil {
+		t.Errorf("the bridge's account reconnecting with its id: %v", err)
+	} else {
+		again.Disconnect(0)
+	}
+}
+
+// Issue 28, item 9: the broker's $SYS topics (clients, addresses, memory)
+// are for writers only.
+func TestSysTopicsForWritersOnly(t *testing.T) {
+	b := start(t, Config{Users: clubUsers, AllowAnonymous: true})
+	url := "tcp://" + b.Addr()
+	w := subscribe(t, mustDial(t, url, "board", "board-secret"), "$SYS/#")
+	for _, u := range []struct{ name, pass string }{{"display", "display-secret"}, {"", ""}} {
+		c := mustDial(t, url, u.name, u.pass)
+		tok := c.Subscribe("$SYS/#", 1, nil)
+		if !tok.WaitTimeout(5 * time.Second) {
+			t.Fatal("subscribe timed out")
+		}
+		if code := tok.(*paho.SubscribeToken).Result()["$SYS/#"]; code != 0x80 {
+			t.Errorf("%q subscribing to $SYS/#: code %#x, want 0x80 (refused)", u.name, code)
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(w.list()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(w.list()) == 0 {
+		t.Error("a writer subscribed to $SYS/# heard nothing")
+	}
+}
