@@ -98,7 +98,7 @@ func TestUnfinishedConnect(t *testing.T) {
 		t.Fatalf("a whole CONNECT in time: return code %d", code)
 	}
 	time.Sleep(600 * time.Millisecond) // twice the CONNECT timeout: a logged-in client is not cut
-	c.Write([]byte{0xc0, 0}) // PINGREQ
+	c.Write([]byte{0xc0, 0})           // PINGREQ
 	c.SetReadDeadline(time.Now().Add(5 * time.Second))
 	resp := make([]byte, 2)
 	if _, err := io.ReadFull(c, resp); err != nil || resp[0] != 0xd0 {
