@@ -256,3 +256,36 @@ func TestWebsocketLimits(t *testing.T) {
 		c.Disconnect(0)
 	}
 }
+
+// Issue 28, item 8: guessing passwords from many addresses is bounded in
+// total; the board's own mirror (127.0.0.1) and a client that logged in
+// before still get in.
+func TestGuessingManyAddresses(t *testing.T) {
+	b := start(t, Config{Users: clubUsers})
+	if code := connack(t, rawDial(t, "127.0.6.1", b.Addr()), connectPacket(t, "bridge", "bridge", "bridge-secret", true)); code != 0 {
+		t.Fatalf("the bridge's first login: %d", code)
+	}
+	for i := range 300 {
+		c := rawDial(t, fmt.Sprintf("127.0.7.%d", i%250+1), b.Addr())
+		if code := connack(t, c, connectPacket(t, fmt.Sprintf("guess-%d", i), "board", fmt.Sprintf("guess-%d", i), true)); code == 0 {
+			t.Fatal("a guess logged in")
+		}
+		c.Close()
+	}
+	if n := b.AuthCounts(); n.Failed > 30 {
+		t.Errorf("%d guesses checked from 250 addresses, want at most 30 (the global budget); %+v", n.Failed, n)
+	}
+	for _, tc := range []struct {
+		from, user, pass string
+		ok               bool
+	}{
+		{"127.0.0.1", "board", "board-secret", true},   // the board's mirror
+		{"127.0.6.1", "bridge", "bridge-secret", true}, // logged in before
+		{"127.0.6.2", "bridge", "bridge-secret", false},
+	} {
+		code := connack(t, rawDial(t, tc.from, b.Addr()), connectPacket(t, "again-"+tc.from, tc.user, tc.pass, true))
+		if (code == 0) != tc.ok {
+			t.Errorf("%s from %s during the attack: return code %d, want ok=%v", tc.user, tc.from, code, tc.ok)
+		}
+	}
+}
