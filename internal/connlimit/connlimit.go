@@ -19,19 +19,17 @@ package connlimit
 
 import (
 	"net"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"boardd/internal/throttle"
 )
 
 // Config sets the caps; zero fields take the defaults.
 type Config struct {
 	// PerAddress caps the connections one client address holds open at
-	// once (default 16; an IPv6 client counts by its /64, as
-	// throttle.Key).
+	// once (default 16; see Key).
 	PerAddress int
 	// Total caps the connections open at once (default 256).
 	Total int
@@ -108,7 +106,7 @@ func (s *Slot) Release() {
 // takes its place; when none is idle it answers nil. closer may be nil
 // for a connection that is never idle.
 func (l *Limiter) Acquire(addr string, closer func()) *Slot {
-	key := throttle.Key(addr)
+	key := Key(addr)
 	s := &Slot{l: l, key: key, closer: closer}
 	var victims []*Slot
 	l.mu.Lock()
@@ -276,4 +274,22 @@ func FileLimit() int {
 		return 1 << 30
 	}
 	return int(r.Cur)
+}
+
+// Key is the address a cap applies to: the IP without the port (an IPv4
+// address in IPv6 form as IPv4, without a zone). An IPv6 client counts by
+// its whole address, not its /64 as password guessing does
+// (throttle.Key): every device on a club's IPv6 network shares one /64,
+// and they must not share one device's connections. The totals bound
+// what many addresses can hold.
+func Key(addr string) string {
+	host := addr
+	if h, _, err := net.SplitHostPort(addr); err == nil {
+		host = h
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	return ip.Unmap().WithZone("").String()
 }

@@ -180,3 +180,17 @@ func TestAcquireWithoutListener(t *testing.T) {
 		t.Errorf("%d open, want 1", n.Open)
 	}
 }
+
+func TestKey(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"127.0.0.2:443", "127.0.0.2"},
+		{"[::ffff:10.1.2.3]:80", "10.1.2.3"},
+		{"[2001:db8:1:2:aaaa::1]:80", "2001:db8:1:2:aaaa::1"}, // not its /64: a club's whole IPv6 network shares that
+		{"[fe80::1%eth0]:80", "fe80::1"},
+		{"pipe", "pipe"},
+	} {
+		if got := Key(tc.in); got != tc.want {
+			t.Errorf("Key(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"boardd/internal/throttle"
+	"boardd/internal/connlimit"
 	"boardd/referee"
 )
 
@@ -284,7 +284,7 @@ const maxOwnerStreams = 16
 
 // openStream is one event stream's place under the caps.
 type openStream struct {
-	key    string             // the client's address (throttle.Key)
+	key    string             // the client's address (connlimit.Key)
 	owner  bool               // opened by a logged-in session
 	cancel context.CancelFunc // ends it
 }
@@ -305,7 +305,7 @@ type streamTable struct {
 // address would: so one client, or a few, cannot blank every display.
 func (s *Server) openStream(r *http.Request, cancel context.CancelFunc) (*openStream, string) {
 	t := &s.streamTab
-	o := &openStream{key: throttle.Key(r.RemoteAddr), owner: s.authed(r), cancel: cancel}
+	o := &openStream{key: connlimit.Key(r.RemoteAddr), owner: s.authed(r), cancel: cancel}
 	var end *openStream
 	t.mu.Lock()
 	if t.byAddr == nil {
