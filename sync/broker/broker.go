@@ -158,7 +158,8 @@ func Start(cfg Config) (*Broker, error) {
 	caps.MaximumMessageExpiryInterval = 0 // retained state and games stay until replaced
 	caps.MaximumSessionExpiryInterval = uint32(max(cfg.ReaderSessions.Expiry, cfg.WriterSessions.Expiry) / time.Second)
 	caps.MaximumPacketSize = MaxPacketBytes
-	caps.MaximumInflight = 1024 // messages unacknowledged by a connected client
+	caps.MaximumInflight = 1024            // messages unacknowledged by a connected client
+	caps.MaximumClientWritesPending = 1024 // each connection's queue, allocated when it comes (mochi's 8192: 64 KiB a connection)
 	srv := mqtt.New(&mqtt.Options{
 		Capabilities: caps,
 		Logger:       log,
