@@ -55,11 +55,10 @@ type sessions struct {
 	kick   chan struct{}                           // a client went: sweep soon
 	stop   chan struct{}
 	done   sync.WaitGroup
-	now    func() time.Time
 }
 
 func newSessions(srv *mqtt.Server, limits func(string) (SessionLimits, bool)) *sessions {
-	s := &sessions{srv: srv, limits: limits, kick: make(chan struct{}, 1), stop: make(chan struct{}), now: time.Now}
+	s := &sessions{srv: srv, limits: limits, kick: make(chan struct{}, 1), stop: make(chan struct{})}
 	s.done.Add(1)
 	go s.loop()
 	return s
@@ -101,7 +100,7 @@ func (s *sessions) loop() {
 		case <-t.C:
 		case <-s.kick:
 		}
-		s.sweep()
+		s.sweep(time.Now())
 	}
 }
 
@@ -111,10 +110,10 @@ func (s *sessions) close() {
 }
 
 // sweep drops the sessions of away clients that are past their expiry or
-// past their account's number (those whose clients went first). It
-// answers how many it dropped.
-func (s *sessions) sweep() int {
-	now := s.now().Unix()
+// past their account's number (those whose clients went first) at the
+// time now. It answers how many it dropped.
+func (s *sessions) sweep(at time.Time) int {
+	now := at.Unix()
 	away := map[string][]*mqtt.Client{}
 	dropped := 0
 	for _, cl := range s.srv.Clients.GetAll() {
