@@ -18,6 +18,7 @@
 package connlimit
 
 import (
+	"errors"
 	"net"
 	"net/netip"
 	"sync"
@@ -193,13 +194,23 @@ func Listen(ln net.Listener, lim *Limiter) *Listener { return &Listener{Listener
 // Limiter returns the listener's limiter.
 func (l *Listener) Limiter() *Limiter { return l.lim }
 
-// Accept waits for a connection that fits under the caps.
+// Accept waits for a connection that fits under the caps. Running out
+// of file handles (EMFILE, ENFILE) is waited out, as net/http does, rather
+// than returned: a server loop that stops at the first error (mochi's)
+// would stop serving for good.
 func (l *Listener) Accept() (net.Conn, error) {
+	var wait time.Duration
 	for {
 		c, err := l.Listener.Accept()
+		if errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) {
+			wait = min(max(2*wait, 5*time.Millisecond), time.Second)
+			time.Sleep(wait)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
+		wait = 0
 		lc := &Conn{Conn: c}
 		lc.slot = l.lim.Acquire(c.RemoteAddr().String(), func() { c.Close() })
 		if lc.slot == nil {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"net"
+	"os"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -192,5 +194,36 @@ func TestKey(t *testing.T) {
 		if got := Key(tc.in); got != tc.want {
 			t.Errorf("Key(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// fakeListener answers the errors it is given, then a connection.
+type fakeListener struct {
+	net.Listener
+	errs []error
+}
+
+func (f *fakeListener) Accept() (net.Conn, error) {
+	if len(f.errs) > 0 {
+		err := f.errs[0]
+		f.errs = f.errs[1:]
+		return nil, err
+	}
+	a, b := net.Pipe()
+	b.Close()
+	return a, nil
+}
+
+// Out of file handles, Accept waits and goes on (mochi's server loop
+// stops at the first error it is handed); other errors are returned.
+func TestAcceptWaitsOutFileLimit(t *testing.T) {
+	l := Listen(&fakeListener{errs: []error{&net.OpError{Op: "accept", Err: os.NewSyscallError("accept4", syscall.EMFILE)}, syscall.ENFILE}}, New(Config{}))
+	c, err := l.Accept()
+	if err != nil || c == nil {
+		t.Fatalf("after EMFILE and ENFILE: %v, want the next connection", err)
+	}
+	l = Listen(&fakeListener{errs: []error{net.ErrClosed}}, New(Config{}))
+	if _, err := l.Accept(); !errors.Is(err, net.ErrClosed) {
+		t.Errorf("a closed listener: %v", err)
 	}
 }
