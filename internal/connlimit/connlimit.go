@@ -109,40 +109,36 @@ func (s *Slot) Release() {
 func (l *Limiter) Acquire(addr string, closer func()) *Slot {
 	key := Key(addr)
 	s := &Slot{l: l, key: key, closer: closer}
-	var victims []*Slot
+	var victim *Slot // the idle connection that makes room
+	full := true
 	l.mu.Lock()
-	if len(l.open[key]) >= l.cfg.PerAddress {
-		v := oldestIdle(l.open[key])
-		if v == nil {
-			l.mu.Unlock()
-			l.refused.Add(1)
-			return nil
-		}
-		l.remove(v)
-		victims = append(victims, v)
-	}
-	if l.total >= l.cfg.Total { // (never after the address made room: that freed one)
-		var v *Slot
+	switch {
+	case len(l.open[key]) >= l.cfg.PerAddress:
+		victim = oldestIdle(l.open[key])
+	case l.total >= l.cfg.Total:
 		for _, slots := range l.open {
-			if c := oldestIdle(slots); c != nil && (v == nil || c.since.Load() < v.since.Load()) {
-				v = c
+			if c := oldestIdle(slots); c != nil && (victim == nil || c.since.Load() < victim.since.Load()) {
+				victim = c
 			}
 		}
-		if v == nil {
-			l.mu.Unlock()
-			l.refused.Add(1)
-			return nil
-		}
-		l.remove(v)
-		victims = append(victims, v)
+	default:
+		full = false
+	}
+	if full && victim == nil {
+		l.mu.Unlock()
+		l.refused.Add(1)
+		return nil
+	}
+	if victim != nil {
+		l.remove(victim) // one out (of the address's, which counts in the total too), one in
 	}
 	l.open[key] = append(l.open[key], s)
 	l.total++
 	l.mu.Unlock()
-	for _, v := range victims {
+	if victim != nil {
 		l.evicted.Add(1)
-		v.release.Do(func() {}) // already out of the table
-		v.closer()
+		victim.release.Do(func() {}) // already out of the table
+		victim.closer()
 	}
 	return s
 }

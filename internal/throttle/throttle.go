@@ -21,11 +21,12 @@
 package throttle
 
 import (
-	"net"
 	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"boardd/internal/connlimit"
 )
 
 // Config sets the limits; zero fields take the defaults.
@@ -253,18 +254,11 @@ func (l *Limiter) makeRoom(now time.Time) {
 // IPv6 its /64 network (one host usually holds a whole /64), but ::1 as
 // itself.
 func Key(addr string) string {
-	host := addr
-	if h, _, err := net.SplitHostPort(addr); err == nil {
-		host = h
-	}
+	host := connlimit.Key(addr)
 	ip, err := netip.ParseAddr(host)
-	if err != nil {
+	if err != nil || !ip.Is6() || ip.IsLoopback() {
 		return host
 	}
-	ip = ip.Unmap().WithZone("")
-	if ip.Is6() && !ip.IsLoopback() {
-		p, _ := ip.Prefix(64)
-		return p.String()
-	}
-	return ip.String()
+	p, _ := ip.Prefix(64)
+	return p.String()
 }
