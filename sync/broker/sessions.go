@@ -6,6 +6,7 @@ import (
 	"time"
 
 	mqtt "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/packets"
 )
 
 // SessionLimits bound what the persistent sessions of one kind of account
@@ -68,7 +69,20 @@ func newSessions(srv *mqtt.Server, limits func(string) (SessionLimits, bool)) *s
 func (s *sessions) ID() string { return "boardd-session-limits" }
 
 // Provides implements mqtt.Hook.
-func (s *sessions) Provides(b byte) bool { return b == mqtt.OnDisconnect }
+func (s *sessions) Provides(b byte) bool { return b == mqtt.OnDisconnect || b == mqtt.OnPacketEncode }
+
+// OnPacketEncode tells an MQTT 5 client in its CONNACK the session expiry
+// it got (its account's, when it asked for more; 0 for an anonymous
+// client): mochi announces only its server-wide maximum, and a client
+// told nothing keeps to what it asked for.
+func (s *sessions) OnPacketEncode(cl *mqtt.Client, pk packets.Packet) packets.Packet {
+	if pk.FixedHeader.Type == packets.Connack && cl.Properties.ProtocolVersion == 5 && pk.ReasonCode == 0 &&
+		cl.Properties.Props.SessionExpiryIntervalFlag {
+		pk.Properties.SessionExpiryInterval = cl.Properties.Props.SessionExpiryInterval
+		pk.Properties.SessionExpiryIntervalFlag = true
+	}
+	return pk
+}
 
 // keeps answers whether a message may be stored for cl: not for an away
 // client whose session holds its account's count already. (The auth

@@ -1,12 +1,16 @@
 package broker
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+	"github.com/mochi-mqtt/server/v2/packets"
 )
 
 var clubUsers = []User{
@@ -173,5 +177,60 @@ func TestSysTopicsForWritersOnly(t *testing.T) {
 	}
 	if len(w.list()) == 0 {
 		t.Error("a writer subscribed to $SYS/# heard nothing")
+	}
+}
+
+// An MQTT 5 client learns from its CONNACK the session expiry its
+// account allows, not the one it asked for.
+func TestSessionExpiryAnnounced(t *testing.T) {
+	b := start(t, Config{Users: clubUsers, AllowAnonymous: true})
+	for _, tc := range []struct {
+		user, pass string
+		ask, want  uint32
+	}{
+		{"display", "display-secret", 36000, 3600}, // read-only: 1 h
+		{"display", "display-secret", 600, 600},    // less is kept as asked
+		{"bridge", "bridge-secret", 7 * 24 * 3600, 24 * 3600},
+		{"", "", 36000, 0}, // anonymous: none
+	} {
+		pk := packets.Packet{
+			FixedHeader:     packets.FixedHeader{Type: packets.Connect},
+			ProtocolVersion: 5,
+			Connect: packets.ConnectParams{
+				ProtocolName: []byte("MQTT"), Keepalive: 60, ClientIdentifier: "v5-" + tc.user,
+				UsernameFlag: tc.user != "", Username: []byte(tc.user), PasswordFlag: tc.pass != "", Password: []byte(tc.pass),
+			},
+			Properties: packets.Properties{SessionExpiryInterval: tc.ask, SessionExpiryIntervalFlag: true},
+		}
+		var buf bytes.Buffer
+		if err := pk.ConnectEncode(&buf); err != nil {
+			t.Fatal(err)
+		}
+		c := rawDial(t, "127.0.0.2", b.Addr())
+		c.Write(buf.Bytes())
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		r := bufio.NewReader(c)
+		var fh packets.FixedHeader
+		first, _ := r.ReadByte()
+		if err := fh.Decode(first); err != nil || fh.Type != packets.Connack {
+			t.Fatalf("%q: no CONNACK (%#x, %v)", tc.user, first, err)
+		}
+		n, _, err := packets.DecodeLength(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := make([]byte, n)
+		if _, err := io.ReadFull(r, body); err != nil {
+			t.Fatal(err)
+		}
+		ack := packets.Packet{FixedHeader: fh, ProtocolVersion: 5}
+		if err := ack.ConnackDecode(body); err != nil {
+			t.Fatal(err)
+		}
+		if ack.ReasonCode != 0 || !ack.Properties.SessionExpiryIntervalFlag || ack.Properties.SessionExpiryInterval != tc.want {
+			t.Errorf("%q asking %d s: CONNACK reason %#x, session expiry %d (announced %v), want %d",
+				tc.user, tc.ask, ack.ReasonCode, ack.Properties.SessionExpiryInterval, ack.Properties.SessionExpiryIntervalFlag, tc.want)
+		}
+		c.Close()
 	}
 }
