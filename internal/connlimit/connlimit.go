@@ -30,7 +30,9 @@ import (
 // Config sets the caps; zero fields take the defaults.
 type Config struct {
 	// PerAddress caps the connections one client address holds open at
-	// once (default 16; see Key).
+	// once (default 16; see Key). The board's own address (Local) counts
+	// only toward Total: the board's MQTT mirror, a terminal or a reverse
+	// proxy on the Pi.
 	PerAddress int
 	// Total caps the connections open at once (default 256).
 	Total int
@@ -113,7 +115,7 @@ func (l *Limiter) Acquire(addr string, closer func()) *Slot {
 	full := true
 	l.mu.Lock()
 	switch {
-	case len(l.open[key]) >= l.cfg.PerAddress:
+	case len(l.open[key]) >= l.cfg.PerAddress && !Local(key):
 		victim = oldestIdle(l.open[key])
 	case l.total >= l.cfg.Total:
 		for _, slots := range l.open {
@@ -300,3 +302,7 @@ func Key(addr string) string {
 	}
 	return ip.Unmap().WithZone("").String()
 }
+
+// Local tells whether key (from Key) is the board itself: 127.0.0.1 or
+// ::1. The rest of 127/8 is not: tests stand other machines there.
+func Local(key string) bool { return key == "127.0.0.1" || key == "::1" }

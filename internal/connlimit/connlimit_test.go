@@ -227,3 +227,19 @@ func TestAcceptWaitsOutFileLimit(t *testing.T) {
 		t.Errorf("a closed listener: %v", err)
 	}
 }
+
+// The board's own address counts only toward the total.
+func TestLocalCountsOnlyInTotal(t *testing.T) {
+	l := New(Config{PerAddress: 1, Total: 3})
+	for i, addr := range []string{"127.0.0.1:1", "127.0.0.1:2", "[::1]:3"} {
+		if l.Acquire(addr, nil) == nil {
+			t.Errorf("connection %d from the board itself (%s) refused under PerAddress 1", i+1, addr)
+		}
+	}
+	if l.Acquire("127.0.0.1:4", nil) != nil {
+		t.Error("the board's own address went past Total")
+	}
+	if !Local(Key("[::ffff:127.0.0.1]:9")) || Local(Key("127.0.0.2:9")) {
+		t.Error("Local: 127.0.0.1 (also as IPv4 in IPv6) is the board; 127.0.0.2 stands for another machine")
+	}
+}

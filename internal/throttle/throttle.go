@@ -204,7 +204,7 @@ func (l *Limiter) end(key string, ok bool) {
 // machine (127.0.0.1, ::1; the rest of 127/8 stands for other machines
 // in tests and is not trusted); l.mu is held.
 func (l *Limiter) isProven(key string, now time.Time) bool {
-	if key == "127.0.0.1" || key == "::1" {
+	if connlimit.Local(key) {
 		return true
 	}
 	at, ok := l.proven[key]

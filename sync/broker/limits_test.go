@@ -238,22 +238,34 @@ func TestWebsocketLimits(t *testing.T) {
 	if err == nil || errors.As(err, &ne) && ne.Timeout() {
 		t.Errorf("a silent WebSocket client was not closed: %v", err)
 	}
-	// Logged-in WebSocket clients from one address stop at the cap.
-	var in []paho.Client
-	for i := range 3 {
-		c, err := dialAs(wsURL, fmt.Sprintf("ws%d", i), "", "reader", "reader-secret", "")
-		if i < 2 && err != nil {
-			t.Fatalf("websocket reader %d: %v", i, err)
+	// Logged-in WebSocket clients from one address stop at the cap; the
+	// board's own address (a reverse proxy on the Pi) counts only toward
+	// the total.
+	wsLogin := func(from, id string) bool {
+		t.Helper()
+		d := websocket.Dialer{Subprotocols: []string{"mqtt"}, NetDial: func(network, addr string) (net.Conn, error) {
+			return (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}).Dial(network, addr)
+		}}
+		c, _, err := d.Dial(wsURL, nil)
+		if err != nil {
+			return false
 		}
-		if i == 2 && err == nil {
-			t.Error("a third logged-in WebSocket client from one address got in past MaxConnsPerAddress 2")
-		}
-		if c != nil {
-			in = append(in, c)
+		t.Cleanup(func() { c.Close() })
+		c.WriteMessage(websocket.BinaryMessage, connectPacket(t, id, "reader", "reader-secret", true))
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		_, ack, err := c.ReadMessage()
+		return err == nil && len(ack) == 4 && ack[0] == 0x20 && ack[3] == 0
+	}
+	for i, want := range []bool{true, true, false} {
+		if got := wsLogin("127.0.0.2", fmt.Sprintf("ws%d", i)); got != want {
+			t.Errorf("logged-in WebSocket client %d from 127.0.0.2 (MaxConnsPerAddress 2): in=%v, want %v", i+1, got, want)
 		}
 	}
-	for _, c := range in {
-		c.Disconnect(0)
+	if !wsLogin("127.0.0.1", "local-1") || !wsLogin("127.0.0.1", "local-2") {
+		t.Error("the board's own address was held to the per-address cap")
+	}
+	if wsLogin("127.0.0.3", "over") {
+		t.Error("a fifth logged-in WebSocket client got in past MaxConns 4")
 	}
 }
 

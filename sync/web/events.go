@@ -300,7 +300,8 @@ type streamTable struct {
 // openStream takes a place for a new stream, or answers nil and why not.
 // A logged-in session always gets one (ending its own oldest past
 // maxOwnerStreams). Anyone else gets one unless its address holds
-// MaxStreamsPerAddress already; when MaxStreams are open, the address
+// MaxStreamsPerAddress already (the board's own address, as a reverse
+// proxy on the Pi, counts only toward the total); when MaxStreams are open, the address
 // holding the most gives up its oldest, if it holds more than this
 // address would: so one client, or a few, cannot blank every display.
 func (s *Server) openStream(r *http.Request, cancel context.CancelFunc) (*openStream, string) {
@@ -317,7 +318,7 @@ func (s *Server) openStream(r *http.Request, cancel context.CancelFunc) (*openSt
 			end, t.owner = t.owner[0], t.owner[1:]
 		}
 		t.owner = append(t.owner, o)
-	case len(t.byAddr[o.key]) >= s.cfg.MaxStreamsPerAddress:
+	case len(t.byAddr[o.key]) >= s.cfg.MaxStreamsPerAddress && !connlimit.Local(o.key):
 		t.mu.Unlock()
 		return nil, fmt.Sprintf("too many event streams open from %s (%d)", clientAddr(r), s.cfg.MaxStreamsPerAddress)
 	default:
