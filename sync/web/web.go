@@ -43,6 +43,14 @@
 // few clients cannot blank every display), and a logged-in session always
 // gets a stream (up to 16 of them; past that its oldest ends).
 //
+// # Connections
+//
+// The daemon serves the display through Listen and HTTPServer (serve.go):
+// connections are capped per client address and in total (connections
+// that sent nothing yet and kept-alive ones make room for newcomers,
+// internal/connlimit), headers must come within 10 s and keep-alives
+// close after 30 s. docs/security.md lists every limit.
+//
 // # Authentication
 //
 // Everyone may watch; only a logged-in session may send commands. With an
