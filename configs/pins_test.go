@@ -21,7 +21,7 @@ func TestConfigRefusesPinWithTwoJobs(t *testing.T) {
 			"f.yaml: line 6: leds.ws2812.spi: GPIO11 has two jobs: the 74HC165 latch (sensors.hc165.latch GPIO11) and SPI0 SCLK (the ws2812 LEDs, leds.ws2812.spi /dev/spidev0.0)"},
 		{"not a pin", "sensors:\n  driver: hc165\n  hc165:\n    latch: GPIO99\n", `f.yaml: line 4: sensors.hc165.latch: "GPIO99": want a GPIO name`},
 		{"LEDs off: SPI0 free for the switches", "sensors:\n  driver: hc165\n  hc165:\n    spi: /dev/spidev0.0\n", ""},
-		{"SPI mode 1", "sensors:\n  hc165:\n    spi_mode: 1\n", "f.yaml: line 3: sensors.hc165.spi_mode: 1: want 2"},
+		{"SPI mode 1", "sensors:\n  hc165:\n    spi_mode: 1\n", `f.yaml: line 3: sensors.hc165.spi_mode: "1": want auto`},
 		{"SPI mode 0", "sensors:\n  driver: hc165\n  hc165:\n    spi_mode: 0\n", ""},
 		{"MCP23017 matrix at 200 Hz on 400 kHz", "sensors:\n  driver: mcp23017\n  rate: 200\n",
 			"f.yaml: line 3: sensors.rate: 200 scans per second: 3 MCP23017s as a matrix take about 5.3ms a scan on a 400000 Hz I²C bus, so at most 150 scans per second fit; set sensors.rate: 100 or lower"},

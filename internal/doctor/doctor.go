@@ -157,15 +157,6 @@ func (c *checker) usedBuses() []pins.Bus {
 	return w.Buses
 }
 
-// spiLine is the config.txt line that enables SPI bus n with cs+1 chip
-// selects.
-func spiLine(n, cs int) string {
-	if n == 0 {
-		return "dtparam=spi=on"
-	}
-	return fmt.Sprintf("dtoverlay=spi%d-%dcs", n, cs+1)
-}
-
 func (c *checker) addLine(line string) string {
 	return fmt.Sprintf("add the line `%s` to %s, then run `sudo reboot`", line, c.boot.shown)
 }
@@ -175,7 +166,7 @@ func (c *checker) buses() {
 	for _, b := range c.usedBuses() {
 		topic := fmt.Sprintf("spi%d", b.N)
 		enabled := c.boot.spiChipSelects(b.N) > b.CS
-		need := spiLine(b.N, b.CS)
+		need := pins.SPILine(b.N, b.CS)
 		if b.I2C {
 			topic = fmt.Sprintf("i2c%d", b.N)
 			enabled = b.N != 1 || c.boot.param("i2c_arm") == "on"
@@ -531,7 +522,7 @@ func (b *bootConfig) spiLineFor(n int) string {
 			return "dtoverlay=" + o
 		}
 	}
-	return spiLine(n, 0)
+	return pins.SPILine(n, 0)
 }
 
 // readGroups reads /etc/group: group name → members.

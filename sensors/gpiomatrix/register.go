@@ -115,7 +115,7 @@ func open(d *configs.Daemon, _ sensorreg.Env) (sensors.Source, func(), error) {
 	if m.RowSPI != "" {
 		port, err := spireg.Open(m.RowSPI)
 		if err != nil {
-			return nil, nil, fmt.Errorf("gpiomatrix: --row-spi %q: %v", m.RowSPI, err)
+			return nil, nil, fmt.Errorf("gpiomatrix: --row-spi %q: %v (on a Pi, %s)", m.RowSPI, err, pins.EnableSPI(m.RowSPI))
 		}
 		c, err := port.Connect(physic.MegaHertz, spi.Mode0, 8)
 		if err == nil {
