@@ -149,7 +149,7 @@ func onModel(d *configs.Daemon, kind pi.Kind) sensorreg.ModelCheck {
 	m, err := modeOn(kind, bus, h.SPIMode)
 	if err != nil {
 		out.Err = fmt.Errorf("sensors.hc165.spi_mode: %v", err)
-		out.Fix = "set sensors.hc165.spi_mode: auto (or remove the line) in the config"
+		out.Fix = "set sensors.hc165.spi_mode: auto (or remove the line)"
 		return out
 	}
 	ctl := "a full controller"
