@@ -31,7 +31,7 @@ func init() {
 		},
 		Bits:    func(d *configs.Daemon) int { return Chips(d) * 8 },
 		OnModel: onModel,
-		Open: open,
+		Open:    open,
 	})
 }
 
