@@ -28,7 +28,10 @@ func TestConfigRefusesPinWithTwoJobs(t *testing.T) {
 		{"MCP23017 matrix at 100 Hz on 400 kHz", "sensors:\n  driver: mcp23017\n  rate: 100\n", ""},
 		{"MCP23017 matrix at 100 Hz on the default 100 kHz", "sensors:\n  driver: mcp23017\n  rate: 100\n  mcp23017:\n    bus_hz: 100000\n",
 			"f.yaml: line 3: sensors.rate: 100 scans per second: 3 MCP23017s as a matrix take about 18.2ms a scan on a 100000 Hz I²C bus, so at most 43 scans per second fit; set sensors.rate: 25 or lower, or raise the bus to 400 kHz (dtparam=i2c_arm_baudrate=400000 in config.txt and sensors.mcp23017.bus_hz: 400000)"},
-		{"MCP23017 direct at 200 Hz", "sensors:\n  driver: mcp23017\n  rate: 200\n  mcp23017:\n    mode: direct\n    addrs: [\"0x20\", \"0x21\"]\n", ""},
+		{"MCP23017 direct: too few switches for any board", "sensors:\n  driver: mcp23017\n  rate: 200\n  mcp23017:\n    mode: direct\n    addrs: [\"0x20\", \"0x21\"]\n",
+			"f.yaml: line 5: sensors.mcp23017.mode: direct: 2 chips read 14 switches each, 28 in all, but the cross14 board has 160 squares"},
+		{"MCP23017 direct with the most chips a bus takes", "sensors:\n  driver: mcp23017\n  mcp23017:\n    mode: direct\n",
+			"f.yaml: line 4: sensors.mcp23017.mode: direct: 8 chips read 14 switches each, 112 in all, but the cross14 board has 160 squares, and one I²C bus takes at most 8 chips (112 switches): use mode: matrix (56 switches a chip, 3 chips)"},
 		{"bus clock not set", "sensors:\n  mcp23017:\n    bus_hz: 0\n", "f.yaml: line 3: sensors.mcp23017.bus_hz: 0: want"},
 	}
 	for _, tc := range tests {

@@ -71,7 +71,8 @@ func flags(fs *flag.FlagSet, s *configs.Sensors) {
 
 // check refuses what the expanders cannot do: an unknown mode, addresses
 // outside 0x20-0x27, more chips than one bus takes, fewer than the board
-// needs, a bus clock config.txt cannot set, and (when selected) a scan
+// needs (as a matrix or wired directly, where even eight chips are too
+// few), a bus clock config.txt cannot set, and (when selected) a scan
 // rate the bus cannot keep up with.
 func check(c *configs.Checking) error {
 	d := c.Config
@@ -83,6 +84,9 @@ func check(c *configs.Checking) error {
 	squares := d.Squares().Len()
 	if n := len(m.Addrs); s.Driver == "mcp23017" && m.Mode == "matrix" && n > 0 && n*56 < squares {
 		return c.Errorf("sensors.mcp23017.addrs", "%d chips as a matrix read %d switches, but the %s board has %d squares: want %d addresses (or none: as many as the board needs)", n, n*56, d.BoardShape, squares, (squares+55)/56)
+	}
+	if n := len(Addrs(d)); s.Driver == "mcp23017" && m.Mode == "direct" && n*14 < squares {
+		return c.Errorf("sensors.mcp23017.mode", "direct: %d chips read 14 switches each, %d in all, but the %s board has %d squares, and one I²C bus takes at most 8 chips (112 switches): use mode: matrix (56 switches a chip, %d chips)", n, n*14, d.BoardShape, squares, (squares+55)/56)
 	}
 	if n := len(m.Addrs); n > 8 || m.Mode == "matrix" && n*56 > 320 {
 		return c.Errorf("sensors.mcp23017.addrs", "%d chips: one bus takes at most 8 (0x20-0x27), and at most 5 as a matrix", n)

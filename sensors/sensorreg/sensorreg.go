@@ -148,6 +148,11 @@ func Check(c *configs.Checking) error {
 			}
 		}
 	}
+	// Whatever the driver, fewer switches than squares cannot read the
+	// board (each driver names the setting first where it can).
+	if n, sq := Bits(c.Config), c.Config.Squares().Len(); n < sq {
+		return c.Errorf("sensors.driver", "%s as configured reads %d switches, but the %s board has %d squares: docs/hardware.md gives each wiring's size", s.Driver, n, c.Config.BoardShape, sq)
+	}
 	if s.Wiring == "" {
 		return nil
 	}
