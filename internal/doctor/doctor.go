@@ -600,7 +600,7 @@ func (c *checker) live() {
 		c.add(Fail, "switches", fmt.Sprintf("reading the switches failed: %v", err), fix)
 		return
 	}
-	c.add(OK, "switches", "read the switches (the 74HC165 chain's check byte is 0x00 where there is one)", "")
+	c.add(OK, "switches", "read the switches (the 74HC165 chain's check bytes as wired, where there is one)", "")
 }
 
 // readGroups reads /etc/group: group name → members.

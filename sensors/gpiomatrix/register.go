@@ -69,19 +69,9 @@ func check(c *configs.Checking) error {
 	w := wiringOf(m)
 	if max := MaxRate(w); d.Sensors.Rate > max {
 		return c.Errorf("sensors.rate", "%v scans per second: %d rows × %d columns with a %v settle take about %v a scan, so at most %d scans per second fit; set sensors.rate: %d or lower, or a shorter sensors.gpiomatrix.settle",
-			d.Sensors.Rate, w.Rows, w.Cols, w.Settle, ScanTime(w).Round(10*time.Microsecond), int(max), rateBelow(max))
+			d.Sensors.Rate, w.Rows, w.Cols, w.Settle, ScanTime(w).Round(10*time.Microsecond), int(max), sensors.RoundRate(max))
 	}
 	return nil
-}
-
-// rateBelow is a round scan rate at or under max: 200, 100, 50, 25 or 10.
-func rateBelow(max float64) int {
-	for _, r := range []int{200, 100, 50, 25} {
-		if float64(r) <= max {
-			return r
-		}
-	}
-	return 10
 }
 
 // wiringOf is the matrix the section describes, for ScanTime.

@@ -111,19 +111,9 @@ func check(c *configs.Checking) error {
 			faster = ", or raise the bus to 400 kHz (dtparam=i2c_arm_baudrate=400000 in config.txt and sensors.mcp23017.bus_hz: 400000)"
 		}
 		return c.Errorf("sensors.rate", "%v scans per second: %d MCP23017s as a %s take about %v a scan on a %d Hz I²C bus, so at most %d scans per second fit; set sensors.rate: %d or lower%s",
-			s.Rate, chips, mode, ScanTime(mode, chips, hz).Round(100*time.Microsecond), m.BusHz, int(max), rateBelow(max), faster)
+			s.Rate, chips, mode, ScanTime(mode, chips, hz).Round(100*time.Microsecond), m.BusHz, int(max), sensors.RoundRate(max), faster)
 	}
 	return nil
-}
-
-// rateBelow is a round scan rate at or under max: 200, 100, 50, 25 or 10.
-func rateBelow(max float64) int {
-	for _, r := range []int{200, 100, 50, 25} {
-		if float64(r) <= max {
-			return r
-		}
-	}
-	return 10
 }
 
 func open(d *configs.Daemon, _ sensorreg.Env) (sensors.Source, func(), error) {
