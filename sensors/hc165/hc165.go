@@ -44,7 +44,12 @@
 // the controller, not only on the chip:
 //
 //   - A full controller (SPI0 on every Pi, SPI3–6 on a Pi 4, every SPI
-//     on a Pi 5) holds the clock at its CPOL level between transfers.
+//     on a Pi 5) holds the clock at its CPOL level between transfers: on
+//     a Pi 1–4, drivers/spi/spi-bcm2835.c's bcm2835_spi_reset_hw clears
+//     only "BCM2835_SPI_CS_INTR | BCM2835_SPI_CS_INTD |
+//     BCM2835_SPI_CS_DMAEN | BCM2835_SPI_CS_TA" after a transfer and keeps
+//     CPOL in the CS register (a Pi 5's DesignWare controller is taken to
+//     do the same: not checked against its source).
 //     Mode 2 (clock idles high) samples on the falling edge, half a clock
 //     after the chip shifted: the first bit is sampled before any rising
 //     edge. Modes 0 and 3 sample on the rising edge the chip shifts on and
