@@ -347,12 +347,21 @@
         for (let k = 0; k < SEATS.length; k++) row.append(el('td', 'mv ' + seatClass(SEATS[k])));
       }
       const cell = row.cells[col + 1];
-      cell.textContent = m.move;
+      cell.append(...breakable(m.move));
       if (i === moves.length - 1) cell.classList.add('latest');
       prev = col;
     });
     const scroll = table.parentElement;
     scroll.scrollTop = scroll.scrollHeight;
+  }
+
+  // breakable returns a move's text as nodes with a line-break
+  // opportunity after the square the piece left ("Qh14x" "Ba10+",
+  // "Rn11-" "k11"), so a narrow column wraps it there, not mid-square.
+  function breakable(move) {
+    const m = /^(.*?\d[-x])(.+)$/.exec(move);
+    if (!m) return [document.createTextNode(move)];
+    return [document.createTextNode(m[1]), document.createElement('wbr'), document.createTextNode(m[2])];
   }
 
   // ---- messages -------------------------------------------------------
@@ -886,13 +895,14 @@
     table.textContent = '';
     if (!list.length) return;
     const head = table.createTHead().insertRow();
-    for (const h of ['Date', 'Event', 'Players', 'Result', '']) head.append(el('th', '', h));
+    for (const [cls, h] of [['game', 'Game'], ['players', 'Players'], ['result', 'Result'], ['act', '']]) head.append(el('th', cls, h));
     const body = table.createTBody();
     for (const g of list) {
       const row = body.insertRow();
       row.dataset.file = g.file;
-      row.append(el('td', 'date', g.date));
-      row.append(el('td', 'ev', [g.event, g.round && 'r' + g.round].filter(Boolean).join(' ')));
+      const game = el('td', 'game');
+      game.append(el('span', 'date', g.date), el('span', 'ev', [g.event, g.round && 'r' + g.round].filter(Boolean).join(' ')));
+      row.append(game);
       const players = el('td', 'players');
       for (const s of SEATS) {
         if (!g.players[s]) continue;
