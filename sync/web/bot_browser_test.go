@@ -35,6 +35,26 @@ func TestBrowserBotSeats(t *testing.T) {
 		t.Errorf("new_game tags %v: want Bots Blue:2,Green:4, Remote Blue,Green, Green named after the bot", c.Tags)
 	}
 	within(t, ctx, 2*time.Second, "the dialog closed", `!document.getElementById('new-game-dialog').open`)
+
+	// The page shows the bot seats as bots with their level, not as
+	// remote seats (they are remote seats to the referee); a seat played
+	// from elsewhere by a person stays "remote"; the bot's move waiting
+	// to be made on the board says whose bot chose it.
+	f.Update(func(st *referee.State) {
+		st.Tags["Bots"], st.Tags["Remote"] = "Blue:2,Green", "Blue,Yellow,Green"
+		for i := range st.Seats {
+			st.Seats[i].Remote = st.Seats[i].Seat != "Red"
+		}
+		st.Turn = "Blue"
+		st.Remote = &referee.MoveInfo{Seat: "Blue", Move: "b7-d7"}
+	})
+	within(t, ctx, 2*time.Second, "the seat kinds on the cards",
+		`(() => { const info = s => document.querySelector('.card[data-seat="'+s+'"] .info').textContent;
+		return info('Blue') === '0 pts · bot 2' && info('Green') === '0 pts · bot 3' && info('Yellow') === '0 pts · remote' && info('Red') === '0 pts' &&
+			document.querySelector('.card[data-seat="Blue"]').dataset.kind === 'bot' && document.querySelector('.card[data-seat="Red"]').dataset.kind === 'board' })()`)
+	within(t, ctx, time.Second, "the cards' texts not cut", fits(`.card .info`, 10))
+	within(t, ctx, time.Second, "the bot's move on the banner", `document.getElementById('banner').textContent.includes("Blue's bot (level 2) plays b7-d7: make the move on the board")`)
+	shoot(t, ctx, "bot-seats")
 	if e := errs(); len(e) > 0 {
 		t.Errorf("javascript errors: %v", e)
 	}

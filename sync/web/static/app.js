@@ -216,9 +216,22 @@
     }
   }
 
+  // botLevels reads the game's Bots tag ("Green:3,Blue:5"; a seat without
+  // a level plays level 3, as the board reads it): seat -> level.
+  function botLevels(tags) {
+    const bots = {};
+    for (const part of ((tags || {}).Bots || '').split(',')) {
+      const [seat, lvl] = part.split(':');
+      const i = seatIndex((seat || '').trim());
+      if (i >= 0) bots[SEATS[i]] = (lvl || '').trim() || '3';
+    }
+    return bots;
+  }
+
   function renderSeats(st) {
     const seats = st.seats || [];
     const scored = /ffa/i.test(st.variant || '') || seats.some((s) => s.points);
+    const bots = botLevels(st.tags);
     for (const s of seats) {
       const card = app.cards[seatIndex(s.seat)];
       if (!card) continue;
@@ -228,8 +241,13 @@
       card.classList.toggle('out', s.status !== 'playing' && s.status !== 'walking');
       const info = [];
       if (scored) info.push(s.points + (s.points === 1 ? ' pt' : ' pts'));
-      if (s.remote) info.push('remote');
+      // A bot seat is a remote seat whose moves the board's bot chooses.
+      if (bots[s.seat]) info.push('bot ' + bots[s.seat]);
+      else if (s.remote) info.push('remote');
+      card.classList.toggle('bot', !!bots[s.seat]);
+      card.dataset.kind = bots[s.seat] ? 'bot' : s.remote ? 'remote' : 'board';
       card.children[2].textContent = info.join(' · ');
+      card.children[2].title = bots[s.seat] ? "played by the board's bot at level " + bots[s.seat] + ' (a person makes its moves on the board)' : '';
       card.children[3].textContent = s.status && s.status !== 'playing' ? s.status : '';
     }
     tickClocks();
@@ -301,7 +319,12 @@
     if (st.status === 'setup' && st.setup) b.append(el('div', 'note', setupNote(st.setup)));
     const checked = (st.checks || []).map((sq) => SEATS.find((s) => seatClass(s) === seatClass((st.pieces || {})[sq]))).filter(Boolean);
     if (checked.length && st.status !== 'over') b.append(el('div', 'note check', 'Check: ' + checked.join(' & ')));
-    if (st.remote) b.append(el('div', 'note', st.remote.seat + ' plays ' + st.remote.move + ' from afar: make the move on the board.'));
+    if (st.remote) {
+      const lvl = botLevels(st.tags)[st.remote.seat];
+      b.append(el('div', 'note', lvl
+        ? st.remote.seat + "'s bot (level " + lvl + ') plays ' + st.remote.move + ': make the move on the board.'
+        : st.remote.seat + ' plays ' + st.remote.move + ' from afar: make the move on the board.'));
+    }
     const an = st.announcement;
     if (an) {
       b.append(el('div', 'note announce', an.accepted
@@ -788,11 +811,7 @@
     } else if (tags.TimeControl === '-') {
       $('ng-kind').value = 'none';
     }
-    const bots = {};
-    for (const part of (tags.Bots || '').split(',')) {
-      const [seat, lvl] = part.split(':');
-      if (seat) bots[seat.trim()] = (lvl || '3').trim();
-    }
+    const bots = botLevels(tags);
     for (const s of st.seats || []) {
       const name = $('ng-name-' + s.seat), remote = $('ng-remote-' + s.seat), bot = $('ng-bot-' + s.seat);
       if (name) name.value = s.player || '';
