@@ -794,6 +794,31 @@
     return base + '+' + extra + (kind === 'delay' ? 'D' : '');
   }
 
+  // gameRunning says whether the live game is under way: not over, and a
+  // turn played. A new game ends such a game unfinished (the referee files
+  // it with its players and event, result "*"), so the dialog asks first.
+  function gameRunning(st) {
+    return !!st && st.status !== 'over' && (st.moves || []).length > 0;
+  }
+
+  // showRunning shows or hides the dialog's question about the game under
+  // way; true when it is shown.
+  function showRunning() {
+    const st = app.live || app.state;
+    const on = gameRunning(st);
+    const box = $('ng-running');
+    if (on && box.hidden) $('ng-abandon').checked = false; // asked afresh
+    box.hidden = !on;
+    if (on) {
+      const who = (st.seats || []).map((s) => s.player).filter(Boolean).join(', ');
+      const n = st.moves.length;
+      $('ng-running-text').textContent = 'The game in progress' + (who ? ' (' + who + ')' : '') +
+        (eventLine(st.tags) ? ', ' + eventLine(st.tags) : '') + ', is not over: ' + n + (n === 1 ? ' turn' : ' turns') +
+        ' played. A new game ends it; it is kept in the finished games as unfinished (*).';
+    }
+    return on;
+  }
+
   function openNewGame() {
     const st = app.live || app.state || {};
     const tags = st.tags || {};
@@ -819,6 +844,8 @@
       if (remote) remote.checked = !!s.remote && !bots[s.seat];
     }
     $('ng-error').textContent = '';
+    $('ng-running').hidden = true;
+    showRunning();
     $('new-game-dialog').showModal();
     $('ng-variant').focus();
   }
@@ -826,6 +853,11 @@
   async function startNewGame() {
     const err = $('ng-error');
     err.textContent = '';
+    if (showRunning() && !$('ng-abandon').checked) {
+      err.textContent = 'The game in progress is not over: tick "End it unfinished" to start a new one, or Cancel.';
+      $('ng-abandon').focus();
+      return;
+    }
     const payload = { variant: $('ng-variant').value };
     try {
       const tc = timeControl();
