@@ -109,7 +109,7 @@ func TestBrowserNewGameOverARunningGame(t *testing.T) {
 	do2(t, ctx, "opening the games", chromedp.Click(chromedp.ID("games-open")))
 	within(t, ctx, 2*time.Second, "the ended game listed", `document.querySelectorAll('#games tbody tr').length === 1`)
 	row := eval[string](t, ctx, `document.querySelector('#games tbody tr').textContent`)
-	for _, want := range []string{"Club Night r1", "Ann", "Bob", "Cy", "Dee", "*"} {
+	for _, want := range []string{"Club Night r1", "Ann", "Bob", "Cy", "Dee", "unfinished"} {
 		if !strings.Contains(row, want) {
 			t.Errorf("the ended game's row %q lacks %q", row, want)
 		}

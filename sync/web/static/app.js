@@ -961,7 +961,10 @@
         p.append(el('span', 'dot ' + seatClass(s)), g.players[s]);
         players.append(p);
       }
-      row.append(players, el('td', 'result', g.result));
+      // "*": the game ended unfinished (a new game started over it).
+      const result = el('td', 'result', g.result === '*' ? 'unfinished' : g.result);
+      result.title = g.result;
+      row.append(players, result);
       const act = el('td', 'act');
       const view = el('button', 'view', 'View');
       view.type = 'button';
