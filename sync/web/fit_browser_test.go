@@ -116,9 +116,28 @@ func TestBrowserNothingClipped(t *testing.T) {
 					t.Errorf("at %d px wide, moves wrap onto two lines: %q", w.width, bad)
 				}
 			}
-			if bad := eval[[]string](t, ctx, overflowing); len(bad) > 0 {
-				t.Errorf("at %d px wide, content is cut off:\n%s", w.width, strings.Join(bad, "\n"))
+			check := func(what string) {
+				t.Helper()
+				if bad := eval[[]string](t, ctx, overflowing); len(bad) > 0 {
+					t.Errorf("at %d px wide, %s: content is cut off:\n%s", w.width, what, strings.Join(bad, "\n"))
+				}
 			}
+			check("the page")
+			if spectator {
+				return
+			}
+			// The viewer of a finished game, and the New game dialog with
+			// its question about the game under way.
+			do2(t, ctx, "viewing a game", chromedp.Click(chromedp.CSS(`#games tbody tr:last-child button.view`)), chromedp.WaitVisible(chromedp.ID("viewer-box")))
+			within(t, ctx, 2*time.Second, "the viewer", `document.getElementById('view-pos').textContent === 'move 0 of 5'`)
+			check("the viewer")
+			do2(t, ctx, "back to live", chromedp.Click(chromedp.ID("view-close")))
+			within(t, ctx, 2*time.Second, "the live game", `document.getElementById('viewer-box').hidden && document.getElementById('moves').textContent.includes('Rn11xRa11+')`)
+			do2(t, ctx, "opening the dialog", chromedp.Click(chromedp.ID("new-game-open")), chromedp.WaitVisible(chromedp.ID("ng-form")))
+			within(t, ctx, time.Second, "the question", `!document.getElementById('ng-running').hidden`)
+			shoot(t, ctx, fmt.Sprintf("fit-%s-%d-new-game", w.name, w.width))
+			check("the New game dialog")
+			do2(t, ctx, "closing the dialog", chromedp.Click(chromedp.ID("ng-cancel")))
 		})
 	}
 	if e := errs(); len(e) > 0 {
