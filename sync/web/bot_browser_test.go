@@ -53,6 +53,7 @@ func TestBrowserBotSeats(t *testing.T) {
 		return info('Blue') === '0 pts · bot 2' && info('Green') === '0 pts · bot 3' && info('Yellow') === '0 pts · remote' && info('Red') === '0 pts' &&
 			document.querySelector('.card[data-seat="Blue"]').dataset.kind === 'bot' && document.querySelector('.card[data-seat="Red"]').dataset.kind === 'board' })()`)
 	within(t, ctx, time.Second, "the cards' texts not cut", fits(`.card .info`, 10))
+	within(t, ctx, time.Second, "the remote seats' boxes name the bots", `document.getElementById('remote-seats').textContent.replace(/\s+/g, ' ').trim() === 'Remote seats Red Blue (bot 2) Yellow Green (bot 3)'`)
 	within(t, ctx, time.Second, "the bot's move on the banner", `document.getElementById('banner').textContent.includes("Blue's bot (level 2) plays b7-d7: make the move on the board")`)
 	shoot(t, ctx, "bot-seats")
 	if e := errs(); len(e) > 0 {

@@ -539,9 +539,11 @@
         }
       }
     }
+    const bots = botLevels(st.tags);
     for (const s of st.seats || []) {
       const cb = document.querySelector('[data-remote="' + s.seat + '"]');
       if (cb && document.activeElement !== cb) cb.checked = !!s.remote;
+      if (cb) cb.nextSibling.textContent = ' ' + s.seat + (bots[s.seat] ? ' (bot ' + bots[s.seat] + ')' : '');
     }
     const ms = $('move-seat');
     if (document.activeElement !== ms && !ms.dataset.touched) ms.value = st.turn;
