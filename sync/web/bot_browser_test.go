@@ -18,10 +18,7 @@ func TestBrowserBotSeats(t *testing.T) {
 	f, _, ts := newTestServer(t, Config{Password: testPassword, Title: "Club board"})
 	do2(t, ctx, "loading the page", chromedp.EmulateViewport(1366, 768), chromedp.Navigate(ts.URL+"/"),
 		chromedp.WaitVisible(chromedp.CSS(`#board [data-square="h1"][data-piece="rK"]`)))
-	do2(t, ctx, "logging in", chromedp.Click(chromedp.ID("login-open")),
-		chromedp.SendKeys(chromedp.ID("password"), testPassword),
-		chromedp.Click(chromedp.ID("login-submit")),
-		chromedp.WaitVisible(chromedp.ID("controls")))
+	logIn(t, ctx)
 	do2(t, ctx, "opening the dialog", chromedp.Click(chromedp.ID("new-game-open")), chromedp.WaitVisible(chromedp.ID("ng-form")))
 	js := `(() => { const set = (id, v) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('change')); };
 		set('ng-variant', 'teams'); set('ng-name-Red', 'Ann'); set('ng-name-Yellow', 'Cy');

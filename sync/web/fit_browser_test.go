@@ -95,10 +95,7 @@ func TestBrowserNothingClipped(t *testing.T) {
 			spectator := strings.Contains(w.query, "spectator")
 			if !spectator {
 				if !eval[bool](t, ctx, `document.body.classList.contains('authed')`) {
-					do2(t, ctx, "logging in", chromedp.Click(chromedp.ID("login-open")),
-						chromedp.SendKeys(chromedp.ID("password"), testPassword),
-						chromedp.Click(chromedp.ID("login-submit")),
-						chromedp.WaitVisible(chromedp.ID("controls")))
+					logIn(t, ctx)
 				}
 				do2(t, ctx, "opening the games", chromedp.Click(chromedp.ID("games-open")))
 				within(t, ctx, 2*time.Second, "the games listed", `document.querySelectorAll('#games tbody tr').length === 3`)

@@ -49,10 +49,7 @@ func TestBrowserNewGameOverARunningGame(t *testing.T) {
 	errs := jsErrors(ctx)
 	do2(t, ctx, "loading the page", chromedp.EmulateViewport(1366, 768), chromedp.Navigate(ts.URL+"/"),
 		chromedp.WaitVisible(chromedp.CSS(`#board [data-square="h1"][data-piece="rK"]`)))
-	do2(t, ctx, "logging in", chromedp.Click(chromedp.ID("login-open")),
-		chromedp.SendKeys(chromedp.ID("password"), testPassword),
-		chromedp.Click(chromedp.ID("login-submit")),
-		chromedp.WaitVisible(chromedp.ID("controls")))
+	logIn(t, ctx)
 	setNames := func(names ...string) {
 		t.Helper()
 		js := `(() => { const set = (id, v) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('change')); };
