@@ -73,14 +73,15 @@ func (c Clock) Check() error {
 // Plan divides the clock for this move, with movesToGo the seat's moves
 // still to come (this one included; below 1 counts as 1):
 //
-//   - free: what is left of this turn's delay after the person's hand,
-//     thinking the clock does not charge;
+//   - cost: what the move takes besides thinking, the person's hand and
+//     moveOverhead;
+//   - free: what is left of this turn's delay after the cost, thinking
+//     the clock does not charge;
 //   - bank: what the clock may still give to thinking this turn, after
-//     the safety margin and the part of the hand the delay does not cover;
+//     the safety margin and the part of the cost the delay does not cover;
 //   - the share of the bank for this move: the bank and what the later
-//     moves give back (increment, minus the hand beyond the delay and
-//     moveOverhead), spread over the moves to go, never more than a
-//     quarter of the bank.
+//     moves give back (the increment, minus the cost beyond the delay),
+//     spread over the moves to go, never more than a quarter of the bank.
 //
 // The target is free + share; Soft is half of it (an iteration started
 // then usually ends near the target), Hard two and a half times it, never
@@ -95,9 +96,10 @@ func (c Clock) Plan(movesToGo int) Plan {
 		safety = DefaultSafety
 	}
 	delayNow := max(c.Delay-c.Used, 0)
-	free := max(delayNow-c.Hand, 0)
-	excessNow := max(c.Hand-delayNow, 0) // the hand's time the clock charges this turn
-	excessLater := max(c.Hand-c.Delay, 0)
+	cost := c.Hand + moveOverhead // what the move takes besides thinking
+	free := max(delayNow-cost, 0)
+	excessNow := max(cost-delayNow, 0) // the part the clock charges this turn
+	excessLater := max(cost-c.Delay, 0)
 	bank := c.Left - safety - excessNow
 	if bank < 0 {
 		// The safety margin is not on the clock: it comes out of the
@@ -105,18 +107,18 @@ func (c Clock) Plan(movesToGo int) Plan {
 		free, bank = max(free+bank, 0), 0
 	}
 	capped := bank / 4
-	share := (bank + (mtg-1)*(c.Increment-excessLater-moveOverhead)) / mtg
+	share := (bank + (mtg-1)*(c.Increment-excessLater)) / mtg
 	share = min(max(share, 0), capped)
 	target := free + share
 	return Plan{Soft: target / 2, Hard: min(target*5/2, free+capped)}
 }
 
-// moveOverhead is what a move costs beyond its plan: the first
-// iteration, which always finishes, and the messages to the board. The
-// plan keeps it back from what each later move gives back, so that a
-// clock whose increment only just covers the person's hand keeps a
-// reserve for it.
-const moveOverhead = 20 * time.Millisecond
+// moveOverhead is what a move costs beyond its plan and the hand: the
+// first iteration, which always finishes, and the messages to the board.
+// The plan counts it with the hand, this move's and the later ones', so
+// that a clock whose increment only just covers the person's hand keeps
+// a reserve for it.
+const moveOverhead = 50 * time.Millisecond
 
 // Moves to go (the seat's own moves) at the start and at the end of a
 // game, by mode: chess.com's Teams games last some 30 to 40 moves a seat,

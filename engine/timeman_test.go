@@ -9,6 +9,7 @@ import (
 )
 
 const (
+	us = time.Microsecond
 	ms = time.Millisecond
 	s  = time.Second
 )
@@ -25,29 +26,31 @@ func TestClockPlan(t *testing.T) {
 		mtg  int
 		want Plan
 	}{
-		// bank 60-0.3-1 = 58.7; share (58.7 + 39×(1-1-0.02))/40 = 1.448
-		{"1+1 at the start, a person's hand of 1s", Clock{Left: 60 * s, Increment: s, Hand: s}, 40, Plan{724 * ms, 3620 * ms}},
-		// share (58.7 + 39×(0-1-0.02))/40 = 0.473: the hands' time for
+		// cost 1 + 0.05 (moveOverhead); bank 60-0.3-1.05 = 58.65;
+		// share (58.65 + 39×(1-1.05))/40 = 1.4175
+		{"1+1 at the start, a person's hand of 1s", Clock{Left: 60 * s, Increment: s, Hand: s}, 40, Plan{708750 * us, 3543750 * us}},
+		// share (58.65 + 39×(0-1.05))/40 = 0.4425: the hands' time for
 		// the 39 later moves is kept back
-		{"1+0: the hand eats the clock", Clock{Left: 60 * s, Hand: s}, 40, Plan{236500 * time.Microsecond, 1182500 * time.Microsecond}},
-		// free 15-1 = 14; bank 59.7; share (59.7 - 39×0.02)/40 = 1.473;
-		// hard capped at 14 + 59.7/4
-		{"1+15D: the delay is free", Clock{Left: 60 * s, Delay: 15 * s, Hand: s}, 40, Plan{7736500 * time.Microsecond, 28925 * ms}},
-		// the delay is gone: as with no delay, the hand charged
-		{"1+15D, the delay used up", Clock{Left: 60 * s, Delay: 15 * s, Used: 15 * s, Hand: s}, 40, Plan{724 * ms, 3620 * ms}},
-		// 10 s of the delay used: free 5-1 = 4; share 1.473 as above
-		{"1+15D, part of the delay used", Clock{Left: 60 * s, Delay: 15 * s, Used: 10 * s, Hand: s}, 40, Plan{2736500 * time.Microsecond, 13682500 * time.Microsecond}},
+		{"1+0: the hand eats the clock", Clock{Left: 60 * s, Hand: s}, 40, Plan{221250 * us, 1106250 * us}},
+		// free 15-1.05 = 13.95; bank 59.7; share 59.7/40 = 1.4925;
+		// hard capped at 13.95 + 59.7/4
+		{"1+15D: the delay is free", Clock{Left: 60 * s, Delay: 15 * s, Hand: s}, 40, Plan{7721250 * us, 28875 * ms}},
+		// the delay is gone: the cost charged this move, not later ones;
+		// share 58.65/40 = 1.46625
+		{"1+15D, the delay used up", Clock{Left: 60 * s, Delay: 15 * s, Used: 15 * s, Hand: s}, 40, Plan{733125 * us, 3665625 * us}},
+		// 10 s of the delay used: free 5-1.05 = 3.95; share 1.4925
+		{"1+15D, part of the delay used", Clock{Left: 60 * s, Delay: 15 * s, Used: 10 * s, Hand: s}, 40, Plan{2721250 * us, 13606250 * us}},
 		{"1+1 with nothing above the hand and the margin: at once", Clock{Left: 1200 * ms, Increment: s, Hand: s}, 20, Plan{}},
-		// bank 0.2-0.3 < 0: the margin comes out of the free 14 s
-		{"1+15D with 0.2s left: the delay only", Clock{Left: 200 * ms, Delay: 15 * s, Hand: s}, 20, Plan{6950 * ms, 13900 * ms}},
-		// share 9.7, capped at a quarter of the bank
-		{"the last move: a quarter of the bank", Clock{Left: 10 * s, Hand: 0}, 1, Plan{1212500 * time.Microsecond, 2425 * ms}},
-		// a program (no hand), 45 s + 1 s: (44.7 + 39×0.98)/40 = 2.073
-		{"a program, 45s+1s", Clock{Left: 45 * s, Increment: s}, 40, Plan{1036500 * time.Microsecond, 5182500 * time.Microsecond}},
+		// bank 0.2-0.3 < 0: the margin comes out of the free 13.95 s
+		{"1+15D with 0.2s left: the delay only", Clock{Left: 200 * ms, Delay: 15 * s, Hand: s}, 20, Plan{6925 * ms, 13850 * ms}},
+		// bank 10-0.3-0.05 = 9.65, all of it the share, capped at a quarter
+		{"the last move: a quarter of the bank", Clock{Left: 10 * s, Hand: 0}, 1, Plan{1206250 * us, 2412500 * us}},
+		// a program (no hand), 45 s + 1 s: (44.65 + 39×0.95)/40 = 2.0425
+		{"a program, 45s+1s", Clock{Left: 45 * s, Increment: s}, 40, Plan{1021250 * us, 5106250 * us}},
 		{"a hand slower than the increment: at once", Clock{Left: 60 * s, Increment: s, Hand: 3 * s}, 40, Plan{}},
-		// bank 44; (44 - 19×0.02)/20 = 2.181
-		{"a safety margin of 1s", Clock{Left: 45 * s, Safety: s}, 20, Plan{1090500 * time.Microsecond, 5452500 * time.Microsecond}},
-		{"moves to go below 1 count as 1", Clock{Left: 10 * s}, 0, Plan{1212500 * time.Microsecond, 2425 * ms}},
+		// bank 45-1-0.05 = 43.95; (43.95 - 19×0.05)/20 = 2.15
+		{"a safety margin of 1s", Clock{Left: 45 * s, Safety: s}, 20, Plan{1075 * ms, 5375 * ms}},
+		{"moves to go below 1 count as 1", Clock{Left: 10 * s}, 0, Plan{1206250 * us, 2412500 * us}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -83,8 +86,8 @@ func TestClockPlanNeverFlags(t *testing.T) {
 							// past what is left of the delay. The hand's
 							// own part the plan cannot help; the
 							// thinking's must fit above the margin.
-							handOnly := max(hand-max(delay-used, 0), 0)
-							charged := max(p.Hard+hand-max(delay-used, 0), 0)
+							handOnly := max(hand+moveOverhead-max(delay-used, 0), 0)
+							charged := max(p.Hard+hand+moveOverhead-max(delay-used, 0), 0)
 							if charged > handOnly && charged > left-DefaultSafety {
 								t.Fatalf("%+v, %d to go: hard %v charges %v of %v left", c, mtg, p.Hard, charged, left)
 							}
