@@ -350,8 +350,10 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 		// An iteration stopped by the clock still counts (its best
 		// move is searched first, and a move replaces it only when fully
 		// searched and better), so the next one starts unless little
-		// time is left: each costs several times the last.
-		if s.timed && time.Since(began) > plan.Soft {
+		// time is left: each costs several times the last. The first
+		// iteration, which always finishes, is followed by no other
+		// when the soft limit has passed (a clock with nothing left).
+		if !opt.NoTimeLimit && time.Since(began) > plan.Soft {
 			break
 		}
 	}

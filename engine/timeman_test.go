@@ -236,4 +236,12 @@ func TestThinkOnTheClock(t *testing.T) {
 			t.Errorf("%+v: allowed %v, want %v", cs.opt, r.Allowed, cs.want)
 		}
 	}
+	// Nothing left above the margin: the first iteration's move, no
+	// second iteration however fast the first.
+	e := New(Options{Level: 5, Clock: &Clock{Left: 5 * ms}})
+	e.thought = true
+	r, err := e.Think(context.Background(), g)
+	if err != nil || r.Depth != 1 || r.Allowed != 0 {
+		t.Errorf("5 ms left: %+v, %v; want depth 1, nothing allowed", r, err)
+	}
 }
