@@ -62,8 +62,7 @@ type Config struct {
 	MoveTime time.Duration
 	// HandTime is how long a person takes to make the bot's lit move on
 	// the board, while the seat's clock runs: the bot keeps that time
-	// for each of its moves (0: engine.DefaultHand; negative: none, a
-	// board that needs no person).
+	// for each of its moves (engine.DefaultHand is usual; 0: none).
 	HandTime time.Duration
 	// Now is the time source for how long a turn has run (default
 	// time.Now; tests inject the referee's clock).
@@ -198,12 +197,7 @@ func Run(ctx context.Context, src Source, cfg Config) error {
 	if cfg.HashMB == 0 {
 		cfg.HashMB = 16
 	}
-	switch {
-	case cfg.HandTime == 0:
-		cfg.HandTime = engine.DefaultHand
-	case cfg.HandTime < 0:
-		cfg.HandTime = 0
-	}
+	cfg.HandTime = max(cfg.HandTime, 0)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
