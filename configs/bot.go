@@ -26,7 +26,9 @@ type Bot struct {
 	Resign bool `yaml:"resign"`
 }
 
-func botDefaults() Bot { return Bot{MoveTime: 2 * time.Second, HandTime: time.Second, Nice: 10, HashMB: 16} }
+func botDefaults() Bot {
+	return Bot{MoveTime: 2 * time.Second, HandTime: time.Second, Nice: 10, HashMB: 16}
+}
 
 // SeatNames are the seats as game.seats names them.
 var SeatNames = []string{"Red", "Blue", "Yellow", "Green"}
