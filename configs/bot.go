@@ -10,7 +10,7 @@ import (
 // Bot is how the board's bots (package engine, sync/botseat) think.
 type Bot struct {
 	// MoveTime is a bot's time per move in a game without clocks; with
-	// clocks it manages the seat's clock.
+	// clocks it plans its time on the seat's clock (engine.Clock).
 	MoveTime time.Duration `yaml:"movetime"`
 	// HandTime is how long a person takes to make a bot's lit move on
 	// the board; in a game with clocks the seat's clock runs meanwhile
