@@ -3,7 +3,6 @@ package botseat
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"testing"
 	"time"
 
@@ -11,39 +10,18 @@ import (
 	"boardd/referee"
 	"boardd/referee/clock"
 	"boardd/rules"
-	"boardd/rules/pgn4"
-	"boardd/sensors"
+	"boardd/sensors/sim"
 )
 
-// fakeClock is a time source the test moves by hand.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
+// t0 is when the tests' clocks start.
+var t0 = time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
 
 // TestSetUpClock: the bot plans on the seat's clock as it stood when the
 // turn was first seen, less what has run of it since (past the delay),
 // with the game's increment or delay and the person's hand time; a game
 // without clocks gives the fixed time per move.
 func TestSetUpClock(t *testing.T) {
-	fc := newFakeClock()
-	t0 := fc.Now()
+	fc := sim.NewClock(t0)
 	cfg := Config{Lookup: lookup, MoveTime: 2 * time.Second, HandTime: 1500 * time.Millisecond, Now: fc.Now}
 	state := func(tc string, ms int64, running bool) referee.State {
 		st := botState("g1", "Red:3", true)
@@ -79,9 +57,7 @@ func TestSetUpClock(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fc.mu.Lock()
-			fc.now = t0.Add(c.since)
-			fc.mu.Unlock()
+			fc.Advance(t0.Add(c.since).Sub(fc.Now()))
 			turn := turnSeen{key: turnKey(c.st), at: t0, left: c.first}
 			if c.first < 0 {
 				turn = turnSeen{key: "another turn", at: t0, left: 1}
@@ -140,7 +116,7 @@ func TestPlanKeepsTheClock(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				now := newFakeClock().Now()
+				now := t0
 				clocks.Start(rules.Red, now)
 				var first40 time.Duration
 				for move := 0; move < c.moves; move++ {
@@ -205,7 +181,7 @@ func TestBotsPlayOnTheClock(t *testing.T) {
 
 // playOnTheClock plays one game of variant for TestBotsPlayOnTheClock.
 func playOnTheClock(t *testing.T, variant string) {
-	fc := newFakeClock()
+	fc := sim.NewClock(t0)
 	bots := map[rules.Seat]int{rules.Red: 2, rules.Blue: 2, rules.Yellow: 2, rules.Green: 2}
 	v, err := rules.NewVariant(variant, "")
 	if err != nil {
@@ -231,48 +207,14 @@ func playOnTheClock(t *testing.T, variant string) {
 	if testing.Short() {
 		limit = 200
 	}
-	sig, cancel := l.Changed()
-	defer cancel()
-	lastDone := ""
-	var st referee.State
-	stalled := time.After(5 * time.Minute)
-	for {
-		st = l.State()
-		if st.Result != nil || len(st.Moves) >= limit {
-			break
-		}
-		if st.Remote != nil && st.Status == "playing" && st.FEN4 != lastDone {
-			var took time.Duration
-			select {
-			case took = <-allowed.ch:
-			case <-time.After(time.Minute):
-				t.Fatalf("a lit move %s and no bot move logged", st.Remote.Move)
-			}
-			fc.Advance(took + time.Second) // the bot's most, then the hand
-			g, err := rules.NewGame(v, st.FEN4)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := pgn4.Resolve(g, st.Remote.Move)
-			if err != nil {
-				t.Fatalf("lit move %s: %v", st.Remote.Move, err)
-			}
-			for _, x := range referee.Hands(g.Position(), m) {
-				k := sensors.Place
-				if x.Lift {
-					k = sensors.Lift
-				}
-				l.Touches() <- sensors.Event{Kind: k, Square: x.Square}
-			}
-			lastDone = st.FEN4
-		}
+	st := handsThen(t, l, limit, func(st referee.State) {
 		select {
-		case <-sig:
-		case <-time.After(200 * time.Millisecond):
-		case <-stalled:
-			t.Fatalf("the game stalled after %d moves: %+v", len(st.Moves), st.Remote)
+		case took := <-allowed.ch:
+			fc.Advance(took + time.Second) // the bot's most, then the hand
+		case <-time.After(time.Minute):
+			t.Fatalf("a lit move %s and no bot move logged", st.Remote.Move)
 		}
-	}
+	})
 	stop()
 	if err := <-botDone; err != nil {
 		t.Fatal(err)
