@@ -143,7 +143,13 @@ web:
 				slow++
 			}
 		}
+		before := f.unanswered
 		f.move()
+		if f.unanswered > before { // say what the board saw: the hands' timing on a loaded machine, or the attack
+			st := webState(t, p.web)
+			t.Logf("unanswered move: status %s, message %q, lifted %q, wrong %v, missing %v; the daemon's log ends:\n%s",
+				st.Status, st.Message, st.Lifted, st.Wrong, st.Missing, tail(p.out.String(), 2000))
+		}
 		rss, fds := procFigures(p.cmd.Process.Pid)
 		maxRSS, maxFDs = max(maxRSS, rss), max(maxFDs, fds)
 		time.Sleep(200 * time.Millisecond)
@@ -422,4 +428,12 @@ func procFigures(pid int) (rssKiB, fds int) {
 		fds = len(es)
 	}
 	return
+}
+
+// tail is the end of s, at most n bytes.
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
 }
