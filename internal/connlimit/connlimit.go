@@ -68,9 +68,6 @@ func New(cfg Config) *Limiter {
 	return &Limiter{cfg: cfg, open: map[string][]*Slot{}}
 }
 
-// Config returns the caps in force (defaults filled in).
-func (l *Limiter) Config() Config { return l.cfg }
-
 // Counts returns the figures.
 func (l *Limiter) Counts() Counts {
 	l.mu.Lock()

@@ -235,14 +235,6 @@ func withDefaults(cfg Config) Config {
 	return cfg
 }
 
-// Limits returns the limits in force: cfg as given to Start with every
-// default filled in.
-func (b *Broker) Limits() Config {
-	c := b.cfg
-	c.Users = nil // no passwords out of here
-	return c
-}
-
 // ConnCounts are the MQTT connections open now and those refused or
 // closed to make room (over TCP and WebSocket).
 func (b *Broker) ConnCounts() connlimit.Counts { return b.conns.Counts() }

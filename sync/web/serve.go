@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -79,9 +78,6 @@ func Listen(addr string, lim HTTPLimits) (*Listener, error) {
 	}, nil
 }
 
-// Limits returns the limits in force, defaults filled in.
-func (l *Listener) Limits() HTTPLimits { return l.limits }
-
 // Counts returns the connections open now and those refused or closed to
 // make room.
 func (l *Listener) Counts() connlimit.Counts { return l.Limiter().Counts() }
@@ -115,9 +111,4 @@ func HTTPServer(h http.Handler, ln *Listener, s *Server, log *slog.Logger) *http
 		srv.RegisterOnShutdown(func() { s.Close() }) // an event stream never goes idle by itself
 	}
 	return srv
-}
-
-// String describes the limits, for the log.
-func (l HTTPLimits) String() string {
-	return fmt.Sprintf("%d connections, %d per address, headers within %v, idle %v", l.MaxConns, l.MaxConnsPerAddress, l.HeaderTimeout, l.IdleTimeout)
 }
