@@ -187,7 +187,7 @@ func TestConnectionCaps(t *testing.T) {
 // MQTT over WebSocket: pages of other origins are refused; silent
 // WebSocket clients count under the same caps and time out alike.
 func TestWebsocketLimits(t *testing.T) {
-	b := start(t, Config{MaxConns: 4, MaxConnsPerAddress: 2, ConnectTimeout: 300 * time.Millisecond})
+	b := start(t, Config{MaxConns: 4, MaxConnsPerAddress: 2, ConnectTimeout: 300 * time.Millisecond, Origins: []string{"https://Club.example.org/"}})
 	mux := http.NewServeMux()
 	mux.Handle("/mqtt", b.WebsocketHandler())
 	srv := httptest.NewServer(mux)
@@ -214,6 +214,8 @@ func TestWebsocketLimits(t *testing.T) {
 		{"http://evil.example", false},
 		{"http://" + host + ".evil.example", false},
 		{"http://" + host, true},
+		{"https://club.example.org", true}, // Config.Origins
+		{"http://club.example.org", false},
 		{"", true}, // not a browser: the MQTT login decides
 	} {
 		c, code, err := dialWS(tc.origin)
