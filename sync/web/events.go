@@ -14,12 +14,14 @@ import (
 	"boardd/referee"
 )
 
-// streamTiming is the pace of the event streams; a test shortens it on
-// its own Server before the first request, so tests can run in parallel.
+// streamTiming is the pace of the event streams and the time a request's
+// body may take; a test shortens it on its own Server before the first
+// request, so tests can run in parallel.
 type streamTiming struct {
 	coalesce  time.Duration // at most one state/lights pair per period
 	heartbeat time.Duration // a comment line on an idle stream
 	write     time.Duration // a client that takes longer to accept a write is dropped
+	body      time.Duration // a request's body must arrive within this (login, commands)
 }
 
 // defaultTiming is every Server's pace unless a test changes it.
@@ -27,6 +29,7 @@ var defaultTiming = streamTiming{
 	coalesce:  50 * time.Millisecond,
 	heartbeat: 20 * time.Second,
 	write:     10 * time.Second,
+	body:      10 * time.Second,
 }
 
 // gap is the data of a "gap" event.

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"boardd/referee"
 )
 
 // serveCapped runs s on a real capped HTTP port, as the daemon does.
@@ -179,5 +181,65 @@ func TestLoginGuessingManyAddresses(t *testing.T) {
 	}
 	if res := login(t, clientFrom("127.0.4.9", 10*time.Second), base, testPassword); res.StatusCode != http.StatusTooManyRequests {
 		t.Errorf("a new address during the attack: %d, want 429 (it waits like the guessers)", res.StatusCode)
+	}
+}
+
+// A client that trickles a request's body holds its connection no longer
+// than the body timeout: a login or a command whose body stops coming is
+// answered 400 and the connection is not kept.
+func TestSlowBodyCut(t *testing.T) {
+	_, s, _ := newTunedServer(t, Config{Password: testPassword}, func(s *Server) { s.timing.body = 200 * time.Millisecond })
+	_, base := serveCapped(t, s, HTTPLimits{HeaderTimeout: time.Hour, IdleTimeout: time.Hour})
+	for _, path := range []string{"/api/login", "/api/cmd/state"} {
+		c := silentFrom(t, "127.0.0.2", base)
+		fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: board\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"pass", path)
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		status, err := bufio.NewReader(c).ReadString('\n')
+		if err != nil {
+			t.Errorf("%s with a body that stops: no answer: %v", path, err)
+			continue
+		}
+		if path == "/api/login" && !strings.Contains(status, " 400 ") {
+			t.Errorf("%s with a body that stops: %q, want 400", path, status)
+		}
+	}
+}
+
+// slowBoard takes its time over a command and says whether the request
+// was still wanted when it was done.
+type slowBoard struct {
+	*fakeBoard
+	took time.Duration
+}
+
+func (b slowBoard) Do(ctx context.Context, c referee.Command) referee.Reply {
+	time.Sleep(b.took)
+	if err := ctx.Err(); err != nil {
+		return referee.Reply{Error: "the request was given up: " + err.Error()}
+	}
+	return referee.Reply{OK: true}
+}
+
+// The body's deadline is for the body: a command that takes longer than
+// the body timeout is still answered.
+func TestSlowCommandAnswered(t *testing.T) {
+	_, s, _ := newTunedServer(t, Config{Password: testPassword, Board: slowBoard{newFake(), 600 * time.Millisecond}}, func(s *Server) { s.timing.body = 200 * time.Millisecond })
+	_, base := serveCapped(t, s, HTTPLimits{})
+	jar, _ := cookiejar.New(nil)
+	c := clientFrom("127.0.0.2", 10*time.Second)
+	c.Jar = jar
+	if res := login(t, c, base, testPassword); res.StatusCode != 200 {
+		t.Fatalf("login: %d", res.StatusCode)
+	}
+	req, _ := http.NewRequest("POST", base+"/api/cmd/state", strings.NewReader(`{}`))
+	req.Header.Set(RequestHeader, "1")
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Errorf("a command taking 3 times the body timeout: %d %s", res.StatusCode, body)
 	}
 }

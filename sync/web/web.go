@@ -252,6 +252,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		// A body (a login, a command) must arrive in time: a client that
+		// trickles it holds its connection no longer, nor does the server
+		// wait for it to discard what a handler did not read.
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.timing.body)) // not every writer supports it
+	}
 	s.mux.ServeHTTP(w, r)
 }
 
