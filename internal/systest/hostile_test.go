@@ -36,7 +36,8 @@ var hostileSoak = flag.Duration("soak.hostile", 0, "TestHostileSoak: run issue 2
 // daemon (a process, simulated switches, the built-in broker on TCP and
 // WebSocket, the web display) while a game is played on its switches:
 // unfinished 1 MiB CONNECTs, silent MQTT and WebSocket connections, pages
-// of another origin, idle HTTP keep-alives, event streams opened by the
+// of another origin, idle HTTP keep-alives, requests whose headers or
+// body trickle, event streams opened by the
 // hundred, password guessing cycling 400 addresses on the web and over
 // MQTT, read-only sessions left behind, and clients taking other
 // accounts' client ids. Throughout, every acknowledged move must be kept,
@@ -109,6 +110,7 @@ web:
 	bridge := pahoClient(t, "tcp://"+mqttAddr, "club-bridge", "club-bridge", "bridge-secret-pw", true)
 	defer bridge.Disconnect(0)
 
+	calmRSS, calmFDs := procFigures(p.cmd.Process.Pid)
 	ctx, stop := context.WithTimeout(context.Background(), *hostileSoak)
 	defer stop()
 	a := &attack{ctx: ctx, t: t, web: p.web, mqtt: mqttAddr}
@@ -163,9 +165,9 @@ web:
 
 	slices.Sort(times)
 	t.Logf("hostile soak %v: %d moves played, %d acknowledged, %d lost; owner's requests: %d, median %v, max %v, %d over 1 s or failed; "+
-		"owner's stream: %d events, %d reopened, %d refused; attacks: %s; %s; daemon: max RSS %.1f MB, max %d file handles",
+		"owner's stream: %d events, %d reopened, %d refused; attacks: %s; %s; daemon: %.1f MB and %d file handles before the attack, at most %.1f MB and %d during it",
 		*hostileSoak, f.moves, f.ackedTotal, f.lost, len(times), times[len(times)/2], times[len(times)-1], slow,
-		streamEvents.Load(), streamReopens.Load(), streamRefused.Load(), a.report(), metrics, float64(maxRSS)/1024, maxFDs)
+		streamEvents.Load(), streamReopens.Load(), streamRefused.Load(), a.report(), metrics, float64(calmRSS)/1024, calmFDs, float64(maxRSS)/1024, maxFDs)
 	if f.lost != 0 || f.unanswered != 0 {
 		t.Errorf("%d acknowledged moves lost, %d moves unanswered: want 0", f.lost, f.unanswered)
 	}
@@ -196,13 +198,13 @@ type attack struct {
 	web, mqtt string
 	wg        sync.WaitGroup
 
-	connects, silent, ws, wsRefused, keepalives, streams, streamsRefused, guesses, sessions, takeovers atomic.Int64
+	connects, silent, ws, wsRefused, keepalives, slow, streams, streamsRefused, guesses, sessions, takeovers atomic.Int64
 }
 
 func (a *attack) report() string {
 	return fmt.Sprintf("%d unfinished 1 MiB CONNECTs, %d silent MQTT connections, %d silent WebSocket ones, %d other-origin pages refused, "+
-		"%d idle keep-alives, %d event streams opened (%d refused), %d guesses sent, %d sessions left behind, %d client ids taken",
-		a.connects.Load(), a.silent.Load(), a.ws.Load(), a.wsRefused.Load(), a.keepalives.Load(), a.streams.Load(), a.streamsRefused.Load(),
+		"%d idle keep-alives, %d slow requests, %d event streams opened (%d refused), %d guesses sent, %d sessions left behind, %d client ids taken",
+		a.connects.Load(), a.silent.Load(), a.ws.Load(), a.wsRefused.Load(), a.keepalives.Load(), a.slow.Load(), a.streams.Load(), a.streamsRefused.Load(),
 		a.guesses.Load(), a.sessions.Load(), a.takeovers.Load())
 }
 
@@ -287,6 +289,22 @@ func (a *attack) run() {
 		a.keepalives.Add(1)
 		a.wg.Go(func() { a.hold(c) })
 		time.Sleep(5 * time.Millisecond)
+	})
+	// Slow requests: headers a byte at a time, and logins whose body
+	// stops coming.
+	a.loop(4, func(i, round int) {
+		c, err := a.dial(3500+i*13+round, a.web)
+		if err != nil {
+			return
+		}
+		if round%2 == 0 {
+			fmt.Fprintf(c, "POST /api/login HTTP/1.1\r\nHost: board\r\nContent-Length: 1000\r\n\r\n{\"pass")
+		} else {
+			fmt.Fprintf(c, "GET / HTTP/1.1\r\nHo")
+		}
+		a.slow.Add(1)
+		a.wg.Go(func() { a.hold(c) })
+		time.Sleep(20 * time.Millisecond)
 	})
 	// Event streams by the hundred, from 10 addresses.
 	a.loop(100, func(i, round int) {

@@ -84,6 +84,23 @@ func TestHTTPConnectionCaps(t *testing.T) {
 		t.Errorf("counts %+v: idle connections should have made room", n)
 	}
 	_ = ln
+
+	// Requests whose headers trickle in (slowloris) from 20 addresses
+	// fill the port: the owner's page still loads.
+	ln3, base3 := serveCapped(t, s, HTTPLimits{MaxConns: 8, MaxConnsPerAddress: 4, HeaderTimeout: time.Hour, IdleTimeout: time.Hour})
+	for i := range 40 {
+		c := silentFrom(t, fmt.Sprintf("127.0.2.%d", 100+i%20), base3)
+		fmt.Fprintf(c, "GET / HTTP/1.1\r\nHo")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for ln3.Counts().Open < 8 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	res, err := clientFrom("127.0.0.3", 10*time.Second).Get(base3 + "/")
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("the owner's page behind 40 half-sent requests: %v %v (%+v)", err, res, ln3.Counts())
+	}
+	res.Body.Close()
 }
 
 // openStreamAs opens /api/events with c and answers its status; a stream that

@@ -85,7 +85,9 @@ func (l *Listener) Counts() connlimit.Counts { return l.Limiter().Counts() }
 // HTTPServer returns an http.Server for h on ln: requests' headers must
 // come within HeaderTimeout and be at most MaxHeaderBytes, kept-alive
 // connections close after IdleTimeout, and ln learns which connections
-// are idle. If s is not nil, its event streams end when the server shuts
+// are idle: new ones (net/http calls a connection active only once its
+// request's headers are all in, so one still sending them is idle too)
+// and kept-alive ones between requests. If s is not nil, its event streams end when the server shuts
 // down. log receives the server's own errors (TLS handshakes that fail,
 // clients gone early) at debug level; nil discards them.
 func HTTPServer(h http.Handler, ln *Listener, s *Server, log *slog.Logger) *http.Server {
