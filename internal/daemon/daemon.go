@@ -32,6 +32,7 @@ import (
 	"boardd/configs"
 	"boardd/internal/catalog"
 	"boardd/internal/lan"
+	"boardd/internal/statelock"
 	"boardd/leds"
 	"boardd/leds/ledreg"
 	"boardd/referee"
@@ -68,6 +69,9 @@ type Daemon struct {
 	wg       gosync.WaitGroup
 	closers  []func()
 	logOut   io.Writer
+	// stateLock keeps a second writer off the state directory; hwLock
+	// keeps boardd doctor and boardd sensors off real hardware.
+	stateLock, hwLock *statelock.Lock
 
 	// Addresses actually bound (ports of 0 resolved).
 	WebAddr, MQTTAddr, SimAddr string
@@ -82,14 +86,37 @@ func Start(parent context.Context, cfg configs.Daemon, stdout, stderr io.Writer)
 		d.log.Warn("config: " + msg)
 	}
 	before := listState(cfg.StateDir)
-	defer func() {
-		if err != nil {
-			d.Close()
-			undoStart(cfg.StateDir, before)
-		}
-	}()
 	if err := os.MkdirAll(cfg.StateDir, 0o755); err != nil {
 		return nil, fmt.Errorf("state_dir: %w", err)
+	}
+	// One writer per state directory: a second board on it would mix two
+	// games' journals and number the message stream twice.
+	if d.stateLock, err = statelock.State(cfg.StateDir, "boardd run, board "+cfg.Board); err != nil {
+		if before == nil {
+			os.Remove(cfg.StateDir) // made just now, and empty but for a lock file another holds
+		}
+		return nil, stateLockError(cfg.StateDir, err)
+	}
+	defer func() {
+		if err != nil {
+			lock := d.stateLock
+			d.stateLock = nil // held until what this start wrote is undone
+			d.Close()
+			undoStart(cfg.StateDir, before)
+			lock.Release()
+		}
+	}()
+	if UsesHardware(cfg) {
+		if d.hwLock, err = statelock.Hardware("boardd run, board " + cfg.Board); err != nil {
+			var held *statelock.HeldError
+			if errors.As(err, &held) {
+				return nil, fmt.Errorf("the board's switches and LEDs are in use by %s (lock file %s): two programs scanning one switch chain corrupt each other's reads; stop that one first (Ctrl-C in its terminal, or `sudo systemctl stop boardd` for the service)", held.Holder(), held.Path)
+			}
+			// Nowhere to keep the lock: play on, but say that nothing
+			// keeps boardd doctor and boardd sensors off the hardware.
+			d.log.Warn("no hardware lock: boardd doctor and boardd sensors cannot tell the board is running", "err", err)
+			err = nil
+		}
 	}
 	d.metrics = newMetrics()
 	// Numbering goes on above every durable record of it: the journals
@@ -515,7 +542,28 @@ func (d *Daemon) Close() error {
 	for i := len(d.closers) - 1; i >= 0; i-- {
 		d.closers[i]()
 	}
+	d.closers = nil
+	d.hwLock.Release() // the switches and LEDs are closed
+	d.hwLock = nil
+	d.stateLock.Release() // every file is closed
+	d.stateLock = nil
 	return nil
+}
+
+// UsesHardware says whether cfg drives real switches or LEDs: then the
+// daemon holds the hardware lock (statelock.Hardware) while it runs.
+func UsesHardware(cfg configs.Daemon) bool {
+	s, l := sensorreg.Lookup(cfg.Sensors.Driver), ledreg.Lookup(cfg.LEDs.Driver)
+	return s != nil && !s.Simulated || l != nil && l.Strip != nil
+}
+
+// stateLockError says who holds the state directory and what to do.
+func stateLockError(dir string, err error) error {
+	var held *statelock.HeldError
+	if !errors.As(err, &held) {
+		return fmt.Errorf("state_dir %s: %w", dir, err)
+	}
+	return fmt.Errorf("state_dir %s is in use by %s (lock file %s): two boards on one state directory would mix their games and message numbers; stop that one first (`sudo systemctl stop boardd` if it is the service), or give this one its own state directory (--state DIR or the config's state_dir)", dir, held.Holder(), held.Path)
 }
 
 // quietLog is the log for a library that chats at info level (the
