@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// asMain makes the test binary boardd itself: a test starts it with
+// this variable set and boardd's arguments.
+const asMain = "BOARDD_TEST_AS_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asMain) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// startBoardd runs boardd with args as a child process until it has said
+// where its state is (it is then running).
+func startBoardd(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), asMain+"=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), "state:") {
+			go io.Copy(io.Discard, out)
+			return cmd
+		}
+	}
+	cmd.Wait()
+	t.Fatalf("boardd %v did not start: %s", args, stderr.String())
+	return nil
+}
+
+// Issue 27: a second boardd run on one state directory is refused with
+// the directory and the first's pid; once the first is killed with
+// SIGKILL (no chance to clean up), a new one starts.
+func TestRunRefusesASecondOnOneStateDir(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state")
+	args := []string{"run", "--state", state, "--web", "off", "--mqtt", "off", "--stdin=false", "--draw=false"}
+	first := startBoardd(t, args...)
+
+	code, _, stderr := runCmd(args...)
+	if code != 1 {
+		t.Fatalf("second boardd run: exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	for _, want := range []string{"state_dir " + state + " is in use by process " + strconv.Itoa(first.Process.Pid), "boardd run", "sudo systemctl stop boardd", "--state DIR"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("second boardd run says %q; want %q in it", stderr, want)
+		}
+	}
+
+	if err := first.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	first.Wait()
+	if data, _ := os.ReadFile(filepath.Join(state, "boardd.lock")); !strings.HasPrefix(string(data), strconv.Itoa(first.Process.Pid)+" ") {
+		t.Fatalf("the killed board's lock file holds %q: the test shows no stale lock", data)
+	}
+	startBoardd(t, args...) // the stale lock file blocks nothing
+}
