@@ -4,12 +4,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"time"
 
 	"boardd/configs"
-	"boardd/internal/catalog"
 	"boardd/internal/doctor"
-	"boardd/sensors/sensorreg"
 )
 
 func init() {
@@ -26,20 +23,17 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	}
 	env := doctor.Env{Root: *root, ConfigPath: *config, User: *user}
 	env.Config, env.ConfigErr = configs.Load(filepath.Join(*root, *config))
-	if *root == "/" && env.ConfigErr == nil && !sensorreg.Lookup(env.Config.Sensors.Driver).Simulated {
-		cfg := env.Config
-		env.Live = func() error {
-			src, closer, err := sensorreg.Open(&cfg, sensorreg.Env{Now: time.Now, Start: catalog.StartOccupancy(cfg.BoardShape)})
-			if err != nil {
-				return err
-			}
-			if closer != nil {
-				defer closer()
-			}
-			return doctor.ReadRepeatedly(src, 100, 2*time.Millisecond)
-		}
+	var busy *doctor.Finding
+	if *root == "/" && env.ConfigErr == nil {
+		var release func()
+		env.Live, busy, release = doctorLive(env.Config)
+		defer release()
 	}
-	if n := doctor.Write(stdout, doctor.Check(env)); n > 0 {
+	findings := doctor.Check(env)
+	if busy != nil {
+		findings = append(findings, *busy)
+	}
+	if n := doctor.Write(stdout, findings); n > 0 {
 		return fmt.Errorf("%d check(s) failed: apply the fixes above and run boardd doctor again", n)
 	}
 	return nil

@@ -10,6 +10,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"boardd/configs"
+	"boardd/internal/doctor"
+	"boardd/internal/statelock"
 )
 
 // asMain makes the test binary boardd itself: a test starts it with
@@ -77,4 +81,57 @@ func TestRunRefusesASecondOnOneStateDir(t *testing.T) {
 		t.Fatalf("the killed board's lock file holds %q: the test shows no stale lock", data)
 	}
 	startBoardd(t, args...) // the stale lock file blocks nothing
+}
+
+// Issue 29: boardd sensors and boardd doctor opened the SPI port and
+// latch the running service scans. While the daemon holds the hardware
+// lock, boardd sensors is refused and the doctor skips its live read,
+// both saying to stop the service first; simulated switches need no lock.
+func TestHardwareCommandsRefuseWhileTheDaemonHoldsIt(t *testing.T) {
+	t.Setenv("RUNTIME_DIRECTORY", t.TempDir())
+	daemonLock, err := statelock.Hardware("boardd run, board 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer daemonLock.Release()
+	holder := "process " + strconv.Itoa(os.Getpid()) + " (boardd run, board 1)"
+
+	for _, driver := range []string{"hc165", "gpiomatrix", "mcp23017"} {
+		code, _, stderr := runCmd("sensors", "--driver", driver, "--once")
+		if code != 1 || !strings.Contains(stderr, holder) || !strings.Contains(stderr, "sudo systemctl stop boardd") || !strings.Contains(stderr, "web display") {
+			t.Errorf("sensors --driver %s while the daemon runs: exit %d, %q", driver, code, stderr)
+		}
+	}
+	if code, out, stderr := runCmd("sensors", "--driver", "sim", "--once"); code != 0 {
+		t.Errorf("sensors --driver sim while the daemon runs: exit %d, %s%s", code, out, stderr)
+	}
+
+	cfg := configs.Defaults()
+	cfg.Sensors.Driver = "hc165"
+	live, busy, release := doctorLive(cfg)
+	release()
+	if live != nil || busy == nil || busy.Level != doctor.Warn || !strings.Contains(busy.Msg, holder) || !strings.Contains(busy.Fix, "sudo systemctl stop boardd") {
+		t.Errorf("doctor's live read while the daemon runs: live %v, finding %+v", live != nil, busy)
+	}
+	cfg.Sensors.Driver = "sim"
+	if live, busy, release := doctorLive(cfg); live != nil || busy != nil {
+		t.Errorf("doctor on a simulated board: live %v, finding %+v", live != nil, busy)
+	} else {
+		release()
+	}
+
+	// The daemon stopped: the doctor takes the lock for its read.
+	daemonLock.Release()
+	cfg.Sensors.Driver = "hc165"
+	live, busy, release = doctorLive(cfg)
+	if live == nil || busy != nil {
+		t.Fatalf("doctor with the hardware free: live %v, finding %+v", live != nil, busy)
+	}
+	if err := statelock.CheckHardware(); err == nil {
+		t.Error("the doctor reads the switches without holding the hardware lock")
+	}
+	release()
+	if err := statelock.CheckHardware(); err != nil {
+		t.Errorf("the doctor kept the hardware lock: %v", err)
+	}
 }

@@ -80,6 +80,13 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 		clk = sim.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 		now = clk.Now
 	}
+	if !drv.Simulated { // simulated switches are this process's own
+		release, err := holdHardware("boardd sensors")
+		if err != nil {
+			return err
+		}
+		defer release()
+	}
 	src, closer, err := sensorreg.Open(&f.cfg, sensorreg.Env{Now: now, Start: start})
 	if err != nil {
 		return err
