@@ -70,6 +70,9 @@ func Acquire(path, what string) (*Lock, error) {
 		return nil, fmt.Errorf("locking %s: %w", path, err)
 	}
 	if writable {
+		// Readable by all whatever the umask (the unit's is 0027): a
+		// command run by another user must be able to look (Check).
+		f.Chmod(0o644)
 		// Ours now: say who holds it (a failed write only loses the name).
 		if f.Truncate(0) == nil {
 			f.WriteAt([]byte(fmt.Sprintf("%d %s\n", os.Getpid(), oneLine(what))), 0)

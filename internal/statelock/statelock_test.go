@@ -142,3 +142,18 @@ func TestHolderWords(t *testing.T) {
 		}
 	}
 }
+
+// The packaged unit's UMask=0027 must not hide the lock from other users.
+func TestLockFileReadableByAll(t *testing.T) {
+	old := syscall.Umask(0o027)
+	defer syscall.Umask(old)
+	path := filepath.Join(t.TempDir(), "x.lock")
+	l, err := Acquire(path, "boardd run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm()&0o004 == 0 {
+		t.Errorf("lock file mode %v, %v: want readable by all", fi.Mode(), err)
+	}
+}
