@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -47,7 +48,29 @@ type Daemon struct {
 	Log      Log     `yaml:"log"`
 	Speech   Speech  `yaml:"speech"`
 	Bot      Bot     `yaml:"bot"`
+
+	// stateDirFrom says where StateDir came from (StateDirFrom).
+	stateDirFrom string
 }
+
+// PackagedConfig is the config file the Debian package installs, and
+// PackagedStateDir the state directory its unit gives the service
+// (StateDirectory=boardd, also its WorkingDirectory=): reading
+// PackagedConfig without state_dir, every command finds the service's
+// games there, as the service does. Variables only so that tests can
+// stand in a package of their own.
+var (
+	PackagedConfig   = "/etc/boardd/boardd.yaml"
+	PackagedStateDir = "/var/lib/boardd"
+)
+
+// StateDirFrom says where StateDir came from, for a command to say which
+// state directory it reads: "state_dir in FILE", "$STATE_DIRECTORY",
+// "the packaged service's …", "the default", or what SetStateDir said.
+func (d *Daemon) StateDirFrom() string { return d.stateDirFrom }
+
+// SetStateDir sets StateDir from elsewhere (from: "--state").
+func (d *Daemon) SetStateDir(dir, from string) { d.StateDir, d.stateDirFrom = dir, from }
 
 // Speech is the spoken announcements on the board's own audio output.
 type Speech struct {
@@ -171,9 +194,10 @@ type Log struct {
 // Defaults is the configuration with no file at all: a simulated board,
 // the embedded broker and the web display on localhost.
 func Defaults() Daemon {
-	d := Daemon{Board: "1", BoardShape: "cross14", StateDir: "boardd-state", Speech: Speech{Voice: "en", Language: "en"}}
+	d := Daemon{Board: "1", BoardShape: "cross14", StateDir: "boardd-state", Speech: Speech{Voice: "en", Language: "en"},
+		stateDirFrom: "the default: no state_dir in the config, no $STATE_DIRECTORY"}
 	if dir := os.Getenv("STATE_DIRECTORY"); dir != "" { // systemd's StateDirectory=
-		d.StateDir = dir
+		d.StateDir, d.stateDirFrom = dir, "$STATE_DIRECTORY, the service's StateDirectory="
 	}
 	d.Game.Variant = "teams"
 	d.Game.Takeback = "off"
@@ -271,6 +295,7 @@ func parse(file string, data []byte) (Daemon, *yaml.Node, error) {
 		return d, nil, &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
 	if len(root.Content) == 0 {
+		d.findStateDir(file, false)
 		return d, nil, d.Check(file, nil) // an empty file: all defaults
 	}
 	if err := checkKeys(file, root.Content[0], reflect.TypeFor[Daemon](), ""); err != nil {
@@ -291,11 +316,30 @@ func parse(file string, data []byte) (Daemon, *yaml.Node, error) {
 		}
 		return d, nil, &Error{File: file, Msg: err.Error()}
 	}
+	d.findStateDir(file, written(root.Content[0], "state_dir"))
 	if d.BoardShape == "square16" && !written(root.Content[0], "game.variant") {
 		// The one rule system of the seeds played on a 16×16 board.
 		d.Game.Variant = "russian-fortress"
 	}
 	return d, root.Content[0], d.Check(file, root.Content[0])
+}
+
+// findStateDir settles the state directory of the config read from file
+// (set: the file has state_dir) where the service would find it: a
+// relative state_dir in the packaged config is under the service's
+// working directory, and the packaged config without one means the
+// service's StateDirectory= (unless $STATE_DIRECTORY says otherwise).
+func (d *Daemon) findStateDir(file string, set bool) {
+	switch {
+	case set:
+		d.stateDirFrom = "state_dir in " + file
+		if file == PackagedConfig && !filepath.IsAbs(d.StateDir) {
+			d.StateDir = filepath.Join(PackagedStateDir, d.StateDir)
+		}
+	case file == PackagedConfig && os.Getenv("STATE_DIRECTORY") == "":
+		d.StateDir = PackagedStateDir
+		d.stateDirFrom = "the packaged service's: StateDirectory=boardd in boardd.service, as " + file + " sets no state_dir"
+	}
 }
 
 // written reports whether the config text sets the dotted key.

@@ -30,6 +30,10 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 		defer release()
 	}
 	findings := doctor.Check(env)
+	if env.ConfigErr == nil {
+		findings = append(findings, doctor.Finding{Level: doctor.OK, Topic: "state",
+			Msg: fmt.Sprintf("the board's state directory is %s (%s): boardd games reads it", env.Config.StateDir, env.Config.StateDirFrom())})
+	}
 	if busy != nil {
 		findings = append(findings, *busy)
 	}

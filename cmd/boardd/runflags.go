@@ -38,7 +38,8 @@ func (o runOverrides) apply(cfg *configs.Daemon) error {
 		changed = true
 	}
 	if *o.state != "" {
-		cfg.StateDir, changed = *o.state, true
+		cfg.SetStateDir(*o.state, "--state")
+		changed = true
 	}
 	if *o.variant != "" {
 		if _, err := catalog.Variant(*o.variant, cfg.Game.Start); err != nil {

@@ -485,7 +485,7 @@ func (d *Daemon) greet(w io.Writer) {
 	if d.SimAddr != "" {
 		fmt.Fprintf(w, "  sim switches: %s (lines such as: lift h2, place h4)\n", d.SimAddr)
 	}
-	fmt.Fprintf(w, "  state:        %s (games in %s)\n", d.cfg.StateDir, d.rec.Store().Dir)
+	fmt.Fprintf(w, "  state:        %s (games in %s; from %s)\n", d.cfg.StateDir, d.rec.Store().Dir, d.cfg.StateDirFrom())
 }
 
 // Watchdog pings systemd while the referee answers, until ctx ends.
