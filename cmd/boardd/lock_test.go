@@ -135,3 +135,14 @@ func TestHardwareCommandsRefuseWhileTheDaemonHoldsIt(t *testing.T) {
 		t.Errorf("the doctor kept the hardware lock: %v", err)
 	}
 }
+
+// boardd sensors --listen opens the same unauthenticated control port as
+// sensors.listen: loopback or a Unix socket only.
+func TestSensorsListenOnlyOnThisMachine(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:7165", ":7165", "10.0.0.5:7165", "[::]:7165"} {
+		code, _, stderr := runCmd("sensors", "--once", "--listen", addr)
+		if code != 2 || !strings.Contains(stderr, "the control port has no password") {
+			t.Errorf("sensors --listen %s: exit %d, %q", addr, code, stderr)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"boardd/configs"
 	"boardd/internal/catalog"
+	"boardd/internal/daemon"
 )
 
 // runOverrides are boardd run's flags for the settings changed most
@@ -50,7 +51,7 @@ func (o runOverrides) apply(cfg *configs.Daemon) error {
 	if !changed {
 		return nil
 	}
-	if err := cfg.Check("the command line", nil); err != nil {
+	if err := daemon.CheckConfig(cfg, "the command line"); err != nil {
 		return fmt.Errorf("%w (from --web, --mqtt, --state or --variant)", err)
 	}
 	return nil

@@ -54,6 +54,9 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 	if s.Rate <= 0 || s.Rate > 2000 {
 		return fmt.Errorf("%w: --rate %v: want 1-2000 scans per second", errUsage, s.Rate)
 	}
+	if err := configs.CheckControlListen(s.Listen); err != nil {
+		return fmt.Errorf("%w: --listen %v", errUsage, err)
+	}
 	drv := sensorreg.Lookup(s.Driver)
 	if drv == nil {
 		return fmt.Errorf("%w: --driver %q: want %s", errUsage, s.Driver, sensorreg.Want())

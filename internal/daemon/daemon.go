@@ -821,9 +821,17 @@ func (o oneOfEach) WithGroup(name string) slog.Handler {
 var configChecks = []configs.CheckFunc{
 	checkBoardID,
 	checkGame,
+	checkClock,
 	checkMQTTTLS,
 	checkWebTLS,
 	checkStateDir,
+}
+
+// CheckConfig checks cfg again after boardd run's flags changed it
+// (source: "the command line"): the checks LoadConfig runs, so a flag is
+// refused where the same value in the file would be.
+func CheckConfig(cfg *configs.Daemon, source string) error {
+	return configs.Recheck(cfg, source, configChecks...)
 }
 
 // LoadConfig reads and checks a daemon config; path "" is the defaults.
@@ -857,6 +865,24 @@ func checkGame(c *configs.Checking) error {
 	}
 	if _, err := rules.NewGame(v, fen); err != nil {
 		return c.Errorf("game.start", "%q: %v (want a start array's name such as modern, or a FEN4)", d.Game.Start, err)
+	}
+	return nil
+}
+
+// checkClock: game.clock within the bounds the New game dialog, the
+// new_game command and the TimeControl tag keep (clock.Parse, the one
+// place they are written), so a config cannot start a game those would
+// refuse. A clock with both an increment and a delay is checked for each.
+func checkClock(c *configs.Checking) error {
+	cl := c.Config.Game.Clock
+	if cl == nil || cl.Base <= 0 || cl.Increment < 0 || cl.Delay < 0 {
+		return nil // configs.Daemon.Check says what is wrong
+	}
+	for _, ctl := range []clock.Control{{Base: cl.Base, Increment: cl.Increment}, {Base: cl.Base, Delay: cl.Delay}} {
+		if _, _, err := clock.Parse(ctl.String()); err != nil {
+			why, _, _ := strings.Cut(err.Error(), " (want") // the tag's syntax: not what a config writes
+			return c.Errorf("game.clock", "base %v, increment %v, delay %v: %s (the bounds of the New game dialog and the TimeControl tag)", cl.Base, cl.Increment, cl.Delay, why)
+		}
 	}
 	return nil
 }
@@ -916,6 +942,8 @@ func checkStateDir(c *configs.Checking) error {
 			return c.Errorf("state_dir", "%q cannot be made: %v", dir, err)
 		case !fi.IsDir():
 			return c.Errorf("state_dir", "%q cannot be made: %s is a file, not a directory", dir, p)
+		case pseudoFS(p) != "":
+			return c.Errorf("state_dir", "%q is on %s, the kernel's %s, not a disk: the journal and the games would not be kept; choose a directory on the SD card or a disk, such as /var/lib/boardd", dir, p, pseudoFS(p))
 		case syscall.Access(p, 0x2|0x1) != nil: // W_OK|X_OK
 			if p == abs {
 				return c.Errorf("state_dir", "%q is not writable by this user: the daemon keeps its journal there", dir)
@@ -924,6 +952,21 @@ func checkStateDir(c *configs.Checking) error {
 		}
 		return nil
 	}
+}
+
+// pseudoFS names the kernel's own file system holding path (/proc,
+// /sys, …), where no file is kept, or "" for any other.
+func pseudoFS(path string) string {
+	var st syscall.Statfs_t
+	if syscall.Statfs(path, &st) != nil {
+		return ""
+	}
+	return map[uint32]string{
+		0x9fa0: "proc file system", 0x62656572: "sysfs", 0x1cd1: "devpts", 0x27e0eb: "cgroup file system",
+		0x63677270: "cgroup2 file system", 0x64626720: "debugfs", 0x73636673: "securityfs", 0x74726163: "tracefs",
+		0xcafe4a11: "bpf file system", 0x62656570: "configfs", 0x6165676c: "pstore", 0xde5e81e4: "efivarfs",
+		0xf97cff8c: "selinuxfs", 0x6e736673: "nsfs",
+	}[uint32(st.Type)]
 }
 
 // CheckPorts tries the addresses boardd run will listen on before it
