@@ -560,6 +560,9 @@ func UsesHardware(cfg configs.Daemon) bool {
 // stateLockError says who holds the state directory and what to do.
 func stateLockError(dir string, err error) error {
 	var held *statelock.HeldError
+	if errors.Is(err, os.ErrPermission) {
+		return fmt.Errorf("state_dir %s is not writable by this user: %w (the service's state belongs to the user boardd, and the service runs the board; give this board its own directory with --state DIR or state_dir)", dir, err)
+	}
 	if !errors.As(err, &held) {
 		return fmt.Errorf("state_dir %s: %w", dir, err)
 	}
@@ -944,7 +947,7 @@ func checkStateDir(c *configs.Checking) error {
 			return c.Errorf("state_dir", "%q cannot be made: %s is a file, not a directory", dir, p)
 		case pseudoFS(p) != "":
 			return c.Errorf("state_dir", "%q is on %s, the kernel's %s, not a disk: the journal and the games would not be kept; choose a directory on the SD card or a disk, such as /var/lib/boardd", dir, p, pseudoFS(p))
-		case syscall.Access(p, 0x2|0x1) != nil: // W_OK|X_OK
+		case syscall.Access(p, 0x2|0x1) != nil && !othersDir(fi): // W_OK|X_OK
 			if p == abs {
 				return c.Errorf("state_dir", "%q is not writable by this user: the daemon keeps its journal there", dir)
 			}
@@ -952,6 +955,16 @@ func checkStateDir(c *configs.Checking) error {
 		}
 		return nil
 	}
+}
+
+// othersDir says whether fi, a directory this user cannot write, is
+// another user's: the service's /var/lib/boardd, checked by someone
+// reading the packaged config. Whether that user (boardd) may write it is
+// not for this one to judge; boardd run started by this user is refused
+// at start, when it takes the directory's lock.
+func othersDir(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) != os.Geteuid()
 }
 
 // pseudoFS names the kernel's own file system holding path (/proc,

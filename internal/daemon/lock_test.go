@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"boardd/configs"
@@ -117,5 +118,31 @@ func TestHardwareLock(t *testing.T) {
 	}
 	if err := statelock.Check(filepath.Join(hw.StateDir, statelock.StateFile)); err != nil {
 		t.Errorf("the refused start kept the state directory's lock: %v", err)
+	}
+}
+
+// config check of the packaged config by a user who is not boardd: the
+// service's directory is not this user's to judge; boardd run by that
+// user is refused at the lock, saying whose the directory is.
+func TestOthersStateDir(t *testing.T) {
+	mine := t.TempDir()
+	fi, _ := os.Stat(mine)
+	if othersDir(fi) {
+		t.Errorf("%s, made by this user, is another's", mine)
+	}
+	if os.Geteuid() == 0 {
+		theirs := filepath.Join(t.TempDir(), "theirs")
+		os.Mkdir(theirs, 0o750)
+		if err := os.Chown(theirs, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		fi, _ = os.Stat(theirs)
+		if !othersDir(fi) {
+			t.Errorf("%s, owned by uid 65534, is not another's", theirs)
+		}
+	}
+	err := stateLockError("/var/lib/boardd", &os.PathError{Op: "open", Path: "/var/lib/boardd/boardd.lock", Err: syscall.EACCES})
+	if !strings.Contains(err.Error(), "not writable by this user") || !strings.Contains(err.Error(), "--state DIR") {
+		t.Errorf("permission refusal: %v", err)
 	}
 }
