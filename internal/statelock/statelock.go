@@ -57,7 +57,9 @@ func Acquire(path, what string) (*Lock, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	writable := err == nil
 	if errors.Is(err, os.ErrPermission) {
-		f, err = os.Open(path)
+		if rf, rerr := os.Open(path); rerr == nil {
+			f, err = rf, nil
+		} // else the permission error says it best
 	}
 	if err != nil {
 		return nil, fmt.Errorf("lock file %s: %w", path, err)
