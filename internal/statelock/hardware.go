@@ -20,8 +20,11 @@ func HardwareDirs() []string {
 	if dir := os.Getenv("RUNTIME_DIRECTORY"); dir != "" {
 		return []string{dir}
 	}
-	return []string{"/run/boardd", os.TempDir()}
+	return []string{runDir, os.TempDir()}
 }
+
+// runDir is the packaged unit's RuntimeDirectory=.
+const runDir = "/run/boardd"
 
 // Hardware takes the hardware lock for what ("boardd run", "boardd
 // sensors") in the first of HardwareDirs that will hold it. A lock
@@ -34,6 +37,11 @@ func Hardware(what string) (*Lock, error) {
 	}
 	var errs []error
 	for _, dir := range HardwareDirs() {
+		if dir == runDir {
+			// Where the service looks (its /tmp is private): made here
+			// when the service is stopped and this process may (root).
+			os.Mkdir(dir, 0o755)
+		}
 		l, err := Acquire(filepath.Join(dir, HardwareFile), what)
 		var held *HeldError
 		if err == nil || errors.As(err, &held) {
