@@ -5,7 +5,7 @@ import (
 	"io"
 	"path/filepath"
 
-	"boardd/configs"
+	"boardd/internal/daemon"
 	"boardd/internal/doctor"
 )
 
@@ -22,7 +22,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	env := doctor.Env{Root: *root, ConfigPath: *config, User: *user}
-	env.Config, env.ConfigErr = configs.Load(filepath.Join(*root, *config))
+	env.Config, env.ConfigErr = daemon.LoadConfig(filepath.Join(*root, *config)) // what boardd run and config check refuse
 	var busy *doctor.Finding
 	if *root == "/" && env.ConfigErr == nil {
 		var release func()
