@@ -48,7 +48,7 @@ func checkTyped(g *rules.Game, text string) (note string, err error) {
 	switch {
 	case tok.Capture && !takes:
 		return "", fmt.Errorf("%s: %s is empty, there is nothing to take: type %s", text, m.To(), played)
-	case tok.Capture && tok.Captured != 0 && victim.IsPiece() && victim.Kind().Letter() != tok.Captured:
+	case tok.Capture && tok.Captured != 0 && victim.IsPiece() && tok.Captured != victim.Kind().Letter() && tok.Captured != victim.Letter(): // 'D' or 'Q' for a promoted queen
 		return "", fmt.Errorf("%s: %s holds %s, not a %s: type %s", text, m.To(), pieceName(victim), kindName(tok.Captured), played)
 	case !tok.Capture && takes:
 		what := "a pawn en passant"
