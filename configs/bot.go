@@ -10,8 +10,12 @@ import (
 // Bot is how the board's bots (package engine, sync/botseat) think.
 type Bot struct {
 	// MoveTime is a bot's time per move in a game without clocks; with
-	// clocks it manages the seat's clock.
+	// clocks it plans its time on the seat's clock (engine.Clock).
 	MoveTime time.Duration `yaml:"movetime"`
+	// HandTime is how long a person takes to make a bot's lit move on
+	// the board; in a game with clocks the seat's clock runs meanwhile
+	// and the bot keeps that time for each of its moves.
+	HandTime time.Duration `yaml:"hand_time"`
 	// Nice lowers the thinking thread's priority (0 to 19) so the scanner
 	// and the referee come first. A bot searches on one thread: it uses
 	// at most one core.
@@ -22,7 +26,9 @@ type Bot struct {
 	Resign bool `yaml:"resign"`
 }
 
-func botDefaults() Bot { return Bot{MoveTime: 2 * time.Second, Nice: 10, HashMB: 16} }
+func botDefaults() Bot {
+	return Bot{MoveTime: 2 * time.Second, HandTime: time.Second, Nice: 10, HashMB: 16}
+}
 
 // SeatNames are the seats as game.seats names them.
 var SeatNames = []string{"Red", "Blue", "Yellow", "Green"}
@@ -68,6 +74,9 @@ func checkBot(d *Daemon, bad func(key, format string, a ...any) error) error {
 	}
 	if d.Bot.MoveTime < 10*time.Millisecond || d.Bot.MoveTime > time.Hour {
 		return bad("bot.movetime", "%s: want 10ms to 1h (2s is usual)", d.Bot.MoveTime)
+	}
+	if d.Bot.HandTime < 0 || d.Bot.HandTime > time.Minute {
+		return bad("bot.hand_time", "%s: want 0 to 1m, how long a person takes to make a bot's lit move (1s is usual)", d.Bot.HandTime)
 	}
 	if d.Bot.Nice < 0 || d.Bot.Nice > 19 {
 		return bad("bot.nice", "%d: want 0 (no change) to 19", d.Bot.Nice)

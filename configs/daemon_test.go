@@ -60,6 +60,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad bot level", "game:\n  seats: {Green: bot:7}\n", `line 2: game.seats: Green: "bot:7": the level must be 1 to 5`},
 		{"bad seat kind", "game:\n  seats: {Green: robot}\n", `game.seats: Green: "robot": want bot:LEVEL (1-5) or human`},
 		{"bad bot time", "bot:\n  movetime: 1ms\n", `line 2: bot.movetime: 1ms: want 10ms to 1h`},
+		{"bad hand time", "bot:\n  hand_time: 2m\n", `line 2: bot.hand_time: 2m0s: want 0 to 1m`},
+		{"negative hand time", "bot:\n  hand_time: -1s\n", `line 2: bot.hand_time: -1s: want 0 to 1m`},
 		{"bad nice", "bot:\n  nice: 40\n", `line 2: bot.nice: 40: want 0 (no change) to 19`},
 		{"bad speech language", "speech:\n  on: true\n  language: de\n", `line 3: speech.language: "de": want en`},
 		{"bad speech voice", "speech:\n  voice: --help\n", `line 2: speech.voice: "--help": want an espeak-ng voice name`},

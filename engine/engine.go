@@ -94,9 +94,9 @@ type Options struct {
 	// MoveTime is the time for this move. Zero: the clock below, or 1 s
 	// when there is no clock either.
 	MoveTime time.Duration
-	// Remaining and Increment are the seat's clock and its increment (or
-	// delay), used when MoveTime is zero and Remaining is not.
-	Remaining, Increment time.Duration
+	// Clock, when MoveTime is zero, is the seat's clock: the bot plans
+	// its time on it (Clock.Plan).
+	Clock *Clock
 	// Depth limits the search in plies (one seat's move each); 0 means the
 	// level's limit. A depth or node limit with no time makes the search
 	// reproducible.
@@ -124,8 +124,12 @@ type Result struct {
 	Depth int
 	// Nodes is the number of positions searched.
 	Nodes int64
-	// Elapsed is the time spent; Allowed the time the bot gave itself.
+	// Elapsed is the time spent; Allowed the time the bot gave itself
+	// (the hard limit).
 	Elapsed, Allowed time.Duration
+	// Forced says the seat had one legal move, played at once without a
+	// search (Score and Depth are then 0).
+	Forced bool
 }
 
 // Engine is a bot that keeps its transposition table from move to move.
@@ -204,25 +208,26 @@ func (e *Engine) SetOptions(opt Options) {
 // game is over, or the seat must make a choice that is not a move).
 var ErrNoMove = errors.New("no legal move to play")
 
-// budget is the time the bot gives itself for one move.
-func (o Options) budget() time.Duration {
+// plan is the time the bot gives itself for one move: a fixed time per
+// move is a limit (no new iteration after softLimit % of it), a clock is
+// planned (Clock.Plan, with the moves to go estimated from b when not
+// given); either is scaled by the level's share of the time.
+func (o Options) plan(b *board) Plan {
 	frac := levels[o.Level].timeFrac
+	var p Plan
 	switch {
 	case o.MoveTime > 0:
-		return time.Duration(float64(o.MoveTime) * frac)
-	case o.Remaining > 0:
-		// A fortieth of the clock plus most of the increment, never more
-		// than a quarter of what is left.
-		t := o.Remaining/40 + o.Increment*3/4
-		if t > o.Remaining/4 {
-			t = o.Remaining / 4
+		p = Plan{Soft: o.MoveTime * softLimit / 100, Hard: o.MoveTime}
+	case o.Clock != nil:
+		mtg := o.Clock.MovesToGo
+		if mtg == 0 {
+			mtg = b.movesToGo(b.singles())
 		}
-		if t < time.Millisecond {
-			t = time.Millisecond
-		}
-		return time.Duration(float64(t) * frac)
+		p = o.Clock.Plan(mtg)
+	default:
+		p = Plan{Soft: time.Second * softLimit / 100, Hard: time.Second}
 	}
-	return time.Duration(float64(time.Second) * frac)
+	return Plan{Soft: time.Duration(float64(p.Soft) * frac), Hard: time.Duration(float64(p.Hard) * frac)}
 }
 
 // Think chooses a move for the seat to move in g, which it does not change.
@@ -234,8 +239,14 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	if len(moves) == 0 {
 		return Result{}, ErrNoMove
 	}
+	if len(moves) == 1 {
+		// The only move: played at once, whatever the time.
+		return Result{Move: moves[0], Text: MoveText(g, moves[0]), Forced: true, Elapsed: time.Since(began)}, nil
+	}
 	opt := e.opt
-	allowed := opt.budget()
+	b := newBoard(gamePosition(g))
+	plan := opt.plan(b)
+	allowed := plan.Hard
 	if opt.MoveTime > 0 {
 		// A fixed time per move is a limit, not a target: what a young
 		// process spent before its first Think (loading, parsing the
@@ -251,9 +262,9 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 			}
 		}
 		allowed = max(allowed-spent, min(allowed, time.Millisecond))
+		plan = Plan{Soft: allowed * softLimit / 100, Hard: allowed}
 	}
 	res := Result{Move: moves[0], Allowed: allowed}
-	b := newBoard(gamePosition(g))
 	s := &searcher{b: b, tt: e.tt, stop: &e.stop, maxNodes: opt.Nodes, trial: e.trial, noBRS: e.noBRS, lead: e.lead, attackers: make([]attacker, 0, 64)}
 	s.seed = mix(opt.Seed ^ 0x5eed)
 	s.root = b.turn()
@@ -315,9 +326,6 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	scores := make([]int, len(moves))
 	s.curHash = b.hash()
 	s.hashes[0] = s.curHash
-	if len(moves) == 1 {
-		maxDepth = 1
-	}
 	for depth := 1; depth <= maxDepth; depth++ {
 		// The first iteration (one ply and captures) always finishes, so
 		// the move is never a random one however little time is left.
@@ -342,8 +350,10 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 		// An iteration stopped by the clock still counts (its best
 		// move is searched first, and a move replaces it only when fully
 		// searched and better), so the next one starts unless little
-		// time is left: each costs several times the last.
-		if s.timed && time.Since(began) > allowed*softLimit/100 {
+		// time is left: each costs several times the last. The first
+		// iteration, which always finishes, is followed by no other
+		// when the soft limit has passed (a clock with nothing left).
+		if !opt.NoTimeLimit && time.Since(began) > plan.Soft {
 			break
 		}
 	}
@@ -353,8 +363,8 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	return res, nil
 }
 
-// softLimit is the percentage of the allowed time after which no new
-// iteration starts.
+// softLimit is the percentage of a fixed time per move after which no
+// new iteration starts.
 const softLimit = 55
 
 // Stop makes a running Think return at once with its best move so far.

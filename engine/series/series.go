@@ -122,7 +122,9 @@ func (p *timedPlayer) Choose(ctx context.Context, g *rules.Game) (engine.Move, e
 		p.allowed += r.Allowed
 		p.nodes += r.Nodes
 		p.maxUsed = max(p.maxUsed, r.Elapsed)
-		p.maxOver = max(p.maxOver, r.Elapsed-r.Allowed)
+		if !r.Forced { // an only move gives itself no time
+			p.maxOver = max(p.maxOver, r.Elapsed-r.Allowed)
+		}
 	}
 	return m, err
 }

@@ -707,7 +707,7 @@ func gameTags(cfg configs.Daemon) map[string]string {
 // startBots plays the bot seats of every game on this board: those the
 // game's Bots tag names (game.seats, the New game dialog, new_game).
 func (d *Daemon) startBots(ctx context.Context) {
-	cfg := botseat.Config{Lookup: catalog.Variant, MoveTime: d.cfg.Bot.MoveTime, Nice: d.cfg.Bot.Nice,
+	cfg := botseat.Config{Lookup: catalog.Variant, MoveTime: d.cfg.Bot.MoveTime, HandTime: d.cfg.Bot.HandTime, Nice: d.cfg.Bot.Nice,
 		HashMB: d.cfg.Bot.HashMB, Resign: d.cfg.Bot.Resign, Logger: d.log.With("part", "bot")}
 	if cfg.Nice == 0 {
 		cfg.Nice = -1 // 0 in the config: leave the priority alone

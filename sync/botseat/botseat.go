@@ -57,8 +57,16 @@ type Config struct {
 	// Nil: the game's Bots tag.
 	Seats map[rules.Seat]int
 	// MoveTime is the time per move when the game has no clocks
-	// (default 2 s). With clocks the bot manages the seat's clock.
+	// (default 2 s). With clocks the bot plans its time on the seat's
+	// clock (engine.Clock).
 	MoveTime time.Duration
+	// HandTime is how long a person takes to make the bot's lit move on
+	// the board, while the seat's clock runs: the bot keeps that time
+	// for each of its moves (engine.DefaultHand is usual; 0: none).
+	HandTime time.Duration
+	// Now is the time source for how long a turn has run (default
+	// time.Now; tests inject the referee's clock).
+	Now func() time.Time
 	// Nice lowers the thinking thread's scheduling priority (Linux nice
 	// value, default 10) so the scanner and the referee come first.
 	// Negative: leave it.
@@ -189,6 +197,10 @@ func Run(ctx context.Context, src Source, cfg Config) error {
 	if cfg.HashMB == 0 {
 		cfg.HashMB = 16
 	}
+	cfg.HandTime = max(cfg.HandTime, 0)
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	log := cfg.Logger
 	if log == nil {
 		log = slog.Default()
@@ -206,10 +218,14 @@ func Run(ctx context.Context, src Source, cfg Config) error {
 	sent, made, failed, claimed := "", "", "", ""
 	hopeless := map[string]int{} // game/seat: moves in a row that stood hopeless
 	var retry <-chan time.Time   // after a refused move: think again
+	var turn turnSeen            // when the bot first saw this turn, and the seat's clock then
 	for {
 		st := src.State()
 		seat, level, want := wanted(st, cfg.Seats)
 		key := turnKey(st)
+		if key != turn.key {
+			turn = seen(st, key, cfg.Now())
+		}
 		if thinking != nil && (!want || thinking.key != key) {
 			thinking.stop() // the move is no longer wanted
 			thinking = nil
@@ -224,7 +240,7 @@ func Run(ctx context.Context, src Source, cfg Config) error {
 					}
 				}
 			} else {
-				g, opt, err := setUp(st, seat, level, cfg)
+				g, opt, err := setUp(st, seat, level, cfg, turn)
 				switch {
 				case err != nil:
 					log.Warn("bot: cannot read the game", "seat", seat, "error", err)
@@ -315,6 +331,9 @@ func resigns(cfg Config, st referee.State, a answer, hopeless map[string]int) bo
 		return false
 	}
 	k := st.Game + "/" + a.seat.String()
+	if a.res.Forced {
+		return false // an only move, not searched: its score says nothing
+	}
 	if !a.res.Hopeless() {
 		hopeless[k] = 0
 		return false
@@ -351,9 +370,28 @@ func seatRemote(st referee.State, s rules.Seat) bool {
 	return i >= 0 && st.Seats[i].Remote
 }
 
+// turnSeen is when the bot first saw a turn (its key) and the turn
+// seat's clock then (ms, -1: no clocks): a later search of the same turn
+// (after a refused move, a hand on the board) counts the time gone since.
+type turnSeen struct {
+	key  string
+	at   time.Time
+	left int64
+}
+
+func seen(st referee.State, key string, now time.Time) turnSeen {
+	t := turnSeen{key: key, at: now, left: -1}
+	if i := slices.IndexFunc(st.Seats, func(x referee.SeatState) bool { return x.Seat == st.Turn }); i >= 0 {
+		t.left = st.Seats[i].ClockMS
+	}
+	return t
+}
+
 // setUp builds the game to think on from the state, and the options: the
-// seat's level, and its clock when the game has clocks.
-func setUp(st referee.State, seat rules.Seat, level int, cfg Config) (*rules.Game, engine.Options, error) {
+// seat's level, and its clock when the game has clocks (the time left
+// when the turn was first seen less what has run since, the increment or
+// delay of the game's TimeControl tag, the person's hand time).
+func setUp(st referee.State, seat rules.Seat, level int, cfg Config, turn turnSeen) (*rules.Game, engine.Options, error) {
 	opt := engine.Options{Level: level, MoveTime: cfg.MoveTime, HashMB: cfg.HashMB, Seed: uint64(len(st.Moves))}
 	v, err := cfg.Lookup(st.Variant, "")
 	if err != nil {
@@ -363,13 +401,25 @@ func setUp(st referee.State, seat rules.Seat, level int, cfg Config) (*rules.Gam
 	if err != nil {
 		return nil, opt, err
 	}
-	if i := slices.IndexFunc(st.Seats, func(x referee.SeatState) bool { return x.Seat == seat.String() }); i >= 0 && st.Seats[i].ClockMS >= 0 {
-		opt.MoveTime = 0
-		opt.Remaining = time.Duration(st.Seats[i].ClockMS) * time.Millisecond
-		if ctl, ok, err := clock.Parse(st.Tags["TimeControl"]); err == nil && ok {
-			opt.Increment = ctl.Increment + ctl.Delay
+	i := slices.IndexFunc(st.Seats, func(x referee.SeatState) bool { return x.Seat == seat.String() })
+	if i < 0 || st.Seats[i].ClockMS < 0 {
+		return g, opt, nil
+	}
+	ctl, _, err := clock.Parse(st.Tags["TimeControl"])
+	if err != nil {
+		ctl = clock.Control{} // the board's clocks run all the same: no increment known
+	}
+	left := time.Duration(st.Seats[i].ClockMS) * time.Millisecond
+	var used time.Duration
+	if turn.key == turnKey(st) && turn.left >= 0 {
+		left = time.Duration(turn.left) * time.Millisecond
+		if st.Seats[i].Running {
+			used = max(cfg.Now().Sub(turn.at), 0)
+			left -= max(used-ctl.Delay, 0)
 		}
 	}
+	opt.MoveTime = 0
+	opt.Clock = &engine.Clock{Left: max(left, 0), Increment: ctl.Increment, Delay: ctl.Delay, Used: used, Hand: cfg.HandTime}
 	return g, opt, nil
 }
 

@@ -53,6 +53,13 @@ func startLiveFrom(t *testing.T, variant, fen string, tags map[string]string) *r
 // until the game is over or n moves are on the record.
 func hands(t *testing.T, l *referee.Live, n int) referee.State {
 	t.Helper()
+	return handsThen(t, l, n, nil)
+}
+
+// handsThen is hands calling before, when not nil, with the state of each
+// lit move before making it (a test's clock moves on by the move's time).
+func handsThen(t *testing.T, l *referee.Live, n int, before func(referee.State)) referee.State {
+	t.Helper()
 	sig, cancel := l.Changed()
 	defer cancel()
 	timeout := time.After(60 * time.Second)
@@ -71,6 +78,9 @@ func hands(t *testing.T, l *referee.Live, n int) referee.State {
 			m, err := pgn4.Resolve(g, st.Remote.Move)
 			if err != nil {
 				t.Fatalf("lit move %s: %v", st.Remote.Move, err)
+			}
+			if before != nil {
+				before(st)
 			}
 			for _, x := range referee.Hands(g.Position(), m) {
 				k := sensors.Place
