@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"time"
 
 	sd "github.com/coreos/go-systemd/v22/daemon"
 
@@ -42,7 +43,10 @@ func runDaemon(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *stdin && d.SimBoard != nil {
-		go termsim.ReadLines(ctx, os.Stdin, stdout, d.Live, d.SimBoard)
+		// A typed move waits until the board has judged the one before:
+		// the debounce, the quiet period and a margin.
+		settle := time.Duration(float64(cfg.Sensors.Debounce)/cfg.Sensors.Rate*float64(time.Second)) + cfg.Sensors.Quiet + 200*time.Millisecond
+		go termsim.ReadLines(ctx, os.Stdin, stdout, d.Live, d.SimBoard, settle)
 	}
 	if *draw && ledreg.Lookup(cfg.LEDs.Driver).Draw == nil { // not already drawn by the LED driver
 		go termview.Show(ctx, d.Live, stdout, true)

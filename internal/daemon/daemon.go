@@ -32,6 +32,7 @@ import (
 	"boardd/configs"
 	"boardd/internal/catalog"
 	"boardd/internal/lan"
+	"boardd/internal/statelock"
 	"boardd/leds"
 	"boardd/leds/ledreg"
 	"boardd/referee"
@@ -68,6 +69,9 @@ type Daemon struct {
 	wg       gosync.WaitGroup
 	closers  []func()
 	logOut   io.Writer
+	// stateLock keeps a second writer off the state directory; hwLock
+	// keeps boardd doctor and boardd sensors off real hardware.
+	stateLock, hwLock *statelock.Lock
 
 	// Addresses actually bound (ports of 0 resolved).
 	WebAddr, MQTTAddr, SimAddr string
@@ -82,14 +86,37 @@ func Start(parent context.Context, cfg configs.Daemon, stdout, stderr io.Writer)
 		d.log.Warn("config: " + msg)
 	}
 	before := listState(cfg.StateDir)
-	defer func() {
-		if err != nil {
-			d.Close()
-			undoStart(cfg.StateDir, before)
-		}
-	}()
 	if err := os.MkdirAll(cfg.StateDir, 0o755); err != nil {
 		return nil, fmt.Errorf("state_dir: %w", err)
+	}
+	// One writer per state directory: a second board on it would mix two
+	// games' journals and number the message stream twice.
+	if d.stateLock, err = statelock.State(cfg.StateDir, "boardd run, board "+cfg.Board); err != nil {
+		if before == nil {
+			os.Remove(cfg.StateDir) // made just now, and empty but for a lock file another holds
+		}
+		return nil, stateLockError(cfg.StateDir, err)
+	}
+	defer func() {
+		if err != nil {
+			lock := d.stateLock
+			d.stateLock = nil // held until what this start wrote is undone
+			d.Close()
+			undoStart(cfg.StateDir, before)
+			lock.Release()
+		}
+	}()
+	if UsesHardware(cfg) {
+		if d.hwLock, err = statelock.Hardware("boardd run, board " + cfg.Board); err != nil {
+			var held *statelock.HeldError
+			if errors.As(err, &held) {
+				return nil, fmt.Errorf("the board's switches and LEDs are in use by %s (lock file %s): two programs scanning one switch chain corrupt each other's reads; stop that one first (Ctrl-C in its terminal, or `sudo systemctl stop boardd` for the service)", held.Holder(), held.Path)
+			}
+			// Nowhere to keep the lock: play on, but say that nothing
+			// keeps boardd doctor and boardd sensors off the hardware.
+			d.log.Warn("no hardware lock: boardd doctor and boardd sensors cannot tell the board is running", "err", err)
+			err = nil
+		}
 	}
 	d.metrics = newMetrics()
 	// Numbering goes on above every durable record of it: the journals
@@ -458,7 +485,7 @@ func (d *Daemon) greet(w io.Writer) {
 	if d.SimAddr != "" {
 		fmt.Fprintf(w, "  sim switches: %s (lines such as: lift h2, place h4)\n", d.SimAddr)
 	}
-	fmt.Fprintf(w, "  state:        %s (games in %s)\n", d.cfg.StateDir, d.rec.Store().Dir)
+	fmt.Fprintf(w, "  state:        %s (games in %s; from %s)\n", d.cfg.StateDir, d.rec.Store().Dir, d.cfg.StateDirFrom())
 }
 
 // Watchdog pings systemd while the referee answers, until ctx ends.
@@ -515,7 +542,31 @@ func (d *Daemon) Close() error {
 	for i := len(d.closers) - 1; i >= 0; i-- {
 		d.closers[i]()
 	}
+	d.closers = nil
+	d.hwLock.Release() // the switches and LEDs are closed
+	d.hwLock = nil
+	d.stateLock.Release() // every file is closed
+	d.stateLock = nil
 	return nil
+}
+
+// UsesHardware says whether cfg drives real switches or LEDs: then the
+// daemon holds the hardware lock (statelock.Hardware) while it runs.
+func UsesHardware(cfg configs.Daemon) bool {
+	s, l := sensorreg.Lookup(cfg.Sensors.Driver), ledreg.Lookup(cfg.LEDs.Driver)
+	return s != nil && !s.Simulated || l != nil && l.Strip != nil
+}
+
+// stateLockError says who holds the state directory and what to do.
+func stateLockError(dir string, err error) error {
+	var held *statelock.HeldError
+	if errors.Is(err, os.ErrPermission) {
+		return fmt.Errorf("state_dir %s is not writable by this user: %w (the service's state belongs to the user boardd, and the service runs the board; give this board its own directory with --state DIR or state_dir)", dir, err)
+	}
+	if !errors.As(err, &held) {
+		return fmt.Errorf("state_dir %s: %w", dir, err)
+	}
+	return fmt.Errorf("state_dir %s is in use by %s (lock file %s): two boards on one state directory would mix their games and message numbers; stop that one first (`sudo systemctl stop boardd` if it is the service), or give this one its own state directory (--state DIR or the config's state_dir)", dir, held.Holder(), held.Path)
 }
 
 // quietLog is the log for a library that chats at info level (the
@@ -773,9 +824,17 @@ func (o oneOfEach) WithGroup(name string) slog.Handler {
 var configChecks = []configs.CheckFunc{
 	checkBoardID,
 	checkGame,
+	checkClock,
 	checkMQTTTLS,
 	checkWebTLS,
 	checkStateDir,
+}
+
+// CheckConfig checks cfg again after boardd run's flags changed it
+// (source: "the command line"): the checks LoadConfig runs, so a flag is
+// refused where the same value in the file would be.
+func CheckConfig(cfg *configs.Daemon, source string) error {
+	return configs.Recheck(cfg, source, configChecks...)
 }
 
 // LoadConfig reads and checks a daemon config; path "" is the defaults.
@@ -809,6 +868,24 @@ func checkGame(c *configs.Checking) error {
 	}
 	if _, err := rules.NewGame(v, fen); err != nil {
 		return c.Errorf("game.start", "%q: %v (want a start array's name such as modern, or a FEN4)", d.Game.Start, err)
+	}
+	return nil
+}
+
+// checkClock: game.clock within the bounds the New game dialog, the
+// new_game command and the TimeControl tag keep (clock.Parse, the one
+// place they are written), so a config cannot start a game those would
+// refuse. A clock with both an increment and a delay is checked for each.
+func checkClock(c *configs.Checking) error {
+	cl := c.Config.Game.Clock
+	if cl == nil || cl.Base <= 0 || cl.Increment < 0 || cl.Delay < 0 {
+		return nil // configs.Daemon.Check says what is wrong
+	}
+	for _, ctl := range []clock.Control{{Base: cl.Base, Increment: cl.Increment}, {Base: cl.Base, Delay: cl.Delay}} {
+		if _, _, err := clock.Parse(ctl.String()); err != nil {
+			why, _, _ := strings.Cut(err.Error(), " (want") // the tag's syntax: not what a config writes
+			return c.Errorf("game.clock", "base %v, increment %v, delay %v: %s (the bounds of the New game dialog and the TimeControl tag)", cl.Base, cl.Increment, cl.Delay, why)
+		}
 	}
 	return nil
 }
@@ -868,7 +945,9 @@ func checkStateDir(c *configs.Checking) error {
 			return c.Errorf("state_dir", "%q cannot be made: %v", dir, err)
 		case !fi.IsDir():
 			return c.Errorf("state_dir", "%q cannot be made: %s is a file, not a directory", dir, p)
-		case syscall.Access(p, 0x2|0x1) != nil: // W_OK|X_OK
+		case pseudoFS(p) != "":
+			return c.Errorf("state_dir", "%q is on %s, the kernel's %s, not a disk: the journal and the games would not be kept; choose a directory on the SD card or a disk, such as /var/lib/boardd", dir, p, pseudoFS(p))
+		case syscall.Access(p, 0x2|0x1) != nil && !othersDir(fi): // W_OK|X_OK
 			if p == abs {
 				return c.Errorf("state_dir", "%q is not writable by this user: the daemon keeps its journal there", dir)
 			}
@@ -876,6 +955,31 @@ func checkStateDir(c *configs.Checking) error {
 		}
 		return nil
 	}
+}
+
+// othersDir says whether fi, a directory this user cannot write, is
+// another user's: the service's /var/lib/boardd, checked by someone
+// reading the packaged config. Whether that user (boardd) may write it is
+// not for this one to judge; boardd run started by this user is refused
+// at start, when it takes the directory's lock.
+func othersDir(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) != os.Geteuid()
+}
+
+// pseudoFS names the kernel's own file system holding path (/proc,
+// /sys, …), where no file is kept, or "" for any other.
+func pseudoFS(path string) string {
+	var st syscall.Statfs_t
+	if syscall.Statfs(path, &st) != nil {
+		return ""
+	}
+	return map[uint32]string{
+		0x9fa0: "proc file system", 0x62656572: "sysfs", 0x1cd1: "devpts", 0x27e0eb: "cgroup file system",
+		0x63677270: "cgroup2 file system", 0x64626720: "debugfs", 0x73636673: "securityfs", 0x74726163: "tracefs",
+		0xcafe4a11: "bpf file system", 0x62656570: "configfs", 0x6165676c: "pstore", 0xde5e81e4: "efivarfs",
+		0xf97cff8c: "selinuxfs", 0x6e736673: "nsfs",
+	}[uint32(st.Type)]
 }
 
 // CheckPorts tries the addresses boardd run will listen on before it

@@ -14,6 +14,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -35,6 +36,8 @@ const Help = `Simulated board. One command per line:
   lift SQ        lift the piece on SQ            (also: -SQ)
   place SQ       put a piece down on SQ          (also: +SQ)
   wait           the board is quiet: the referee judges (an empty line too)
+  reset          lift and place every piece to the game's position (the
+                 start after a new game): what the lights ask, in one line
   TOKEN          lift and place for a whole move, written as in PGN4:
   move TOKEN     h2-h4, Nj1-i3, Qg1xQn8, O-O, O-O-O, e10-e11=N
   promote K      change the last promotion (Q, R, B, N)
@@ -59,6 +62,7 @@ type Board struct {
 	color bool
 	draw  bool
 	setup referee.SetupInfo // the guided set-up's last step printed
+	occ   square.Set        // the simulated switches: what typed lines left on the board
 
 	mu    sync.Mutex
 	frame leds.Frame // the board's last LED frame
@@ -68,7 +72,7 @@ type Board struct {
 // journal) for the terminal; with jl every turn is journaled before the
 // board goes on, as archive.Recorder does for boardd run.
 func Start(g *rules.Game, jl *archive.Journal, lookup archive.Lookup, out io.Writer) (*Board, error) {
-	s := &Board{board: g.Variant().Geometry.Playable, out: out}
+	s := &Board{board: g.Variant().Geometry.Playable, out: out, occ: g.Position().Occupancy()}
 	cfg := referee.LiveConfig{
 		Board: "sim", Lookup: lookup, Game: g, GameID: "sim",
 		Occupancy: g.Position().Occupancy(),
@@ -108,6 +112,14 @@ func Start(g *rules.Game, jl *archive.Journal, lookup archive.Lookup, out io.Wri
 // feed hands switch events to the board and, with judge, has it judge at
 // once; then it prints what the board said.
 func (s *Board) feed(evs []sensors.Event, judge bool) error {
+	for _, e := range evs {
+		switch e.Kind {
+		case sensors.Lift:
+			s.occ.Remove(e.Square)
+		case sensors.Place:
+			s.occ.Add(e.Square)
+		}
+	}
 	if err := s.live.Feed(s.ctx, evs, judge); err != nil {
 		return err
 	}
@@ -268,10 +280,35 @@ func (s *Board) line(l string) error {
 	case f[0] == "board":
 		s.Show()
 		return nil
+	case l == "reset":
+		return s.reset()
 	case len(f) == 1 && looksLikeMove(f[0]):
 		return s.move(f[0]) // a bare move, as boardd run takes it: "h2-h4", "O-O"
 	}
-	return fmt.Errorf("%q: want a move (h2-h4, Nj1-i3, O-O), lift SQ, place SQ, wait, promote K or board", l)
+	return notALine(l, s.board, "lift SQ, place SQ, wait, reset, promote K or board")
+}
+
+// reset lifts what the game's position does not have and places what it
+// has, then the board judges: one line for the lights' whole correction.
+func (s *Board) reset() error {
+	var want square.Set
+	if err := s.live.WithGame(s.ctx, func(g *rules.Game) { want = g.Position().Occupancy() }); err != nil {
+		return err
+	}
+	return s.feed(resetTouches(s.occ, want), true)
+}
+
+// resetTouches are the lifts, then the places, that turn the switches
+// occ into want.
+func resetTouches(occ, want square.Set) []sensors.Event {
+	var evs []sensors.Event
+	for _, q := range occ.AndNot(want).Squares() {
+		evs = append(evs, sensors.Event{Kind: sensors.Lift, Square: q})
+	}
+	for _, q := range want.AndNot(occ).Squares() {
+		evs = append(evs, sensors.Event{Kind: sensors.Place, Square: q})
+	}
+	return evs
 }
 
 // promote changes the last promotion to the piece letter k.
@@ -289,7 +326,7 @@ func (s *Board) promote(k string) error {
 func (s *Board) touch(name string, lift bool) error {
 	q, err := square.Parse(name)
 	if err != nil || !s.board.Has(q) {
-		return fmt.Errorf("%q is not a square of this board", name)
+		return fmt.Errorf("%q is not a square of this board (%s)", name, sim.Span(s.board))
 	}
 	e := sensors.Event{Kind: sensors.Place, Square: q}
 	if lift {
@@ -302,9 +339,16 @@ func (s *Board) touch(name string, lift bool) error {
 // "Nj1xBi3", "O-O", "e10-e11=N"): the hands referee.GameHands builds, then
 // a still board; a promotion the switches cannot show is chosen after.
 func (s *Board) move(text string) error {
+	note, err := typedMove(s.ctx, s.live, s.board, text)
+	if err != nil {
+		return err
+	}
 	steps, err := s.live.HandsFor(s.ctx, text)
 	if err != nil {
 		return fmt.Errorf("move %v (want a move such as h2-h4, or lift/place SQ)", err)
+	}
+	if note != "" {
+		fmt.Fprintln(s.out, "note:", note)
 	}
 	evs := make([]sensors.Event, len(steps))
 	for i, h := range steps {
@@ -431,15 +475,42 @@ func (s *Board) PlayLines(in io.Reader, script string) error {
 
 // LiveHelp is what boardd run prints for typing on its simulated board.
 const LiveHelp = `Simulated board: type a move (h2-h4, Nj1xBi3, O-O), or switch lines
-(lift h2, place h4, wait 100ms); the referee judges once the board is still.`
+(lift h2, place h4, wait 100ms); the referee judges once the board is still.
+wait: until the board has judged; reset: lift and place every piece to the
+game's position (the start after a new game).`
+
+// DefaultSettle is how long after its last touch a board with the
+// default sensors section has surely judged: the debounce (4 scans at
+// 200 Hz), the quiet period (400 ms) and a margin.
+const DefaultSettle = 600 * time.Millisecond
+
+// Lines plays typed lines on the simulated switches of a running board
+// (boardd run --stdin): whole moves by hand (Live.HandsFor, a step every
+// 40 ms of real time, long enough for the debounce), reset, or single
+// switch lines as the sim's scripts take them.
+type Lines struct {
+	Live  *referee.Live
+	Board *sim.Board
+	// Settle is how long after the last touch the board has judged it:
+	// the switches' debounce plus the referee's quiet period, with a
+	// margin (DefaultSettle for the default config). A typed move waits
+	// for it, so it is resolved in the position the board has judged
+	// rather than merged into the move before it; a bare wait waits for
+	// it too.
+	Settle time.Duration
+	// Out, if set, gets a typed move's note (what a move written with
+	// '-' takes).
+	Out io.Writer
+
+	last time.Time // the last touch played
+}
 
 // ReadLines plays lines from r on sb, the simulated switches of live's
-// board, until r or ctx ends: whole moves by hand (live.HandsFor, a step
-// every 40 ms of real time, long enough for the debounce), or single
-// switch lines as the sim's scripts take them. A bad line is answered on
-// w ("?? …"). boardd run --stdin runs it.
-func ReadLines(ctx context.Context, r io.Reader, w io.Writer, live *referee.Live, sb *sim.Board) {
+// board, until r or ctx ends (Lines, with settle). A bad line is
+// answered on w ("?? …"). boardd run --stdin runs it.
+func ReadLines(ctx context.Context, r io.Reader, w io.Writer, live *referee.Live, sb *sim.Board, settle time.Duration) {
 	fmt.Fprintln(w, LiveHelp)
+	ls := &Lines{Live: live, Board: sb, Settle: settle, Out: w}
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		if ctx.Err() != nil {
@@ -449,35 +520,105 @@ func ReadLines(ctx context.Context, r io.Reader, w io.Writer, live *referee.Live
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		if err := PlayLine(ctx, live, sb, line); err != nil {
+		if err := ls.Play(ctx, line); err != nil {
 			fmt.Fprintln(w, "??", err)
 		}
 	}
 }
 
-// PlayLine plays one line as ReadLines does: a switch line, or a whole
-// move by hand ("h2-h4", "move O-O").
+// PlayLine plays one line as ReadLines does, on a board with the default
+// timing (DefaultSettle).
 func PlayLine(ctx context.Context, live *referee.Live, sb *sim.Board, line string) error {
-	st, ok, err := sim.ParseLineOn(line, sb.Squares())
+	return (&Lines{Live: live, Board: sb, Settle: DefaultSettle}).Play(ctx, line)
+}
+
+// Play plays one line: a switch line, wait, reset, or a whole move by
+// hand ("h2-h4", "move O-O").
+func (ls *Lines) Play(ctx context.Context, line string) error {
+	switch line {
+	case "wait":
+		ls.settle(ctx)
+		return nil
+	case "reset":
+		ls.settle(ctx) // what was moved is judged first
+		var want square.Set
+		if err := ls.Live.WithGame(ctx, func(g *rules.Game) { want = g.Position().Occupancy() }); err != nil {
+			return err
+		}
+		for _, e := range resetTouches(ls.Board.Occupied(), want) {
+			ls.touch(ctx, e.Square, e.Kind == sensors.Lift)
+		}
+		return nil
+	}
+	st, ok, err := sim.ParseLineOn(line, ls.Board.Squares())
 	if err == nil && ok {
-		return st.Apply(sb, sim.SleepWait(ctx))
+		if st.Op == sim.OpLift || st.Op == sim.OpPlace {
+			ls.last = time.Now()
+		}
+		return st.Apply(ls.Board, sim.SleepWait(ctx))
+	}
+	if f := strings.Fields(strings.ToLower(line)); err != nil && slices.Contains([]string{"lift", "place", "wait", "bounce", "break", "mend"}, f[0]) {
+		return err // a switch line with a mistake: its own words
 	}
 	tok := strings.TrimPrefix(line, "move ")
-	steps, err := live.HandsFor(ctx, tok)
+	if !looksLikeMove(tok) {
+		return notALine(line, ls.Board.Squares(), "lift SQ, place SQ, wait, wait 100ms or reset")
+	}
+	ls.settle(ctx) // the move before this one judged: this one is read in its position
+	note, err := typedMove(ctx, ls.Live, ls.Board.Squares(), tok)
+	if err != nil {
+		return err
+	}
+	steps, err := ls.Live.HandsFor(ctx, tok)
 	if err != nil {
 		return fmt.Errorf("%v (want a move such as h2-h4, or lift/place SQ)", err)
 	}
+	if note != "" && ls.Out != nil {
+		fmt.Fprintln(ls.Out, "note:", note)
+	}
 	for _, s := range steps {
-		if s.Lift {
-			sb.Lift(s.Square)
-		} else {
-			sb.Place(s.Square)
-		}
-		select { // long enough for the debounce to see each step
-		case <-time.After(40 * time.Millisecond):
-		case <-ctx.Done():
-			return nil
-		}
+		ls.touch(ctx, s.Square, s.Lift)
 	}
 	return nil
+}
+
+// touch lifts or places one piece on the simulated switches and waits
+// long enough for the debounce to see it.
+func (ls *Lines) touch(ctx context.Context, q square.Square, lift bool) {
+	if lift {
+		ls.Board.Lift(q)
+	} else {
+		ls.Board.Place(q)
+	}
+	ls.last = time.Now()
+	select {
+	case <-time.After(40 * time.Millisecond):
+	case <-ctx.Done():
+	}
+}
+
+// settle waits until Settle has passed since the last touch.
+func (ls *Lines) settle(ctx context.Context) {
+	if ls.last.IsZero() {
+		return
+	}
+	select {
+	case <-time.After(time.Until(ls.last.Add(ls.Settle))):
+	case <-ctx.Done():
+	}
+}
+
+// typedMove checks a typed move against the board's squares and, on the
+// board's goroutine, against what its target holds (checkTyped).
+func typedMove(ctx context.Context, live *referee.Live, board square.Set, text string) (note string, err error) {
+	tok, perr := pgn4.ParseMove(text)
+	if perr == nil {
+		if err := offBoard(tok, board); err != nil {
+			return "", fmt.Errorf("%s: %v", text, err)
+		}
+	}
+	if e := live.WithGame(ctx, func(g *rules.Game) { note, err = checkTyped(g, text) }); e != nil {
+		return "", e
+	}
+	return note, err
 }
