@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"boardd/internal/printable"
+	"boardd/referee/gametags"
 	"boardd/internal/yamlpos"
 	"boardd/rules/square"
 
@@ -346,13 +347,15 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	if c := d.Game.Clock; c != nil && (c.Base <= 0 || c.Increment < 0 || c.Delay < 0) {
 		return bad("game.clock", "base must be positive (e.g. 10m), increment and delay not negative")
 	}
+	// The tags as new_game checks them (referee/gametags): each at its
+	// line, then the set.
 	for _, k := range slices.Sorted(maps.Keys(d.Game.Tags)) {
-		if err := printable.Check(d.Game.Tags[k]); err != nil {
+		if err := gametags.CheckStart(map[string]string{k: d.Game.Tags[k]}); err != nil {
 			return bad("game.tags."+k, "%v", err)
 		}
-		if k == "" || strings.ContainsAny(k, " \"[]") || printable.Check(k) != nil {
-			return bad("game.tags", "%q: tag names are single words of printable characters", k)
-		}
+	}
+	if err := gametags.CheckStart(d.Game.Tags); err != nil {
+		return bad("game.tags", "%v", err)
 	}
 	if err := printable.Check(d.Web.Title); err != nil {
 		return bad("web.title", "%v", err)

@@ -13,6 +13,7 @@ import (
 
 	"boardd/internal/printable"
 	"boardd/referee/clock"
+	"boardd/referee/gametags"
 )
 
 // This file holds the board's public interface: the messages every
@@ -376,19 +377,12 @@ func ParseCommand(name string, payload []byte) (Command, error) {
 			return Command{}, fmt.Errorf("%s: %s %w", name, f.field, err)
 		}
 	}
+	if len(c.Tags) > gametags.Max {
+		return Command{}, fmt.Errorf("%s: %d tags: a game has at most %d", name, len(c.Tags), gametags.Max)
+	}
 	for _, k := range slices.Sorted(maps.Keys(c.Tags)) {
-		v := c.Tags[k]
-		if err := printable.Check(k); err != nil {
-			return Command{}, fmt.Errorf("%s: a tag name %w", name, err)
-		}
-		if k == "" || len(k) > 40 || strings.ContainsAny(k, " \"[]") {
-			return Command{}, fmt.Errorf("%s: tag name %q must be 1-40 characters without spaces, quotes or brackets", name, clip(k))
-		}
-		if err := printable.Check(v); err != nil {
-			return Command{}, fmt.Errorf("%s: tag %s %w", name, k, err)
-		}
-		if len(v) > 200 {
-			return Command{}, fmt.Errorf("%s: tag %s must be one line of at most 200 characters", name, k)
+		if err := gametags.Check(k, c.Tags[k]); err != nil {
+			return Command{}, fmt.Errorf("%s: %w", name, err)
 		}
 	}
 	need := func(ok bool, what string) error {
@@ -401,6 +395,8 @@ func ParseCommand(name string, payload []byte) (Command, error) {
 	switch name {
 	case CmdNewGame:
 		if _, _, e := clock.Parse(c.TimeControl); e != nil {
+			err = fmt.Errorf("%s: %w", name, e)
+		} else if e := gametags.CheckStart(c.Tags); e != nil {
 			err = fmt.Errorf("%s: %w", name, e)
 		}
 	case CmdTags:
