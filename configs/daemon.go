@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"boardd/internal/printable"
-	"boardd/referee/gametags"
 	"boardd/internal/yamlpos"
+	"boardd/referee/gametags"
 	"boardd/rules/square"
 
 	"go.yaml.in/yaml/v3"
