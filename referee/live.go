@@ -179,7 +179,15 @@ func NewLive(cfg LiveConfig) (*Live, error) {
 	if cfg.Log != nil {
 		l.seq = cfg.Log.Last()
 	}
-	l.seq = max(l.seq, cfg.SeqFloor)
+	if l.seq > MaxSeq { // the stores check what they read back; this is the last line
+		l.log.Warn(fmt.Sprintf("the stream log's last Seq %d is above the highest a board uses (%d): damaged, ignored", l.seq, uint64(MaxSeq)))
+		l.seq = 0
+	}
+	if cfg.SeqFloor > MaxSeq {
+		l.log.Warn(fmt.Sprintf("the Seq floor %d is above the highest a board uses (%d): damaged, ignored", cfg.SeqFloor, uint64(MaxSeq)))
+	} else {
+		l.seq = max(l.seq, cfg.SeqFloor)
+	}
 	l.delivered = l.seq // all of them in the log, for Subscribe
 	if cfg.Game != nil {
 		l.ref = New(cfg.Game)

@@ -116,6 +116,14 @@ type Message struct {
 	Text string `json:"text"`
 }
 
+// MaxSeq is the highest Seq a board ever numbers a message with: the
+// largest integer a JavaScript display reads exactly (2^53-1), more than
+// a board can use in centuries. A larger number read back from a file
+// (the stream, its reservation, a journal, the MQTT mirror's position)
+// is damage, never a real message: it is left out with a warning, so
+// numbering cannot run over.
+const MaxSeq = 1<<53 - 1
+
 // ResultInfo is how a game ended.
 type ResultInfo struct {
 	Reason  string   `json:"reason"`

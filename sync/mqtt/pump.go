@@ -84,6 +84,9 @@ func loadState(path, board string) (uint64, error) {
 	if s.Board != board {
 		return 0, fmt.Errorf("state file %s belongs to board %q, not %q", path, s.Board, board)
 	}
+	if s.Acked > referee.MaxSeq {
+		return 0, fmt.Errorf("state file %s: acked %d is above the highest Seq a board uses (%d): damaged, ignored", path, s.Acked, uint64(referee.MaxSeq))
+	}
 	return s.Acked, nil
 }
 
