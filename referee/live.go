@@ -1228,6 +1228,10 @@ func (l *Live) emit(m Message) {
 	l.mu.Unlock()
 	m.Time = l.cfg.Now().UTC()
 	m.Board, m.Game = l.cfg.Board, l.game
+	if b, cut := m.Bounded(); cut != "" { // cannot happen with bounded inputs: never a message the mirror cannot deliver
+		l.log.Error("referee: "+cut, "game", l.game)
+		m = b
+	}
 	l.unwritten = append(l.unwritten, unwritten{m: m})
 	if l.storeErr == nil {
 		l.flush()
@@ -1377,19 +1381,27 @@ func (l *Live) Subscribe(from uint64) ([]Message, <-chan Message, func(), error)
 	if from == 0 || from > upto || from >= oldest {
 		return mem, s.ch, cancel, nil
 	}
-	// Older than memory: from the log.
+	// Older than memory: from the log. from inside a run of numbers the
+	// board skipped (after an unclean stop the stream numbers on after
+	// its reservation) is no loss: the backlog starts at the next message
+	// kept. Only from older than every message kept is.
 	var old []Message
+	var logOldest uint64
 	if l.cfg.Log != nil {
-		var err error
-		if old, err = l.cfg.Log.Since(from); err != nil {
+		all, err := l.cfg.Log.Since(1)
+		if err != nil {
 			cancel()
 			return nil, nil, nil, err
 		}
+		if len(all) > 0 {
+			logOldest = all[0].Seq
+		}
+		old = all[sort.Search(len(all), func(i int) bool { return all[i].Seq >= from }):]
 	}
-	if len(old) == 0 || old[0].Seq != from {
+	if logOldest == 0 || from < logOldest {
 		cancel()
-		if len(old) > 0 && old[0].Seq < oldest {
-			oldest = old[0].Seq // the log keeps more than memory
+		if logOldest > 0 && logOldest < oldest {
+			oldest = logOldest // the log keeps more than memory
 		}
 		return nil, nil, nil, &NotKeptError{From: from, Oldest: oldest}
 	}

@@ -124,6 +124,71 @@ type Message struct {
 // numbering cannot run over.
 const MaxSeq = 1<<53 - 1
 
+// MaxMessageBytes bounds one message of the stream as JSON: what the MQTT
+// mirror publishes in one packet (the embedded broker takes 1 MiB,
+// others as much or more), and so what a stream line and a journal entry
+// hold. The board's inputs are bounded well below it (commands by
+// MaxCommandBytes, tags by referee/gametags); Bounded is the last line.
+const MaxMessageBytes = 64 << 10
+
+// Bounded returns m as it is when its JSON fits in MaxMessageBytes;
+// otherwise without its tags, candidates and seats, its texts clipped,
+// and at the last without its position and start. cut says what was left
+// out ("" when m fits).
+func (m Message) Bounded() (out Message, cut string) {
+	size := func(m Message) int {
+		data, _ := json.Marshal(m)
+		return len(data)
+	}
+	n := size(m)
+	if n <= MaxMessageBytes {
+		return m, ""
+	}
+	var what []string
+	steps := []struct {
+		name string
+		do   func(*Message) bool
+	}{
+		{"its tags", func(m *Message) bool { t := m.Tags != nil; m.Tags = nil; return t }},
+		{"its candidates and seats", func(m *Message) bool {
+			c := m.Candidates != nil || m.Seats != nil
+			m.Candidates, m.Seats = nil, nil
+			return c
+		}},
+		{"the end of its text and note", func(m *Message) bool {
+			c := len(m.Text) > 1000 || len(m.Note) > 1000
+			m.Text, m.Note = clipBytes(m.Text, 1000), clipBytes(m.Note, 1000)
+			return c
+		}},
+		{"its position and start", func(m *Message) bool {
+			c := m.FEN4 != "" || m.Start != ""
+			m.FEN4, m.Start = "", ""
+			return c
+		}},
+	}
+	for _, st := range steps {
+		if st.do(&m) {
+			what = append(what, st.name)
+		}
+		if size(m) <= MaxMessageBytes {
+			break
+		}
+	}
+	return m, fmt.Sprintf("message %d (%s) of %d bytes is over the limit of %d: left out %s", m.Seq, clip(m.Kind), n, MaxMessageBytes, strings.Join(what, ", "))
+}
+
+// clipBytes cuts s to at most n bytes of whole UTF-8 characters.
+func clipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
+}
+
 // ResultInfo is how a game ended.
 type ResultInfo struct {
 	Reason  string   `json:"reason"`

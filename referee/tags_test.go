@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -179,5 +180,27 @@ func TestRepairTags(t *testing.T) {
 	}
 	if st := l.State(); st.Tags["Red"] != "Ann" || st.Tags["TimeControl"] != "" || st.Seats[0].ClockMS != -1 {
 		t.Errorf("resumed: tags %v, clock %d", st.Tags, st.Seats[0].ClockMS)
+	}
+}
+
+// The largest state a game's tags can make, and a message past the limit
+// (an older version's), stay within what the mirror delivers.
+func TestMessageBounded(t *testing.T) {
+	tags := map[string]string{}
+	for i := range gametags.Max {
+		tags[fmt.Sprintf("%s%02d", strings.Repeat("N", gametags.MaxName-2), i)] = strings.Repeat("é", gametags.MaxValue/2)
+	}
+	full := Message{Seq: 7, Kind: MsgTags, Tags: tags, Text: "game details changed"}
+	if m, cut := full.Bounded(); cut != "" || len(m.Tags) != gametags.Max {
+		t.Errorf("the largest tags message a game can have was cut: %s", cut)
+	}
+	for i := range 6000 {
+		tags[fmt.Sprintf("T%05d", i)] = strings.Repeat("v", 200)
+	}
+	big := Message{Seq: 7, Kind: MsgTags, Tags: tags, Text: strings.Repeat("x", 100000)}
+	m, cut := big.Bounded()
+	data, _ := json.Marshal(m)
+	if len(data) > MaxMessageBytes || m.Tags != nil || !strings.Contains(cut, "message 7 (tags)") || !strings.Contains(cut, "left out its tags") {
+		t.Errorf("%d bytes, cut %q", len(data), cut)
 	}
 }

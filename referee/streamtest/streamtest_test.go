@@ -264,9 +264,10 @@ func fakeGapped(t *testing.T) kept {
 }
 
 // TestContractAcrossAGap holds the fake to referee.Live after numbers
-// were skipped (an unclean stop): a backlog runs across the gap, from a
-// skipped Seq is a NotKeptError naming the first message after it, and
-// Resume goes on there and reports the loss.
+// were skipped (an unclean stop): a backlog runs across the gap, and from
+// a skipped Seq starts at the first message after it with no loss
+// reported (issue 28: the mirror logged an ERROR "lost to MQTT" after
+// every kill -9, and a replay from a skipped Seq failed).
 func TestContractAcrossAGap(t *testing.T) {
 	for _, impl := range []struct {
 		name string
@@ -280,9 +281,9 @@ func TestContractAcrossAGap(t *testing.T) {
 		}{
 			{from: 3, backlog: "[3 4 5 21 22 23 24]"},
 			{from: 5, backlog: "[5 21 22 23 24]"},
-			{from: 6, backlog: "[21 22 23 24]", lost: "messages from 6 are no longer kept (the oldest is 21)"},
-			{from: 20, backlog: "[21 22 23 24]", lost: "messages from 20 are no longer kept (the oldest is 21)"},
-			{from: 12, gap: referee.FromNext, backlog: "[]", lost: "messages from 12 are no longer kept (the oldest is 21)"},
+			{from: 6, backlog: "[21 22 23 24]"},
+			{from: 20, backlog: "[21 22 23 24]"},
+			{from: 12, gap: referee.FromNext, backlog: "[21 22 23 24]"},
 			{from: 21, backlog: "[21 22 23 24]"},
 			{from: 0, backlog: "[]"},
 		} {

@@ -128,11 +128,11 @@ func (m *Mirror) replay(ctx context.Context, from uint64) referee.Reply {
 	m.pubMu.Lock()
 	defer m.pubMu.Unlock()
 	for _, msg := range backlog {
-		data, err := json.Marshal(msg)
-		if err == nil {
-			err = m.send(ctx, m.t.events, false, data)
+		data := m.encode(msg)
+		if data == nil {
+			continue
 		}
-		if err != nil {
+		if err := m.send(ctx, m.t.events, false, data); err != nil {
 			return referee.Reply{Error: fmt.Sprintf("replay from %d: interrupted at %d: %v; ask again", from, msg.Seq, err)}
 		}
 	}

@@ -202,11 +202,7 @@ func (m *Mirror) deliver(msg referee.Message, next *uint64) bool {
 	if msg.Seq > *next {
 		m.log.Warn("mqtt: the board's stream skips messages", "want", *next, "got", msg.Seq)
 	}
-	payload, err := json.Marshal(msg)
-	if err != nil { // cannot happen with Message's field types
-		m.log.Error("mqtt: cannot encode a message; skipped", "seq", msg.Seq, "error", err)
-		payload = nil
-	}
+	payload := m.encode(msg)
 	if payload != nil && !m.publishReliably(m.t.events, false, payload) {
 		return false
 	}
@@ -222,6 +218,23 @@ func (m *Mirror) deliver(msg referee.Message, next *uint64) bool {
 		m.persist()
 	}
 	return true
+}
+
+// encode is msg's payload on events: a message over
+// referee.MaxMessageBytes (written by an older version, before tags were
+// bounded) goes out shortened with a warning, never one the broker
+// refuses again and again. nil: msg cannot be encoded (skipped).
+func (m *Mirror) encode(msg referee.Message) []byte {
+	if b, cut := msg.Bounded(); cut != "" {
+		m.log.Warn("mqtt: "+cut+" (published without them; the archive keeps the game)", "seq", msg.Seq)
+		msg = b
+	}
+	payload, err := json.Marshal(msg)
+	if err != nil { // cannot happen with Message's field types
+		m.log.Error("mqtt: cannot encode a message; skipped", "seq", msg.Seq, "error", err)
+		return nil
+	}
+	return payload
 }
 
 // publishReliably publishes until the broker acknowledges, waiting for the
