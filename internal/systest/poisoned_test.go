@@ -86,4 +86,3 @@ func TestPoisonedStateStillStarts(t *testing.T) {
 		})
 	}
 }
-
