@@ -186,3 +186,14 @@ func (e Event) String() string {
 	}
 	return e.Kind.String() + " " + e.Square.String()
 }
+
+// RoundRate is a round scan rate at or under max scans per second (200,
+// 100, 50, 25, else 10): what a driver's rate check suggests.
+func RoundRate(max float64) int {
+	for _, r := range []int{200, 100, 50, 25} {
+		if float64(r) <= max {
+			return r
+		}
+	}
+	return 10
+}

@@ -70,7 +70,8 @@ func TestLinksParse(t *testing.T) {
 // TestRelativeLinksResolve checks every Markdown file of the repository:
 // each relative link must name a file or directory that exists inside
 // the repository (a link out of it, as to ../shared, breaks in a fresh
-// clone).
+// clone), and an anchor (page.md#part, or #part on the same page) must
+// name a heading of that page.
 func TestRelativeLinksResolve(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -80,6 +81,7 @@ func TestRelativeLinksResolve(t *testing.T) {
 		t.Fatalf("the repository root %s has no go.mod: %v", root, err)
 	}
 	files := 0
+	anchors := anchorCache{t: t, pages: map[string]map[string]bool{}}
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -97,11 +99,20 @@ func TestRelativeLinksResolve(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(root, path)
 		for _, target := range links(string(data)) {
+			if strings.HasPrefix(target, "#") {
+				if frag := strings.TrimPrefix(target, "#"); frag != "" && !anchors.of(path)[unescape(frag)] {
+					t.Errorf("%s: link %q: this page has no heading with that anchor", rel, target)
+				}
+				continue
+			}
 			if !relative(target) {
 				continue
 			}
-			p := target
-			if i := strings.IndexAny(p, "#?"); i >= 0 {
+			p, frag := target, ""
+			if i := strings.Index(p, "#"); i >= 0 {
+				p, frag = p[:i], p[i+1:]
+			}
+			if i := strings.Index(p, "?"); i >= 0 {
 				p = p[:i]
 			}
 			if p == "" {
@@ -120,6 +131,10 @@ func TestRelativeLinksResolve(t *testing.T) {
 			}
 			if _, err := os.Stat(dest); err != nil {
 				t.Errorf("%s: link %q: no such file or directory in the repository", rel, target)
+				continue
+			}
+			if frag != "" && strings.HasSuffix(dest, ".md") && !anchors.of(dest)[unescape(frag)] {
+				t.Errorf("%s: link %q: %s has no heading with that anchor", rel, target, filepath.Base(dest))
 			}
 		}
 		return nil
@@ -129,5 +144,94 @@ func TestRelativeLinksResolve(t *testing.T) {
 	}
 	if files < 5 {
 		t.Errorf("only %d Markdown files found under %s", files, root)
+	}
+}
+
+// anchorCache reads each linked page's anchors once.
+type anchorCache struct {
+	t     *testing.T
+	pages map[string]map[string]bool
+}
+
+func (c anchorCache) of(path string) map[string]bool {
+	if a, ok := c.pages[path]; ok {
+		return a
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		c.t.Errorf("reading %s for its anchors: %v", path, err)
+	}
+	c.pages[path] = Anchors(string(data))
+	return c.pages[path]
+}
+
+// unescape turns an anchor written with %-escapes back into its text.
+func unescape(frag string) string {
+	if u, err := url.PathUnescape(frag); err == nil {
+		return u
+	}
+	return frag
+}
+
+func TestSlug(t *testing.T) {
+	for heading, want := range map[string]string{
+		"The bot":                                   "the-bot",
+		"Install on a Raspberry Pi":                 "install-on-a-raspberry-pi",
+		"A club night, start to finish":             "a-club-night-start-to-finish",
+		"The 16×16 board (`board_shape: square16`)": "the-1616-board-board_shape-square16",
+		"1. 74HC165 chain over SPI1 (recommended)":  "1-74hc165-chain-over-spi1-recommended",
+		"rules/: the engine":                        "rules-the-engine",
+		"See [the rules](rules.md) — **now**":       "see-the-rules--now",
+		"Row × column GPIO matrix":                  "row--column-gpio-matrix",
+	} {
+		if got := Slug(heading); got != want {
+			t.Errorf("Slug(%q) = %q, want %q", heading, got, want)
+		}
+	}
+}
+
+func TestAnchors(t *testing.T) {
+	text := "# Top\n\n## Part\ntext\n```\n# not a heading\n```\n## Part\n### Part\n<a id=\"here\"></a>\n#nospace\n"
+	got := Anchors(text)
+	for _, want := range []string{"top", "part", "part-1", "part-2", "here"} {
+		if !got[want] {
+			t.Errorf("Anchors lacks %q: %v", want, got)
+		}
+	}
+	for _, not := range []string{"not-a-heading", "nospace"} {
+		if got[not] {
+			t.Errorf("Anchors has %q, which is no heading: %v", not, got)
+		}
+	}
+}
+
+// TestReadmeLinksEveryDocsPage keeps the README's "Read further" table
+// whole: every page in docs/ is linked from the README, so a newcomer
+// finds it.
+func TestReadmeLinksEveryDocsPage(t *testing.T) {
+	root := filepath.Join("..", "..")
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := map[string]bool{}
+	for _, target := range links(string(readme)) {
+		if i := strings.Index(target, "#"); i >= 0 {
+			target = target[:i]
+		}
+		linked[filepath.Clean(filepath.FromSlash(target))] = true
+	}
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) == 0 {
+		t.Fatal("no pages in docs/")
+	}
+	for _, page := range pages {
+		rel, _ := filepath.Rel(root, page)
+		if !linked[rel] {
+			t.Errorf("README.md does not link %s: add it to the table under \"Read further\"", filepath.ToSlash(rel))
+		}
 	}
 }

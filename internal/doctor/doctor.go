@@ -2,9 +2,12 @@
 // hardware needs, before the first game: the Pi model, the kernel
 // interfaces (/dev/spidev*, /dev/i2c-*, /dev/gpiochip*), the config.txt
 // lines (SPI and I²C overlays, the I²C clock, the core clock for WS2812
-// LEDs on a Pi 3 or 4), the service user's groups, pins with two jobs,
-// time sync, free disk for the state directory, and one live read of the
-// switches when the hardware is there.
+// LEDs where it scales), the SPI mode on this Pi's controller, every pin
+// config.txt gives a job against the board's pins, the LEDs' full-white
+// current against leds.max_amps, the service user's groups, the
+// firmware's under-voltage flags, time sync, free disk for the state
+// directory, and one live read of the switches when the hardware is
+// there.
 //
 // Every check reads files under Env.Root ("/" on the Pi), so the tests run
 // against fixture trees of a Pi 3, 4, 5 and Zero 2 W. Every Finding that is
@@ -12,7 +15,6 @@
 package doctor
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +30,7 @@ import (
 	"boardd/internal/pi"
 	"boardd/internal/pins"
 	"boardd/leds/ledreg"
+	"boardd/sensors/sensorreg"
 )
 
 // Level is how bad a Finding is.
@@ -85,8 +88,7 @@ const MinFree = 50 << 20
 func Check(env Env) []Finding {
 	c := &checker{env: env}
 	c.model()
-	boot := readBootConfig(env.Root, c.kind)
-	c.boot = boot
+	c.boot = readBootConfig(env.Root, c.modelName, c.kind)
 	if errors.Is(env.ConfigErr, os.ErrNotExist) {
 		c.add(Fail, "config", fmt.Sprintf("%s does not exist", env.ConfigPath), fmt.Sprintf("install the package (`sudo apt install ./boardd_*.deb`), or run `boardd config example | sudo tee %s`", env.ConfigPath))
 	} else if env.ConfigErr != nil {
@@ -94,10 +96,13 @@ func Check(env Env) []Finding {
 	} else {
 		c.add(OK, "config", fmt.Sprintf("%s: switches %s, LEDs %s", env.ConfigPath, env.Config.Sensors.Driver, env.Config.LEDs.Driver), "")
 		c.buses()
+		c.onModel()
 		c.coreFreq()
 		c.pins()
+		c.ledPower()
 		c.groups()
 	}
+	c.power()
 	c.timeSync()
 	c.disk()
 	c.live()
@@ -119,10 +124,11 @@ func Write(w io.Writer, fs []Finding) (fails int) {
 }
 
 type checker struct {
-	env  Env
-	kind pi.Kind
-	boot bootConfig
-	out  []Finding
+	env       Env
+	kind      pi.Kind
+	modelName string
+	boot      bootConfig
+	out       []Finding
 }
 
 func (c *checker) add(l Level, topic, msg, fix string) {
@@ -138,7 +144,7 @@ func (c *checker) exists(p string) bool {
 
 func (c *checker) model() {
 	m := pi.Model(c.env.Root)
-	c.kind = pi.KindOf(m)
+	c.kind, c.modelName = pi.KindOf(m), m
 	if c.kind == pi.NotPi {
 		c.add(Warn, "model", fmt.Sprintf("not a Raspberry Pi (device tree model %q): the checks below assume a Pi's pins and config.txt", m), "run `boardd doctor` on the Pi under the board")
 		return
@@ -157,15 +163,6 @@ func (c *checker) usedBuses() []pins.Bus {
 	return w.Buses
 }
 
-// spiLine is the config.txt line that enables SPI bus n with cs+1 chip
-// selects.
-func spiLine(n, cs int) string {
-	if n == 0 {
-		return "dtparam=spi=on"
-	}
-	return fmt.Sprintf("dtoverlay=spi%d-%dcs", n, cs+1)
-}
-
 func (c *checker) addLine(line string) string {
 	return fmt.Sprintf("add the line `%s` to %s, then run `sudo reboot`", line, c.boot.shown)
 }
@@ -175,7 +172,7 @@ func (c *checker) buses() {
 	for _, b := range c.usedBuses() {
 		topic := fmt.Sprintf("spi%d", b.N)
 		enabled := c.boot.spiChipSelects(b.N) > b.CS
-		need := spiLine(b.N, b.CS)
+		need := pins.SPILine(b.N, b.CS)
 		if b.I2C {
 			topic = fmt.Sprintf("i2c%d", b.N)
 			enabled = b.N != 1 || c.boot.param("i2c_arm") == "on"
@@ -217,6 +214,22 @@ func (c *checker) buses() {
 	}
 }
 
+// onModel asks the switch driver whether its config suits this Pi's
+// model (the 74HC165 chain's SPI mode on this Pi's controller).
+func (c *checker) onModel() {
+	if c.kind == pi.NotPi {
+		return
+	}
+	m := sensorreg.CheckModel(&c.env.Config, c.kind)
+	switch {
+	case m.Topic == "":
+	case m.Err != nil:
+		c.add(Fail, m.Topic, m.Err.Error(), fmt.Sprintf("%s in %s, then run `sudo systemctl restart boardd`", m.Fix, c.env.ConfigPath))
+	default:
+		c.add(OK, m.Topic, m.Msg, "")
+	}
+}
+
 // needGPIO says the configured drivers use single GPIOs, not only buses.
 func needGPIO(d *configs.Daemon) bool {
 	w, _ := d.Pins()
@@ -224,8 +237,8 @@ func needGPIO(d *configs.Daemon) bool {
 }
 
 // coreFreq checks the config.txt lines the LED driver needs on this Pi
-// (WS2812 over SPI on a Pi 3 or 4: a fixed core clock, which SPI0's
-// clock is divided from).
+// (WS2812 over SPI: a fixed core clock, which SPI0's clock is divided
+// from, on every Pi whose core clock scales: Pi 1/Zero, 3/Zero 2 W, 4).
 func (c *checker) coreFreq() {
 	d := ledreg.Lookup(c.env.Config.LEDs.Driver)
 	if d == nil || d.Boot == nil {
@@ -249,54 +262,176 @@ func (c *checker) coreFreq() {
 	}
 }
 
-// pins checks the config's pins together with the buses config.txt
-// enables but the config does not use (their overlay still takes the
-// pins).
+// pins checks the config's pins together with every pin config.txt
+// gives a job (SPI, I²C and I²S buses, overlays with their parameters,
+// the serial console), include files and [filter] sections followed. A
+// bus boardd itself uses through a line is not a clash with its own
+// driver; the chip selects the line adds beyond the one boardd uses are.
 func (c *checker) pins() {
 	w, err := c.env.Config.Pins()
 	if err != nil {
 		c.add(Fail, "pins", err.Error(), fmt.Sprintf("edit %s", c.env.ConfigPath))
 		return
 	}
-	used := map[string]bool{}
-	for _, b := range c.usedBuses() {
-		used[fmt.Sprintf("%v%d", b.I2C, b.N)] = true
-	}
-	lines := map[string]string{}
-	for n := 0; n <= 6; n++ {
-		if cs := c.boot.spiChipSelects(n); cs > 0 && !used[fmt.Sprintf("false%d", n)] {
-			line := c.boot.spiLineFor(n)
-			key := "config.txt:" + line
-			lines[key] = line
-			w.SPIBus(n, cs, fmt.Sprintf("enabled by `%s` in %s, unused by boardd", line, c.boot.shown), key)
+	used := c.usedBuses()
+	own := func(i2c bool, n int) *pins.Bus {
+		for i, b := range used {
+			if b.I2C == i2c && b.N == n {
+				return &used[i]
+			}
 		}
+		return nil
 	}
-	if c.boot.param("i2c_arm") == "on" && !used["true1"] {
-		key := "config.txt:dtparam=i2c_arm=on"
-		lines[key] = "dtparam=i2c_arm=on"
-		w.I2C("1", fmt.Sprintf("enabled by `dtparam=i2c_arm=on` in %s, unused by boardd", c.boot.shown), key)
+	lines := map[string]*bootClaim{}
+	claim := func(bc *bootClaim, ps []pins.BootPin) {
+		if bc.own != nil {
+			ps = slices.DeleteFunc(ps, func(p pins.BootPin) bool { return slices.Contains(pins.BusPins(*bc.own), p.GPIO) })
+		}
+		key := "config.txt:" + bc.line
+		who := fmt.Sprintf("`%s` in %s", bc.line, bc.file)
+		if bc.implicit {
+			who = fmt.Sprintf("%s, %s", bc.line, bc.file)
+		}
+		if bc.bus && bc.own == nil {
+			who += ", unused by boardd"
+		}
+		bc.pins = ps
+		lines[key] = bc
+		w.Boot(ps, who, key)
+	}
+	for _, p := range []string{"spi", "i2c_arm", "i2c", "i2c_vc", "i2s"} {
+		if c.boot.param(p) != "on" {
+			continue
+		}
+		bc := &bootClaim{line: "dtparam=" + p + "=on", file: c.boot.shown, bus: p != "i2s"}
+		switch p {
+		case "spi":
+			bc.own = own(false, 0)
+		case "i2c_arm", "i2c":
+			bc.own = own(true, 1)
+		case "i2c_vc":
+			bc.own = own(true, 0)
+		}
+		claim(bc, pins.BaseParam(p))
+	}
+	for _, o := range c.boot.overlays {
+		what, ps, known := pins.Overlay(o.name, o.params)
+		if !known {
+			continue
+		}
+		bc := &bootClaim{line: o.line, file: o.file, name: o.name}
+		var n int
+		if _, err := fmt.Sscanf(what, "SPI%d", &n); err == nil {
+			bc.bus, bc.own = true, own(false, n)
+		} else if _, err := fmt.Sscanf(what, "I2C%d", &n); err == nil {
+			bc.bus, bc.own = true, own(true, n)
+		}
+		claim(bc, ps)
+	}
+	if on, implicit := c.uart(); on {
+		bc := &bootClaim{line: "enable_uart=1", file: c.boot.shown}
+		if implicit {
+			bc.line, bc.implicit = fmt.Sprintf("on by default on a %s: no enable_uart line", c.kind), true
+		}
+		claim(bc, pins.UARTPins)
 	}
 	conflicts := w.Conflicts()
 	if len(conflicts) == 0 {
-		c.add(OK, "pins", "no pin has two jobs", "")
+		c.add(OK, "pins", fmt.Sprintf("no pin has two jobs (%s read)", strings.Join(c.boot.files, ", ")), "")
 	}
 	byLine := map[string]int{} // config.txt line → its finding
 	for _, k := range conflicts {
-		line := lines[k.First.Key]
-		if line == "" {
-			line = lines[k.Second.Key]
-		}
-		if line == "" {
+		first, second := lines[k.First.Key], lines[k.Second.Key]
+		switch {
+		case first == nil && second == nil:
 			c.add(Fail, "pins", k.Error(), fmt.Sprintf("edit %s (%s)", c.env.ConfigPath, k.Second.Key))
 			continue
+		case first != nil && second != nil:
+			c.add(Warn, "pins", fmt.Sprintf("GPIO%d has two jobs in config.txt: %s and %s; the later line takes the pin from the earlier", k.GPIO, k.First.What, k.Second.What),
+				fmt.Sprintf("remove whichever of `%s` and `%s` nothing uses, then run `sudo reboot`", first.line, second.line))
+			continue
 		}
-		if i, ok := byLine[line]; ok { // one fix for every pin the line takes
+		bc, mine := first, k.Second
+		if bc == nil {
+			bc, mine = second, k.First
+		}
+		if i, ok := byLine[bc.line]; ok { // one fix for every pin the line takes
 			c.out[i].Msg += fmt.Sprintf("; GPIO%d too", k.GPIO)
 			continue
 		}
-		byLine[line] = len(c.out)
-		c.add(Fail, "pins", k.Error(), fmt.Sprintf("remove the line `%s` from %s, then run `sudo reboot`", line, c.boot.shown))
+		byLine[bc.line] = len(c.out)
+		c.add(Fail, "pins", fmt.Sprintf("GPIO%d has two jobs: %s and %s", k.GPIO, mine.What, lines[bc.key()].whatOn(k)), c.bootFix(bc, k.GPIO, mine, w))
 	}
+}
+
+// bootClaim is a config.txt line that takes pins.
+type bootClaim struct {
+	line, file, name string
+	bus              bool      // the line enables an SPI or I²C bus
+	implicit         bool      // no line: a default of this Pi
+	own              *pins.Bus // the bus boardd uses through it
+	pins             []pins.BootPin
+}
+
+func (b *bootClaim) key() string { return "config.txt:" + b.line }
+
+// whatOn is the job the line gives the conflict's GPIO.
+func (b *bootClaim) whatOn(k pins.Conflict) string {
+	if k.First.Key == b.key() {
+		return k.First.What
+	}
+	return k.Second.What
+}
+
+// bootFix is the fix for a config.txt line that takes boardd's pin gpio.
+func (c *checker) bootFix(bc *bootClaim, gpio int, mine pins.Job, w *pins.Wiring) string {
+	reboot := ", then run `sudo reboot`"
+	if bc.own != nil && !bc.own.I2C && bc.own.N != 0 {
+		return fmt.Sprintf("replace the line `%s` in %s with `%s` (boardd uses only CE%d of SPI%d, %s)", bc.line, bc.file, pins.SPILine(bc.own.N, bc.own.CS), bc.own.CS, bc.own.N, bc.own.Dev) + reboot
+	}
+	if strings.Contains(bc.line, "enable_uart") {
+		return fmt.Sprintf("add the line `enable_uart=0` to %s (turns off the serial console on GPIO 14 and 15; remove any `enable_uart=1`), or give %s another pin", bc.file, mine.Key) + reboot
+	}
+	for _, p := range bc.pins {
+		if p.GPIO == gpio && p.Param != "" {
+			name, _ := pins.ParseOverlay(strings.TrimPrefix(bc.line, "dtoverlay="))
+			if free := freeGPIO(w); free >= 0 {
+				return fmt.Sprintf("move it off GPIO%d: write the line as `dtoverlay=%s,%s=%d` in %s (GPIO%d is free) and wire that pin, or remove the line if nothing uses it", gpio, name, p.Param, free, bc.file, free) + reboot
+			}
+		}
+	}
+	return fmt.Sprintf("remove the line `%s` from %s if nothing uses it, or give %s another pin", bc.line, bc.file, mine.Key) + reboot
+}
+
+// freeGPIO is the lowest header GPIO from 4 up that no job takes (0–3 are
+// the ID EEPROM's and I²C1's), or -1.
+func freeGPIO(w *pins.Wiring) int {
+	for g := 4; g <= 27; g++ {
+		if !slices.ContainsFunc(w.Jobs, func(j pins.Job) bool { return j.GPIO == g }) {
+			return g
+		}
+	}
+	return -1
+}
+
+// uart says the serial console holds GPIO 14 and 15: enable_uart=1, or
+// (implicit) on a Pi without Bluetooth (Pi 1, Pi 2, Zero) unless
+// enable_uart=0: the config.txt documentation gives enable_uart's default
+// as 1 where the primary UART is UART0, 0 where it is the mini UART. A Pi
+// 5's console has its own connector; its 40-pin UART needs
+// dtparam=uart0=on.
+func (c *checker) uart() (on, implicit bool) {
+	if c.kind == pi.Pi5 {
+		return c.boot.param("uart0") == "on", false
+	}
+	switch c.boot.setting("enable_uart") {
+	case "1":
+		return true, false
+	case "0":
+		return false, false
+	}
+	noBT := (c.kind == pi.Pi1 || c.kind == pi.Pi2) && !strings.Contains(c.modelName, "Zero W")
+	return noBT, noBT
 }
 
 // deviceGroups are the groups that own the board's devices on Raspberry
@@ -345,6 +480,61 @@ func (c *checker) groups() {
 		default:
 			c.add(OK, "groups", fmt.Sprintf("%s is in the group %s (%s)", user, g.group, g.what), "")
 		}
+	}
+}
+
+// ledPower compares the LEDs' full-white current with leds.max_amps.
+func (c *checker) ledPower() {
+	l := c.env.Config.LEDs
+	d := ledreg.Lookup(l.Driver)
+	if d == nil || d.Strip == nil || d.Power.ChannelMilliamps == 0 {
+		return
+	}
+	m, err := ledreg.Map(l, c.env.Config.Squares())
+	if err != nil {
+		return // the config check reports a bad map
+	}
+	n := m.Len()
+	full := float64(n) * (3*d.Power.ChannelMilliamps + d.Power.IdleMilliamps) / 1000
+	switch {
+	case l.MaxAmps == 0:
+		c.add(Warn, "power", fmt.Sprintf("%d %s LEDs at full white draw about %.1f A, and leds.max_amps is 0 (no limit): a bright frame can draw more than the LED supply gives, and its voltage drops (flicker, a Pi on the same supply resets)", n, l.Driver, full),
+			fmt.Sprintf("set leds.max_amps in %s to what the LED supply delivers after the Pi (e.g. 4 for a 5 V 5 A supply that also feeds the Pi)", c.env.ConfigPath))
+	case l.MaxAmps < full:
+		c.add(OK, "power", fmt.Sprintf("%d %s LEDs at full white would draw about %.1f A: frames are dimmed to leds.max_amps %g A, which the LED supply must deliver", n, l.Driver, full, l.MaxAmps), "")
+	default:
+		c.add(OK, "power", fmt.Sprintf("%d %s LEDs at full white draw about %.1f A, within leds.max_amps %g A", n, l.Driver, full, l.MaxAmps), "")
+	}
+}
+
+// power reads the firmware's throttling flags (get_throttled: bit 0
+// under-voltage now, bit 16 under-voltage since boot; bits 2/18
+// throttled, 3/19 the soft temperature limit), where the kernel exposes
+// them.
+func (c *checker) power() {
+	files, _ := filepath.Glob(c.path("sys/devices/platform/soc*/soc*:firmware/get_throttled"))
+	if len(files) == 0 {
+		return
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		return
+	}
+	v, err := strconv.ParseUint(strings.TrimPrefix(strings.TrimSpace(string(data)), "0x"), 16, 32)
+	if err != nil {
+		c.add(Warn, "supply", fmt.Sprintf("cannot read the throttling flags %q", strings.TrimSpace(string(data))), "")
+		return
+	}
+	supply := "use a 5.1 V supply rated for this Pi (1.2 A for a Zero, 2.5 A for a Pi 2 or 3, 3 A for a Pi 4, 5 A for a Pi 5) with a short, thick cable, and feed the LEDs from their own supply or straight from the supply's terminals, never through the Pi"
+	switch {
+	case v&1 != 0:
+		c.add(Fail, "supply", fmt.Sprintf("the Pi is under-voltage now (get_throttled %#x): scans and SPI transfers can fail, and the SD card can be corrupted mid-game", v), supply)
+	case v&(1<<16) != 0:
+		c.add(Warn, "supply", fmt.Sprintf("the Pi was under-voltage since it booted (get_throttled %#x): the supply sags under load (LEDs lit, CPU busy)", v), supply)
+	case v&(1<<3|1<<19|1<<2|1<<18) != 0:
+		c.add(Warn, "supply", fmt.Sprintf("the Pi throttled its clock for heat (get_throttled %#x)", v), "give the Pi a heatsink or airflow under the board")
+	default:
+		c.add(OK, "supply", "no under-voltage or throttling since boot (get_throttled 0x0)", "")
 	}
 }
 
@@ -410,128 +600,7 @@ func (c *checker) live() {
 		c.add(Fail, "switches", fmt.Sprintf("reading the switches failed: %v", err), fix)
 		return
 	}
-	c.add(OK, "switches", "read the switches (the 74HC165 chain's check byte is 0x00 where there is one)", "")
-}
-
-// bootConfig is the active lines of config.txt.
-type bootConfig struct {
-	shown    string            // the path as the Pi sees it
-	params   map[string]string // dtparam=…
-	overlays []string          // dtoverlay=… (name,params)
-	settings map[string]string // other key=value lines
-}
-
-func readBootConfig(root string, kind pi.Kind) bootConfig {
-	b := bootConfig{shown: "/boot/firmware/config.txt", params: map[string]string{}, settings: map[string]string{}}
-	var f *os.File
-	for _, p := range []string{"boot/firmware/config.txt", "boot/config.txt"} {
-		var err error
-		if f, err = os.Open(filepath.Join(root, p)); err == nil {
-			b.shown = "/" + p
-			break
-		}
-	}
-	if f == nil {
-		return b
-	}
-	defer f.Close()
-	active := true
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if i := strings.IndexByte(line, '#'); i >= 0 {
-			line = strings.TrimSpace(line[:i])
-		}
-		if line == "" {
-			continue
-		}
-		if strings.HasPrefix(line, "[") {
-			active = sectionApplies(strings.Trim(line, "[]"), kind)
-			continue
-		}
-		if !active {
-			continue
-		}
-		key, val, _ := strings.Cut(line, "=")
-		switch key {
-		case "dtparam":
-			for _, p := range strings.Split(val, ",") {
-				k, v, ok := strings.Cut(p, "=")
-				if !ok {
-					v = "on"
-				}
-				b.params[k] = v
-			}
-		case "dtoverlay":
-			if val == "" { // a bare dtoverlay= ends the overlay's parameters
-				continue
-			}
-			b.overlays = append(b.overlays, val)
-		default:
-			b.settings[key] = val
-		}
-	}
-	return b
-}
-
-// sectionApplies tells whether a [filter] section of config.txt applies
-// to kind. Filters it does not know (EDID, GPIO, serial numbers) are taken
-// to apply.
-func sectionApplies(filter string, kind pi.Kind) bool {
-	switch filter {
-	case "all":
-		return true
-	case "none":
-		return false
-	case "pi0", "pi0w", "pi1":
-		return kind == pi.Pi1
-	case "pi2":
-		return kind == pi.Pi2
-	case "pi3", "pi3+", "pi02", "cm3":
-		return kind == pi.Pi3
-	case "pi4", "pi400", "cm4", "cm4s":
-		return kind == pi.Pi4
-	case "pi5", "pi500", "cm5":
-		return kind == pi.Pi5
-	}
-	return true
-}
-
-func (b *bootConfig) param(k string) string { return b.params[k] }
-
-func (b *bootConfig) setting(k string) string { return b.settings[k] }
-
-// spiChipSelects is how many chip selects config.txt gives SPI bus n (0:
-// the bus is off).
-func (b *bootConfig) spiChipSelects(n int) int {
-	if n == 0 {
-		if b.params["spi"] == "on" {
-			return 2
-		}
-		return 0
-	}
-	cs := 0
-	for _, o := range b.overlays {
-		name, _, _ := strings.Cut(o, ",")
-		var bus, k int
-		if _, err := fmt.Sscanf(name, "spi%d-%dcs", &bus, &k); err == nil && bus == n {
-			cs = max(cs, k)
-		}
-	}
-	return cs
-}
-
-// spiLineFor is the config.txt line that enables SPI bus n, as written.
-func (b *bootConfig) spiLineFor(n int) string {
-	if n == 0 {
-		return "dtparam=spi=on"
-	}
-	for _, o := range b.overlays {
-		if strings.HasPrefix(o, fmt.Sprintf("spi%d-", n)) {
-			return "dtoverlay=" + o
-		}
-	}
-	return spiLine(n, 0)
+	c.add(OK, "switches", "read the switches (the 74HC165 chain's check bytes as wired, where there is one)", "")
 }
 
 // readGroups reads /etc/group: group name → members.

@@ -119,3 +119,15 @@ func Out(name string) (gpio.PinOut, error) {
 	}
 	return p, nil
 }
+
+// SPIAux says SPI bus n of a Pi of kind k is the auxiliary SPI controller
+// (Linux drivers/spi/spi-bcm2835aux.c): SPI1 and SPI2 of a Pi 1–4, Zero,
+// Zero W and Zero 2 W. It supports only CPHA=0 modes ("master->mode_bits
+// = (SPI_CPOL | SPI_CS_HIGH | SPI_NO_CS)") and clears CPOL after every
+// message (bcm2835aux_spi_reset_hw writes CNTL0 = CLEARFIFO), so its clock
+// idles low between transfers whatever the mode. SPI0 of every Pi, SPI3–6
+// of a Pi 4 (spi-bcm2835) and every SPI of a Pi 5 (the RP1's DesignWare
+// controllers) are full controllers. Not a Pi: false.
+func SPIAux(k Kind, bus int) bool {
+	return (bus == 1 || bus == 2) && k >= Pi1 && k <= Pi4
+}

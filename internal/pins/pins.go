@@ -165,6 +165,27 @@ func (w *Wiring) SPIBus(bus, chipSelects int, who, key string) {
 	}
 }
 
+// SPILine is the config.txt line that enables SPI bus n with chip select
+// cs: dtparam=spi=on for SPI0 (both chip selects), dtoverlay=spiN-Mcs
+// (M = cs+1) for the others (SPI1 is the auxiliary controller, which
+// dtparam=spi=on does not enable).
+func SPILine(n, cs int) string {
+	if n == 0 {
+		return "dtparam=spi=on"
+	}
+	return fmt.Sprintf("dtoverlay=spi%d-%dcs", n, cs+1)
+}
+
+// EnableSPI says how to enable the SPI device dev (/dev/spidev1.0) on a
+// Pi: the config.txt line for its bus, then a reboot.
+func EnableSPI(dev string) string {
+	bus, cs, ok := parseSPI(dev)
+	if !ok {
+		return "enable SPI (dtparam=spi=on for /dev/spidev0.*, dtoverlay=spiN-1cs for /dev/spidevN.0) in /boot/firmware/config.txt"
+	}
+	return fmt.Sprintf("enable SPI%d: add `%s` to /boot/firmware/config.txt, then run `sudo reboot`", bus, SPILine(bus, cs))
+}
+
 // ParseSPI reads an SPI device name (/dev/spidevB.C, SPIB.C or B.C) as
 // its bus and chip select.
 func ParseSPI(dev string) (bus, cs int, ok bool) { return parseSPI(dev) }

@@ -24,7 +24,7 @@ import (
 )
 
 var (
-	faultCycles = flag.Int("fault-cycles", 12, "TestFaultInjection: how many faults and moves to run (the README's long run: 1000)")
+	faultCycles = flag.Int("fault-cycles", 12, "TestFaultInjection: how many faults and moves to run (the long run in docs/testing.md: 1000)")
 	faultSeed   = flag.Int64("fault-seed", 0, "TestFaultInjection: the random seed (0: the time)")
 )
 
@@ -55,7 +55,7 @@ type faultRun struct {
 // damaged or emptied stream) before restarting it. After every restart
 // each acknowledged move must still be there and no Seq may come round
 // again with other content. It reports moves acknowledged, moves lost and
-// seq reused (both must be 0). -fault-cycles sets the length (the README
+// seq reused (both must be 0). -fault-cycles sets the length (docs/performance.md
 // quotes a run of 1000), -fault-seed repeats a run.
 func TestFaultInjection(t *testing.T) {
 	if testing.Short() {

@@ -60,7 +60,7 @@ func (s SPIStrip[T]) Driver() *Driver {
 			}
 			port, err := spireg.Open(s.Port(sec))
 			if err != nil {
-				return nil, fmt.Errorf("%s %q: %v (on a Pi, enable SPI: dtparam=spi=on)", key, s.Port(sec), err)
+				return nil, fmt.Errorf("%s %q: %v (on a Pi, %s)", key, s.Port(sec), err, pins.EnableSPI(s.Port(sec)))
 			}
 			strip, err := s.New(port, sec, n)
 			if err != nil {

@@ -8,8 +8,9 @@ import (
 	"boardd/leds/ledreg"
 )
 
-// The driver tells boardd doctor the core clock a Pi 3 or 4 needs, and
-// nothing for the Pis whose SPI clock does not follow it.
+// The driver tells boardd doctor the core clock every Pi whose core clock
+// scales needs (Pi 1/Zero/Zero W, Pi 3/Zero 2 W, Pi 4), and nothing for
+// the Pis whose SPI clock does not move (Pi 2 at its fixed 250 MHz, Pi 5).
 func TestBootSettings(t *testing.T) {
 	d := ledreg.Lookup("ws2812")
 	if d == nil || d.Boot == nil || d.Strip == nil || d.Pins == nil {
@@ -19,6 +20,8 @@ func TestBootSettings(t *testing.T) {
 		kind pi.Kind
 		want string
 	}{
+		{pi.Pi1, "[[core_freq 250]]"},
+		{pi.Pi2, "none"},
 		{pi.Pi3, "[[core_freq 250]]"},
 		{pi.Pi4, "[[core_freq 500] [core_freq_min 500]]"},
 		{pi.Pi5, "none"},

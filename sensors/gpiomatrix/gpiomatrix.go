@@ -125,11 +125,33 @@ func (d *DecoderRows) Release() error {
 type Opts struct {
 	// Settle is the wait between selecting a row and reading the columns;
 	// 0 means 20 µs (the Pi's ~50 kΩ pull-ups against a few hundred pF of
-	// cable). Linux sleeps overshoot; a 14-row scan takes about 1 ms.
+	// cable).
 	Settle time.Duration
-	// Sleep waits; nil means time.Sleep. Tests inject a recorder.
+	// Sleep waits; nil means Wait (busy-waits under SpinLimit). Tests
+	// inject a recorder.
 	Sleep func(time.Duration)
 }
+
+// SpinLimit is the longest settle Wait busy-waits; longer ones sleep.
+// Go's time.Sleep on Linux takes about a millisecond however short the
+// wait (BenchmarkSleep20us: 1.08 ms for 20 µs on the project's build
+// machine), which made a 16-row scan 10–17 ms instead of well under one.
+const SpinLimit = time.Millisecond
+
+// Wait waits d: a busy-wait on the monotonic clock below SpinLimit (a
+// 16-row scan spins 16 × 20 µs, about 6 % of one core at 200 scans a
+// second), time.Sleep from SpinLimit up.
+func Wait(d time.Duration) {
+	if d >= SpinLimit {
+		sleep(d)
+		return
+	}
+	for start := time.Now(); time.Since(start) < d; {
+	}
+}
+
+// sleep is time.Sleep (a variable for tests).
+var sleep = time.Sleep
 
 // Dev is a switch matrix. It implements sensors.Source.
 type Dev struct {
@@ -150,7 +172,7 @@ func New(rows RowSelector, cols []gpio.PinIn, o *Opts) (*Dev, error) {
 		opts.Settle = 20 * time.Microsecond
 	}
 	if opts.Sleep == nil {
-		opts.Sleep = time.Sleep
+		opts.Sleep = Wait
 	}
 	if rows == nil || rows.Rows() < 1 || len(cols) < 1 {
 		return nil, errors.New("gpiomatrix: needs at least one row and one column")
@@ -197,4 +219,55 @@ func (d *Dev) Read(f *sensors.Frame) error {
 		return fmt.Errorf("gpiomatrix: %w", err)
 	}
 	return nil
+}
+
+// The costs ScanTime counts. gpioOp is one GPIO write or read through the
+// Linux GPIO character device (an ioctl each; boardd runs unprivileged, so
+// periph's memory-mapped path is not used): an estimate for a Pi 3 or 4,
+// not a measurement, generous so the check errs towards a lower rate.
+// spiTx is one short SPI transaction (an ioctl and a few bytes at 1 MHz).
+// sleepSlack is what a time.Sleep of a millisecond or more overshoots.
+const (
+	gpioOp     = 10 * time.Microsecond
+	spiTx      = 50 * time.Microsecond
+	sleepSlack = 100 * time.Microsecond
+)
+
+// Wiring is what ScanTime needs to know of a matrix.
+type Wiring struct {
+	// Rows and Cols are the matrix's size.
+	Rows, Cols int
+	// SelectWrites is how many GPIO writes select a row (GPIORows: 2,
+	// DecoderRows: its address pins, plus 2 with an enable); 0 with
+	// SPIRows.
+	SelectWrites int
+	// SPIRows: rows through 74HC595s, one SPI transaction a row.
+	SPIRows bool
+	// Settle is the wait after each select.
+	Settle time.Duration
+}
+
+// ScanTime estimates one Read: per row, the select, the settle (as Wait
+// does it) and one read per column. It is what the config check holds a
+// scan rate against.
+func ScanTime(w Wiring) time.Duration {
+	sel := time.Duration(w.SelectWrites) * gpioOp
+	if w.SPIRows {
+		sel = spiTx
+	}
+	settle := w.Settle
+	if settle >= SpinLimit {
+		settle += sleepSlack
+	}
+	return time.Duration(w.Rows) * (sel + settle + time.Duration(w.Cols)*gpioOp)
+}
+
+// MaxRate is the fastest scan rate (scans per second) that leaves a fifth
+// of every period idle.
+func MaxRate(w Wiring) float64 {
+	t := ScanTime(w)
+	if t <= 0 {
+		return 0
+	}
+	return 0.8 / t.Seconds()
 }

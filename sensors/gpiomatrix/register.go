@@ -21,7 +21,7 @@ import (
 // The driver as boardd knows it: sensors.driver gpiomatrix, configured by
 // the sensors.gpiomatrix section.
 func init() {
-	sensorreg.Register(&sensorreg.Driver{Name: "gpiomatrix", Section: &Config{RowCount: 16, Settle: 20 * time.Microsecond}, Flags: flags, Check: check, Pins: pinJobs, Open: open})
+	sensorreg.Register(&sensorreg.Driver{Name: "gpiomatrix", Section: &Config{RowCount: 16, Settle: 20 * time.Microsecond}, Flags: flags, Check: check, Pins: pinJobs, Bits: bits, Open: open})
 }
 
 // Config is the section sensors.gpiomatrix.
@@ -51,13 +51,56 @@ func flags(fs *flag.FlagSet, s *configs.Sensors) {
 	fs.DurationVar(&m.Settle, "settle", m.Settle, "gpiomatrix: wait after selecting a row")
 }
 
-// check: a selected matrix needs its columns and its rows.
+// check: a selected matrix needs its columns and its rows, and a scan
+// rate its rows can keep (each row waits settle and costs a GPIO call per
+// column and per select line).
 func check(c *configs.Checking) error {
-	m := section(c.Config)
-	if c.Config.Sensors.Driver == "gpiomatrix" && (len(m.Cols) == 0 || len(m.Rows) == 0 && m.RowSPI == "") {
+	d := c.Config
+	m := section(d)
+	if m.Settle < 0 || m.Settle > 100*time.Millisecond {
+		return c.Errorf("sensors.gpiomatrix.settle", "%v: want 0 (20µs) to 100ms", m.Settle)
+	}
+	if d.Sensors.Driver != "gpiomatrix" {
+		return nil
+	}
+	if len(m.Cols) == 0 || len(m.Rows) == 0 && m.RowSPI == "" {
 		return c.Errorf("sensors.gpiomatrix", "needs cols and rows (or row_spi): GPIO names such as GPIO5")
 	}
+	w := wiringOf(m)
+	if max := MaxRate(w); d.Sensors.Rate > max {
+		return c.Errorf("sensors.rate", "%v scans per second: %d rows × %d columns with a %v settle take about %v a scan, so at most %d scans per second fit; set sensors.rate: %d or lower, or a shorter sensors.gpiomatrix.settle",
+			d.Sensors.Rate, w.Rows, w.Cols, w.Settle, ScanTime(w).Round(10*time.Microsecond), int(max), sensors.RoundRate(max))
+	}
 	return nil
+}
+
+// wiringOf is the matrix the section describes, for ScanTime.
+func wiringOf(m *Config) Wiring {
+	settle := m.Settle
+	if settle == 0 {
+		settle = 20 * time.Microsecond
+	}
+	w := Wiring{Rows: len(m.Rows), Cols: len(m.Cols), SelectWrites: 2, Settle: settle}
+	switch {
+	case m.RowSPI != "":
+		w.Rows, w.SelectWrites, w.SPIRows = m.RowCount, 0, true
+	case m.Decoder:
+		w.Rows, w.SelectWrites = 1<<len(m.Rows), len(m.Rows)
+		if m.DecoderEnable != "" {
+			w.SelectWrites += 2
+		}
+	}
+	return w
+}
+
+// bits: rows × columns, as configured (0 when not yet configured).
+func bits(d *configs.Daemon) int {
+	m := section(d)
+	if len(m.Cols) == 0 || len(m.Rows) == 0 && m.RowSPI == "" {
+		return 0
+	}
+	w := wiringOf(m)
+	return w.Rows * w.Cols
 }
 
 // pinJobs: the rows (GPIOs, decoder address lines or the 74HC595s' SPI
@@ -115,7 +158,7 @@ func open(d *configs.Daemon, _ sensorreg.Env) (sensors.Source, func(), error) {
 	if m.RowSPI != "" {
 		port, err := spireg.Open(m.RowSPI)
 		if err != nil {
-			return nil, nil, fmt.Errorf("gpiomatrix: --row-spi %q: %v", m.RowSPI, err)
+			return nil, nil, fmt.Errorf("gpiomatrix: --row-spi %q: %v (on a Pi, %s)", m.RowSPI, err, pins.EnableSPI(m.RowSPI))
 		}
 		c, err := port.Connect(physic.MegaHertz, spi.Mode0, 8)
 		if err == nil {

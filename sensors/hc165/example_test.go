@@ -9,6 +9,7 @@ import (
 	"periph.io/x/conn/v3/spi/spireg"
 	"periph.io/x/host/v3"
 
+	"boardd/internal/pi"
 	"boardd/sensors"
 	"boardd/sensors/hc165"
 )
@@ -26,7 +27,10 @@ func Example() {
 	if latch == nil {
 		log.Fatal("no GPIO16")
 	}
-	chain, err := hc165.New(port, latch, &hc165.Opts{Chips: 20})
+	// SPI1 of a Pi 1-4 is the auxiliary controller: mode 0 there, mode 2
+	// on a full one. The chain ends in the check chip (0xA5).
+	mode := hc165.ModeFor(pi.KindOf(pi.Model("/")), 1)
+	chain, err := hc165.New(port, latch, &hc165.Opts{Chips: 20, Mode: &mode, CheckChip: true})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -71,7 +71,8 @@ func flags(fs *flag.FlagSet, s *configs.Sensors) {
 
 // check refuses what the expanders cannot do: an unknown mode, addresses
 // outside 0x20-0x27, more chips than one bus takes, fewer than the board
-// needs, a bus clock config.txt cannot set, and (when selected) a scan
+// needs (as a matrix or wired directly, where even eight chips are too
+// few), a bus clock config.txt cannot set, and (when selected) a scan
 // rate the bus cannot keep up with.
 func check(c *configs.Checking) error {
 	d := c.Config
@@ -83,6 +84,9 @@ func check(c *configs.Checking) error {
 	squares := d.Squares().Len()
 	if n := len(m.Addrs); s.Driver == "mcp23017" && m.Mode == "matrix" && n > 0 && n*56 < squares {
 		return c.Errorf("sensors.mcp23017.addrs", "%d chips as a matrix read %d switches, but the %s board has %d squares: want %d addresses (or none: as many as the board needs)", n, n*56, d.BoardShape, squares, (squares+55)/56)
+	}
+	if n := len(Addrs(d)); s.Driver == "mcp23017" && m.Mode == "direct" && n*14 < squares {
+		return c.Errorf("sensors.mcp23017.mode", "direct: %d chips read 14 switches each, %d in all, but the %s board has %d squares, and one I²C bus takes at most 8 chips (112 switches): use mode: matrix (56 switches a chip, %d chips)", n, n*14, d.BoardShape, squares, (squares+55)/56)
 	}
 	if n := len(m.Addrs); n > 8 || m.Mode == "matrix" && n*56 > 320 {
 		return c.Errorf("sensors.mcp23017.addrs", "%d chips: one bus takes at most 8 (0x20-0x27), and at most 5 as a matrix", n)
@@ -107,19 +111,9 @@ func check(c *configs.Checking) error {
 			faster = ", or raise the bus to 400 kHz (dtparam=i2c_arm_baudrate=400000 in config.txt and sensors.mcp23017.bus_hz: 400000)"
 		}
 		return c.Errorf("sensors.rate", "%v scans per second: %d MCP23017s as a %s take about %v a scan on a %d Hz I²C bus, so at most %d scans per second fit; set sensors.rate: %d or lower%s",
-			s.Rate, chips, mode, ScanTime(mode, chips, hz).Round(100*time.Microsecond), m.BusHz, int(max), rateBelow(max), faster)
+			s.Rate, chips, mode, ScanTime(mode, chips, hz).Round(100*time.Microsecond), m.BusHz, int(max), sensors.RoundRate(max), faster)
 	}
 	return nil
-}
-
-// rateBelow is a round scan rate at or under max: 200, 100, 50, 25 or 10.
-func rateBelow(max float64) int {
-	for _, r := range []int{200, 100, 50, 25} {
-		if float64(r) <= max {
-			return r
-		}
-	}
-	return 10
 }
 
 func open(d *configs.Daemon, _ sensorreg.Env) (sensors.Source, func(), error) {

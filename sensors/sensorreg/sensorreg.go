@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"boardd/configs"
+	"boardd/internal/pi"
 	"boardd/internal/pins"
 	"boardd/internal/registry"
 	"boardd/rules/square"
@@ -61,9 +62,33 @@ type Driver struct {
 	// Bits is how many switches the configured driver reads, 0 when only
 	// opening the hardware tells. May be nil.
 	Bits func(d *configs.Daemon) int
+	// OnModel checks the configured (selected) driver against the Pi
+	// model it will run on (an SPI mode the controller cannot do or that
+	// loses a bit there): boardd doctor calls it with the model it reads,
+	// the config check and Open with this machine's. May be nil.
+	OnModel func(d *configs.Daemon, kind pi.Kind) ModelCheck
 	// Open opens the switch hardware the config describes. close (may be
 	// nil) releases it.
 	Open func(d *configs.Daemon, env Env) (src sensors.Source, close func(), err error)
+}
+
+// ModelCheck is a driver's verdict on its config for one Pi model.
+type ModelCheck struct {
+	// Topic names the check in boardd doctor ("spimode"); empty: nothing
+	// to say.
+	Topic string
+	// Err is the problem, nil when the config suits the model.
+	Err error
+	// Msg says what was checked (the OK line), Fix what to change.
+	Msg, Fix string
+}
+
+// CheckModel asks the configured driver about the Pi model kind.
+func CheckModel(d *configs.Daemon, kind pi.Kind) ModelCheck {
+	if drv := Lookup(d.Sensors.Driver); drv != nil && drv.OnModel != nil {
+		return drv.OnModel(d, kind)
+	}
+	return ModelCheck{}
 }
 
 var drivers = registry.New[*Driver]("sensorreg")
@@ -122,6 +147,11 @@ func Check(c *configs.Checking) error {
 				return err
 			}
 		}
+	}
+	// Whatever the driver, fewer switches than squares cannot read the
+	// board (each driver names the setting first where it can).
+	if n, sq := Bits(c.Config), c.Config.Squares().Len(); n < sq {
+		return c.Errorf("sensors.driver", "%s as configured reads %d switches, but the %s board has %d squares: docs/hardware.md gives each wiring's size", s.Driver, n, c.Config.BoardShape, sq)
 	}
 	if s.Wiring == "" {
 		return nil

@@ -100,13 +100,17 @@ func TestBits(t *testing.T) {
 		{"board_shape: square16\nsensors:\n  driver: hc165\n", 256},
 		{"sensors:\n  driver: hc165\n  hc165: {chips: 24}\n", 192},
 		{"sensors:\n  driver: mcp23017\n  rate: 100\n", 168},
-		{"sensors:\n  driver: mcp23017\n  rate: 100\n  mcp23017: {mode: direct}\n", 14 * 8},
-		{"sensors:\n  driver: gpiomatrix\n  gpiomatrix: {rows: [GPIO5], cols: [GPIO6]}\n", sensors.MaxBits},
+		{"sensors:\n  driver: sim\n  mcp23017: {mode: direct}\n", 14 * 8}, // read as mcp23017 below: the check refuses it selected
+		{"sensors:\n  driver: gpiomatrix\n  gpiomatrix: {decoder: true, rows: [GPIO5, GPIO6, GPIO12, GPIO13], cols: [GPIO14, GPIO15, GPIO17, GPIO27, GPIO22, GPIO23, GPIO24, GPIO25, GPIO4, GPIO16]}\n", 160},
+		{"sensors:\n  driver: gpiomatrix\n  gpiomatrix: {row_spi: /dev/spidev0.0, row_count: 14, cols: [GPIO14, GPIO15, GPIO17, GPIO27, GPIO22, GPIO23, GPIO24, GPIO25, GPIO4, GPIO16, GPIO5, GPIO6]}\n", 168},
 	}
 	for _, tc := range tests {
 		d, err := configs.Parse("f.yaml", []byte(tc.yaml))
 		if err != nil {
 			t.Fatalf("%q: %v", tc.yaml, err)
+		}
+		if strings.Contains(tc.yaml, "direct") {
+			d.Sensors.Driver = "mcp23017"
 		}
 		if got := sensorreg.Bits(&d); got != tc.want {
 			t.Errorf("%q: Bits = %d, want %d", tc.yaml, got, tc.want)
@@ -178,6 +182,19 @@ func TestBoardShape(t *testing.T) {
 	}
 }
 
+// Whatever the driver, a configuration that reads fewer switches than
+// the board has squares is refused before anything opens.
+func TestTooFewSwitches(t *testing.T) {
+	for _, tc := range []struct{ yaml, want string }{
+		{"sensors:\n  driver: gpiomatrix\n  gpiomatrix: {rows: [GPIO5], cols: [GPIO6]}\n", "f.yaml: line 2: sensors.driver: gpiomatrix as configured reads 1 switches, but the cross14 board has 160 squares"},
+		{"board_shape: square16\nsensors:\n  driver: gpiomatrix\n  gpiomatrix: {decoder: true, rows: [GPIO5, GPIO6, GPIO12, GPIO13], cols: [GPIO14, GPIO15, GPIO17, GPIO27, GPIO22, GPIO23, GPIO24, GPIO25, GPIO4, GPIO16]}\n", "reads 160 switches, but the square16 board has 256 squares"},
+	} {
+		if _, err := configs.Parse("f.yaml", []byte(tc.yaml)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.yaml, err, tc.want)
+		}
+	}
+}
+
 // The wiring map file is checked with the config: it exists, and maps the
 // board's squares onto no more bits than the configured driver reads.
 func TestConfigChecksTheWiringMap(t *testing.T) {
@@ -200,7 +217,7 @@ func TestConfigChecksTheWiringMap(t *testing.T) {
 	tests := []struct{ name, yaml, want string }{
 		{"a map of 160 bits", "sensors:\n  wiring: " + good + "\n", ""},
 		{"on a chain of 20 chips", "sensors:\n  driver: hc165\n  wiring: " + good + "\n", ""},
-		{"on two expanders wired directly", "sensors:\n  driver: mcp23017\n  mcp23017: {mode: direct, addrs: [\"0x20\", \"0x21\"]}\n  wiring: " + good + "\n", "f.yaml: line 4: sensors.wiring: " + good + ":5: bit 28 (e4) out of range: the driver reads bits 0-27"},
+		{"on two expanders wired directly", "sensors:\n  driver: mcp23017\n  mcp23017: {mode: direct, addrs: [\"0x20\", \"0x21\"]}\n  wiring: " + good + "\n", "f.yaml: line 3: sensors.mcp23017.mode: direct: 2 chips read 14 switches each, 28 in all"},
 		{"missing", "sensors:\n  wiring: " + filepath.Join(dir, "none.yaml") + "\n", "f.yaml: line 2: sensors.wiring: open " + filepath.Join(dir, "none.yaml")},
 	}
 	for _, tc := range tests {

@@ -118,7 +118,7 @@ func TestDamagedJournalRecoversTurnsFromTheStream(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/entry %d", d.name, i+1), func(t *testing.T) {
 				var journal string
 				if d.at == nil && i == 0 {
-					t.Skip("an empty journal names no game: not recovered (see the README)")
+					t.Skip("an empty journal names no game: not recovered (see docs/durability.md)")
 				}
 				if d.at == nil {
 					journal = strings.Join(lines[:i], "")

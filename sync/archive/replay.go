@@ -65,14 +65,8 @@ func Replay(data []byte, lookup pgn4.Lookup) (*Replayed, error) {
 	for _, b := range v.Geometry.Barriers {
 		out.Walls = append(out.Walls, [2]string{b.A.String(), b.B.String()})
 	}
-	var slots []pgn4.Slot
-	for _, rd := range pg.Rounds {
-		slots = append(slots, rd.Slots...)
-	}
 	recs := g.Records()
-	if len(slots) != len(recs) {
-		slots = nil // clocks cannot be matched to turns
-	}
+	slotClocks := clocksByRecord(pg, g.StartTurn(), recs)
 	// Take the game back turn by turn from the end: each takeback
 	// restores the position before the turn exactly.
 	plies := make([]Ply, len(recs)+1)
@@ -94,13 +88,62 @@ func Replay(data []byte, lookup pgn4.Lookup) (*Replayed, error) {
 	}
 	clocks := []int64{-1, -1, -1, -1}
 	for i := range plies {
-		if i > 0 && slots != nil && slots[i-1].HasClock {
-			clocks[recs[i-1].Seat] = slots[i-1].Clock.Milliseconds()
+		if i > 0 {
+			if ms, ok := slotClocks[i-1]; ok {
+				clocks[recs[i-1].Seat] = ms
+			}
 		}
 		plies[i].ClockMS = append([]int64(nil), clocks...)
 	}
 	out.Plies = plies
 	return out, nil
+}
+
+// clocksByRecord matches the file's [%clk] comments to the game's records:
+// the clock in a slot is the time left to the seat whose turn the slot
+// records, after that turn. Slots and records do not pair one to one — a
+// resignation out of turn is a comment ("{Yellow resigns}") and a record
+// without a slot, "Kj8xNj9T" one slot and two records, "Qd1-d4R" a move
+// and its player's resignation, a lone S or # a slot without a record;
+// draws, claims and notes are neither — so each slot is matched to the
+// record it stands for: a move slot to the game's next move, a lone R or T
+// to the next resignation or time-out of the seat on turn. The answer maps
+// record indexes to milliseconds; a slot that matches nothing (a file the
+// game does not follow) ends the matching, keeping the clocks before it.
+func clocksByRecord(pg *pgn4.Game, start rules.Seat, recs []rules.Record) map[int]int64 {
+	out := map[int]int64{}
+	onTurn := func(j int) rules.Seat {
+		if j == 0 {
+			return start
+		}
+		return recs[j-1].TurnAfter
+	}
+	next := 0 // the first record no slot has claimed
+	for _, rd := range pg.Rounds {
+		for _, sl := range rd.Slots {
+			var match func(j int) bool
+			switch sl.Move.Kind {
+			case pgn4.Stalemate, pgn4.Eliminated:
+				continue // the seat was removed by the turn before: no record of its own
+			case pgn4.Resign, pgn4.Timeout:
+				match = func(j int) bool { return recs[j].Action != rules.ActMove && recs[j].Seat == onTurn(j) }
+			default:
+				match = func(j int) bool { return recs[j].Action == rules.ActMove }
+			}
+			j := next
+			for j < len(recs) && !match(j) {
+				j++
+			}
+			if j == len(recs) {
+				return out
+			}
+			if sl.HasClock {
+				out[j] = sl.Clock.Milliseconds()
+			}
+			next = j + 1
+		}
+	}
+	return out
 }
 
 func ply(g *rules.Game) Ply {

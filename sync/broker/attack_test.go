@@ -14,7 +14,7 @@ import (
 	"github.com/mochi-mqtt/server/v2/packets"
 )
 
-var mqttAttack = flag.Duration("mqtt-attack", 0, "measure password guessing against the embedded broker for this long (for example 60s); the figures go in the README")
+var mqttAttack = flag.Duration("mqtt-attack", 0, "measure password guessing against the embedded broker for this long (for example 60s); the figures go in docs/performance.md")
 
 // TestMQTTGuessing is a measurement, not a check: raw CONNECTs with wrong
 // passwords from 8 loopback addresses, 4 connections each, as fast as the

@@ -15,7 +15,7 @@ import (
 	"time"
 )
 
-var loginAttack = flag.Duration("login-attack", 0, "measure password guessing against the web login for this long (for example 60s); the figures go in the README")
+var loginAttack = flag.Duration("login-attack", 0, "measure password guessing against the web login for this long (for example 60s); the figures go in docs/performance.md")
 
 // clientFrom is an HTTP client whose connections come from a loopback
 // address of its own (127.0.0.2 …: Linux answers the whole 127/8 on lo).

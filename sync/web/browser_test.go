@@ -147,6 +147,15 @@ func waitCommand(t *testing.T, f *fakeBoard, name string) referee.Command {
 	return referee.Command{}
 }
 
+// logIn logs in through the page's form and waits for the controls.
+func logIn(t *testing.T, ctx context.Context) {
+	t.Helper()
+	do2(t, ctx, "logging in", chromedp.Click(chromedp.ID("login-open")),
+		chromedp.SendKeys(chromedp.ID("password"), testPassword),
+		chromedp.Click(chromedp.ID("login-submit")),
+		chromedp.WaitVisible(chromedp.ID("controls")))
+}
+
 // boardPieces reads the pieces the page shows, square → piece.
 const boardPieces = `Object.fromEntries([...document.querySelectorAll('#board [data-square]')].filter(e => e.dataset.piece).map(e => [e.dataset.square, e.dataset.piece]))`
 
@@ -249,10 +258,7 @@ func TestBrowser(t *testing.T) {
 	if !eval[bool](t, ctx, `document.getElementById('controls').hidden`) {
 		t.Error("controls shown before logging in")
 	}
-	do2(t, ctx, "logging in", chromedp.Click(chromedp.ID("login-open")),
-		chromedp.SendKeys(chromedp.ID("password"), testPassword),
-		chromedp.Click(chromedp.ID("login-submit")),
-		chromedp.WaitVisible(chromedp.ID("controls")))
+	logIn(t, ctx)
 	do2(t, ctx, "resigning Blue", chromedp.SetValue(chromedp.ID("resign-seat"), "Blue"),
 		chromedp.Click(chromedp.ID("resign")), chromedp.Click(chromedp.ID("resign")))
 	if c := waitCommand(t, f, referee.CmdResign); c.Seat != "Blue" {

@@ -56,10 +56,7 @@ func TestBrowserClubNight(t *testing.T) {
 
 	do2(t, ctx, "loading the page", chromedp.EmulateViewport(1366, 768), chromedp.Navigate(ts.URL+"/"),
 		chromedp.WaitVisible(chromedp.CSS(`#board [data-square="h1"][data-piece="rK"]`)))
-	do2(t, ctx, "logging in", chromedp.Click(chromedp.ID("login-open")),
-		chromedp.SendKeys(chromedp.ID("password"), testPassword),
-		chromedp.Click(chromedp.ID("login-submit")),
-		chromedp.WaitVisible(chromedp.ID("controls")))
+	logIn(t, ctx)
 
 	// The player names, event and round fit the side panel at 1366 px.
 	do2(t, ctx, "opening the names", chromedp.Click(chromedp.CSS(`#game-box summary`)))

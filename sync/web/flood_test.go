@@ -11,7 +11,7 @@ import (
 
 var streamCap = flag.Int("stream-cap", 0, "with -stream-flood: MaxStreams (0: the default; a large number: as if uncapped)")
 
-var streamFlood = flag.Int("stream-flood", 0, "measure: open this many event streams at once (for example 800) and report the server's heap growth; the figure goes in the README")
+var streamFlood = flag.Int("stream-flood", 0, "measure: open this many event streams at once (for example 800) and report the server's heap growth; the figure goes in docs/performance.md")
 
 // TestStreamFlood is a measurement, not a check: it opens -stream-flood
 // event streams against a server with the default cap (or -stream-cap)

@@ -2,7 +2,9 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -98,5 +100,43 @@ func TestGamesWithoutAnArchive(t *testing.T) {
 	res, body := do(t, client(t), "GET", ts.URL+"/api/games", "", nil)
 	if res.StatusCode != http.StatusNotFound || !strings.Contains(body, "no game archive") {
 		t.Errorf("no archive: %d %s", res.StatusCode, body)
+	}
+}
+
+// The viewer keeps every clock of a game that holds more than moves: a
+// resignation out of turn ("{Yellow resigns}" while Red is to move) is a
+// turn without a slot of its own. (sync/archive's
+// TestReplayClocksStayWithTheirMoves covers the whole family.)
+func TestGamesReplayKeepsTheClocks(t *testing.T) {
+	st := &archive.Store{Dir: t.TempDir()}
+	pg, _, err := pgn4.ParseString(`[Variant "Teams"]
+[StartFen4 "4PC"]
+[Event "Club Night"]
+[Result "0-1"]
+
+1. h2-h4 { [%clk 0:09:58] } .. b7-c7 { [%clk 0:09:55] } .. g13-g11 { [%clk 0:09:50] } .. m8-l8 { [%clk 0:09:41] } {Yellow resigns}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := st.Save(pg, "1", time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, ts := newTestServer(t, Config{Games: st})
+	res, body := do(t, client(t), "GET", ts.URL+"/api/games/"+filepath.Base(path)+"/replay", "", nil)
+	var rep archive.Replayed
+	if err := json.Unmarshal([]byte(body), &rep); err != nil || res.StatusCode != 200 {
+		t.Fatalf("replay: %d %s (%v)", res.StatusCode, body, err)
+	}
+	want := [][]int64{{-1, -1, -1, -1}, {598000, -1, -1, -1}, {598000, 595000, -1, -1}, {598000, 595000, 590000, -1},
+		{598000, 595000, 590000, 581000}, {598000, 595000, 590000, 581000}}
+	if len(rep.Plies) != len(want) {
+		t.Fatalf("%d plies, want %d: %+v", len(rep.Plies), len(want), rep.Plies)
+	}
+	for i, w := range want {
+		if fmt.Sprint(rep.Plies[i].ClockMS) != fmt.Sprint(w) {
+			t.Errorf("ply %d (%s %s): clocks %v, want %v", i, rep.Plies[i].Seat, rep.Plies[i].Move, rep.Plies[i].ClockMS, w)
+		}
 	}
 }

@@ -216,9 +216,22 @@
     }
   }
 
+  // botLevels reads the game's Bots tag ("Green:3,Blue:5"; a seat without
+  // a level plays level 3, as the board reads it): seat -> level.
+  function botLevels(tags) {
+    const bots = {};
+    for (const part of ((tags || {}).Bots || '').split(',')) {
+      const [seat, lvl] = part.split(':');
+      const i = seatIndex((seat || '').trim());
+      if (i >= 0) bots[SEATS[i]] = (lvl || '').trim() || '3';
+    }
+    return bots;
+  }
+
   function renderSeats(st) {
     const seats = st.seats || [];
     const scored = /ffa/i.test(st.variant || '') || seats.some((s) => s.points);
+    const bots = botLevels(st.tags);
     for (const s of seats) {
       const card = app.cards[seatIndex(s.seat)];
       if (!card) continue;
@@ -228,8 +241,13 @@
       card.classList.toggle('out', s.status !== 'playing' && s.status !== 'walking');
       const info = [];
       if (scored) info.push(s.points + (s.points === 1 ? ' pt' : ' pts'));
-      if (s.remote) info.push('remote');
+      // A bot seat is a remote seat whose moves the board's bot chooses.
+      if (bots[s.seat]) info.push('bot ' + bots[s.seat]);
+      else if (s.remote) info.push('remote');
+      card.classList.toggle('bot', !!bots[s.seat]);
+      card.dataset.kind = bots[s.seat] ? 'bot' : s.remote ? 'remote' : 'board';
       card.children[2].textContent = info.join(' · ');
+      card.children[2].title = bots[s.seat] ? "played by the board's bot at level " + bots[s.seat] + ' (a person makes its moves on the board)' : '';
       card.children[3].textContent = s.status && s.status !== 'playing' ? s.status : '';
     }
     tickClocks();
@@ -301,7 +319,12 @@
     if (st.status === 'setup' && st.setup) b.append(el('div', 'note', setupNote(st.setup)));
     const checked = (st.checks || []).map((sq) => SEATS.find((s) => seatClass(s) === seatClass((st.pieces || {})[sq]))).filter(Boolean);
     if (checked.length && st.status !== 'over') b.append(el('div', 'note check', 'Check: ' + checked.join(' & ')));
-    if (st.remote) b.append(el('div', 'note', st.remote.seat + ' plays ' + st.remote.move + ' from afar: make the move on the board.'));
+    if (st.remote) {
+      const lvl = botLevels(st.tags)[st.remote.seat];
+      b.append(el('div', 'note', lvl
+        ? st.remote.seat + "'s bot (level " + lvl + ') plays ' + st.remote.move + ': make the move on the board.'
+        : st.remote.seat + ' plays ' + st.remote.move + ' from afar: make the move on the board.'));
+    }
     const an = st.announcement;
     if (an) {
       b.append(el('div', 'note announce', an.accepted
@@ -347,12 +370,21 @@
         for (let k = 0; k < SEATS.length; k++) row.append(el('td', 'mv ' + seatClass(SEATS[k])));
       }
       const cell = row.cells[col + 1];
-      cell.textContent = m.move;
+      cell.append(...breakable(m.move));
       if (i === moves.length - 1) cell.classList.add('latest');
       prev = col;
     });
     const scroll = table.parentElement;
     scroll.scrollTop = scroll.scrollHeight;
+  }
+
+  // breakable returns a move's text as nodes with a line-break
+  // opportunity after the square the piece left ("Qh14x" "Ba10+",
+  // "Rn11-" "k11"), so a narrow column wraps it there, not mid-square.
+  function breakable(move) {
+    const m = /^(.*?\d[-x])(.+)$/.exec(move);
+    if (!m) return [document.createTextNode(move)];
+    return [document.createTextNode(m[1]), document.createElement('wbr'), document.createTextNode(m[2])];
   }
 
   // ---- messages -------------------------------------------------------
@@ -507,9 +539,11 @@
         }
       }
     }
+    const bots = botLevels(st.tags);
     for (const s of st.seats || []) {
       const cb = document.querySelector('[data-remote="' + s.seat + '"]');
       if (cb && document.activeElement !== cb) cb.checked = !!s.remote;
+      if (cb) cb.nextSibling.textContent = ' ' + s.seat + (bots[s.seat] ? ' (bot ' + bots[s.seat] + ')' : '');
     }
     const ms = $('move-seat');
     if (document.activeElement !== ms && !ms.dataset.touched) ms.value = st.turn;
@@ -762,6 +796,31 @@
     return base + '+' + extra + (kind === 'delay' ? 'D' : '');
   }
 
+  // gameRunning says whether the live game is under way: not over, and a
+  // turn played. A new game ends such a game unfinished (the referee files
+  // it with its players and event, result "*"), so the dialog asks first.
+  function gameRunning(st) {
+    return !!st && st.status !== 'over' && (st.moves || []).length > 0;
+  }
+
+  // showRunning shows or hides the dialog's question about the game under
+  // way; true when it is shown.
+  function showRunning() {
+    const st = app.live || app.state;
+    const on = gameRunning(st);
+    const box = $('ng-running');
+    if (on && box.hidden) $('ng-abandon').checked = false; // asked afresh
+    box.hidden = !on;
+    if (on) {
+      const who = (st.seats || []).map((s) => s.player).filter(Boolean).join(', ');
+      const n = st.moves.length;
+      $('ng-running-text').textContent = 'The game in progress' + (who ? ' (' + who + ')' : '') +
+        (eventLine(st.tags) ? ', ' + eventLine(st.tags) : '') + ', is not over: ' + n + (n === 1 ? ' turn' : ' turns') +
+        ' played. A new game ends it; it is kept in the finished games as unfinished (*).';
+    }
+    return on;
+  }
+
   function openNewGame() {
     const st = app.live || app.state || {};
     const tags = st.tags || {};
@@ -779,11 +838,7 @@
     } else if (tags.TimeControl === '-') {
       $('ng-kind').value = 'none';
     }
-    const bots = {};
-    for (const part of (tags.Bots || '').split(',')) {
-      const [seat, lvl] = part.split(':');
-      if (seat) bots[seat.trim()] = (lvl || '3').trim();
-    }
+    const bots = botLevels(tags);
     for (const s of st.seats || []) {
       const name = $('ng-name-' + s.seat), remote = $('ng-remote-' + s.seat), bot = $('ng-bot-' + s.seat);
       if (name) name.value = s.player || '';
@@ -791,6 +846,8 @@
       if (remote) remote.checked = !!s.remote && !bots[s.seat];
     }
     $('ng-error').textContent = '';
+    $('ng-running').hidden = true;
+    showRunning();
     $('new-game-dialog').showModal();
     $('ng-variant').focus();
   }
@@ -798,6 +855,11 @@
   async function startNewGame() {
     const err = $('ng-error');
     err.textContent = '';
+    if (showRunning() && !$('ng-abandon').checked) {
+      err.textContent = 'The game in progress is not over: tick "End it unfinished" to start a new one, or Cancel.';
+      $('ng-abandon').focus();
+      return;
+    }
     const payload = { variant: $('ng-variant').value };
     try {
       const tc = timeControl();
@@ -886,13 +948,14 @@
     table.textContent = '';
     if (!list.length) return;
     const head = table.createTHead().insertRow();
-    for (const h of ['Date', 'Event', 'Players', 'Result', '']) head.append(el('th', '', h));
+    for (const [cls, h] of [['game', 'Game'], ['players', 'Players'], ['result', 'Result'], ['act', '']]) head.append(el('th', cls, h));
     const body = table.createTBody();
     for (const g of list) {
       const row = body.insertRow();
       row.dataset.file = g.file;
-      row.append(el('td', 'date', g.date));
-      row.append(el('td', 'ev', [g.event, g.round && 'r' + g.round].filter(Boolean).join(' ')));
+      const game = el('td', 'game');
+      game.append(el('span', 'date', g.date), el('span', 'ev', [g.event, g.round && 'r' + g.round].filter(Boolean).join(' ')));
+      row.append(game);
       const players = el('td', 'players');
       for (const s of SEATS) {
         if (!g.players[s]) continue;
@@ -900,7 +963,10 @@
         p.append(el('span', 'dot ' + seatClass(s)), g.players[s]);
         players.append(p);
       }
-      row.append(players, el('td', 'result', g.result));
+      // "*": the game ended unfinished (a new game started over it).
+      const result = el('td', 'result', g.result === '*' ? 'unfinished' : g.result);
+      result.title = g.result;
+      row.append(players, result);
       const act = el('td', 'act');
       const view = el('button', 'view', 'View');
       view.type = 'button';
