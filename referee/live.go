@@ -183,9 +183,13 @@ func NewLive(cfg LiveConfig) (*Live, error) {
 		l.log.Warn(fmt.Sprintf("the stream log's last Seq %d is above the highest a board uses (%d): damaged, ignored", l.seq, uint64(MaxSeq)))
 		l.seq = 0
 	}
-	if cfg.SeqFloor > MaxSeq {
+	switch {
+	case cfg.SeqFloor > MaxSeq:
 		l.log.Warn(fmt.Sprintf("the Seq floor %d is above the highest a board uses (%d): damaged, ignored", cfg.SeqFloor, uint64(MaxSeq)))
-	} else {
+	case cfg.SeqFloor > l.seq && cfg.Log != nil:
+		l.log.Warn(fmt.Sprintf("numbering goes on after %d, the highest Seq another record names (a journal, the MQTT mirror's position), above the stream log's last %d (a crash before the stream had the message, or a stream file lost)", cfg.SeqFloor, l.seq))
+		l.seq = cfg.SeqFloor
+	default:
 		l.seq = max(l.seq, cfg.SeqFloor)
 	}
 	l.delivered = l.seq // all of them in the log, for Subscribe
