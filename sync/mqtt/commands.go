@@ -108,7 +108,7 @@ func (m *Mirror) handle(ctx context.Context, topic string, payload []byte) (repl
 func (m *Mirror) replay(ctx context.Context, from uint64) referee.Reply {
 	var backlog []referee.Message
 	if from == 0 {
-		s, err := referee.Resume(m.src, 1, referee.FromOldest)
+		s, err := referee.Resume(m.src, 1)
 		if err != nil {
 			return referee.Reply{Error: fmt.Sprintf("replay from %d: %v", from, err)}
 		}

@@ -150,7 +150,7 @@ func (m *Mirror) pump() {
 // keeps next, it starts at the oldest message it keeps: the messages in
 // between are lost to MQTT, and the log says so.
 func (m *Mirror) subscribe(next uint64) ([]referee.Message, <-chan referee.Message, func(), error) {
-	s, err := referee.Resume(m.src, next, referee.FromOldest)
+	s, err := referee.Resume(m.src, next)
 	if err != nil {
 		return nil, nil, nil, err
 	}

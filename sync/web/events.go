@@ -156,7 +156,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			from = seq + 1 - uint64(s.cfg.Backlog)
 		}
 	}
-	sub, err := referee.Resume(b, from, referee.FromOldest)
+	sub, err := referee.Resume(b, from)
 	if err != nil {
 		http.Error(w, "subscribing to the board: "+err.Error(), http.StatusServiceUnavailable)
 		return
@@ -232,7 +232,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			// last message sent.
 			unsubscribe()
 			unsubscribe = func() {}
-			sub, err = referee.Resume(b, last+1, referee.FromOldest)
+			sub, err = referee.Resume(b, last+1)
 			if err != nil {
 				return
 			}
