@@ -351,7 +351,9 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	// line, then the set.
 	for _, k := range slices.Sorted(maps.Keys(d.Game.Tags)) {
 		if err := gametags.CheckStart(map[string]string{k: d.Game.Tags[k]}); err != nil {
-			return bad("game.tags."+k, "%v", err)
+			// The key names the tag already.
+			why := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "tag "+k+": "), "tag "+k+" ")
+			return bad("game.tags."+k, "%s", why)
 		}
 	}
 	if err := gametags.CheckStart(d.Game.Tags); err != nil {
