@@ -33,7 +33,7 @@ func TestDoctorChecksTheConfigAsRunDoes(t *testing.T) {
 	path := write("boardd.yaml", "state_dir: "+dir+"/state\ngame:\n  clock: {base: 25h}\n")
 	var out, errb bytes.Buffer
 	runDoctor([]string{"--config", path}, &out, &errb)
-	if !strings.Contains(out.String(), "FAIL  config   "+path+": line 3: game.clock: base 25h0m0s") {
+	if !strings.Contains(out.String(), "FAIL  config   "+path+": line 3: game.clock: the base time 25h0m0s") {
 		t.Errorf("doctor on a 25-hour clock:\n%s", out.String())
 	}
 }

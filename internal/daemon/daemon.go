@@ -872,20 +872,17 @@ func checkGame(c *configs.Checking) error {
 	return nil
 }
 
-// checkClock: game.clock within the bounds the New game dialog, the
-// new_game command and the TimeControl tag keep (clock.Parse, the one
-// place they are written), so a config cannot start a game those would
-// refuse. A clock with both an increment and a delay is checked for each.
+// checkClock: game.clock by the one rule for a time control
+// (clock.Control.Check, which the New game dialog, the new_game command
+// and the TimeControl tag go through too), so a config cannot start a
+// game those would refuse.
 func checkClock(c *configs.Checking) error {
 	cl := c.Config.Game.Clock
 	if cl == nil || cl.Base <= 0 || cl.Increment < 0 || cl.Delay < 0 {
 		return nil // configs.Daemon.Check says what is wrong
 	}
-	for _, ctl := range []clock.Control{{Base: cl.Base, Increment: cl.Increment}, {Base: cl.Base, Delay: cl.Delay}} {
-		if _, _, err := clock.Parse(ctl.String()); err != nil {
-			why, _, _ := strings.Cut(err.Error(), " (want") // the tag's syntax: not what a config writes
-			return c.Errorf("game.clock", "base %v, increment %v, delay %v: %s (the bounds of the New game dialog and the TimeControl tag)", cl.Base, cl.Increment, cl.Delay, why)
-		}
+	if err := (clock.Control{Base: cl.Base, Increment: cl.Increment, Delay: cl.Delay}).Check(); err != nil {
+		return c.Errorf("game.clock", "%v (the bounds of the New game dialog and the TimeControl tag)", err)
 	}
 	return nil
 }
