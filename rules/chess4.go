@@ -318,7 +318,7 @@ func (g *Game) settleChess4(mover Seat, rec *Record) bool {
 		out = true
 	}
 	if g.result == nil {
-		g.checkDraws(rec != nil && rec.Action == ActMove)
+		g.checkDraws(rec)
 	}
 	return out
 }

@@ -387,6 +387,6 @@ func (g *Game) settleVerney(mover Seat, rec *Record) bool {
 		}
 		p.turn = p.nextSeat(s) // stalemated while the partner can move: pass
 	}
-	g.checkDraws(rec != nil && rec.Action == ActMove)
+	g.checkDraws(rec)
 	return mated
 }
