@@ -48,6 +48,8 @@ func TestReplayEndTokens(t *testing.T) {
 		{"a second S for one stalemate", ffa("3. Qe8-c6 .. S\n4. S"), "", 4, "S", "no seat is stalemated"},
 		{"Teams: # in the mated seat's slot", teams + "3. Rk11-a11+# .. #", "checkmate", 0, "", ""},
 		{"Teams: S for a mate", teams + "3. Rk11-a11+# .. S", "", 3, "S", "no seat is stalemated"},
+		{"Teams: R after the mating move", teams + "3. Rk11-a11+#R", "checkmate", 0, "", "changes nothing"},
+		{"Teams: T after the mating move, then #", teams + "3. Rk11-a11+#T .. #", "checkmate", 0, "", "changes nothing"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

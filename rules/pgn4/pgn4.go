@@ -61,8 +61,10 @@
 // stalemated seat its S ("95. Qd8-d9+ .. S"). Replay reads lone S, #, R
 // and T after the end when nothing but such tokens follows and the end
 // bears each out (S a seat the last turn stalemated, # one it checkmated,
-// R or T a seat still in the game, which changes nothing and is noted);
-// a move after the end stops the replay at the first token past it.
+// R or T a seat still in the game, which changes nothing and is noted),
+// and an R or T written after the move that ended the game
+// ("Rk11-a11+#R"); a move after the end stops the replay at the first
+// token past it.
 //
 // # Comments and variations
 //

@@ -190,6 +190,14 @@ func playSlot(g *rules.Game, sl Slot) (string, error) {
 	if got := strings.Count(rec.Text, "+"); got != mv.Checks {
 		note = "the engine writes " + rec.Text
 	}
+	if _, over := g.Result(); leaves && over {
+		// The move ended the game: the R or T written after it changes
+		// nothing.
+		if note != "" {
+			note += "; "
+		}
+		return note + fmt.Sprintf("the %c after the move that ended the game (%s) changes nothing", mv.Then, resultText(g)), nil
+	}
 	if leaves {
 		// No king walks on (Teams, or FFA without it): the move, then the
 		// seat leaves.
