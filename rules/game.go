@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"slices"
 	"strings"
 )
 
@@ -900,7 +901,8 @@ func (g *Game) fiftyMovesEach(rec *Record) bool {
 // capture (the position's half-move clock), rec (the turn being settled,
 // not yet recorded; nil for none) included. Moves made before the game's
 // start position, which its clock counts too, are shared one by one among
-// the seats in turn order going back from the seat that moved first.
+// the seats taking turns there, in turn order going back from the seat
+// that moved first.
 func (g *Game) quietMoves(rec *Record) [NumSeats]int {
 	var count [NumSeats]int
 	n := g.pos.halfmove
@@ -914,8 +916,17 @@ func (g *Game) quietMoves(rec *Record) [NumSeats]int {
 			n--
 		}
 	}
-	o := g.v.Order
-	for i := g.v.orderIdx[g.StartTurn()]; n > 0; n-- {
+	var o []Seat // the seats taking turns in the start position
+	for _, s := range g.v.Order {
+		if st := g.snaps[0].status[s]; st == Playing || st == Walking {
+			o = append(o, s)
+		}
+	}
+	if len(o) == 0 {
+		return count
+	}
+	i := slices.Index(o, g.StartTurn())
+	for i = max(i, 0); n > 0; n-- {
 		i = (i + len(o) - 1) % len(o)
 		count[o[i]]++
 	}

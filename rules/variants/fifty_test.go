@@ -220,3 +220,25 @@ func TestFiftyMoveRuleEveryVariant(t *testing.T) {
 		})
 	}
 }
+
+// A position set up with its half-move clock running: the plies before it
+// are shared among the seats taking turns there. FFA with Yellow and Green
+// out and the clock at 98: Red and Blue have made 49 quiet moves each, and
+// the game is drawn when both have made their 50th.
+func TestFiftyMovesFromAClock(t *testing.T) {
+	v := variantNamed(t, "ffa")
+	g0 := crossGame(t, v, "R", "0,0,1,1", "rK:h1 rR:k11 bK:a7 bR:d9 yK:g14 gK:n8")
+	g, err := rules.NewGame(v, withClock(t, g0, 98))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[uint64]bool{g.Position().Hash(): true}
+	playQuiet(t, g, seen) // Red's 50th
+	if res, over := g.Result(); over {
+		t.Fatalf("drawn after Red's 50th move, Blue has 49: %+v", res)
+	}
+	playQuiet(t, g, seen) // Blue's 50th
+	if res, over := g.Result(); !over || res.Reason != "50-move rule" {
+		t.Fatalf("after both made 50: %+v over=%v", res, over)
+	}
+}
