@@ -20,8 +20,9 @@ import (
 //   - the partner's king (VerneyOptions.GuardPartnerKing): a move may not open
 //     the partner's king to a check;
 //   - inert mates (VerneyOptions.InertMates): a mated army stays on the board,
-//     inert and not capturable; it is released when its king is no longer
-//     in check. Kings are never captured;
+//     inert and not capturable; it is released when its mate no longer
+//     holds (its king out of check, or in check with a move again). Kings
+//     are never captured;
 //   - the refusals that quote those rules, and the end of turn.
 
 // VerneyOptions are verney.yaml's rules (keys pawn_reversal, pawn_leap,
@@ -45,8 +46,8 @@ type VerneyOptions struct {
 	// InertMates: a checkmate is judged as soon as it stands; the mated
 	// army stays on the board "inert and useless, both for attack and
 	// defence … not liable to capture by the adversaries", the seat misses
-	// its turns until a move leaves its king out of check, which releases
-	// it; kings are never captured; the game is won when both partners
+	// its turns until a move lifts the mate (verneyMated: the check, or a
+	// guard of a flight square, taken or moved), which releases it; kings are never captured; the game is won when both partners
 	// are mated (game layer: settleVerney).
 	InertMates bool
 }
@@ -364,7 +365,7 @@ func (p *Position) verneyWhy(m Move) string {
 
 // settleVerney applies Verney's rules after a turn by seat mover:
 //
-//   - a mated army whose king is no longer in check is released ("The
+//   - a mated army whose mate no longer holds (verneyMated) is released ("The
 //     Pieces of the partner thus released regain life, resume their
 //     functions, and he moves again in his regular turn");
 //   - a seat still playing whose king is in check and that has no legal
