@@ -185,3 +185,56 @@ func TestChess4NotationMethod2Castling(t *testing.T) {
 		t.Errorf("replayed to %s, want %s", a, b)
 	}
 }
+
+// "Qxb9### - Queen captures on b9 and checkmates all remaining players":
+// under Chess4's rules too. White's rook goes to H7 (g7) between Silver's
+// king on a7 and Gold's on n7, each walled in by its own pieces; Black is
+// out already. Silver and Gold, mated at their turns, wait; nobody else
+// moves before White's next turn begins, so both are out at once and
+// White is the last player standing.
+func TestChess4NotationMatesEveryone(t *testing.T) {
+	v := variantNamed(t, "chess4")
+	g := crossGame(t, v, "R", "0,0,1,0", "rK:g1 rR:g3 bK:a7 bP:b6 bP:b8 bR:a6 bR:a8 gK:n7 gP:m6 gP:m8 gR:n6 gR:n8 yK:h14")
+	rec := playCross(t, g, "g3", "g7")
+	if !equalSeats(rec.Out, []rules.Seat{rules.Blue, rules.Green}) {
+		t.Fatalf("Rg3-g7 put %v out, want Silver and Gold", rec.Out)
+	}
+	res, over := g.Result()
+	if !over || len(res.Winners) != 1 || res.Winners[0] != rules.Red {
+		t.Fatalf("result %+v over=%v, want White the last player standing", res, over)
+	}
+	out, err := chess4pgn.Export(g, chess4pgn.Info{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok := c4Token(t, out, 1, rules.Red); tok != "Rh7###" {
+		t.Errorf("White's move %q, want Rh7###\n%s", tok, out)
+	}
+	if !strings.Contains(out, `"1-0-0-0"`) {
+		t.Errorf("want Result 1-0-0-0\n%s", out)
+	}
+}
+
+// The same mate with Black still playing: Black moves before White's next
+// turn, so Silver and Gold go out after Black's move; the marks stay on
+// White's: "##sg", not "###", since Black is left.
+func TestChess4NotationMatesTwoOfThree(t *testing.T) {
+	v := variantNamed(t, "chess4")
+	g := crossGame(t, v, "R", "0,0,0,0", "rK:g1 rR:g3 bK:a7 bP:b6 bP:b8 bR:a6 bR:a8 gK:n7 gP:m6 gP:m8 gR:n6 gR:n8 yK:h14")
+	if rec := playCross(t, g, "g3", "g7"); len(rec.Out) != 0 {
+		t.Fatalf("Rg3-g7 put %v out before White's next turn", rec.Out)
+	}
+	if rec := playCross(t, g, "h14", "i14"); !equalSeats(rec.Out, []rules.Seat{rules.Blue, rules.Green}) {
+		t.Fatalf("after Black's move out %v, want Silver and Gold", rec.Out)
+	}
+	out, err := chess4pgn.Export(g, chess4pgn.Info{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok := c4Token(t, out, 1, rules.Red); tok != "Rh7##sg" {
+		t.Errorf("White's move %q, want Rh7##sg\n%s", tok, out)
+	}
+	if tok := c4Token(t, out, 1, rules.Yellow); strings.Contains(tok, "#") {
+		t.Errorf("Black's move %q is marked\n%s", tok, out)
+	}
+}
