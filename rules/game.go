@@ -916,7 +916,8 @@ func (g *Game) quietMoves(rec *Record) [NumSeats]int {
 			n--
 		}
 	}
-	var o []Seat // the seats taking turns in the start position
+	var buf [NumSeats]Seat
+	o := buf[:0] // the seats taking turns in the start position
 	for _, s := range g.v.Order {
 		if st := g.snaps[0].status[s]; st == Playing || st == Walking {
 			o = append(o, s)
