@@ -1,4 +1,4 @@
-// Package daemon assembles one board from its config and runs it: the
+// Package board assembles one board from its config and runs it: the
 // switches (sensors/sensorreg), the referee (referee.Live) resumed from
 // its journal or new, the LEDs (leds/ledreg), the archive and the message
 // stream on disk, the embedded MQTT broker and the mirror, the web
@@ -7,7 +7,7 @@
 // (LoadConfig: boardd run and boardd config check load through it) and
 // the port check run before anything is written (CheckPorts). boardd run
 // is flags around Start, Watchdog and Close.
-package daemon
+package board
 
 import (
 	"context"
@@ -29,8 +29,8 @@ import (
 
 	sd "github.com/coreos/go-systemd/v22/daemon"
 
+	"boardd/app/catalog"
 	"boardd/configs"
-	"boardd/internal/catalog"
 	"boardd/internal/lan"
 	"boardd/internal/statelock"
 	"boardd/leds"
