@@ -19,7 +19,6 @@ import (
 
 	"boardd/internal/printable"
 	"boardd/internal/yamlpos"
-	"boardd/referee/gametags"
 	"boardd/rules/square"
 
 	"go.yaml.in/yaml/v3"
@@ -400,17 +399,16 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	if c := d.Game.Clock; c != nil && (c.Base <= 0 || c.Increment < 0 || c.Delay < 0) {
 		bad("game.clock", "base must be positive (e.g. 10m), increment and delay not negative")
 	}
-	// The tags as new_game checks them (referee/gametags): each at its
-	// line, then the set.
+	// Each tag's name and value are printable here; what they mean (the
+	// time control, the bots, the board's own tags) is checked as new_game
+	// checks it (referee/gametags) by the application's check of the game.
 	for _, k := range slices.Sorted(maps.Keys(d.Game.Tags)) {
-		if err := gametags.CheckStart(map[string]string{k: d.Game.Tags[k]}); err != nil {
-			// The key names the tag already.
-			why := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "tag "+k+": "), "tag "+k+" ")
-			bad("game.tags."+k, "%s", why)
+		if err := printable.Check(d.Game.Tags[k]); err != nil {
+			bad("game.tags."+k, "%v", err)
 		}
-	}
-	if err := gametags.CheckStart(d.Game.Tags); err != nil {
-		bad("game.tags", "%v", err)
+		if k == "" || strings.ContainsAny(k, " \"[]") || printable.Check(k) != nil {
+			bad("game.tags", "%q: tag names are single words of printable characters", k)
+		}
 	}
 	if err := printable.Check(d.Web.Title); err != nil {
 		bad("web.title", "%v", err)

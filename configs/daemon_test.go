@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	_ "boardd/app/drivers" // the drivers check their sections
 	"boardd/configs"
-	_ "boardd/internal/drivers" // the drivers check their sections
 	"boardd/sensors/gpiomatrix"
 	"boardd/sensors/mcp23017"
 )
@@ -50,11 +50,6 @@ func TestParseErrors(t *testing.T) {
 		{"bidi override in the board", "board: \"club\\u202E3\"\n", `line 1: board: "club\u202e3" contains the bidi override, embedding or isolate U+202E (RIGHT-TO-LEFT OVERRIDE) at character 5`},
 		{"control character in the board", "board: \"club\\e3\"\n", `line 1: board: "club\x1b3" contains the control character U+001B`},
 		{"bidi isolate in a tag", "game:\n  tags: {Red: \"\\u2066Ann\"}\n", `line 2: game.tags.Red: contains the bidi override, embedding or isolate U+2066`},
-		// Issue 28: the tags a game starts with, checked as new_game checks them (referee/gametags).
-		{"time control tag", "game:\n  tags: {TimeControl: garbage}\n", `line 2: game.tags.TimeControl: time control "garbage"`},
-		{"time control tag too long", "game:\n  tags: {TimeControl: 1441+0}\n", `game.tags.TimeControl: time control "1441+0": the base time must be a number of minutes above 0, at most 1440`},
-		{"bots tag", "game:\n  tags: {Bots: \"Red:9\"}\n", `game.tags.Bots: Bots tag "Red:9": Red's level must be 1 to 5`},
-		{"board's own tag", "game:\n  tags: {GameId: ../../x}\n", `game.tags.GameId: is written by the board itself`},
 		{"zero-width space in the title", "web: {title: \"Club\\u200Bnight\"}\n", `web.title: contains the invisible character U+200B (ZERO WIDTH SPACE)`},
 		{"bidi mark in a user name", "mqtt:\n  embedded:\n    users: [{name: \"disp\\u200Flay\", password: x}]\n", `mqtt.embedded.users: user 1: the name`},
 		{"bad rate", "sensors:\n  rate: 5\n", `line 2: sensors.rate: 5: want 10 to 2000`},

@@ -49,6 +49,11 @@ func TestConfigCheckRefusesWhatRunRefuses(t *testing.T) {
 		{"25-hour clock", "game:\n  clock: {base: 25h}\n", `line 2: game.clock: the base time 25h0m0s must be whole seconds above 0, at most 24h0m0s`},
 		{"2-hour increment", "game:\n  clock: {base: 10m, increment: 2h}\n", `line 2: game.clock: the increment 2h0m0s must be whole seconds from 0 to 1h0m0s`},
 		{"2-hour delay", "game:\n  clock: {base: 10m, delay: 2h}\n", `line 2: game.clock: the delay 2h0m0s must be whole seconds from 0 to 1h0m0s`},
+		// Issue 28: the tags a game starts with, checked as new_game checks them (referee/gametags, through app/board's checkTags).
+		{"time control tag", "game:\n  tags: {TimeControl: garbage}\n", `line 2: game.tags.TimeControl: time control "garbage"`},
+		{"time control tag too long", "game:\n  tags: {TimeControl: 1441+0}\n", `game.tags.TimeControl: time control "1441+0": the base time must be a number of minutes above 0, at most 1440`},
+		{"bots tag", "game:\n  tags: {Bots: \"Red:9\"}\n", `game.tags.Bots: Bots tag "Red:9": Red's level must be 1 to 5`},
+		{"board's own tag", "game:\n  tags: {GameId: ../../x}\n", `game.tags.GameId: is written by the board itself`},
 		{"state in /proc", "state_dir: /proc/boardd\n", `line 1: state_dir: "/proc/boardd" is on /proc, the kernel's proc file system, not a disk`},
 		{"state in /sys", "state_dir: /sys/kernel/boardd\n", `state_dir: "/sys/kernel/boardd" is on /sys/kernel, the kernel's sysfs`},
 		{"control port on the network", "sensors:\n  listen: 0.0.0.0:7165\n", `line 2: sensors.listen: "0.0.0.0:7165": the control port has no password and moves the pieces, so it listens only on this machine`},

@@ -5,8 +5,8 @@ import (
 	"io"
 	"path/filepath"
 
-	"boardd/internal/daemon"
-	"boardd/internal/doctor"
+	"boardd/app/board"
+	"boardd/app/doctor"
 )
 
 func init() {
@@ -22,7 +22,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	env := doctor.Env{Root: *root, ConfigPath: *config, User: *user}
-	env.Config, env.ConfigErr = daemon.LoadConfig(filepath.Join(*root, *config)) // what boardd run and config check refuse
+	env.Config, env.ConfigErr = board.LoadConfig(filepath.Join(*root, *config)) // what boardd run and config check refuse
 	var busy *doctor.Finding
 	if *root == "/" && env.ConfigErr == nil {
 		var release func()

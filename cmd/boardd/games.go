@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"boardd/app/catalog"
 	"boardd/configs"
-	"boardd/internal/catalog"
 	"boardd/internal/printable"
 	"boardd/rules/notation"
 	"boardd/sync/archive"

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"boardd/app/board"
 	"boardd/configs"
-	"boardd/internal/daemon"
 	"boardd/rules/pgn4"
 	"boardd/sync/archive"
 )
@@ -120,7 +120,7 @@ func TestCommandsFindTheServiceStateDir(t *testing.T) {
 	if !strings.Contains(out.String(), "the board's state directory is "+service+" (the packaged service's") {
 		t.Errorf("doctor does not name the service's state directory:\n%s", out.String())
 	}
-	if d, err := daemon.LoadConfig(configs.PackagedConfig); err != nil || d.StateDir != service {
+	if d, err := board.LoadConfig(configs.PackagedConfig); err != nil || d.StateDir != service {
 		t.Errorf("boardd run --config %s: state %q, %v; want %s", configs.PackagedConfig, d.StateDir, err, service)
 	}
 

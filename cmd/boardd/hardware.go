@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"boardd/app/catalog"
+	"boardd/app/doctor"
 	"boardd/configs"
-	"boardd/internal/catalog"
-	"boardd/internal/doctor"
 	"boardd/internal/statelock"
 	"boardd/sensors/sensorreg"
 )

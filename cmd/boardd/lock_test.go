@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"testing"
 
+	"boardd/app/doctor"
 	"boardd/configs"
-	"boardd/internal/doctor"
 	"boardd/internal/statelock"
 )
 

@@ -7,9 +7,9 @@ import (
 
 	sd "github.com/coreos/go-systemd/v22/daemon"
 
-	"boardd/internal/daemon"
-	"boardd/internal/termsim"
-	"boardd/internal/termview"
+	"boardd/app/board"
+	"boardd/app/termsim"
+	"boardd/app/termview"
 	"boardd/leds/ledreg"
 )
 
@@ -26,19 +26,19 @@ func runDaemon(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg, err := daemon.LoadConfig(*cfgPath) // the checks of boardd config check
+	cfg, err := board.LoadConfig(*cfgPath) // the checks of boardd config check
 	if err != nil {
 		return err
 	}
 	if err := over.apply(&cfg); err != nil {
 		return err
 	}
-	if err := daemon.CheckPorts(cfg); err != nil {
+	if err := board.CheckPorts(cfg); err != nil {
 		return err
 	}
 	ctx, stop := untilInterrupted()
 	defer stop()
-	d, err := daemon.Start(ctx, cfg, stdout, stderr)
+	d, err := board.Start(ctx, cfg, stdout, stderr)
 	if err != nil {
 		return err
 	}

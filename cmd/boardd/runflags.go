@@ -4,9 +4,9 @@ import (
 	"flag"
 	"fmt"
 
+	"boardd/app/board"
+	"boardd/app/catalog"
 	"boardd/configs"
-	"boardd/internal/catalog"
-	"boardd/internal/daemon"
 )
 
 // runOverrides are boardd run's flags for the settings changed most
@@ -51,7 +51,7 @@ func (o runOverrides) apply(cfg *configs.Daemon) error {
 	if !changed {
 		return nil
 	}
-	if err := daemon.CheckConfig(cfg, "the command line"); err != nil {
+	if err := board.CheckConfig(cfg, "the command line"); err != nil {
 		return fmt.Errorf("%w (from --web, --mqtt, --state or --variant)", err)
 	}
 	return nil

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"boardd/app/catalog"
 	"boardd/configs"
-	"boardd/internal/catalog"
 	"boardd/rules/square"
 	"boardd/sensors"
 	"boardd/sensors/sensorreg"

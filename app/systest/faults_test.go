@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"boardd/internal/catalog"
+	"boardd/app/catalog"
 	"boardd/referee"
 	"boardd/rules"
 	"boardd/rules/pgn4"

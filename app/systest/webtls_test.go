@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"boardd/app/board"
 	"boardd/configs"
-	"boardd/internal/daemon"
 	"boardd/sync/mqtt/mqtttest"
 )
 
@@ -28,7 +28,7 @@ func TestRunWebOverTLS(t *testing.T) {
 	cfg.Web.Listen, cfg.Web.Password = "127.0.0.1:0", "club-pw"
 	cfg.Web.TLSCert, cfg.Web.TLSKey = filepath.Join(certs, "server.pem"), filepath.Join(certs, "server.key")
 	var out strings.Builder
-	d, err := daemon.Start(context.Background(), cfg, &out, io.Discard)
+	d, err := board.Start(context.Background(), cfg, &out, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

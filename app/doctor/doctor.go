@@ -25,8 +25,8 @@ import (
 	"strings"
 	"syscall"
 
+	_ "boardd/app/drivers" // Config.Pins asks the registered drivers
 	"boardd/configs"
-	_ "boardd/internal/drivers" // Config.Pins asks the registered drivers
 	"boardd/internal/pi"
 	"boardd/internal/pins"
 	"boardd/leds/ledreg"

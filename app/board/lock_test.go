@@ -1,4 +1,4 @@
-package daemon
+package board
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 	"syscall"
 	"testing"
 
+	_ "boardd/app/drivers" // hc165, apa102
 	"boardd/configs"
-	_ "boardd/internal/drivers" // hc165, apa102
 	"boardd/internal/statelock"
 )
 

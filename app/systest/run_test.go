@@ -17,10 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"boardd/app/board"
+	"boardd/app/catalog"
+	"boardd/app/termview"
 	"boardd/configs"
-	"boardd/internal/catalog"
-	"boardd/internal/daemon"
-	"boardd/internal/termview"
 	"boardd/internal/testio"
 	"boardd/leds"
 	"boardd/leds/ledreg"
@@ -246,7 +246,7 @@ func TestRunDrawsLEDsInTheTerminal(t *testing.T) {
 	cfg.MQTT.Disabled = true
 	cfg.Web.Listen = "off"
 	var out testio.Buffer
-	d, err := daemon.Start(context.Background(), cfg, &out, io.Discard)
+	d, err := board.Start(context.Background(), cfg, &out, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,7 +322,7 @@ func TestRunShowsTheBoardOnATerminal(t *testing.T) {
 	cfg.StateDir = t.TempDir()
 	cfg.MQTT.Disabled = true
 	cfg.Web.Listen = "off"
-	d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
+	d, err := board.Start(context.Background(), cfg, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

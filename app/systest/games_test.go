@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"boardd/internal/catalog"
+	"boardd/app/catalog"
 	"boardd/referee/handsim"
 	"boardd/rules"
 	"boardd/rules/pgn4"

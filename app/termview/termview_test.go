@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"boardd/internal/brokertest"
 	"boardd/internal/testio"
 	"boardd/referee"
 	"boardd/rules/square"
+	"boardd/sync/broker/brokertest"
 )
 
 func testState(seq uint64) string {

@@ -14,10 +14,10 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"boardd/app/board"
+	"boardd/app/catalog"
+	"boardd/app/termsim"
 	"boardd/configs"
-	"boardd/internal/catalog"
-	"boardd/internal/daemon"
-	"boardd/internal/termsim"
 	"boardd/internal/testio"
 	"boardd/leds/ledreg"
 	"boardd/referee"
@@ -76,7 +76,7 @@ func TestRunFortressOnSquare16(t *testing.T) {
 	cfg.MQTT.Embedded.Users = []configs.User{{Name: "td", Password: "td-secret", Write: true}}
 	cfg.Web.Listen, cfg.Web.Password = "127.0.0.1:0", "pw"
 	var out testio.Buffer
-	d, err := daemon.Start(context.Background(), cfg, &out, io.Discard)
+	d, err := board.Start(context.Background(), cfg, &out, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestBoardShapeRefusesOtherVariants(t *testing.T) {
 		cfg := configs.Defaults()
 		cfg.BoardShape, cfg.StateDir, cfg.Game.Variant = tc.shape, t.TempDir(), tc.variant
 		cfg.MQTT.Disabled, cfg.Web.Listen = true, "off"
-		d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
+		d, err := board.Start(context.Background(), cfg, io.Discard, io.Discard)
 		if err == nil {
 			d.Close()
 			t.Errorf("%s on %s: started", tc.variant, tc.shape)
@@ -226,7 +226,7 @@ func TestBoardShapeRefusesOtherVariants(t *testing.T) {
 	cfg := configs.Defaults()
 	cfg.BoardShape, cfg.StateDir, cfg.Game.Variant, cfg.Sensors.Wiring = "square16", t.TempDir(), "russian-fortress", wiring
 	cfg.MQTT.Disabled, cfg.Web.Listen = true, "off"
-	if d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard); err == nil {
+	if d, err := board.Start(context.Background(), cfg, io.Discard, io.Discard); err == nil {
 		d.Close()
 		t.Error("a cross wiring map on the 16×16 board accepted")
 	} else if !strings.Contains(err.Error(), "wiring.yaml: 96 square(s) have no switch bit: a1 b1 c1 l1 m1 n1 o1 p1") {

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"boardd/app/board"
 	"boardd/configs"
-	"boardd/internal/daemon"
 	"boardd/referee"
 	"boardd/rules/square"
 	"boardd/sensors/sim"
@@ -69,11 +69,11 @@ func TestNotAMoveNamesThisBoard(t *testing.T) {
 }
 
 // startDaemon is boardd run's board on simulated switches.
-func startDaemon(t *testing.T) *daemon.Daemon {
+func startDaemon(t *testing.T) *board.Daemon {
 	t.Helper()
 	cfg := configs.Defaults()
 	cfg.StateDir, cfg.MQTT.Disabled, cfg.Web.Listen = t.TempDir(), true, "off"
-	d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
+	d, err := board.Start(context.Background(), cfg, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func startDaemon(t *testing.T) *daemon.Daemon {
 
 // waitState polls the board until ok, or fails after a generous time
 // (the referee's own timers run in real time here).
-func waitState(t *testing.T, d *daemon.Daemon, what string, ok func(referee.State) bool) referee.State {
+func waitState(t *testing.T, d *board.Daemon, what string, ok func(referee.State) bool) referee.State {
 	t.Helper()
 	for end := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if st := d.Live.State(); ok(st) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"boardd/internal/daemon"
+	"boardd/app/board"
 	"boardd/internal/testio"
 	"boardd/referee"
 	"boardd/sync/archive"
@@ -22,7 +22,7 @@ import (
 // starts, says what it repaired, and plays on with the same game.
 func TestPoisonedStateStillStarts(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
-	d, err := daemon.Start(context.Background(), quietConfig(dir), io.Discard, io.Discard)
+	d, err := board.Start(context.Background(), quietConfig(dir), io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestPoisonedStateStillStarts(t *testing.T) {
 			cfg := quietConfig(dir)
 			cfg.MQTT.Disabled = false
 			cfg.MQTT.Embedded.Listen = "127.0.0.1:0"
-			d, err := daemon.Start(context.Background(), cfg, io.Discard, &log)
+			d, err := board.Start(context.Background(), cfg, io.Discard, &log)
 			if err != nil {
 				t.Fatalf("start: %v", err)
 			}

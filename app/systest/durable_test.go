@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"boardd/app/board"
 	"boardd/configs"
-	"boardd/internal/daemon"
 	"boardd/referee"
 )
 
@@ -64,7 +64,7 @@ func TestFailedStartWritesNothing(t *testing.T) {
 		{name: "no state directory yet"},
 		{name: "an empty state directory", prepare: func(t *testing.T, dir string) { os.MkdirAll(dir, 0o755) }},
 		{name: "a game in progress", prepare: func(t *testing.T, dir string) {
-			d, err := daemon.Start(context.Background(), quietConfig(dir), io.Discard, io.Discard)
+			d, err := board.Start(context.Background(), quietConfig(dir), io.Discard, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestFailedStartWritesNothing(t *testing.T) {
 			cfg.MQTT.Disabled = false
 			cfg.MQTT.Embedded.Listen = "127.0.0.1:0"
 			cfg.Web.Listen = taken.Addr().String()
-			if _, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "web.listen") {
+			if _, err := board.Start(context.Background(), cfg, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "web.listen") {
 				t.Fatalf("start with the web port taken: %v, want a web.listen error", err)
 			}
 			if after := dirContents(t, dir); after != before {
@@ -108,7 +108,7 @@ func TestStartRemovesLeftoverTemporaryFiles(t *testing.T) {
 	cfg := quietConfig(dir)
 	cfg.MQTT.Disabled = false
 	cfg.MQTT.Embedded.Listen = "127.0.0.1:0"
-	d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
+	d, err := board.Start(context.Background(), cfg, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestSeqNeverComesRoundAgain(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			d, err := daemon.Start(context.Background(), quietConfig(dir), io.Discard, io.Discard)
+			d, err := board.Start(context.Background(), quietConfig(dir), io.Discard, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -165,7 +165,7 @@ func TestSeqNeverComesRoundAgain(t *testing.T) {
 			path := filepath.Join(dir, "stream.jsonl")
 			data, _ := os.ReadFile(path)
 			tc.damage(path, data)
-			d, err = daemon.Start(context.Background(), quietConfig(dir), io.Discard, io.Discard)
+			d, err = board.Start(context.Background(), quietConfig(dir), io.Discard, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}

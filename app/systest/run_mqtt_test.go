@@ -12,8 +12,8 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"boardd/app/board"
 	"boardd/configs"
-	"boardd/internal/daemon"
 	"boardd/referee"
 	"boardd/sync/mqtt"
 	"boardd/sync/mqtt/mqtttest"
@@ -33,7 +33,7 @@ func TestRunAgainstMosquittoTLS(t *testing.T) {
 	cfg.MQTT.Broker, cfg.MQTT.Username, cfg.MQTT.Password = mq.TLSURL(), "board7", "b7-secret"
 	cfg.MQTT.TLS.CAFile = filepath.Join(certs, "ca.pem")
 	cfg.Web.Listen = "off"
-	d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
+	d, err := board.Start(context.Background(), cfg, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestRunBoardClientIDReserved(t *testing.T) {
 	cfg.Board, cfg.StateDir = "club-8", t.TempDir()
 	cfg.MQTT.Embedded.Listen, cfg.Web.Listen = "127.0.0.1:0", "off"
 	cfg.MQTT.Embedded.Users = []configs.User{{Name: "display", Password: "display-pw"}}
-	d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
+	d, err := board.Start(context.Background(), cfg, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

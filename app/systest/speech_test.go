@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"boardd/internal/catalog"
+	"boardd/app/catalog"
 	"boardd/rules"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"boardd/internal/catalog"
+	"boardd/app/catalog"
 	"boardd/rules"
 	"boardd/sync/archive"
 )

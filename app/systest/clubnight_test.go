@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"boardd/app/board"
 	"boardd/configs"
-	"boardd/internal/daemon"
 	"boardd/referee"
 )
 
@@ -24,7 +24,7 @@ func TestClubNightThroughTheWebAPI(t *testing.T) {
 	cfg.MQTT.Disabled = true
 	cfg.Web.Listen = "127.0.0.1:0"
 	cfg.Web.Password = "club-pw"
-	d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
+	d, err := board.Start(context.Background(), cfg, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

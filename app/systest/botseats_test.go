@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"boardd/app/board"
+	"boardd/app/catalog"
 	"boardd/configs"
-	"boardd/internal/catalog"
-	"boardd/internal/daemon"
 	"boardd/referee"
 	"boardd/rules"
 	"boardd/rules/pgn4"
@@ -20,7 +20,7 @@ import (
 
 // handMove makes move m of game g on the daemon's simulated switches as
 // a hand does: one lift or place at a time.
-func handMove(d *daemon.Daemon, g *rules.Game, m rules.Move) {
+func handMove(d *board.Daemon, g *rules.Game, m rules.Move) {
 	for _, x := range referee.Hands(g.Position(), m) {
 		if x.Lift {
 			d.SimBoard.Lift(x.Square)
@@ -49,7 +49,7 @@ func TestRunWithBotSeats(t *testing.T) {
 	cfg.Sensors.Quiet = 50 * time.Millisecond
 	cfg.Game.Seats = map[string]string{"Blue": "bot:2", "Yellow": "bot:1", "Green": "bot:2"}
 	cfg.Bot.MoveTime = 20 * time.Millisecond
-	d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
+	d, err := board.Start(context.Background(), cfg, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestBotOverMQTT(t *testing.T) {
 	cfg.MQTT.Embedded.Users = []configs.User{{Name: "bot", Password: "bot-secret", Write: true}}
 	cfg.Web.Listen = "off"
 	cfg.Sensors.Quiet = 50 * time.Millisecond
-	d, err := daemon.Start(context.Background(), cfg, io.Discard, io.Discard)
+	d, err := board.Start(context.Background(), cfg, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

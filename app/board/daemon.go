@@ -1,4 +1,4 @@
-// Package daemon assembles one board from its config and runs it: the
+// Package board assembles one board from its config and runs it: the
 // switches (sensors/sensorreg), the referee (referee.Live) resumed from
 // its journal or new, the LEDs (leds/ledreg), the archive and the message
 // stream on disk, the embedded MQTT broker and the mirror, the web
@@ -7,7 +7,7 @@
 // (LoadConfig: boardd run and boardd config check load through it) and
 // the port check run before anything is written (CheckPorts). boardd run
 // is flags around Start, Watchdog and Close.
-package daemon
+package board
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -29,14 +30,16 @@ import (
 
 	sd "github.com/coreos/go-systemd/v22/daemon"
 
+	"boardd/app/catalog"
 	"boardd/configs"
-	"boardd/internal/catalog"
 	"boardd/internal/lan"
+	"boardd/internal/printable"
 	"boardd/internal/statelock"
 	"boardd/leds"
 	"boardd/leds/ledreg"
 	"boardd/referee"
 	"boardd/referee/clock"
+	"boardd/referee/gametags"
 	"boardd/rules"
 	"boardd/rules/variants"
 	"boardd/sensors"
@@ -825,6 +828,7 @@ var configChecks = []configs.CheckFunc{
 	checkBoardID,
 	checkGame,
 	checkClock,
+	checkTags,
 	checkMQTTTLS,
 	checkWebTLS,
 	checkStateDir,
@@ -883,6 +887,30 @@ func checkClock(c *configs.Checking) error {
 	}
 	if err := (clock.Control{Base: cl.Base, Increment: cl.Increment, Delay: cl.Delay}).Check(); err != nil {
 		return c.Errorf("game.clock", "%v (the bounds of the New game dialog and the TimeControl tag)", err)
+	}
+	return nil
+}
+
+// checkTags: game.tags as the new_game command checks them
+// (referee/gametags: the time control, the bots, the board's own tags,
+// the limits), each at its line, then the set. A tag whose text is not
+// printable is left to configs.Daemon.Check, which says so already.
+func checkTags(c *configs.Checking) error {
+	tags := map[string]string{}
+	for k, v := range c.Config.Game.Tags {
+		if printable.Check(k) == nil && printable.Check(v) == nil {
+			tags[k] = v
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
+		if err := gametags.CheckStart(map[string]string{k: tags[k]}); err != nil {
+			// The key names the tag already.
+			why := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "tag "+k+": "), "tag "+k+" ")
+			return c.Errorf("game.tags."+k, "%s", why)
+		}
+	}
+	if err := gametags.CheckStart(tags); err != nil {
+		return c.Errorf("game.tags", "%v", err)
 	}
 	return nil
 }

@@ -75,7 +75,7 @@ func TestRandomGamesThroughSwitches(t *testing.T) {
 // are reported.
 func TestHeavyNoiseReport(t *testing.T) {
 	if *roundTripReport <= 0 {
-		t.Skip("the long run: go test ./internal/systest -run HeavyNoiseReport -timeout 2h -args -roundtrip.report=1000")
+		t.Skip("the long run: go test ./app/systest -run HeavyNoiseReport -timeout 2h -args -roundtrip.report=1000")
 	}
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-26s %6s %8s %7s %6s %5s %14s %9s\n", "variant", "games", "moves", "phantom", "missed", "stops", "moves per stop", "undecided (the other)")
