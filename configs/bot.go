@@ -67,22 +67,22 @@ func (g Game) BotLevels() (map[string]int, error) {
 	return out, nil
 }
 
-// checkBot checks game.seats and the bot section.
-func checkBot(d *Daemon, bad func(key, format string, a ...any) error) error {
+// checkBot checks game.seats and the bot section; bad records each
+// problem (Daemon.Check says them all).
+func checkBot(d *Daemon, bad func(key, format string, a ...any) error) {
 	if _, err := d.Game.BotLevels(); err != nil {
-		return bad("game.seats", "%v", err)
+		bad("game.seats", "%v", err)
 	}
 	if d.Bot.MoveTime < 10*time.Millisecond || d.Bot.MoveTime > time.Hour {
-		return bad("bot.movetime", "%s: want 10ms to 1h (2s is usual)", d.Bot.MoveTime)
+		bad("bot.movetime", "%s: want 10ms to 1h (2s is usual)", d.Bot.MoveTime)
 	}
 	if d.Bot.HandTime < 0 || d.Bot.HandTime > time.Minute {
-		return bad("bot.hand_time", "%s: want 0 to 1m, how long a person takes to make a bot's lit move (1s is usual)", d.Bot.HandTime)
+		bad("bot.hand_time", "%s: want 0 to 1m, how long a person takes to make a bot's lit move (1s is usual)", d.Bot.HandTime)
 	}
 	if d.Bot.Nice < 0 || d.Bot.Nice > 19 {
-		return bad("bot.nice", "%d: want 0 (no change) to 19", d.Bot.Nice)
+		bad("bot.nice", "%d: want 0 (no change) to 19", d.Bot.Nice)
 	}
 	if d.Bot.HashMB < 1 || d.Bot.HashMB > 4096 {
-		return bad("bot.hash_mb", "%d: want 1 to 4096 megabytes (16 is plenty on a Pi)", d.Bot.HashMB)
+		bad("bot.hash_mb", "%d: want 1 to 4096 megabytes (16 is plenty on a Pi)", d.Bot.HashMB)
 	}
-	return nil
 }

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -47,7 +49,29 @@ type Daemon struct {
 	Log      Log     `yaml:"log"`
 	Speech   Speech  `yaml:"speech"`
 	Bot      Bot     `yaml:"bot"`
+
+	// stateDirFrom says where StateDir came from (StateDirFrom).
+	stateDirFrom string
 }
+
+// PackagedConfig is the config file the Debian package installs, and
+// PackagedStateDir the state directory its unit gives the service
+// (StateDirectory=boardd, also its WorkingDirectory=): reading
+// PackagedConfig without state_dir, every command finds the service's
+// games there, as the service does. Variables only so that tests can
+// stand in a package of their own.
+var (
+	PackagedConfig   = "/etc/boardd/boardd.yaml"
+	PackagedStateDir = "/var/lib/boardd"
+)
+
+// StateDirFrom says where StateDir came from, for a command to say which
+// state directory it reads: "state_dir in FILE", "$STATE_DIRECTORY",
+// "the packaged service's …", "the default", or what SetStateDir said.
+func (d *Daemon) StateDirFrom() string { return d.stateDirFrom }
+
+// SetStateDir sets StateDir from elsewhere (from: "--state").
+func (d *Daemon) SetStateDir(dir, from string) { d.StateDir, d.stateDirFrom = dir, from }
 
 // Speech is the spoken announcements on the board's own audio output.
 type Speech struct {
@@ -171,9 +195,10 @@ type Log struct {
 // Defaults is the configuration with no file at all: a simulated board,
 // the embedded broker and the web display on localhost.
 func Defaults() Daemon {
-	d := Daemon{Board: "1", BoardShape: "cross14", StateDir: "boardd-state", Speech: Speech{Voice: "en", Language: "en"}}
+	d := Daemon{Board: "1", BoardShape: "cross14", StateDir: "boardd-state", Speech: Speech{Voice: "en", Language: "en"},
+		stateDirFrom: "the default: no state_dir in the config, no $STATE_DIRECTORY"}
 	if dir := os.Getenv("STATE_DIRECTORY"); dir != "" { // systemd's StateDirectory=
-		d.StateDir = dir
+		d.StateDir, d.stateDirFrom = dir, "$STATE_DIRECTORY, the service's StateDirectory="
 	}
 	d.Game.Variant = "teams"
 	d.Game.Takeback = "off"
@@ -245,40 +270,50 @@ func CheckDefaults(extra ...CheckFunc) (Daemon, error) {
 	return d, runChecks(&Checking{File: "the default config", Config: &d}, extra)
 }
 
+// Recheck checks d again after a change from elsewhere (file names it:
+// "the command line"): Daemon.Check, then each of extra, as Load does.
+func Recheck(d *Daemon, file string, extra ...CheckFunc) error {
+	return problems([]error{d.Check(file, nil), runChecks(&Checking{File: file, Config: d}, extra)})
+}
+
 func runChecks(c *Checking, extra []CheckFunc) error {
+	var errs []error
 	for _, check := range extra {
-		if err := check(c); err != nil {
-			return err
-		}
+		errs = append(errs, check(c))
 	}
-	return nil
+	return problems(errs)
 }
 
 // Parse reads config text over the defaults and checks it as Load does.
 // Unknown keys are errors: a misspelt key must not be silently ignored.
 func Parse(file string, data []byte, extra ...CheckFunc) (Daemon, error) {
 	d, root, err := parse(file, data)
-	if err != nil {
+	if root == nil && err != nil { // not YAML, or not a config's shape
 		return d, err
 	}
-	return d, runChecks(&Checking{File: file, Root: root, Config: &d}, extra)
+	return d, problems([]error{err, runChecks(&Checking{File: file, Root: root, Config: &d}, extra)})
 }
 
 func parse(file string, data []byte) (Daemon, *yaml.Node, error) {
 	d := Defaults()
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return d, nil, &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+		return d, nil, yamlpos.Syntax(file, data, err)
 	}
 	if len(root.Content) == 0 {
+		d.findStateDir(file, false)
 		return d, nil, d.Check(file, nil) // an empty file: all defaults
 	}
-	if err := checkKeys(file, root.Content[0], reflect.TypeFor[Daemon](), ""); err != nil {
-		return d, nil, err
-	}
+	keyErr := checkKeys(file, root.Content[0], reflect.TypeFor[Daemon](), "")
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&d); err != nil {
+	dec.KnownFields(keyErr == nil)
+	if err := dec.Decode(&d); keyErr != nil {
+		// Said in a person's words already; the rest of the file is read
+		// as far as it goes, and checked, so every problem is said.
+		if _, ok := err.(*yaml.TypeError); err != nil && !ok {
+			return d, nil, keyErr
+		}
+	} else if err != nil {
 		var te *yaml.TypeError
 		if errors.As(err, &te) && len(te.Errors) > 0 {
 			msg := strings.TrimPrefix(te.Errors[0], "yaml: ")
@@ -291,11 +326,30 @@ func parse(file string, data []byte) (Daemon, *yaml.Node, error) {
 		}
 		return d, nil, &Error{File: file, Msg: err.Error()}
 	}
+	d.findStateDir(file, written(root.Content[0], "state_dir"))
 	if d.BoardShape == "square16" && !written(root.Content[0], "game.variant") {
 		// The one rule system of the seeds played on a 16×16 board.
 		d.Game.Variant = "russian-fortress"
 	}
-	return d, root.Content[0], d.Check(file, root.Content[0])
+	return d, root.Content[0], problems([]error{keyErr, d.Check(file, root.Content[0])})
+}
+
+// findStateDir settles the state directory of the config read from file
+// (set: the file has state_dir) where the service would find it: a
+// relative state_dir in the packaged config is under the service's
+// working directory, and the packaged config without one means the
+// service's StateDirectory= (unless $STATE_DIRECTORY says otherwise).
+func (d *Daemon) findStateDir(file string, set bool) {
+	switch {
+	case set:
+		d.stateDirFrom = "state_dir in " + file
+		if file == PackagedConfig && !filepath.IsAbs(d.StateDir) {
+			d.StateDir = filepath.Join(PackagedStateDir, d.StateDir)
+		}
+	case file == PackagedConfig && os.Getenv("STATE_DIRECTORY") == "":
+		d.StateDir = PackagedStateDir
+		d.stateDirFrom = "the packaged service's: StateDirectory=boardd in boardd.service, as " + file + " sets no state_dir"
+	}
 }
 
 // written reports whether the config text sets the dotted key.
@@ -317,8 +371,11 @@ func written(n *yaml.Node, key string) bool {
 
 // Check validates the values; root (may be nil) gives line numbers.
 func (d *Daemon) Check(file string, root *yaml.Node) error {
+	var errs []error // every problem, not only the first
 	bad := func(key, format string, a ...any) error {
-		return &Error{File: file, Line: yamlpos.LineOf(root, key), Key: key, Msg: fmt.Sprintf(format, a...)}
+		err := &Error{File: file, Line: yamlpos.LineOf(root, key), Key: key, Msg: fmt.Sprintf(format, a...)}
+		errs = append(errs, err)
+		return err
 	}
 	oneOf := func(key, v string, allowed ...string) error {
 		for _, a := range allowed {
@@ -329,108 +386,106 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 		return bad(key, "%q: want %s", v, strings.Join(allowed, ", "))
 	}
 	if d.Board == "" || strings.ContainsAny(d.Board, "/+# \t") {
-		return bad("board", "%q: want a short id without spaces, '/', '+' or '#' (it names MQTT topics)", d.Board)
+		bad("board", "%q: want a short id without spaces, '/', '+' or '#' (it names MQTT topics)", d.Board)
 	}
 	if err := printable.Check(d.Board); err != nil {
-		return bad("board", "%q %v (it names MQTT topics and files)", d.Board, err)
+		bad("board", "%q %v (it names MQTT topics and files)", d.Board, err)
 	}
-	if err := oneOf("board_shape", d.BoardShape, BoardShapes...); err != nil {
-		return err
-	}
+	oneOf("board_shape", d.BoardShape, BoardShapes...)
 	if d.StateDir == "" {
-		return bad("state_dir", "empty: want a directory for the journal and the archive")
+		bad("state_dir", "empty: want a directory for the journal and the archive")
 	}
-	if err := oneOf("game.takeback", d.Game.Takeback, "off", "on", "ask"); err != nil {
-		return err
-	}
+	oneOf("game.takeback", d.Game.Takeback, "off", "on", "ask")
 	if c := d.Game.Clock; c != nil && (c.Base <= 0 || c.Increment < 0 || c.Delay < 0) {
-		return bad("game.clock", "base must be positive (e.g. 10m), increment and delay not negative")
+		bad("game.clock", "base must be positive (e.g. 10m), increment and delay not negative")
 	}
+	// Each tag's name and value are printable here; what they mean (the
+	// time control, the bots, the board's own tags) is checked as new_game
+	// checks it (referee/gametags) by the application's check of the game.
 	for _, k := range slices.Sorted(maps.Keys(d.Game.Tags)) {
 		if err := printable.Check(d.Game.Tags[k]); err != nil {
-			return bad("game.tags."+k, "%v", err)
+			bad("game.tags."+k, "%v", err)
 		}
 		if k == "" || strings.ContainsAny(k, " \"[]") || printable.Check(k) != nil {
-			return bad("game.tags", "%q: tag names are single words of printable characters", k)
+			bad("game.tags", "%q: tag names are single words of printable characters", k)
 		}
 	}
 	if err := printable.Check(d.Web.Title); err != nil {
-		return bad("web.title", "%v", err)
+		bad("web.title", "%v", err)
+	}
+	if n := len([]rune(d.Web.Password)); n > 0 && n < MinPassword {
+		bad("web.password", "%d characters: want at least %d (anyone on the club's network may guess; leave it out and boardd generates one, kept in the state directory)", n, MinPassword)
 	}
 	if (d.Web.TLSCert == "") != (d.Web.TLSKey == "") {
-		return bad("web", "tls_cert and tls_key go together: a certificate and its private key, both PEM files")
+		bad("web", "tls_cert and tls_key go together: a certificate and its private key, both PEM files")
 	}
-	if err := checkBot(d, bad); err != nil {
-		return err
-	}
+	checkBot(d, bad)
 	s := &d.Sensors
 	if s.Rate < 10 || s.Rate > 2000 {
-		return bad("sensors.rate", "%v: want 10 to 2000 scans per second (200 is usual)", s.Rate)
+		bad("sensors.rate", "%v: want 10 to 2000 scans per second (200 is usual)", s.Rate)
 	}
 	if s.Debounce < 1 || s.Debounce > 50 {
-		return bad("sensors.debounce", "%d: want 1 to 50 scans", s.Debounce)
+		bad("sensors.debounce", "%d: want 1 to 50 scans", s.Debounce)
 	}
 	if s.Quiet < 50*time.Millisecond || s.Quiet > 10*time.Second {
-		return bad("sensors.quiet", "%v: want 50ms to 10s (400ms is usual)", s.Quiet)
+		bad("sensors.quiet", "%v: want 50ms to 10s (400ms is usual)", s.Quiet)
 	}
-	if s.Listen != "" && !strings.HasPrefix(s.Listen, "/") && !strings.HasPrefix(s.Listen, "@") {
-		if err := checkListen(s.Listen); err != nil {
-			return bad("sensors.listen", "%q: %v, or a Unix socket path", s.Listen, err)
-		}
+	if err := CheckControlListen(s.Listen); err != nil {
+		bad("sensors.listen", "%v", err)
 	}
 	l := &d.LEDs
 	if l.Gamma < 1 || l.Gamma > 4 {
-		return bad("leds.gamma", "%v: want 1 (none) to 4 (2.2 is usual)", l.Gamma)
+		bad("leds.gamma", "%v: want 1 (none) to 4 (2.2 is usual)", l.Gamma)
 	}
 	if l.Brightness < 0 || l.Brightness > 255 {
-		return bad("leds.brightness", "%d: want 0 to 255", l.Brightness)
+		bad("leds.brightness", "%d: want 0 to 255", l.Brightness)
 	}
 	for name, hex := range l.Colours {
 		if !slices.Contains(ColourNames, name) {
-			return bad("leds.colours."+name, "not a colour of the LED language: want one of %s", strings.Join(ColourNames, ", "))
+			bad("leds.colours."+name, "not a colour of the LED language: want one of %s", strings.Join(ColourNames, ", "))
 		}
 		if _, err := ParseColor(hex); err != nil {
-			return bad("leds.colours."+name, "%v", err)
+			bad("leds.colours."+name, "%v", err)
 		}
 	}
 	if l.MaxAmps < 0 {
-		return bad("leds.max_amps", "%v: want 0 (no limit) or the supply's amps", l.MaxAmps)
+		bad("leds.max_amps", "%v: want 0 (no limit) or the supply's amps", l.MaxAmps)
 	}
 	// The drivers' sections: each registered driver checks its own
 	// (sensorreg, ledreg), then no pin may have two jobs.
 	if err := runHardwareChecks(&Checking{File: file, Root: root, Config: d}); err != nil {
-		return err
-	}
-	if err := d.checkPins(file, root); err != nil {
-		return err
+		errs = append(errs, err)
+	} else if err := d.checkPins(file, root); err != nil { // pins of sections that check
+		errs = append(errs, err)
 	}
 	m := &d.MQTT
 	if m.Prefix == "" || strings.ContainsAny(m.Prefix, "+# ") {
-		return bad("mqtt.prefix", "%q: want a topic prefix without '+', '#' or spaces", m.Prefix)
+		bad("mqtt.prefix", "%q: want a topic prefix without '+', '#' or spaces", m.Prefix)
 	}
 	if m.Broker != "" {
 		u, err := url.Parse(m.Broker)
 		if err != nil || u.Host == "" {
-			return bad("mqtt.broker", "%q: want a URL such as tcp://club-server:1883 or ssl://club-server:8883", m.Broker)
-		}
-		if err := oneOf("mqtt.broker", u.Scheme, "tcp", "mqtt", "ssl", "tls", "mqtts", "ws", "wss"); err != nil {
-			return err
+			bad("mqtt.broker", "%q: want a URL such as tcp://club-server:1883 or ssl://club-server:8883", m.Broker)
+		} else {
+			oneOf("mqtt.broker", u.Scheme, "tcp", "mqtt", "ssl", "tls", "mqtts", "ws", "wss")
 		}
 	} else if !m.Disabled {
 		if err := checkListen(m.Embedded.Listen); err != nil {
-			return bad("mqtt.embedded.listen", "%q: %v", m.Embedded.Listen, err)
+			bad("mqtt.embedded.listen", "%q: %v", m.Embedded.Listen, err)
 		}
 		seen := map[string]int{}
 		for i, u := range m.Embedded.Users {
 			switch {
 			case u.Name == "" || u.Password == "":
-				return bad("mqtt.embedded.users", "user %d: needs a name and a password", i+1)
+				bad("mqtt.embedded.users", "user %d: needs a name and a password", i+1)
 			case strings.HasPrefix(u.Name, ReservedUserPrefix):
-				return bad("mqtt.embedded.users", "user %d: the name %q is reserved: names starting %s are the board's own accounts; choose another", i+1, u.Name, ReservedUserPrefix)
+				bad("mqtt.embedded.users", "user %d: the name %q is reserved: names starting %s are the board's own accounts; choose another", i+1, u.Name, ReservedUserPrefix)
 			case strings.ContainsAny(u.Name, ":\x00") || printable.Check(u.Name) != nil:
-				return bad("mqtt.embedded.users", "user %d: the name %q must not contain ':', control characters or invisible ones (bidi overrides, zero-width spaces)", i+1, u.Name)
+				bad("mqtt.embedded.users", "user %d: the name %q must not contain ':', control characters or invisible ones (bidi overrides, zero-width spaces)", i+1, u.Name)
 			case seen[u.Name] > 0:
-				return bad("mqtt.embedded.users", "user %d: the name %q is already user %d: each user once", i+1, u.Name, seen[u.Name])
+				bad("mqtt.embedded.users", "user %d: the name %q is already user %d: each user once", i+1, u.Name, seen[u.Name])
+			case len([]rune(u.Password)) < MinPassword:
+				bad("mqtt.embedded.users", "user %d (%q): the password is %d characters: want at least %d (a club's Wi-Fi is shared with strangers; leave users out and boardd generates one)", i+1, u.Name, len([]rune(u.Password)), MinPassword)
 			}
 			seen[u.Name] = i + 1
 		}
@@ -438,28 +493,104 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	for _, f := range []struct{ key, path string }{{"mqtt.tls.ca_file", m.TLS.CAFile}, {"mqtt.tls.cert_file", m.TLS.CertFile}, {"mqtt.tls.key_file", m.TLS.KeyFile}} {
 		if f.path != "" {
 			if _, err := os.Stat(f.path); err != nil {
-				return bad(f.key, "%v", err)
+				bad(f.key, "%v", err)
 			}
 		}
 	}
 	if (m.TLS.CertFile == "") != (m.TLS.KeyFile == "") {
-		return bad("mqtt.tls", "cert_file and key_file go together")
+		bad("mqtt.tls", "cert_file and key_file go together")
 	}
 	if w := d.Web.Listen; w != "" && w != "off" {
 		if err := checkListen(w); err != nil {
-			return bad("web.listen", "%q: %v, or off", w, err)
+			bad("web.listen", "%q: %v, or off", w, err)
 		}
 	}
-	if err := oneOf("speech.language", d.Speech.Language, "en"); err != nil {
-		return err
-	}
+	oneOf("speech.language", d.Speech.Language, "en")
 	if strings.HasPrefix(d.Speech.Voice, "-") || strings.ContainsAny(d.Speech.Voice, " \t") {
-		return bad("speech.voice", "%q: want an espeak-ng voice name such as en, en-gb or en-us+f3", d.Speech.Voice)
+		bad("speech.voice", "%q: want an espeak-ng voice name such as en, en-gb or en-us+f3", d.Speech.Voice)
 	}
-	if err := oneOf("log.level", d.Log.Level, "debug", "info", "warn", "error"); err != nil {
-		return err
+	oneOf("log.level", d.Log.Level, "debug", "info", "warn", "error")
+	oneOf("log.format", d.Log.Format, "text", "json")
+	return problems(errs)
+}
+
+// MinPassword is the fewest characters a password in the config may
+// have (web.password, mqtt.embedded.users): a short one falls to
+// guessing from many addresses however each address is throttled.
+const MinPassword = 8
+
+// CheckControlListen checks the simulated switches' control address
+// (sensors.listen, boardd sensors --listen): a Unix socket path, or a
+// loopback host:port. The control port has no password (any line moves
+// the pieces), so it never listens on the network: from another machine,
+// forward it (ssh -L 7165:127.0.0.1:7165 pi@board).
+func CheckControlListen(addr string) error {
+	if addr == "" || strings.HasPrefix(addr, "/") || strings.HasPrefix(addr, "@") {
+		return nil
 	}
-	return oneOf("log.format", d.Log.Format, "text", "json")
+	if err := checkListen(addr); err != nil {
+		return fmt.Errorf("%q: %v, or a Unix socket path", addr, err)
+	}
+	host, _, _ := net.SplitHostPort(addr)
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("%q: the control port has no password and moves the pieces, so it listens only on this machine: want 127.0.0.1:PORT, [::1]:PORT or a Unix socket path (from another machine: ssh -L PORT:127.0.0.1:PORT)", addr)
+	}
+	return nil
+}
+
+// Problems are the problems of one config file, every one of them, in
+// the order of their lines: a file with three mistakes says three.
+type Problems []error
+
+func (p Problems) Error() string {
+	lines := make([]string, len(p))
+	for i, e := range p {
+		lines[i] = e.Error()
+	}
+	return fmt.Sprintf("%d problems (fix each, then check again):\n%s", len(p), strings.Join(lines, "\n"))
+}
+
+// Unwrap returns the problems, for errors.Is and errors.As.
+func (p Problems) Unwrap() []error { return p }
+
+// problems is nil, the one error, or the Problems of errs (nested ones
+// flattened) in line order; a problem without a line goes last.
+func problems(errs []error) error {
+	var flat Problems
+	var add func(error)
+	add = func(e error) {
+		switch v := e.(type) {
+		case nil:
+		case Problems:
+			for _, x := range v {
+				add(x)
+			}
+		case interface{ Unwrap() []error }:
+			for _, x := range v.Unwrap() {
+				add(x)
+			}
+		default:
+			flat = append(flat, e)
+		}
+	}
+	for _, e := range errs {
+		add(e)
+	}
+	line := func(e error) int {
+		var pe *Error
+		if errors.As(e, &pe) && pe.Line > 0 {
+			return pe.Line
+		}
+		return math.MaxInt
+	}
+	slices.SortStableFunc(flat, func(a, b error) int { return line(a) - line(b) })
+	switch len(flat) {
+	case 0:
+		return nil
+	case 1:
+		return flat[0]
+	}
+	return flat
 }
 
 // ReservedUserPrefix starts the names of the accounts boardd makes for

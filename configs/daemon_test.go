@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	_ "boardd/app/drivers" // the drivers check their sections
 	"boardd/configs"
-	_ "boardd/internal/drivers" // the drivers check their sections
 	"boardd/sensors/gpiomatrix"
 	"boardd/sensors/mcp23017"
 )

@@ -59,34 +59,35 @@ func checkKeys(file string, n *yaml.Node, t reflect.Type, path string) error {
 				names = append(names, name)
 			}
 		}
+		var errs []error // every unknown key of the section
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			f, ok := fields[k.Value]
 			if !ok {
-				return bad(k, path, "unknown key %s (%s)", k.Value, suggest(k.Value, names))
+				errs = append(errs, bad(k, path, "unknown key %s (%s)", k.Value, suggest(k.Value, names)))
+				continue
 			}
-			if err := checkKeys(file, v, f.Type, join(path, k.Value)); err != nil {
-				return err
-			}
+			errs = append(errs, checkKeys(file, v, f.Type, join(path, k.Value)))
 		}
+		return problems(errs)
 	case reflect.Map:
 		if n.Kind != yaml.MappingNode {
 			return bad(n, path, "%s: want indented name: value lines", describe(n))
 		}
+		var errs []error
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if err := checkKeys(file, n.Content[i+1], t.Elem(), join(path, n.Content[i].Value)); err != nil {
-				return err
-			}
+			errs = append(errs, checkKeys(file, n.Content[i+1], t.Elem(), join(path, n.Content[i].Value)))
 		}
+		return problems(errs)
 	case reflect.Slice:
 		if n.Kind != yaml.SequenceNode {
 			return bad(n, path, "%s: want a list ([a, b] or lines starting with '- ')", describe(n))
 		}
+		var errs []error
 		for i, e := range n.Content {
-			if err := checkKeys(file, e, t.Elem(), fmt.Sprintf("%s[%d]", path, i+1)); err != nil {
-				return err
-			}
+			errs = append(errs, checkKeys(file, e, t.Elem(), fmt.Sprintf("%s[%d]", path, i+1)))
 		}
+		return problems(errs)
 	default:
 		if n.Kind != yaml.ScalarNode {
 			return bad(n, path, "%s: want a single value", describe(n))

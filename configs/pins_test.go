@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	_ "boardd/app/drivers" // the drivers check their sections
 	"boardd/configs"
-	_ "boardd/internal/drivers" // the drivers check their sections
 )
 
 // The config check refuses a wiring that gives one pin two jobs, naming

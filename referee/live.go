@@ -14,6 +14,7 @@ import (
 
 	"boardd/leds"
 	"boardd/referee/clock"
+	"boardd/referee/gametags"
 	"boardd/rules"
 	"boardd/rules/pgn4"
 	"boardd/rules/square"
@@ -178,7 +179,19 @@ func NewLive(cfg LiveConfig) (*Live, error) {
 	if cfg.Log != nil {
 		l.seq = cfg.Log.Last()
 	}
-	l.seq = max(l.seq, cfg.SeqFloor)
+	if l.seq > MaxSeq { // the stores check what they read back; this is the last line
+		l.log.Warn(fmt.Sprintf("the stream log's last Seq %d is above the highest a board uses (%d): damaged, ignored", l.seq, uint64(MaxSeq)))
+		l.seq = 0
+	}
+	switch {
+	case cfg.SeqFloor > MaxSeq:
+		l.log.Warn(fmt.Sprintf("the Seq floor %d is above the highest a board uses (%d): damaged, ignored", cfg.SeqFloor, uint64(MaxSeq)))
+	case cfg.SeqFloor > l.seq && cfg.Log != nil:
+		l.log.Warn(fmt.Sprintf("numbering goes on after %d, the highest Seq another record names (a journal, the MQTT mirror's position), above the stream log's last %d (a crash before the stream had the message, or a stream file lost)", cfg.SeqFloor, l.seq))
+		l.seq = cfg.SeqFloor
+	default:
+		l.seq = max(l.seq, cfg.SeqFloor)
+	}
 	l.delivered = l.seq // all of them in the log, for Subscribe
 	if cfg.Game != nil {
 		l.ref = New(cfg.Game)
@@ -186,7 +199,14 @@ func NewLive(cfg LiveConfig) (*Live, error) {
 		if cfg.Palette != nil {
 			l.ref.Palette = *cfg.Palette
 		}
-		l.game, l.tags = cfg.GameID, copyTags(cfg.Tags)
+		// A start never fails on tags the board once took: what an older
+		// version let in is left out (sync/archive mends the journal's
+		// tags first and names the file).
+		tags, dropped := gametags.Repair(cfg.Tags)
+		if dropped != "" {
+			l.log.Warn("the resumed game's tags: "+dropped, "game", cfg.GameID)
+		}
+		l.game, l.tags = cfg.GameID, tags
 		l.remote = remoteSeats(l.tags)
 		if err := l.setClocks(cfg.Clocks); err != nil {
 			return nil, err
@@ -558,6 +578,12 @@ func (l *Live) command(c Command) Reply {
 	case CmdNewGame:
 		return l.newGame(c, l.ref.Occupancy())
 	case CmdTags:
+		if len(c.Tags) == 0 {
+			return fail(`tags: needs "tags", for example {"tags":{"Red":"Ann"}}`)
+		}
+		if err := gametags.CheckChange(l.tags, c.Tags); err != nil {
+			return fail("tags: %v", err)
+		}
 		for k, v := range c.Tags {
 			if v == "" {
 				delete(l.tags, k)
@@ -569,7 +595,9 @@ func (l *Live) command(c Command) Reply {
 		if p := l.pending; p != 0 && !l.remote[g.Turn()] {
 			l.pending, l.ref.Expect = 0, 0
 		}
-		l.emit(Message{Kind: MsgTags, Tags: copyTags(l.tags), Text: "game details changed"})
+		// Only the changes ("" removes a tag): the game_start and the
+		// state carry the whole set.
+		l.emit(Message{Kind: MsgTags, Tags: copyTags(c.Tags), Text: "game details changed"})
 		return Reply{}
 	case CmdResign:
 		s, err := seatNamed(c.Seat)
@@ -639,16 +667,17 @@ func (l *Live) command(c Command) Reply {
 		if was != *c.On {
 			// The game's Remote tag keeps the remote seats: the journal
 			// records it, so they stay remote after a restart.
-			if tag := remoteTag(l.remote); tag != "" {
-				l.tags["Remote"] = tag
+			tag := remoteTag(l.remote)
+			if tag != "" {
+				l.tags[gametags.Remote] = tag
 			} else {
-				delete(l.tags, "Remote")
+				delete(l.tags, gametags.Remote)
 			}
 			where := "on the board again"
 			if *c.On {
 				where = "from elsewhere"
 			}
-			l.emit(Message{Kind: MsgTags, Tags: copyTags(l.tags), Text: fmt.Sprintf("%s plays %s", s, where)})
+			l.emit(Message{Kind: MsgTags, Tags: map[string]string{gametags.Remote: tag}, Text: fmt.Sprintf("%s plays %s", s, where)})
 		}
 		return Reply{}
 	case CmdMove:
@@ -985,6 +1014,42 @@ func (l *Live) newGame(c Command, occ square.Set) Reply {
 	if err != nil {
 		return fail("new_game: %v", err)
 	}
+	// Everything is checked before the board changes: a refused
+	// new_game leaves the game in progress as it was.
+	tags := map[string]string{}
+	for k, v := range c.Tags {
+		if v != "" {
+			tags[k] = v
+		}
+	}
+	if err := gametags.CheckStart(tags); err != nil {
+		return fail("new_game: %v", err)
+	}
+	// The game's time control goes into its tags: the journal keeps it
+	// across a restart and the archived PGN4 records it.
+	switch ctl, ok, err := clock.Parse(c.TimeControl); {
+	case err != nil:
+		return fail("new_game: %v", err)
+	case ok:
+		tags[gametags.TimeControl] = ctl.String()
+	case c.TimeControl != "":
+		tags[gametags.TimeControl] = "-"
+	case tags[gametags.TimeControl] != "":
+		if ctl, ok, _ := clock.Parse(tags[gametags.TimeControl]); ok { // checked by CheckTags
+			tags[gametags.TimeControl] = ctl.String()
+		} else {
+			tags[gametags.TimeControl] = "-"
+		}
+	case l.cfg.Clock != nil:
+		tags[gametags.TimeControl] = l.cfg.Clock.String()
+	}
+	if len(tags) > gametags.Max {
+		return fail("new_game: %d tags with the time control: a game has at most %d", len(tags), gametags.Max)
+	}
+	clocks, err := newClocks(tags, l.cfg.Clock, nil)
+	if err != nil {
+		return fail("new_game: %v", err)
+	}
 	if l.ref != nil {
 		old := l.ref.Game()
 		if _, over := old.Result(); !over && len(old.Records()) > 0 {
@@ -998,27 +1063,9 @@ func (l *Live) newGame(c Command, occ square.Set) Reply {
 		l.ref.Palette = *l.cfg.Palette
 	}
 	l.game = l.newID()
-	l.tags = copyTags(c.Tags)
-	if c.TimeControl != "" || (l.tags["TimeControl"] == "" && l.cfg.Clock != nil) {
-		// The game's time control goes into its tags: the journal keeps
-		// it across a restart and the archived PGN4 records it.
-		tc := "-"
-		if ctl, ok, err := clock.Parse(c.TimeControl); err != nil {
-			return fail("new_game: %v", err)
-		} else if ok {
-			tc = ctl.String()
-		} else if c.TimeControl == "" {
-			tc = l.cfg.Clock.String()
-		}
-		if l.tags == nil {
-			l.tags = map[string]string{}
-		}
-		l.tags["TimeControl"] = tc
-	}
+	l.tags = tags
 	l.pending, l.remote, l.draws = 0, remoteSeats(l.tags), nil
-	if err := l.setClocks(nil); err != nil {
-		return fail("new_game: %v", err)
-	}
+	l.clocks = clocks
 	l.ref.Resync(occ)
 	l.lastTouch = l.cfg.Now() // the fault timer starts with the game
 	st := start
@@ -1044,15 +1091,25 @@ func (l *Live) newID() string {
 }
 
 // setClocks makes the clocks for the game (paused), with the remaining
-// times if known. The game's TimeControl tag says which control ("-":
-// none); without one, the configured control.
+// times if known (newClocks).
 func (l *Live) setClocks(ms []int64) error {
-	l.clocks = nil
-	ctl := l.cfg.Clock
-	if tc, ok := l.tags["TimeControl"]; ok {
+	c, err := newClocks(l.tags, l.cfg.Clock, ms)
+	if err != nil {
+		return err
+	}
+	l.clocks = c
+	return nil
+}
+
+// newClocks makes a game's clocks (paused), with the remaining times ms
+// if known. The game's TimeControl tag says which control ("-": none);
+// without one, the configured control (nil: no clocks).
+func newClocks(tags map[string]string, configured *clock.Control, ms []int64) (*clock.Clocks, error) {
+	ctl := configured
+	if tc, ok := tags[gametags.TimeControl]; ok {
 		c, on, err := clock.Parse(tc)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ctl = nil
 		if on {
@@ -1060,19 +1117,18 @@ func (l *Live) setClocks(ms []int64) error {
 		}
 	}
 	if ctl == nil {
-		return nil
+		return nil, nil
 	}
 	c, err := clock.New(*ctl)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(ms) == rules.NumSeats {
 		for s := rules.Seat(0); s < rules.NumSeats; s++ {
 			c.Set(s, time.Duration(ms[s])*time.Millisecond)
 		}
 	}
-	l.clocks = c
-	return nil
+	return c, nil
 }
 
 func (l *Live) restartClock() {
@@ -1176,6 +1232,10 @@ func (l *Live) emit(m Message) {
 	l.mu.Unlock()
 	m.Time = l.cfg.Now().UTC()
 	m.Board, m.Game = l.cfg.Board, l.game
+	if b, cut := m.Bounded(); cut != "" { // cannot happen with bounded inputs: never a message the mirror cannot deliver
+		l.log.Error("referee: "+cut, "game", l.game)
+		m = b
+	}
 	l.unwritten = append(l.unwritten, unwritten{m: m})
 	if l.storeErr == nil {
 		l.flush()
@@ -1325,19 +1385,27 @@ func (l *Live) Subscribe(from uint64) ([]Message, <-chan Message, func(), error)
 	if from == 0 || from > upto || from >= oldest {
 		return mem, s.ch, cancel, nil
 	}
-	// Older than memory: from the log.
+	// Older than memory: from the log. from inside a run of numbers the
+	// board skipped (after an unclean stop the stream numbers on after
+	// its reservation) is no loss: the backlog starts at the next message
+	// kept. Only from older than every message kept is.
 	var old []Message
+	var logOldest uint64
 	if l.cfg.Log != nil {
-		var err error
-		if old, err = l.cfg.Log.Since(from); err != nil {
+		all, err := l.cfg.Log.Since(1)
+		if err != nil {
 			cancel()
 			return nil, nil, nil, err
 		}
+		if len(all) > 0 {
+			logOldest = all[0].Seq
+		}
+		old = all[sort.Search(len(all), func(i int) bool { return all[i].Seq >= from }):]
 	}
-	if len(old) == 0 || old[0].Seq != from {
+	if logOldest == 0 || from < logOldest {
 		cancel()
-		if len(old) > 0 && old[0].Seq < oldest {
-			oldest = old[0].Seq // the log keeps more than memory
+		if logOldest > 0 && logOldest < oldest {
+			oldest = logOldest // the log keeps more than memory
 		}
 		return nil, nil, nil, &NotKeptError{From: from, Oldest: oldest}
 	}

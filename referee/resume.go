@@ -25,20 +25,6 @@ func (e *NotKeptError) Error() string {
 	return fmt.Sprintf("messages from %d are no longer kept (the oldest is %d)", e.From, e.Oldest)
 }
 
-// Gap says where Resume goes on when the messages asked for are no
-// longer kept.
-type Gap int
-
-const (
-	// FromOldest goes on from the oldest message the board keeps: the
-	// consumer loses only what the board forgot (MQTT).
-	FromOldest Gap = iota
-	// FromNext goes on from the board's next message, the past being
-	// covered by a fresh snapshot (State) the consumer sends (the web
-	// display's gap event).
-	FromNext
-)
-
 // Subscription is a subscription made by Resume: Subscribe's results,
 // and Lost when the messages asked for were no longer kept.
 type Subscription struct {
@@ -47,8 +33,7 @@ type Subscription struct {
 	Cancel  func()
 	// Lost says which messages were no longer kept: From is the Seq
 	// asked for, Oldest the oldest kept at the last attempt (nil when
-	// nothing was lost). Backlog and Live start where the Gap policy
-	// said.
+	// nothing was lost). Backlog and Live then start at Oldest.
 	Lost *NotKeptError
 }
 
@@ -58,11 +43,13 @@ const resumeTries = 8
 
 // Resume subscribes to b from from: 1 for everything kept, the last Seq
 // seen + 1 to pick up after it, 0 for the board's next message (as
-// Subscribe). When the board no longer keeps from, Resume subscribes
-// again where gap says and reports the loss in Subscription.Lost. Any
-// other error, or a board that keeps forgetting what it just said it
-// kept, is returned.
-func Resume(b Board, from uint64, gap Gap) (Subscription, error) {
+// Subscribe). When the board no longer keeps from, Resume goes on from
+// the oldest message it keeps (the consumer loses only what the board
+// forgot: MQTT; the web display sends a gap event first) and reports the
+// loss in Subscription.Lost. Numbers the board skipped are no loss
+// (Subscribe starts after them). Any other error, or a board that keeps
+// forgetting what it just said it kept, is returned.
+func Resume(b Board, from uint64) (Subscription, error) {
 	var lost *NotKeptError
 	at := from
 	for range resumeTries {
@@ -75,12 +62,7 @@ func Resume(b Board, from uint64, gap Gap) (Subscription, error) {
 			return Subscription{}, err
 		}
 		lost = &NotKeptError{From: from, Oldest: nk.Oldest}
-		switch gap {
-		case FromNext:
-			at = b.State().Seq + 1
-		default:
-			at = nk.Oldest
-		}
+		at = nk.Oldest
 	}
 	return Subscription{}, fmt.Errorf("subscribing from %d: the board forgets its messages faster than they can be read (%d tries): %w", from, resumeTries, lost)
 }

@@ -13,6 +13,7 @@ import (
 
 	"boardd/internal/printable"
 	"boardd/referee/clock"
+	"boardd/referee/gametags"
 )
 
 // This file holds the board's public interface: the messages every
@@ -113,6 +114,79 @@ type Message struct {
 	FEN4 string `json:"fen4,omitempty"`
 	// Text says what happened, for people.
 	Text string `json:"text"`
+}
+
+// MaxSeq is the highest Seq a board ever numbers a message with: the
+// largest integer a JavaScript display reads exactly (2^53-1), more than
+// a board can use in centuries. A larger number read back from a file
+// (the stream, its reservation, a journal, the MQTT mirror's position)
+// is damage, never a real message: it is left out with a warning, so
+// numbering cannot run over.
+const MaxSeq = 1<<53 - 1
+
+// MaxMessageBytes bounds one message of the stream as JSON: what the MQTT
+// mirror publishes in one packet (the embedded broker takes 1 MiB,
+// others as much or more), and so what a stream line and a journal entry
+// hold. The board's inputs are bounded well below it (commands by
+// MaxCommandBytes, tags by referee/gametags); Bounded is the last line.
+const MaxMessageBytes = 64 << 10
+
+// Bounded returns m as it is when its JSON fits in MaxMessageBytes;
+// otherwise without its tags, candidates and seats, its texts clipped,
+// and at the last without its position and start. cut says what was left
+// out ("" when m fits).
+func (m Message) Bounded() (out Message, cut string) {
+	size := func(m Message) int {
+		data, _ := json.Marshal(m)
+		return len(data)
+	}
+	n := size(m)
+	if n <= MaxMessageBytes {
+		return m, ""
+	}
+	var what []string
+	steps := []struct {
+		name string
+		do   func(*Message) bool
+	}{
+		{"its tags", func(m *Message) bool { t := m.Tags != nil; m.Tags = nil; return t }},
+		{"its candidates and seats", func(m *Message) bool {
+			c := m.Candidates != nil || m.Seats != nil
+			m.Candidates, m.Seats = nil, nil
+			return c
+		}},
+		{"the end of its text and note", func(m *Message) bool {
+			c := len(m.Text) > 1000 || len(m.Note) > 1000
+			m.Text, m.Note = clipBytes(m.Text, 1000), clipBytes(m.Note, 1000)
+			return c
+		}},
+		{"its position and start", func(m *Message) bool {
+			c := m.FEN4 != "" || m.Start != ""
+			m.FEN4, m.Start = "", ""
+			return c
+		}},
+	}
+	for _, st := range steps {
+		if st.do(&m) {
+			what = append(what, st.name)
+		}
+		if size(m) <= MaxMessageBytes {
+			break
+		}
+	}
+	return m, fmt.Sprintf("message %d (%s) of %d bytes is over the limit of %d: left out %s", m.Seq, clip(m.Kind), n, MaxMessageBytes, strings.Join(what, ", "))
+}
+
+// clipBytes cuts s to at most n bytes of whole UTF-8 characters.
+func clipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
 }
 
 // ResultInfo is how a game ended.
@@ -376,19 +450,12 @@ func ParseCommand(name string, payload []byte) (Command, error) {
 			return Command{}, fmt.Errorf("%s: %s %w", name, f.field, err)
 		}
 	}
+	if len(c.Tags) > gametags.Max {
+		return Command{}, fmt.Errorf("%s: %d tags: a game has at most %d", name, len(c.Tags), gametags.Max)
+	}
 	for _, k := range slices.Sorted(maps.Keys(c.Tags)) {
-		v := c.Tags[k]
-		if err := printable.Check(k); err != nil {
-			return Command{}, fmt.Errorf("%s: a tag name %w", name, err)
-		}
-		if k == "" || len(k) > 40 || strings.ContainsAny(k, " \"[]") {
-			return Command{}, fmt.Errorf("%s: tag name %q must be 1-40 characters without spaces, quotes or brackets", name, clip(k))
-		}
-		if err := printable.Check(v); err != nil {
-			return Command{}, fmt.Errorf("%s: tag %s %w", name, k, err)
-		}
-		if len(v) > 200 {
-			return Command{}, fmt.Errorf("%s: tag %s must be one line of at most 200 characters", name, k)
+		if err := gametags.Check(k, c.Tags[k]); err != nil {
+			return Command{}, fmt.Errorf("%s: %w", name, err)
 		}
 	}
 	need := func(ok bool, what string) error {
@@ -401,6 +468,8 @@ func ParseCommand(name string, payload []byte) (Command, error) {
 	switch name {
 	case CmdNewGame:
 		if _, _, e := clock.Parse(c.TimeControl); e != nil {
+			err = fmt.Errorf("%s: %w", name, e)
+		} else if e := gametags.CheckStart(c.Tags); e != nil {
 			err = fmt.Errorf("%s: %w", name, e)
 		}
 	case CmdTags:

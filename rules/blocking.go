@@ -804,30 +804,12 @@ func (p *Position) leavesCheckStanding(m Move) bool {
 // "for the 50 moves involved, there must not be a Pawn move or capture by
 // all four players, not merely the two involved in the draw". The
 // position's half-move clock counts the moves since any seat's last pawn
-// move or capture; a and b must each have made 50 of them.
+// move or capture; a and b must each have made 50 of them (quietMoves).
 func (g *Game) fiftyMoves(a, b Seat, rec *Record) bool {
-	n := g.pos.halfmove
-	if n < 100 {
+	if g.pos.halfmove < 100 {
 		return false
 	}
-	var count [NumSeats]int
-	if rec != nil && rec.Action == ActMove {
-		count[rec.Seat]++
-		n--
-	}
-	for i := len(g.records) - 1; i >= 0 && n > 0; i-- {
-		if r := g.records[i]; r.Action == ActMove {
-			count[r.Seat]++
-			n--
-		}
-	}
-	// A start position's clock counts moves made before it: one by each
-	// seat in turn, going back from the seat that moved first.
-	o := g.v.Order
-	for i := g.v.orderIdx[g.StartTurn()]; n > 0; n-- {
-		i = (i + len(o) - 1) % len(o)
-		count[o[i]]++
-	}
+	count := g.quietMoves(rec)
 	return count[a] >= 50 && count[b] >= 50
 }
 

@@ -200,6 +200,9 @@ type chess4State struct {
 	// castle: Method 2, the acquired armies' castling state (rule 1 of
 	// "Rules Specific to Method 2").
 	castle [NumSeats]c4Castle
+	// made[s]: the last turn's move checkmated s, newly or re-establishing
+	// a mate (rule 6.3); its elimination may come later (rule 1).
+	made [NumSeats]bool
 }
 
 // c4Castle tracks an acquired king and its two castling rooks: where each
@@ -276,6 +279,7 @@ func mated(p *Position, s Seat) bool {
 // game.
 func (g *Game) settleChess4(mover Seat, rec *Record) bool {
 	p := g.pos
+	g.c4().made = [NumSeats]bool{}
 	if rec != nil && rec.Action == ActMove && len(g.snaps) > 0 {
 		g.c4Credit(g.c4Player(mover), g.snaps[len(g.snaps)-1].pos, rec.Move)
 	}
@@ -318,7 +322,7 @@ func (g *Game) settleChess4(mover Seat, rec *Record) bool {
 		out = true
 	}
 	if g.result == nil {
-		g.checkDraws(rec != nil && rec.Action == ActMove)
+		g.checkDraws(rec)
 	}
 	return out
 }
@@ -351,6 +355,7 @@ func (g *Game) c4Credit(player Seat, prev *Position, m Move) {
 			g.c4().mateBy[e] = 0
 		case g.c4().mateBy[e] == 0 || !mated(liftedPosition(prev, m), e):
 			g.c4().mateBy[e] = player + 1
+			g.c4().made[e] = true
 		}
 	}
 }
@@ -787,6 +792,14 @@ func (v *Variant) compileNoKingCapture() {
 // EliminatedBy returns the player credited with eliminating seat s by
 // checkmate (Chess4, rule 6), if any.
 func (h *Chess4Hook) EliminatedBy(s Seat) (Seat, bool) { return h.g.eliminatedBy(s) }
+
+// MateMade reports whether the last turn's move checkmated seat s: made a
+// mate of s, or re-established one it had lifted (rule 6.3). The player
+// it credits eliminates s only at the start of his next turn (rule 1), if
+// the mate still stands; this is the move Chess4's notation marks "##"
+// ("Qf3xb7#g##bw – Queen on F3 captures on B7, checking Gold and
+// checkmating Black and White").
+func (h *Chess4Hook) MateMade(s Seat) bool { return s < NumSeats && h.g.c4().made[s] }
 
 // MateCredit returns the player who would be credited if seat s, now
 // checkmated, stays so until its turn (Chess4, rule 6).

@@ -147,7 +147,7 @@ func (h *Essay) Settle(g *Game, mover Seat, rec *Record) bool {
 		changed = true
 	}
 	if g.result == nil {
-		g.checkDraws(rec != nil && rec.Action == ActMove)
+		g.checkDraws(rec)
 	}
 	return mated
 }

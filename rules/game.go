@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"slices"
 	"strings"
 )
 
@@ -638,7 +639,7 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 				return false
 			}
 		}
-		g.checkDraws(rec != nil && rec.Action == ActMove)
+		g.checkDraws(rec)
 		return false
 	}
 
@@ -692,7 +693,7 @@ func (g *Game) settle(mover Seat, rec *Record) bool {
 		}
 	}
 	if g.result == nil {
-		g.checkDraws(rec != nil && rec.Action == ActMove)
+		g.checkDraws(rec)
 	}
 	return mated
 }
@@ -839,14 +840,15 @@ func (g *Game) endFFA(reason string, bonus int) {
 }
 
 // checkDraws ends the game on threefold repetition, the 50-move rule or
-// insufficient material.
-func (g *Game) checkDraws(moved bool) {
+// insufficient material after turn rec (nil: none).
+func (g *Game) checkDraws(rec *Record) {
 	p := g.pos
+	moved := rec != nil && rec.Action == ActMove
 	reason := ""
 	switch {
 	case moved && g.reps[p.Hash()] >= 2: // this occurrence will be the third
 		reason = "threefold repetition"
-	case p.halfmove >= g.v.fiftyMovePlies(len(g.activeInOrder(p.turn))):
+	case g.fiftyMovesEach(rec):
 		reason = "50-move rule"
 	case g.v.hook(OnDraws).Draws(g) && g.insufficient() && g.normalRules():
 		reason = "insufficient material"
@@ -860,13 +862,76 @@ func (g *Game) checkDraws(moved bool) {
 	}
 }
 
-// fiftyMovePlies is the half-move clock that draws: 50 moves by each of
-// the n seats still taking turns.
-func (v *Variant) fiftyMovePlies(n int) int {
-	if n < 1 {
-		n = 1
+// fiftyMovesEach applies the 50-move rule after turn rec (nil: none): the
+// game is drawn when every seat still taking turns has made 50 moves since
+// the last pawn move or capture, by anyone. It is chess's rule ("the last
+// 50 moves by each player have been completed without the movement of any
+// pawn and without any capture", FIDE Laws 9.3) read for four: the texts
+// name the rule and nothing more (chess.com: "The game is a draw in case
+// of … the 50-move rule"; Chess4: "The traditional rules of Chess apply";
+// Verney: "in every way similar to those of the ordinary game"), and the
+// essay's own modified rule counts it the same way ("for the 50 moves
+// involved, there must not be a Pawn move or capture by all four
+// players"). Each seat counts its own moves, so a seat that leaves (mated,
+// resigned, timed out) shortens nobody's count: a mate after 40 quiet
+// moves each leaves the others 10 more to make. A seat that cannot move
+// and passes its turns (Stevenson, Verney's stalemated partner, a Chess4
+// player waiting to be put out) holds nobody's count up.
+func (g *Game) fiftyMovesEach(rec *Record) bool {
+	if g.pos.halfmove < 50 {
+		return false
 	}
-	return 50 * n
+	seats := g.activeInOrder(g.pos.turn)
+	count := g.quietMoves(rec)
+	most := 0
+	for _, s := range seats {
+		most = max(most, count[s])
+	}
+	for _, s := range seats {
+		// A seat one move behind the others is taking its turns; one
+		// further behind has passed some: it counts while it can move.
+		if count[s] < 50 && (count[s] >= most-1 || g.hasMoves(s)) {
+			return false
+		}
+	}
+	return true
+}
+
+// quietMoves counts, per seat, the moves made since the last pawn move or
+// capture (the position's half-move clock), rec (the turn being settled,
+// not yet recorded; nil for none) included. Moves made before the game's
+// start position, which its clock counts too, are shared one by one among
+// the seats taking turns there, in turn order going back from the seat
+// that moved first.
+func (g *Game) quietMoves(rec *Record) [NumSeats]int {
+	var count [NumSeats]int
+	n := g.pos.halfmove
+	if rec != nil && rec.Action == ActMove && n > 0 {
+		count[rec.Seat]++
+		n--
+	}
+	for i := len(g.records) - 1; i >= 0 && n > 0; i-- {
+		if r := g.records[i]; r.Action == ActMove {
+			count[r.Seat]++
+			n--
+		}
+	}
+	var buf [NumSeats]Seat
+	o := buf[:0] // the seats taking turns in the start position
+	for _, s := range g.v.Order {
+		if st := g.snaps[0].status[s]; st == Playing || st == Walking {
+			o = append(o, s)
+		}
+	}
+	if len(o) == 0 {
+		return count
+	}
+	i := slices.Index(o, g.StartTurn())
+	for i = max(i, 0); n > 0; n-- {
+		i = (i + len(o) - 1) % len(o)
+		count[o[i]]++
+	}
+	return count
 }
 
 // normalRules reports whether every seat still playing follows chess's

@@ -240,6 +240,6 @@ func (h *Stevenson) Settle(g *Game, _ Seat, rec *Record) bool {
 	for i := 0; i < NumSeats && !g.hasMoves(p.turn); i++ {
 		p.turn = p.nextSeat(p.turn) // a seat that cannot move passes
 	}
-	g.checkDraws(rec != nil && rec.Action == ActMove)
+	g.checkDraws(rec)
 	return false
 }

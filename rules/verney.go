@@ -20,8 +20,9 @@ import (
 //   - the partner's king (VerneyOptions.GuardPartnerKing): a move may not open
 //     the partner's king to a check;
 //   - inert mates (VerneyOptions.InertMates): a mated army stays on the board,
-//     inert and not capturable; it is released when its king is no longer
-//     in check. Kings are never captured;
+//     inert and not capturable; it is released when its mate no longer
+//     holds (its king out of check, or in check with a move again). Kings
+//     are never captured;
 //   - the refusals that quote those rules, and the end of turn.
 
 // VerneyOptions are verney.yaml's rules (keys pawn_reversal, pawn_leap,
@@ -45,8 +46,8 @@ type VerneyOptions struct {
 	// InertMates: a checkmate is judged as soon as it stands; the mated
 	// army stays on the board "inert and useless, both for attack and
 	// defence … not liable to capture by the adversaries", the seat misses
-	// its turns until a move leaves its king out of check, which releases
-	// it; kings are never captured; the game is won when both partners
+	// its turns until a move lifts the mate (verneyMated: the check, or a
+	// guard of a flight square, taken or moved), which releases it; kings are never captured; the game is won when both partners
 	// are mated (game layer: settleVerney).
 	InertMates bool
 }
@@ -244,41 +245,88 @@ func (p *Position) opensLine(from, to, k int, ks Seat) bool {
 // releases brought back to life, the mover's king is safe and the
 // partner's king is not newly in check.
 func (p *Position) releaseSafe(m Move) bool {
-	_, hit, _ := p.releaseHarm(m)
+	_, hit, _ := p.releaseHarm(m, false)
 	return hit == NoSeat
 }
 
 // releaseHarm makes m and returns the seats whose mated armies m releases
-// and the seat (the mover, or its partner newly) whose king the released
-// pieces would then attack (NoSeat if none), with that king's square.
-func (p *Position) releaseHarm(m Move) (released []Seat, hit Seat, at square.Square) {
+// (verneyMated: their mate no longer holds) and the seat (the mover, or
+// its partner newly) whose king the released pieces would then attack
+// (NoSeat if none), with that king's square. Unless list is set, released
+// is left empty when nothing is hit.
+func (p *Position) releaseHarm(m Move, list bool) (released []Seat, hit Seat, at square.Square) {
 	s := p.turn
 	pt := p.v.partner[s]
 	watch := pt != NoSeat && !p.out[pt] && p.king[pt] != 0
 	partnerBefore := watch && p.InCheck(pt)
 	u := p.Make(m)
 	saved := p.out
+	hits := func() Seat {
+		switch {
+		case p.InCheck(s):
+			return s
+		case watch && !partnerBefore && p.InCheck(pt):
+			return pt
+		}
+		return NoSeat
+	}
+	// Live armies attack more, never less: when no king is hit with every
+	// mated army alive, none is hit by those m really releases, and the
+	// costlier question (does each mate still hold?) need not be asked.
 	for e := Seat(0); e < NumSeats; e++ {
-		if saved[e] && p.king[e] != 0 && !p.attacked(int(p.king[e]), e) {
+		if saved[e] && p.king[e] != 0 {
 			p.out[e] = false
-			released = append(released, e)
 		}
 	}
 	hit = NoSeat
 	if p.out != saved {
-		switch {
-		case p.InCheck(s):
-			hit = s
-		case watch && !partnerBefore && p.InCheck(pt):
-			hit = pt
-		}
-	}
-	if hit != NoSeat {
-		at = squareOf(int(p.king[hit]))
+		hit = hits()
 	}
 	p.out = saved
+	if hit != NoSeat || list {
+		for e := Seat(0); e < NumSeats; e++ {
+			if saved[e] && p.king[e] != 0 && !p.verneyMated(e) {
+				released = append(released, e)
+			}
+		}
+		for _, e := range released {
+			p.out[e] = false
+		}
+		hit = NoSeat
+		if len(released) > 0 {
+			hit = hits()
+		}
+		if hit != NoSeat {
+			at = squareOf(int(p.king[hit]))
+		}
+		p.out = saved
+	}
 	p.Unmake(m, u)
 	return released, hit, at
+}
+
+// verneyMated reports whether the mate of seat e, whose army is inert,
+// still holds: with its army alive, its king is in check and it has no
+// legal move. "A partner may at any time, if he can, release from
+// checkmate the party who is mated, by either capturing the Pieces of his
+// adversaries which hold the checkmate, or by forcing these Pieces to move
+// in such a way as to release his partner from that predicament": the
+// pieces that hold a checkmate are those that give the check and those
+// that guard the king's flight squares, so capturing or driving away
+// either releases it, as does lifting the check itself.
+func (p *Position) verneyMated(e Seat) bool {
+	wasOut := p.out[e]
+	p.out[e] = false
+	mated := p.InCheck(e)
+	if mated {
+		saved := p.turn
+		p.turn = e
+		var buf [256]Move
+		mated = len(p.LegalMoves(buf[:0])) == 0
+		p.turn = saved
+	}
+	p.out[e] = wasOut
+	return mated
 }
 
 // verneyWhy says which of Verney's rules refuses the pseudo-legal move m
@@ -294,7 +342,7 @@ func (p *Position) verneyWhy(m Move) string {
 			return fmt.Sprintf("%s's king on %s may not be captured: kings are never taken in this game, a king with no escape is checkmated", e, at)
 		case p.out[e]:
 			why := fmt.Sprintf("%s's %s on %s belongs to a checkmated army: \"they are not liable to capture by the adversaries\"", e, kindNames[q.Kind()], at)
-			if released, _, _ := p.releaseHarm(m); len(released) > 0 {
+			if released, _, _ := p.releaseHarm(m, true); len(released) > 0 {
 				why += ", and a move that releases the mate may not \"take any of the Pieces or Pawns of the adversary so released\""
 			}
 			return why
@@ -304,7 +352,7 @@ func (p *Position) verneyWhy(m Move) string {
 		return fmt.Sprintf("it would open %s's king on %s (%s's partner) to a check: \"No player is allowed to move a Piece or Pawn, which move would open his partner's King to a check\"", pt, squareOf(int(p.king[pt])), s)
 	}
 	if v.verney().InertMates && p.out != [NumSeats]bool{} {
-		if released, hit, at := p.releaseHarm(m); hit != NoSeat {
+		if released, hit, at := p.releaseHarm(m, true); hit != NoSeat {
 			names := make([]string, len(released))
 			for i, e := range released {
 				names[i] = e.String()
@@ -317,7 +365,7 @@ func (p *Position) verneyWhy(m Move) string {
 
 // settleVerney applies Verney's rules after a turn by seat mover:
 //
-//   - a mated army whose king is no longer in check is released ("The
+//   - a mated army whose mate no longer holds (verneyMated) is released ("The
 //     Pieces of the partner thus released regain life, resume their
 //     functions, and he moves again in his regular turn");
 //   - a seat still playing whose king is in check and that has no legal
@@ -336,7 +384,7 @@ func (g *Game) settleVerney(mover Seat, rec *Record) bool {
 	for round := 0; round < 2*NumSeats; round++ {
 		changed := false
 		for s := Seat(0); s < NumSeats; s++ {
-			if g.status[s] == Mated && p.king[s] != 0 && !p.InCheck(s) {
+			if g.status[s] == Mated && p.king[s] != 0 && !p.verneyMated(s) {
 				g.status[s] = Playing
 				p.out[s] = false
 				changed = true
@@ -387,6 +435,6 @@ func (g *Game) settleVerney(mover Seat, rec *Record) bool {
 		}
 		p.turn = p.nextSeat(s) // stalemated while the partner can move: pass
 	}
-	g.checkDraws(rec != nil && rec.Action == ActMove)
+	g.checkDraws(rec)
 	return mated
 }

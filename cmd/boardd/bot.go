@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"boardd/app/catalog"
 	"boardd/engine"
 	"boardd/engine/series"
-	"boardd/internal/catalog"
 	"boardd/rules"
 )
 

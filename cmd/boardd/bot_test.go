@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"boardd/app/catalog"
 	"boardd/engine"
-	"boardd/internal/catalog"
 	"boardd/rules"
 	"boardd/rules/pgn4"
 )

@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"time"
 
+	"boardd/app/catalog"
 	"boardd/engine"
-	"boardd/internal/catalog"
 	"boardd/sync/botseat"
 	"boardd/sync/mqtt"
 	"boardd/sync/mqttclient"

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"boardd/internal/brokertest"
+	"boardd/sync/broker/brokertest"
 )
 
 // boardd collect refuses bad use, naming the command.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"boardd/app/board"
 	"boardd/configs"
-	"boardd/internal/daemon"
 )
 
 func init() {
@@ -23,7 +23,7 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case fs.NArg() == 2 && fs.Arg(0) == "check":
-		d, err := daemon.LoadConfig(fs.Arg(1)) // what boardd run checks, nothing less
+		d, err := board.LoadConfig(fs.Arg(1)) // what boardd run checks, nothing less
 		if err != nil {
 			return err
 		}

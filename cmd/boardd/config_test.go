@@ -42,6 +42,23 @@ func TestConfigCheckRefusesWhatRunRefuses(t *testing.T) {
 		{"control character in a tag", "game:\n  tags: {Event: \"Club\\e[31m\"}\n", `line 2: game.tags.Event: contains the control character U+001B`},
 		{"control character in the title", "web: {title: \"a\\u2028b\"}\n", `web.title: contains the control character U+2028`},
 		{"board id", "board: \"$SYS\"\n", `line 1: board: board id "$SYS" must not start with '$'`},
+		// Issue 28: config check passed these and run refused some or
+		// took them; both refuse them now, through one path.
+		{"one-character web password", "web: {password: x}\n", `line 1: web.password: 1 characters: want at least 8`},
+		{"short broker password", "mqtt:\n  embedded:\n    users: [{name: display, password: abc}]\n", `line 3: mqtt.embedded.users: user 1 ("display"): the password is 3 characters: want at least 8`},
+		{"25-hour clock", "game:\n  clock: {base: 25h}\n", `line 2: game.clock: the base time 25h0m0s must be whole seconds above 0, at most 24h0m0s`},
+		{"2-hour increment", "game:\n  clock: {base: 10m, increment: 2h}\n", `line 2: game.clock: the increment 2h0m0s must be whole seconds from 0 to 1h0m0s`},
+		{"2-hour delay", "game:\n  clock: {base: 10m, delay: 2h}\n", `line 2: game.clock: the delay 2h0m0s must be whole seconds from 0 to 1h0m0s`},
+		// Issue 28: the tags a game starts with, checked as new_game checks them (referee/gametags, through app/board's checkTags).
+		{"time control tag", "game:\n  tags: {TimeControl: garbage}\n", `line 2: game.tags.TimeControl: time control "garbage"`},
+		{"time control tag too long", "game:\n  tags: {TimeControl: 1441+0}\n", `game.tags.TimeControl: time control "1441+0": the base time must be a number of minutes above 0, at most 1440`},
+		{"bots tag", "game:\n  tags: {Bots: \"Red:9\"}\n", `game.tags.Bots: Bots tag "Red:9": Red's level must be 1 to 5`},
+		{"board's own tag", "game:\n  tags: {GameId: ../../x}\n", `game.tags.GameId: is written by the board itself`},
+		{"state in /proc", "state_dir: /proc/boardd\n", `line 1: state_dir: "/proc/boardd" is on /proc, the kernel's proc file system, not a disk`},
+		{"state in /sys", "state_dir: /sys/kernel/boardd\n", `state_dir: "/sys/kernel/boardd" is on /sys/kernel, the kernel's sysfs`},
+		{"control port on the network", "sensors:\n  listen: 0.0.0.0:7165\n", `line 2: sensors.listen: "0.0.0.0:7165": the control port has no password and moves the pieces, so it listens only on this machine`},
+		{"control port on every address", "sensors:\n  listen: \":7165\"\n", `sensors.listen: ":7165": the control port has no password`},
+		{"control port on a LAN address", "sensors:\n  listen: 192.168.1.20:7165\n", `sensors.listen: "192.168.1.20:7165": the control port has no password`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			text := tc.yaml
@@ -107,5 +124,59 @@ func TestConfigCheck(t *testing.T) {
 	// The example config shipped in configs/ passes its own check.
 	if code, out, errs := runCmd("config", "check", filepath.Join("..", "..", "configs", "boardd.yaml")); code != 0 {
 		t.Errorf("configs/boardd.yaml: %d %s %s", code, out, errs)
+	}
+}
+
+// Issue 27: config check said only the first problem of a file. It says
+// every one, each with its line, in line order; and run says the same.
+func TestConfigCheckSaysEveryProblem(t *testing.T) {
+	dir, write := fileWriter(t)
+	path := write("many.yaml", "board: \"a/b\"\nstate_dir: "+filepath.Join(dir, "state")+"\nsensors:\n  rate: 5\n  drvier: sim\ngame:\n  variant: chaturaji\n  clock: {base: 25h}\nweb:\n  password: x\n  titel: Club\nlog: {level: loud}\n")
+	code, _, errs := runCmd("config", "check", path)
+	want := []string{
+		"9 problems",
+		path + `: line 1: board: "a/b": want a short id`,
+		path + ": line 4: sensors.rate: 5: want 10 to 2000",
+		path + ": line 5: sensors: unknown key drvier (did you mean driver?)",
+		path + ": line 7: game.variant: ",
+		path + ": line 8: game.clock: the base time 25h0m0s",
+		path + ": line 10: web.password: 1 characters",
+		path + ": line 11: web: unknown key titel (did you mean title?)",
+		path + `: line 12: log.level: "loud": want debug`,
+	}
+	if code != 1 {
+		t.Fatalf("config check: exit %d: %s", code, errs)
+	}
+	at := 0
+	for _, w := range want {
+		i := strings.Index(errs[at:], w)
+		if i < 0 {
+			t.Errorf("config check does not say %q after what came before; it said:\n%s", w, errs)
+			continue
+		}
+		at += i + len(w)
+	}
+	code, _, runErrs := runCmd("run", "--config", path, "--stdin=false")
+	if _, checkSaid, _ := strings.Cut(errs, ": "); code != 1 || !strings.HasSuffix(runErrs, checkSaid) {
+		t.Errorf("run says otherwise: %d\n%s\nconfig check:\n%s", code, runErrs, errs)
+	}
+}
+
+// A tab in the YAML: the parser says "found character that cannot start
+// any token"; the check says the line and that YAML wants spaces.
+func TestConfigCheckNamesTheTab(t *testing.T) {
+	_, write := fileWriter(t)
+	for _, tc := range []struct{ yaml, want string }{
+		{"board: \"1\"\ngame:\n\tvariant: ffa\n", "line 3: found character that cannot start any token: the line is indented with a tab; YAML allows only spaces there: indent with spaces"},
+		{"game:\n  variant: ffa\n\t  start: modern\n", "line 3 is indented with a tab; YAML allows only spaces there"},
+		{"sensors:\n  rate: 200\n  quiet:\t400ms\n  debounce:  [\n", "did not find expected node content"}, // a tab after the key is fine
+	} {
+		code, _, errs := runCmd("config", "check", write("tab.yaml", tc.yaml))
+		if code != 1 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%q: %d %s\nwant %q", tc.yaml, code, errs, tc.want)
+		}
+		if strings.Contains(tc.yaml, "quiet:\t") && strings.Contains(errs, "indented with a tab") {
+			t.Errorf("%q: a tab that is not indentation blamed: %s", tc.yaml, errs)
+		}
 	}
 }

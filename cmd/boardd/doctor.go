@@ -4,12 +4,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"time"
 
-	"boardd/configs"
-	"boardd/internal/catalog"
-	"boardd/internal/doctor"
-	"boardd/sensors/sensorreg"
+	"boardd/app/board"
+	"boardd/app/doctor"
 )
 
 func init() {
@@ -25,21 +22,22 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	env := doctor.Env{Root: *root, ConfigPath: *config, User: *user}
-	env.Config, env.ConfigErr = configs.Load(filepath.Join(*root, *config))
-	if *root == "/" && env.ConfigErr == nil && !sensorreg.Lookup(env.Config.Sensors.Driver).Simulated {
-		cfg := env.Config
-		env.Live = func() error {
-			src, closer, err := sensorreg.Open(&cfg, sensorreg.Env{Now: time.Now, Start: catalog.StartOccupancy(cfg.BoardShape)})
-			if err != nil {
-				return err
-			}
-			if closer != nil {
-				defer closer()
-			}
-			return doctor.ReadRepeatedly(src, 100, 2*time.Millisecond)
-		}
+	env.Config, env.ConfigErr = board.LoadConfig(filepath.Join(*root, *config)) // what boardd run and config check refuse
+	var busy *doctor.Finding
+	if *root == "/" && env.ConfigErr == nil {
+		var release func()
+		env.Live, busy, release = doctorLive(env.Config)
+		defer release()
 	}
-	if n := doctor.Write(stdout, doctor.Check(env)); n > 0 {
+	findings := doctor.Check(env)
+	if env.ConfigErr == nil {
+		findings = append(findings, doctor.Finding{Level: doctor.OK, Topic: "state",
+			Msg: fmt.Sprintf("the board's state directory is %s (%s): boardd games reads it", env.Config.StateDir, env.Config.StateDirFrom())})
+	}
+	if busy != nil {
+		findings = append(findings, *busy)
+	}
+	if n := doctor.Write(stdout, findings); n > 0 {
 		return fmt.Errorf("%d check(s) failed: apply the fixes above and run boardd doctor again", n)
 	}
 	return nil

@@ -25,3 +25,15 @@ func TestDoctorCommand(t *testing.T) {
 		t.Errorf("pi3 output:\n%s", out.String())
 	}
 }
+
+// The doctor refuses what boardd run and config check refuse (issue 28:
+// one validation path), a time control beyond the dialog's bounds too.
+func TestDoctorChecksTheConfigAsRunDoes(t *testing.T) {
+	dir, write := fileWriter(t)
+	path := write("boardd.yaml", "state_dir: "+dir+"/state\ngame:\n  clock: {base: 25h}\n")
+	var out, errb bytes.Buffer
+	runDoctor([]string{"--config", path}, &out, &errb)
+	if !strings.Contains(out.String(), "FAIL  config   "+path+": line 3: game.clock: the base time 25h0m0s") {
+		t.Errorf("doctor on a 25-hour clock:\n%s", out.String())
+	}
+}

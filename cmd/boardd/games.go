@@ -1,14 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"boardd/app/catalog"
 	"boardd/configs"
-	"boardd/internal/catalog"
 	"boardd/internal/printable"
 	"boardd/rules/notation"
 	"boardd/sync/archive"
@@ -24,8 +25,8 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	}
 	sub := args[0]
 	fs := newFlags("games "+sub, stderr)
-	dir := fs.String("dir", "", "the archive directory (default: the games directory of the state directory boardd run uses: boardd-state/games, or the config's state_dir/games)")
-	cfgPath := fs.String("config", "", "the daemon's config file, for its state_dir")
+	dir := fs.String("dir", "", "the archive directory (default: games/ in the state directory the service uses: the config's state_dir, $STATE_DIRECTORY, /var/lib/boardd for the packaged config, else ./boardd-state)")
+	cfgPath := fs.String("config", "", "the daemon's config file, for its state_dir (default: "+configs.PackagedConfig+" when it is there, as the service reads it)")
 	event := fs.String("event", "", "only games of this event")
 	player := fs.String("player", "", "only games with a player whose name contains this")
 	date := fs.String("date", "", "only games whose date starts with this (2026-11)")
@@ -34,14 +35,12 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *dir == "" {
-		cfg := configs.Defaults()
-		if *cfgPath != "" {
-			var err error
-			if cfg, err = configs.Load(*cfgPath); err != nil {
-				return err
-			}
+		cfg, err := serviceConfig(*cfgPath, stderr)
+		if err != nil {
+			return fmt.Errorf("%w (--dir DIR reads an archive directory without a config)", err)
 		}
 		*dir = (&archive.Recorder{Dir: cfg.StateDir}).Store().Dir
+		fmt.Fprintf(stderr, "boardd games: reading %s, in the state directory %s (%s)\n", *dir, cfg.StateDir, cfg.StateDirFrom())
 	}
 	st := archive.Store{Dir: *dir}
 	if sub == "show" && fs.NArg() == 1 && strings.ContainsRune(fs.Arg(0), filepath.Separator) {
@@ -55,7 +54,7 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	}
 	items, bad, err := st.List(archive.Filter{Event: *event, Player: *player, Date: *date})
 	if err != nil {
-		return err
+		return permissionHint(err)
 	}
 	for _, b := range bad {
 		fmt.Fprintln(stderr, "warning:", b)
@@ -70,7 +69,9 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "%d games in %s\n", len(items), *dir)
 		if len(items) == 0 {
-			if _, err := os.Stat(*dir); err != nil {
+			if _, err := os.Stat(*dir); errors.Is(err, os.ErrPermission) {
+				fmt.Fprintf(stderr, "%v\n", permissionHint(err))
+			} else if err != nil {
 				fmt.Fprintf(stderr, "%s does not exist: boardd run keeps finished games in its state directory's games/ (give --dir DIR or --config FILE)\n", *dir)
 			}
 		}
@@ -81,7 +82,7 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		}
 		data, err := os.ReadFile(filepath.Join(*dir, filepath.Base(fs.Arg(0))))
 		if err != nil {
-			return fmt.Errorf("games show: %w (boardd games list shows the files of %s; a path such as ./game.pgn4 shows that file)", err, *dir)
+			return fmt.Errorf("games show: %w (boardd games list shows the files of %s; a path such as ./game.pgn4 shows that file)", permissionHint(err), *dir)
 		}
 		lines := strings.SplitAfter(string(data), "\n")
 		for i, l := range lines {
@@ -99,7 +100,7 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		for i, it := range items {
 			data, err := os.ReadFile(filepath.Join(*dir, it.File))
 			if err != nil {
-				return err
+				return permissionHint(err)
 			}
 			if to.Name() != archiveNotation {
 				if data, err = convert(data, to); err != nil {
@@ -134,4 +135,34 @@ func convert(data []byte, to notation.Notation) ([]byte, error) {
 	}
 	text, err := to.Write(r.Game, r.Tags)
 	return []byte(text), err
+}
+
+// serviceConfig reads the config whose state directory a command reads:
+// the one given, else the packaged config when it is there (the one the
+// service runs with), else the defaults. An unreadable packaged config
+// is said, not silently passed over.
+func serviceConfig(path string, stderr io.Writer) (configs.Daemon, error) {
+	if path == "" {
+		f, err := os.Open(configs.PackagedConfig)
+		switch {
+		case err == nil:
+			f.Close()
+			path = configs.PackagedConfig
+		case !errors.Is(err, os.ErrNotExist):
+			fmt.Fprintf(stderr, "boardd: %v: using the defaults (give --config FILE)\n", err)
+		}
+	}
+	if path == "" {
+		return configs.Defaults(), nil
+	}
+	return configs.Load(path)
+}
+
+// permissionHint adds, to a permission error on the state directory,
+// how to get in: the service's files belong to its user.
+func permissionHint(err error) error {
+	if errors.Is(err, os.ErrPermission) {
+		return fmt.Errorf("%w (the service's state belongs to the user boardd: run the command with sudo, or join the group boardd with `sudo usermod -aG boardd $USER` and log in again)", err)
+	}
+	return err
 }

@@ -15,8 +15,8 @@ import (
 	"sort"
 	"syscall"
 
-	"boardd/internal/catalog"
-	_ "boardd/internal/drivers" // every switch and LED driver
+	"boardd/app/catalog"
+	_ "boardd/app/drivers" // every switch and LED driver
 	"boardd/sensors/sensorreg"
 	"boardd/sync/mqttclient"
 )

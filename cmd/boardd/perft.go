@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"boardd/internal/catalog"
+	"boardd/app/catalog"
 	"boardd/rules"
 )
 

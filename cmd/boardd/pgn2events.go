@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"boardd/internal/catalog"
+	"boardd/app/catalog"
 	"boardd/referee/handsim"
 	"boardd/rules/pgn4"
 )

@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"boardd/internal/catalog"
+	"boardd/app/catalog"
 	"boardd/rules"
 	_ "boardd/rules/chess4pgn" // registers the chess4 notation
 	"boardd/rules/notation"

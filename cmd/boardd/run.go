@@ -3,12 +3,13 @@ package main
 import (
 	"io"
 	"os"
+	"time"
 
 	sd "github.com/coreos/go-systemd/v22/daemon"
 
-	"boardd/internal/daemon"
-	"boardd/internal/termsim"
-	"boardd/internal/termview"
+	"boardd/app/board"
+	"boardd/app/termsim"
+	"boardd/app/termview"
 	"boardd/leds/ledreg"
 )
 
@@ -25,24 +26,27 @@ func runDaemon(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg, err := daemon.LoadConfig(*cfgPath) // the checks of boardd config check
+	cfg, err := board.LoadConfig(*cfgPath) // the checks of boardd config check
 	if err != nil {
 		return err
 	}
 	if err := over.apply(&cfg); err != nil {
 		return err
 	}
-	if err := daemon.CheckPorts(cfg); err != nil {
+	if err := board.CheckPorts(cfg); err != nil {
 		return err
 	}
 	ctx, stop := untilInterrupted()
 	defer stop()
-	d, err := daemon.Start(ctx, cfg, stdout, stderr)
+	d, err := board.Start(ctx, cfg, stdout, stderr)
 	if err != nil {
 		return err
 	}
 	if *stdin && d.SimBoard != nil {
-		go termsim.ReadLines(ctx, os.Stdin, stdout, d.Live, d.SimBoard)
+		// A typed move waits until the board has judged the one before:
+		// the debounce, the quiet period and a margin.
+		settle := time.Duration(float64(cfg.Sensors.Debounce)/cfg.Sensors.Rate*float64(time.Second)) + cfg.Sensors.Quiet + 200*time.Millisecond
+		go termsim.ReadLines(ctx, os.Stdin, stdout, d.Live, d.SimBoard, settle)
 	}
 	if *draw && ledreg.Lookup(cfg.LEDs.Driver).Draw == nil { // not already drawn by the LED driver
 		go termview.Show(ctx, d.Live, stdout, true)

@@ -4,8 +4,9 @@ import (
 	"flag"
 	"fmt"
 
+	"boardd/app/board"
+	"boardd/app/catalog"
 	"boardd/configs"
-	"boardd/internal/catalog"
 )
 
 // runOverrides are boardd run's flags for the settings changed most
@@ -38,7 +39,8 @@ func (o runOverrides) apply(cfg *configs.Daemon) error {
 		changed = true
 	}
 	if *o.state != "" {
-		cfg.StateDir, changed = *o.state, true
+		cfg.SetStateDir(*o.state, "--state")
+		changed = true
 	}
 	if *o.variant != "" {
 		if _, err := catalog.Variant(*o.variant, cfg.Game.Start); err != nil {
@@ -49,7 +51,7 @@ func (o runOverrides) apply(cfg *configs.Daemon) error {
 	if !changed {
 		return nil
 	}
-	if err := cfg.Check("the command line", nil); err != nil {
+	if err := board.CheckConfig(cfg, "the command line"); err != nil {
 		return fmt.Errorf("%w (from --web, --mqtt, --state or --variant)", err)
 	}
 	return nil

@@ -26,6 +26,10 @@ func TestRunFlagsOverrideTheConfig(t *testing.T) {
 		{args: []string{}, check: func(c configs.Daemon) bool { return c.Web.Listen == "127.0.0.1:8080" }},
 		{args: []string{"--variant", "fischer"}, errHas: "--variant fischer"},
 		{args: []string{"--mqtt", "nowhere"}, errHas: "mqtt.embedded.listen"},
+		// The flags go through the checks of the file (issue 28: a state
+		// directory config check refused was taken from --state).
+		{args: []string{"--state", "/proc/boardd"}, errHas: `state_dir: "/proc/boardd" is on /proc, the kernel's proc file system`},
+		{args: []string{"--state", "/sys/boardd"}, errHas: "(from --web, --mqtt, --state or --variant)"},
 	} {
 		fs := flag.NewFlagSet("run", flag.ContinueOnError)
 		o := runFlags(fs)

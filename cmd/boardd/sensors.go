@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"boardd/app/catalog"
 	"boardd/configs"
-	"boardd/internal/catalog"
 	"boardd/rules/square"
 	"boardd/sensors"
 	"boardd/sensors/sensorreg"
@@ -54,6 +54,9 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 	if s.Rate <= 0 || s.Rate > 2000 {
 		return fmt.Errorf("%w: --rate %v: want 1-2000 scans per second", errUsage, s.Rate)
 	}
+	if err := configs.CheckControlListen(s.Listen); err != nil {
+		return fmt.Errorf("%w: --listen %v", errUsage, err)
+	}
 	drv := sensorreg.Lookup(s.Driver)
 	if drv == nil {
 		return fmt.Errorf("%w: --driver %q: want %s", errUsage, s.Driver, sensorreg.Want())
@@ -79,6 +82,13 @@ func runSensors(args []string, stdout, stderr io.Writer) error {
 	if f.script != "" {
 		clk = sim.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 		now = clk.Now
+	}
+	if !drv.Simulated { // simulated switches are this process's own
+		release, err := holdHardware("boardd sensors")
+		if err != nil {
+			return err
+		}
+		defer release()
 	}
 	src, closer, err := sensorreg.Open(&f.cfg, sensorreg.Env{Now: now, Start: start})
 	if err != nil {

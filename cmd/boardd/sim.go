@@ -6,9 +6,9 @@ import (
 	"os"
 	"time"
 
-	"boardd/internal/catalog"
+	"boardd/app/catalog"
+	"boardd/app/termsim"
 	"boardd/internal/printable"
-	"boardd/internal/termsim"
 	"boardd/rules"
 	"boardd/rules/square"
 	"boardd/sync/archive"

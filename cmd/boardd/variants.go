@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"boardd/app/catalog"
 	"boardd/configs"
-	"boardd/internal/catalog"
 	"boardd/rules/variants"
 )
 

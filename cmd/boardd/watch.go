@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"boardd/internal/termview"
+	"boardd/app/termview"
 	"boardd/sync/mqtt"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"testing"
 
-	"boardd/internal/catalog"
+	"boardd/app/catalog"
 	"boardd/rules"
 )
 

@@ -5,6 +5,7 @@
 package yamlpos
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -53,4 +54,44 @@ func LineOf(n *yaml.Node, key string) int {
 		}
 	}
 	return line
+}
+
+// Syntax is a YAML parser's error (err) in data, read from file, in a
+// person's words: its line in Line, and, where a line is indented with a
+// tab, which line and that YAML allows only spaces there (the parser
+// says "found character that cannot start any token").
+func Syntax(file string, data []byte, err error) *Error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	e := &Error{File: file, Msg: msg}
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if n, after, ok := strings.Cut(rest, ": "); ok {
+			if line, err := strconv.Atoi(n); err == nil {
+				e.Line, e.Msg = line, after
+			}
+		}
+	}
+	lines := strings.Split(string(data), "\n")
+	tabbed := func(i int) bool {
+		l := lines[i]
+		return strings.Contains(l[:len(l)-len(strings.TrimLeft(l, " \t"))], "\t")
+	}
+	at := -1
+	if e.Line > 0 && e.Line <= len(lines) && tabbed(e.Line-1) {
+		at = e.Line - 1
+	} else {
+		for i := range lines {
+			if tabbed(i) {
+				at = i
+				break
+			}
+		}
+	}
+	if at >= 0 {
+		if e.Line == at+1 {
+			e.Msg += ": the line is indented with a tab; YAML allows only spaces there: indent with spaces"
+		} else {
+			e.Msg += fmt.Sprintf(" (line %d is indented with a tab; YAML allows only spaces there: indent with spaces)", at+1)
+		}
+	}
+	return e
 }

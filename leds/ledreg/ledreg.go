@@ -2,7 +2,7 @@
 // SPI ports: each driver registers one Driver when it loads (none here,
 // leds/term, leds/apa102, leds/ws2812), and boardd opens, checks and lists
 // LED drivers only through here. Adding a driver is one new package that
-// calls Register from init, plus one blank import in internal/drivers.
+// calls Register from init, plus one blank import in app/drivers.
 package ledreg
 
 import (

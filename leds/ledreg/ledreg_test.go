@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	_ "boardd/app/drivers" // the real drivers, and the checks handed to configs
 	"boardd/configs"
-	_ "boardd/internal/drivers" // the real drivers, and the checks handed to configs
 	"boardd/leds"
 	"boardd/leds/apa102"
 	"boardd/leds/ledreg"

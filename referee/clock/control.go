@@ -7,6 +7,35 @@ import (
 	"time"
 )
 
+// Limits of a time control (Check).
+const (
+	// MaxBase is the longest base time: a day.
+	MaxBase = 24 * time.Hour
+	// MaxPerMove is the longest increment or delay: an hour.
+	MaxPerMove = time.Hour
+)
+
+// Check reports whether c is a time control the board plays and its
+// TimeControl tag can record: a base time above 0 and at most MaxBase,
+// and an increment or a delay (not both) of 0 to MaxPerMove, each in
+// whole seconds. Parse reads only such controls; the config's game.clock
+// is checked with it too, so the config, the new-game dialog and a
+// game's tag agree.
+func (c Control) Check() error {
+	whole := func(d time.Duration) bool { return d%time.Second == 0 }
+	switch {
+	case c.Base <= 0 || c.Base > MaxBase || !whole(c.Base):
+		return fmt.Errorf("the base time %v must be whole seconds above 0, at most %v", c.Base, MaxBase)
+	case c.Increment < 0 || c.Increment > MaxPerMove || !whole(c.Increment):
+		return fmt.Errorf("the increment %v must be whole seconds from 0 to %v", c.Increment, MaxPerMove)
+	case c.Delay < 0 || c.Delay > MaxPerMove || !whole(c.Delay):
+		return fmt.Errorf("the delay %v must be whole seconds from 0 to %v", c.Delay, MaxPerMove)
+	case c.Increment > 0 && c.Delay > 0:
+		return fmt.Errorf("an increment (%v) and a delay (%v) together: a time control has one or the other", c.Increment, c.Delay)
+	}
+	return nil
+}
+
 // Parse reads a time control as chess.com's PGN4 TimeControl tag writes
 // it: the base time in minutes, then the seconds added per move
 // ("10+5": ten minutes, 5-second increment), with a D for a delay
@@ -50,6 +79,9 @@ func Parse(s string) (ctl Control, ok bool, err error) {
 		} else {
 			ctl.Increment = time.Duration(secs) * time.Second
 		}
+	}
+	if err := ctl.Check(); err != nil {
+		return bad(err.Error())
 	}
 	return ctl, true, nil
 }

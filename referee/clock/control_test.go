@@ -56,3 +56,38 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// Check is the one rule for a time control: the config's game.clock, the
+// new-game dialog's and new_game's time_control and a game's TimeControl
+// tag (issue 28: "0+0", "1441+0" and clocks of 25 h must be refused
+// everywhere alike).
+func TestCheck(t *testing.T) {
+	for _, tc := range []struct {
+		ctl    Control
+		errHas string
+	}{
+		{Control{Base: time.Minute, Delay: 15 * time.Second}, ""},
+		{Control{Base: MaxBase, Increment: MaxPerMove}, ""},
+		{Control{Base: 0}, "base time"},
+		{Control{Base: 25 * time.Hour}, "base time 25h0m0s"},
+		{Control{Base: 1500 * time.Millisecond}, "whole seconds"},
+		{Control{Base: time.Minute, Increment: 2 * time.Hour}, "increment 2h0m0s"},
+		{Control{Base: time.Minute, Delay: -time.Second}, "delay"},
+		{Control{Base: time.Minute, Increment: time.Second, Delay: time.Second}, "one or the other"},
+	} {
+		err := tc.ctl.Check()
+		if tc.errHas == "" && err != nil || tc.errHas != "" && (err == nil || !strings.Contains(err.Error(), tc.errHas)) {
+			t.Errorf("%+v.Check() = %v, want %q", tc.ctl, err, tc.errHas)
+		}
+		if err == nil { // what Check takes, the tag writes and Parse reads back
+			if back, ok, perr := Parse(tc.ctl.String()); perr != nil || !ok || back != tc.ctl {
+				t.Errorf("%+v: Parse(%q) = %+v, %v", tc.ctl, tc.ctl.String(), back, perr)
+			}
+		}
+	}
+	for _, in := range []string{"0+0", "1441+0", "1+3601", "0.001+0"} {
+		if _, _, err := Parse(in); err == nil {
+			t.Errorf("Parse(%q) takes it", in)
+		}
+	}
+}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"boardd/internal/catalog"
+	"boardd/app/catalog"
 	"boardd/rules"
 	"boardd/rules/pgn4"
 	"boardd/rules/square"

@@ -6,11 +6,11 @@
 //
 // Subscribe follows the contract of referee.Board exactly: from 0 means
 // only new messages; from at or below the last message but older than
-// the oldest kept is a *referee.NotKeptError, and so is from inside a
-// gap of numbers the board skipped (Skip: after an unclean stop the
-// board's stream numbers on after its reservation), its Oldest the first
-// message after the gap; a subscriber whose buffer is full when a
-// message comes has its live channel closed.
+// the oldest kept is a *referee.NotKeptError; from inside a gap of
+// numbers the board skipped (Skip: after an unclean stop the board's
+// stream numbers on after its reservation) is no loss: the backlog
+// starts at the first message after the gap; a subscriber whose buffer
+// is full when a message comes has its live channel closed.
 package streamtest
 
 import (
@@ -97,8 +97,8 @@ func (f *Board) emitLocked(m referee.Message) referee.Message {
 
 // Skip skips n numbers, as a board restarted after an unclean stop does
 // (archive.Stream numbers on after its reservation): the next message has
-// Seq n+1 above the newest, and Subscribe from a skipped Seq is a
-// *referee.NotKeptError naming the first message after the gap.
+// Seq n+1 above the newest, and Subscribe from a skipped Seq starts its
+// backlog at the first message after the gap (nothing was lost).
 func (f *Board) Skip(n uint64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -230,12 +230,11 @@ func (f *Board) Subscribe(from uint64) ([]referee.Message, <-chan referee.Messag
 	var backlog []referee.Message
 	if from != 0 && from <= f.seq {
 		i := sort.Search(len(f.msgs), func(i int) bool { return f.msgs[i].Seq >= from })
-		if i == len(f.msgs) || f.msgs[i].Seq != from {
-			// Forgotten, or skipped: Oldest is the first message kept
-			// after from (as the stream log's Since finds it).
+		if len(f.msgs) == 0 || from < f.msgs[0].Seq {
+			// Forgotten: Oldest is the first message kept.
 			oldest := f.seq + 1
-			if i < len(f.msgs) {
-				oldest = f.msgs[i].Seq
+			if len(f.msgs) > 0 {
+				oldest = f.msgs[0].Seq
 			}
 			return nil, nil, nil, &referee.NotKeptError{From: from, Oldest: oldest}
 		}

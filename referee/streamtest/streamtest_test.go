@@ -120,14 +120,12 @@ func TestResume(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		from    uint64
-		gap     referee.Gap
 		backlog string
 		lost    string // the NotKeptError's text, "" for none
 	}{
 		{name: "kept", from: 7, backlog: "[7 8 9 10]"},
-		{name: "from 1, forgotten, from the next", from: 1, gap: referee.FromNext, backlog: "[]", lost: "messages from 1 are no longer kept (the oldest is 4)"},
+		{name: "from 1, forgotten, from the oldest", from: 1, backlog: "[4 5 6 7 8 9 10]", lost: "messages from 1 are no longer kept (the oldest is 4)"},
 		{name: "forgotten, from the oldest", from: 2, backlog: "[4 5 6 7 8 9 10]", lost: "messages from 2 are no longer kept (the oldest is 4)"},
-		{name: "forgotten, from the next", from: 2, gap: referee.FromNext, backlog: "[]", lost: "messages from 2 are no longer kept (the oldest is 4)"},
 		{name: "only new ones", from: 0, backlog: "[]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -136,7 +134,7 @@ func TestResume(t *testing.T) {
 				f.Emit(referee.Message{Kind: referee.MsgClock})
 			}
 			f.Forget(3)
-			s, err := referee.Resume(f, tc.from, tc.gap)
+			s, err := referee.Resume(f, tc.from)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,7 +168,7 @@ func (broken) Subscribe(uint64) ([]referee.Message, <-chan referee.Message, func
 }
 
 func TestResumeOtherErrors(t *testing.T) {
-	if _, err := referee.Resume(broken{streamtest.New(referee.State{})}, 3, referee.FromOldest); err == nil || err.Error() != "stream log unreadable" {
+	if _, err := referee.Resume(broken{streamtest.New(referee.State{})}, 3); err == nil || err.Error() != "stream log unreadable" {
 		t.Errorf("Resume on a broken board: %v", err)
 	}
 }
@@ -264,9 +262,10 @@ func fakeGapped(t *testing.T) kept {
 }
 
 // TestContractAcrossAGap holds the fake to referee.Live after numbers
-// were skipped (an unclean stop): a backlog runs across the gap, from a
-// skipped Seq is a NotKeptError naming the first message after it, and
-// Resume goes on there and reports the loss.
+// were skipped (an unclean stop): a backlog runs across the gap, and from
+// a skipped Seq starts at the first message after it with no loss
+// reported (issue 28: the mirror logged an ERROR "lost to MQTT" after
+// every kill -9, and a replay from a skipped Seq failed).
 func TestContractAcrossAGap(t *testing.T) {
 	for _, impl := range []struct {
 		name string
@@ -274,19 +273,18 @@ func TestContractAcrossAGap(t *testing.T) {
 	}{{"Live", liveGapped}, {"streamtest", fakeGapped}} {
 		for _, tc := range []struct {
 			from    uint64
-			gap     referee.Gap
 			backlog string // Seqs of the backlog
 			lost    string // Resume's loss, "" for none
 		}{
 			{from: 3, backlog: "[3 4 5 21 22 23 24]"},
 			{from: 5, backlog: "[5 21 22 23 24]"},
-			{from: 6, backlog: "[21 22 23 24]", lost: "messages from 6 are no longer kept (the oldest is 21)"},
-			{from: 20, backlog: "[21 22 23 24]", lost: "messages from 20 are no longer kept (the oldest is 21)"},
-			{from: 12, gap: referee.FromNext, backlog: "[]", lost: "messages from 12 are no longer kept (the oldest is 21)"},
+			{from: 6, backlog: "[21 22 23 24]"},
+			{from: 20, backlog: "[21 22 23 24]"},
+			{from: 12, backlog: "[21 22 23 24]"},
 			{from: 21, backlog: "[21 22 23 24]"},
 			{from: 0, backlog: "[]"},
 		} {
-			t.Run(fmt.Sprintf("%s/from %d gap %d", impl.name, tc.from, tc.gap), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/from %d", impl.name, tc.from), func(t *testing.T) {
 				k := impl.make(t)
 				if tc.lost != "" {
 					_, _, _, err := k.board.Subscribe(tc.from)
@@ -295,7 +293,7 @@ func TestContractAcrossAGap(t *testing.T) {
 						t.Errorf("Subscribe(%d): %v, want a NotKeptError from %d, oldest 21", tc.from, err, tc.from)
 					}
 				}
-				s, err := referee.Resume(k.board, tc.from, tc.gap)
+				s, err := referee.Resume(k.board, tc.from)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -44,8 +44,9 @@
 // Gold — like the file in "exd5"), 'x' for a capture, the destination,
 // "=Q" for a promotion, then the marks: '#' followed by the letters
 // (w s b g) of the colours newly put in check, "##" followed by the
-// letters of the colours checkmated (a king captured counts as mated),
-// or "###" when the move mates two or more players and leaves no opponent
+// letters of the colours the move checkmated (a king captured counts as
+// mated; under Chess4's rule 1 the mating move, not the later one after
+// which the player is out), or "###" when the move mates two or more players and leaves no opponent
 // playing. Letters are listed in turn order starting after the mover.
 // Castling is "o-o-<colour letter>" (the side of the rook three squares
 // from the king) or "o-o-o-<colour letter>". "0" fills the turn of a
@@ -58,7 +59,8 @@
 // "{ Silver flags }" after the turn it followed. The Result header is
 // "*" while the game is unfinished; at the end, one point shared by the
 // winners, in White-Silver-Black-Gold order ("1-0-0-0",
-// "1/2-0-1/2-0"), and "1/4-1/4-1/4-1/4" for a draw.
+// "1/2-0-1/2-0"), and for a draw "1/4-1/4-1/4-1/4", or under Chess4's
+// rules a share for each player still in ("1/3-1/3-0-1/3").
 //
 // Reading (Parse, Replay) accepts moves with or without the comments; a
 // from/to comment, when present, decides the move and the SAN must

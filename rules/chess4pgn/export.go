@@ -134,12 +134,35 @@ func FromGame(g *rules.Game, info Info) (*Game, error) {
 
 // marks writes the check and mate marks of a move by mover that made rec;
 // ng is the game after it and before the kings in check before it.
+//
+// "##" names the colours the move checkmated: "Qf3xb7#g##bw – Queen on F3
+// captures on B7, checking Gold and checkmating Black and White". Under
+// Chess4's rule 1 the mated player is out only when the checkmating
+// player's next turn begins, a turn or more later; the mark stays on the
+// mating move (rules.Chess4Hook.MateMade), not on the move after which the
+// elimination is recorded. Elsewhere a mate puts its seat out on the move
+// itself (rec.Out); a king captured counts as mated.
 func marks(ng *rules.Game, mover rules.Seat, rec rules.Record, before [rules.NumSeats]bool) string {
 	p := ng.Position()
 	var checked, mated []byte
-	out := map[rules.Seat]bool{}
+	made := map[rules.Seat]bool{}
+	waiting := map[rules.Seat]bool{} // checkmated, not out yet (Chess4)
+	c4, isC4 := rules.HookIn[*rules.Chess4Hook](ng)
+	isC4 = isC4 && ng.Variant().Mode == rules.Chess4
 	for _, s := range rec.Out {
-		out[s] = true
+		if st := ng.Status(s); st == rules.KingCaptured || (st == rules.Mated && !isC4) {
+			made[s] = true
+		}
+	}
+	if isC4 {
+		for s := rules.Seat(0); s < rules.NumSeats; s++ {
+			if c4.MateMade(s) {
+				made[s] = true
+			}
+			if _, ok := c4.MateCredit(s); ok {
+				waiting[s] = true
+			}
+		}
 	}
 	idx := 0
 	for i, s := range order {
@@ -152,13 +175,13 @@ func marks(ng *rules.Game, mover rules.Seat, rec rules.Record, before [rules.Num
 		s := order[(idx+k)%len(order)]
 		st := ng.Status(s)
 		switch {
-		case out[s] && (st == rules.Mated || st == rules.KingCaptured):
+		case made[s]:
 			mated = append(mated, ColourLetter(s))
 		case st == rules.Playing || st == rules.Walking:
 			if p.InCheck(s) && !before[s] {
 				checked = append(checked, ColourLetter(s))
 			}
-			if !ng.Variant().Partners(mover, s) {
+			if !ng.Variant().Partners(mover, s) && !waiting[s] {
 				opponentsLeft = true
 			}
 		}
@@ -179,11 +202,17 @@ func marks(ng *rules.Game, mover rules.Seat, rec rules.Record, before [rules.Num
 }
 
 // resultTag is "*" for a game in progress, else one point shared by the
-// winners in White-Silver-Black-Gold order, a quarter each for a draw.
+// winners in White-Silver-Black-Gold order. A drawn Chess4 game is shared
+// by the players still in when it ends (rules.Result.Tag, as PGN4 writes
+// it: an eliminated player lost and gets nothing); a draw of another
+// variant, which eliminates nobody before it, by all four.
 func resultTag(g *rules.Game) string {
 	res, over := g.Result()
 	if !over {
 		return "*"
+	}
+	if g.Variant().Mode == rules.Chess4 {
+		return res.Tag(rules.Chess4, [rules.NumSeats]string{})
 	}
 	win := res.Winners
 	if len(win) == 0 {

@@ -13,7 +13,8 @@ import (
 // turn is a lone R or T; when its walking king moves in that same turn
 // (Game.LeaveAndWalk) the R or T follows the king's move ("Ke12-e13T"), as
 // chess.com writes it. A seat removed because it has no move on its turn
-// gets a lone S. A resignation out of turn has no place in chess.com's
+// gets a lone S, and so does, in FFA, the seat whose stalemate ended the
+// game (chess.com's "95. Qd8-d9+ .. S"). A resignation out of turn has no place in chess.com's
 // notation: it is written as a comment "{Yellow resigns}" (or "flags")
 // after the slot it followed, which Replay understands; where no king
 // walks on (Teams, FFA without Dead King Walking) one right after the
@@ -81,6 +82,7 @@ func FromGameWith(g *rules.Game, tags []Tag, comment func(i int, rec rules.Recor
 	// player's resignation is written with a comment instead.
 	walks := v.Mode == rules.FFA && v.Options.DeadKingWalking
 	then := "" // an R or T that goes after the next move (LeaveAndWalk)
+	var wroteS [rules.NumSeats]bool
 	for i, r := range recs {
 		switch {
 		case r.Action != rules.ActMove && r.Seat == onTurn && r.TurnAfter == r.Seat &&
@@ -111,11 +113,21 @@ func FromGameWith(g *rules.Game, tags []Tag, comment func(i int, rec rules.Recor
 		for _, s := range r.Out {
 			if g.Status(s) == rules.Stalemated && r.Seat != s {
 				add(s, "S")
+				wroteS[s] = true
 			}
 		}
 		onTurn = r.TurnAfter
 		for ; len(notes) > 0 && notes[0].After <= i+1 && last != nil; notes = notes[1:] {
 			last.Comments = append(last.Comments, notes[0].Text)
+		}
+	}
+	if res, over := g.Result(); over && v.Mode == rules.FFA && res.Reason == "stalemate" {
+		// The stalemate that ended the game (two left): chess.com still
+		// gives the stalemated seat its S ("95. Qd8-d9+ .. S").
+		for _, s := range v.Order {
+			if g.Status(s) == rules.Stalemated && !wroteS[s] {
+				add(s, "S")
+			}
 		}
 	}
 	if res, over := g.Result(); over && v.Mode == rules.Double {

@@ -56,6 +56,16 @@
 // and the mated seat's slot simply disappears; a lone # is accepted (other
 // PGN4 writers use it) but none of the real games in testdata has one.
 //
+// chess.com also writes status tokens after the game has ended: the
+// stalemate that ends an FFA game with two players left still gives the
+// stalemated seat its S ("95. Qd8-d9+ .. S"). Replay reads lone S, #, R
+// and T after the end when nothing but such tokens follows and the end
+// bears each out (S a seat the last turn stalemated, # one it checkmated,
+// R or T a seat still in the game, which changes nothing and is noted),
+// and an R or T written after the move that ended the game
+// ("Rk11-a11+#R"); a move after the end stops the replay at the first
+// token past it.
+//
 // # Comments and variations
 //
 // Comments in braces follow the slot they annotate and are kept; a

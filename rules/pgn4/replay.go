@@ -107,15 +107,27 @@ func ReplayWith(pg *Game, variant string, lookup Lookup) (*rules.Game, []string,
 		return nil, nil, fmt.Errorf("StartFen4: %w", err)
 	}
 	var notes []string
-	for _, rd := range pg.Rounds {
-		for _, sl := range rd.Slots {
+	var after endTokens // the status tokens read after the game's end
+	for ri, rd := range pg.Rounds {
+		for si, sl := range rd.Slots {
 			seat := g.Turn()
 			if _, over := g.Result(); over {
-				return g, notes, &ReplayError{Round: rd.Number, Seat: seat, Token: sl.Text, Err: fmt.Errorf("the game is already over (%s)", resultText(g))}
+				note, err := after.read(g, sl, onlyStatusFrom(pg, ri, si))
+				if err != nil {
+					return g, notes, &ReplayError{Round: rd.Number, Seat: seat, Token: sl.Text, Err: err}
+				}
+				if note != "" {
+					notes = append(notes, fmt.Sprintf("move %d %s: %s", rd.Number, sl.Text, note))
+				}
+				continue
 			}
+			before := statuses(g)
 			note, err := playSlot(g, sl)
 			if err == nil {
 				err = applyComments(g, sl)
+			}
+			if _, over := g.Result(); over {
+				after.ended(g, before)
 			}
 			if err != nil {
 				return g, notes, &ReplayError{Round: rd.Number, Seat: seat, Token: sl.Text, Err: err}
@@ -178,6 +190,14 @@ func playSlot(g *rules.Game, sl Slot) (string, error) {
 	if got := strings.Count(rec.Text, "+"); got != mv.Checks {
 		note = "the engine writes " + rec.Text
 	}
+	if _, over := g.Result(); leaves && over {
+		// The move ended the game: the R or T written after it changes
+		// nothing.
+		if note != "" {
+			note += "; "
+		}
+		return note + fmt.Sprintf("the %c after the move that ended the game (%s) changes nothing", mv.Then, resultText(g)), nil
+	}
 	if leaves {
 		// No king walks on (Teams, or FFA without it): the move, then the
 		// seat leaves.
@@ -188,6 +208,94 @@ func playSlot(g *rules.Game, sl Slot) (string, error) {
 		}
 	}
 	return note, err
+}
+
+// isStatus reports whether a token is a lone status token: R, T, S or #
+// (R# and T# too).
+func isStatus(m Move) bool {
+	switch m.Kind {
+	case Resign, Timeout, Stalemate, Eliminated:
+		return true
+	}
+	return false
+}
+
+// onlyStatusFrom reports whether the game's slots from round ri, slot si
+// on are all lone status tokens.
+func onlyStatusFrom(pg *Game, ri, si int) bool {
+	for ; ri < len(pg.Rounds); ri, si = ri+1, 0 {
+		for _, sl := range pg.Rounds[ri].Slots[si:] {
+			if !isStatus(sl.Move) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// endTokens reads what chess.com writes after a game has ended: the
+// status of the seats the end left as they were, in their slots ("95.
+// Qd8-d9+ .. S": Red's move stalemated Blue with two players left, which
+// ended the game, and the export still gives Blue's slot its S). Such
+// tokens are read when nothing but status tokens follows and each agrees
+// with how the game ended: S a seat the last turn stalemated, # one it
+// checkmated or whose king it took, R or T a seat still in the game when
+// it ended (it changes nothing). A move, or a token the end does not bear out, is
+// refused: the game is over.
+type endTokens struct {
+	ending [rules.NumSeats]bool // seats whose status the game's last turn changed
+	used   [rules.NumSeats]bool // seats an S or # already named
+}
+
+// statuses returns every seat's status in g.
+func statuses(g *rules.Game) [rules.NumSeats]rules.Status {
+	var out [rules.NumSeats]rules.Status
+	for s := range out {
+		out[s] = g.Status(rules.Seat(s))
+	}
+	return out
+}
+
+// ended notes the seats the game's last turn changed (before: their
+// statuses before it): an S or # after the end names one of them.
+func (e *endTokens) ended(g *rules.Game, before [rules.NumSeats]rules.Status) {
+	for s := range before {
+		e.ending[s] = before[s] != g.Status(rules.Seat(s))
+	}
+}
+
+// read checks one slot after the end; rest says whether only status
+// tokens follow from it. It returns a note for the replay's notes.
+func (e *endTokens) read(g *rules.Game, sl Slot, rest bool) (string, error) {
+	over := fmt.Errorf("the game is already over (%s)", resultText(g))
+	if !rest {
+		return "", over
+	}
+	var want func(rules.Status) bool
+	what := ""
+	switch sl.Move.Kind {
+	case Stalemate:
+		want, what = func(st rules.Status) bool { return st == rules.Stalemated }, "stalemated"
+	case Eliminated:
+		want, what = func(st rules.Status) bool { return st == rules.Mated || st == rules.KingCaptured }, "checkmated"
+	default: // R, T: a seat still in the game at its end
+		want, what = func(st rules.Status) bool { return st == rules.Playing || st == rules.Walking }, "still in the game"
+	}
+	named := sl.Move.Kind == Stalemate || sl.Move.Kind == Eliminated
+	for s := rules.Seat(0); s < rules.NumSeats; s++ {
+		if e.used[s] || !want(g.Status(s)) || named && !e.ending[s] {
+			continue
+		}
+		if named {
+			e.used[s] = true
+			return "", nil // chess.com's record of how the game ended
+		}
+		return fmt.Sprintf("after the end of the game (%s): changes nothing", resultText(g)), nil
+	}
+	if named {
+		what += " by the last move"
+	}
+	return "", fmt.Errorf("%w, and no seat is %s as %s says", over, what, sl.Text)
 }
 
 func resultText(g *rules.Game) string {

@@ -741,3 +741,105 @@ func TestVerneyEdges(t *testing.T) {
 		t.Error("FEN4 with a reversed queen (vyQ) accepted")
 	}
 }
+
+// "A partner may at any time, if he can, release from checkmate the party
+// who is mated, by either capturing the Pieces of his adversaries which
+// hold the checkmate, or by forcing these Pieces to move in such a way as
+// to release his partner from that predicament. The Pieces of the partner
+// thus released regain life, resume their functions, and he moves again
+// in his regular turn." and "An opponent having checkmated a player, can
+// at any time release the checkmated adversary".
+//
+// The pieces that hold a checkmate are the checking piece and those that
+// guard the king's flight squares: taking or moving either lifts the mate
+// even while the check stands, and the released player answers the check
+// in his regular turn.
+func TestVerneyReleaseFromCheckmate(t *testing.T) {
+	v := verney(t)
+	// The Red seat's Rk11-a11 mates the Blue seat's king on a4: the rook
+	// a11 gives check along the a-file, the rook b10 holds b4 and b5.
+	const mate = "rK:i2 rR:k11 rR:b10 rP:e5 bK:a4 bB:g3 yK:g14 gK:n7 "
+	tests := []struct {
+		name   string
+		extra  string      // more pieces
+		moves  [][2]string // after the mate and Yellow's Kg14-f14
+		freed  bool        // Blue's mate no longer holds
+		answer [2]string   // Blue's move in his regular turn, when freed
+	}{
+		{"the partner takes the checking rook", "gQ:n11", [][2]string{{"n11", "a11"}}, true, [2]string{"a4", "a5"}},
+		{"the partner takes the rook that guards the flight squares", "gQ:n10", [][2]string{{"n10", "b10"}}, true, [2]string{"a4", "b4"}},
+		{"the partner interposes", "gR:n9", [][2]string{{"n9", "a9"}}, true, [2]string{"a4", "a5"}},
+		{"an opponent moves the guard away", "gQ:n10", [][2]string{{"n7", "n6"}, {"b10", "c10"}}, true, [2]string{"a4", "b5"}},
+		{"a move that leaves the mate standing", "gQ:n10", [][2]string{{"n10", "n9"}}, false, [2]string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := crossGame(t, v, "R", "0,0,0,0", mate+tt.extra)
+			playCross(t, g, "k11", "a11")
+			if g.Status(rules.Blue) != rules.Mated {
+				t.Fatalf("Rk11-a11: Blue is %s, want mated", g.Status(rules.Blue))
+			}
+			playCross(t, g, "g14", "f14")
+			for _, mv := range tt.moves {
+				playCross(t, g, mv[0], mv[1])
+			}
+			if freed := g.Status(rules.Blue) == rules.Playing; freed != tt.freed {
+				t.Fatalf("after %v Blue is %s (%s to move)", tt.moves, g.Status(rules.Blue), g.Turn())
+			}
+			if !tt.freed {
+				return
+			}
+			// "he moves again in his regular turn": after Red's.
+			if g.Turn() == rules.Red {
+				playCross(t, g, "i2", "h1")
+			}
+			if g.Turn() != rules.Blue {
+				t.Fatalf("turn %s, want Blue in his regular turn", g.Turn())
+			}
+			playCross(t, g, tt.answer[0], tt.answer[1])
+			if g.Position().InCheck(rules.Blue) {
+				t.Errorf("%s-%s left Blue in check", tt.answer[0], tt.answer[1])
+			}
+			// Takeback brings the mate back.
+			for g.Status(rules.Blue) != rules.Mated {
+				if err := g.Takeback(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// "he cannot in the same move by which he releases the mate, take any of
+// the Pieces or Pawns of the adversary so released", and a released army
+// "regain[s] life": a move that frees a flight square releases the mate as
+// surely as one that lifts the check, so it is refused when the released
+// pieces would attack the mover's king.
+func TestVerneyReleaseByAFlightSquare(t *testing.T) {
+	v := verney(t)
+	// Blue mated on a4 by the rook a9 (b10 holds b4, b5); Blue's knight d9
+	// would attack f8 if alive.
+	const base = "rR:a9 rR:b10 bK:a4 bN:d9 yK:g14 gK:n7 "
+	g := crossGame(t, v, "R", "0,1,0,0", base+"rK:f8")
+	if legal(t, g, "b10", "c10") {
+		t.Error("Rb10-c10 frees b4 and b5, releasing Blue, whose knight d9 then attacks the king on f8")
+	}
+	if !legal(t, g, "b10", "b9") {
+		t.Error("Rb10-b9 (the mate stands) refused")
+	}
+	why := ""
+	for _, m := range g.Position().PseudoLegal(nil) {
+		if err := g.Position().Explain(m); err != nil && m.From() == vsq(t, "b10") && m.To() == vsq(t, "c10") {
+			why = err.Error()
+		}
+	}
+	if !strings.Contains(why, "releases Blue from checkmate") || !strings.Contains(why, "f8") {
+		t.Errorf("refusal of Rb10-c10: %q", why)
+	}
+	// With the king elsewhere the same move releases Blue.
+	g = crossGame(t, v, "R", "0,1,0,0", base+"rK:h1")
+	playCross(t, g, "b10", "c10")
+	if g.Status(rules.Blue) != rules.Playing || g.Turn() != rules.Blue {
+		t.Errorf("after Rb10-c10 Blue is %s, %s to move", g.Status(rules.Blue), g.Turn())
+	}
+}

@@ -3,8 +3,8 @@ package sensorreg_test
 import (
 	"fmt"
 
+	_ "boardd/app/drivers" // every driver registers itself
 	"boardd/configs"
-	_ "boardd/internal/drivers" // every driver registers itself
 	"boardd/sensors"
 	"boardd/sensors/sensorreg"
 	"boardd/sensors/sim"

@@ -3,7 +3,7 @@
 // (sensors/sim, sensors/hc165, sensors/gpiomatrix, sensors/mcp23017), and
 // boardd opens, checks and lists drivers only through here. Adding a
 // driver is one new package that calls Register from init, plus one blank
-// import in internal/drivers.
+// import in app/drivers.
 package sensorreg
 
 import (

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	_ "boardd/app/drivers" // the real drivers, and the checks handed to configs
 	"boardd/configs"
-	_ "boardd/internal/drivers" // the real drivers, and the checks handed to configs
 	"boardd/internal/pins"
 	"boardd/rules/square"
 	"boardd/sensors"
@@ -71,7 +71,7 @@ func TestConfigGoesThroughTheRegistry(t *testing.T) {
 		{"its pins", "sensors:\n  driver: fake\nleds:\n  driver: apa102\n  spi: /dev/spidev0.0\n", ""},
 		{"an unselected driver's pins are no jobs", "sensors:\n  driver: fake\n  hc165:\n    latch: GPIO5\n", ""},
 		{"unknown", "sensors:\n  driver: plate\n", `f.yaml: line 2: sensors.driver: "plate": want fake, gpiomatrix, hc165, mcp23017, sim`},
-		{"listen needs scripts", "sensors:\n  driver: fake\n  listen: \":7165\"\n", "f.yaml: line 3: sensors.listen: only the sim driver takes switch scripts over the network"},
+		{"listen needs scripts", "sensors:\n  driver: fake\n  listen: \"127.0.0.1:7165\"\n", "f.yaml: line 3: sensors.listen: only the sim driver takes switch scripts over the network"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -100,7 +100,7 @@ func parseLine(text string, board square.Set) (st Step, ok bool, err error) {
 	sq := func(s string) (square.Square, error) {
 		q, err := square.Parse(s)
 		if err != nil {
-			return square.None, err
+			return square.None, fmt.Errorf("%q is not a square of this board (%s)", s, Span(board))
 		}
 		if !board.Has(q) && board == cross {
 			return square.None, fmt.Errorf("square %s is not on the four-player board (a corner)", q)
@@ -236,4 +236,18 @@ func SleepWait(ctx context.Context) func(time.Duration) error {
 			return nil
 		}
 	}
+}
+
+// Span names a board's files and ranks for a message: "files a–n,
+// ranks 1–14" on the cross, "files a–p, ranks 1–16" on a 16×16 board.
+func Span(board square.Set) string {
+	minF, maxF, minR, maxR := square.MaxFiles, -1, square.MaxFiles, -1
+	for _, q := range board.Squares() {
+		minF, maxF = min(minF, q.File()), max(maxF, q.File())
+		minR, maxR = min(minR, q.Rank()), max(maxR, q.Rank())
+	}
+	if maxF < 0 {
+		return "no squares"
+	}
+	return fmt.Sprintf("files %c–%c, ranks %d–%d", 'a'+minF, 'a'+maxF, minR+1, maxR+1)
 }

@@ -52,7 +52,7 @@ func TestParseLine(t *testing.T) {
 		{"lfit e2", "", `unknown command "lfit" (want lift, place, wait, bounce, break or mend)`},
 		{"lift", "", `lift: want "lift <square>"`},
 		{"lift a1", "", "square a1 is not on the four-player board"},
-		{"place z3", "", `square "z3": off the board`},
+		{"place z3", "", `"z3" is not a square of this board (files a–n, ranks 1–14)`},
 		{"wait 20", "", `wait: "20" is not a duration`},
 		{"wait -1s", "", "wait: -1s out of range"},
 		{"wait 2h", "", "wait: 2h0m0s out of range"},
@@ -78,7 +78,7 @@ func TestParseLine(t *testing.T) {
 
 func TestParseScriptErrorNamesLine(t *testing.T) {
 	_, err := sim.ParseScript("game.txt", strings.NewReader("lift e2\n\n# x\nplace e9x\n"))
-	if err == nil || !strings.HasPrefix(err.Error(), `game.txt:4: square "e9x"`) {
+	if err == nil || !strings.HasPrefix(err.Error(), `game.txt:4: "e9x" is not a square of this board`) {
 		t.Errorf("error %v", err)
 	}
 }

@@ -34,6 +34,7 @@ import (
 	"strconv"
 	"strings"
 
+	"boardd/referee"
 	"boardd/rules"
 	"boardd/rules/square"
 )
@@ -220,10 +221,11 @@ var msgField = regexp.MustCompile(`"msg":([0-9]{1,19})[,}]`)
 
 // HighMsg is the highest stream Seq named anywhere in journal data, in
 // damaged parts too (0 if none): a restarted board numbers on above it.
+// A number above referee.MaxSeq is damage, not a Seq, and is passed over.
 func HighMsg(data []byte) uint64 {
 	var hi uint64
 	for _, m := range msgField.FindAllSubmatch(data, -1) {
-		if n, err := strconv.ParseUint(string(m[1]), 10, 64); err == nil && n > hi {
+		if n, err := strconv.ParseUint(string(m[1]), 10, 64); err == nil && n > hi && n <= referee.MaxSeq {
 			hi = n
 		}
 	}

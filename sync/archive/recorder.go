@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	gosync "sync"
 	"syscall"
 	"time"
 
 	"boardd/referee"
+	"boardd/referee/gametags"
 	"boardd/rules"
 	"boardd/rules/pgn4"
 )
@@ -76,8 +78,13 @@ func (r *Recorder) Resume() (*Resumed, error) {
 	for _, f := range append(leftovers, path+".tmp") {
 		os.Remove(f)
 	}
+	rebuilt := ""
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		// No journal: a game the stream has in progress is rebuilt from
+		// it rather than silently replaced by a new one.
+		if rebuilt, err = r.rebuild(); err != nil || rebuilt == "" {
+			return nil, err
+		}
 	}
 	var later []Entry // entries that survive after the damage
 	j, entries, warn, err := Open(path)
@@ -166,6 +173,9 @@ func (r *Recorder) Resume() (*Resumed, error) {
 		}
 		warn += "; " + rec.note
 	}
+	if rebuilt != "" {
+		warn = strings.TrimSuffix(rebuilt+"; "+warn, "; ")
+	}
 	id := entries[0].Game
 	if id == "" {
 		id = time.Now().UTC().Format("20060102-150405")
@@ -179,7 +189,51 @@ func (r *Recorder) Resume() (*Resumed, error) {
 		}
 		return nil, nil
 	}
-	return &Resumed{Game: g, ID: id, Tags: Tags(entries), Clocks: Clocks(entries), Warning: warn}, nil
+	tags, tagNote := gameTags(entries)
+	if tagNote != "" {
+		if warn == "" {
+			warn = "journal " + path
+		}
+		warn += "; the game's tags: " + tagNote
+	}
+	return &Resumed{Game: g, ID: id, Tags: tags, Clocks: Clocks(entries), Warning: warn}, nil
+}
+
+// gameTags are a journal's game details (Tags) as the board takes them
+// now (gametags): the tags fixed at a game's start keep the start
+// entry's values whatever a later tags entry of an older version said,
+// and what the board would refuse now is left out (gametags.Repair).
+// note says what was mended ("" if nothing).
+func gameTags(entries []Entry) (map[string]string, string) {
+	tags := Tags(entries)
+	var notes []string
+	if len(entries) > 0 {
+		start := entries[0].Tags
+		for _, k := range []string{gametags.TimeControl, gametags.Bots} {
+			if tags[k] == start[k] {
+				continue
+			}
+			notes = append(notes, fmt.Sprintf("%s %q, set during the game, was undone (it is fixed when the game starts): the game keeps %q", k, clipText(tags[k]), start[k]))
+			if start[k] == "" {
+				delete(tags, k)
+			} else {
+				tags[k] = start[k]
+			}
+		}
+	}
+	kept, dropped := gametags.Repair(tags)
+	if dropped != "" {
+		notes = append(notes, dropped)
+	}
+	return kept, strings.Join(notes, "; ")
+}
+
+// clipText shortens a value read back for a message.
+func clipText(s string) string {
+	if len(s) > 40 {
+		return strings.ToValidUTF8(s[:40], "") + "…"
+	}
+	return s
 }
 
 // salvage moves a damaged journal to journals/ and makes the complete
@@ -419,7 +473,7 @@ func (r *Recorder) pgn(path, id string) (string, *pgn4.Game, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	tags := Tags(entries)
+	tags, _ := gameTags(entries) // Resume said what it mended
 	var out []pgn4.Tag
 	add := func(k, v string) {
 		if v != "" {

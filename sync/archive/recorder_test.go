@@ -47,13 +47,22 @@ func openBoard(t *testing.T, dir string, occ square.Set) *board {
 // array's name or a FEN4), with the variants lookup finds.
 func openBoardWith(t *testing.T, dir string, occ square.Set, lookup Lookup, variant, start string) *board {
 	t.Helper()
+	return openBoardWarn(t, dir, occ, lookup, variant, start, func(warn string) bool {
+		return warn == "" || strings.Contains(warn, "not closed cleanly") // after a pulled plug
+	})
+}
+
+// openBoardWarn is openBoardWith where warnOK says which warnings of
+// OpenStream are expected.
+func openBoardWarn(t *testing.T, dir string, occ square.Set, lookup Lookup, variant, start string, warnOK func(string) bool) *board {
+	t.Helper()
 	rec := &Recorder{Dir: dir, Board: "7", Lookup: lookup}
 	resumed, err := rec.Resume()
 	if err != nil {
 		t.Fatal(err)
 	}
 	stream, warn, err := OpenStream(filepath.Join(dir, "stream.jsonl"), 0)
-	if err != nil || warn != "" && !strings.Contains(warn, "not closed cleanly") { // after a pulled plug
+	if err != nil || !warnOK(warn) {
 		t.Fatal(err, warn)
 	}
 	cfg := referee.LiveConfig{Board: "7", Lookup: lookup, Variant: variant, Start: start, Occupancy: occ, Quiet: 2 * time.Millisecond,

@@ -357,3 +357,52 @@ func messageAt(data []byte, seq uint64) (referee.Message, bool) {
 	}
 	return referee.Message{}, false
 }
+
+// rebuild writes the journal of the game in progress from the stream when
+// the journal is missing (deleted, or lost with its directory entry): the
+// stream's last game_start, if that game has no game_over there and was
+// not filed (journals/), becomes the start entry, and its turns are
+// recovered as for a damaged journal (fromStream: each checked against
+// the position the board had). It says what it did ("" when the stream
+// has no game in progress: nothing to rebuild).
+func (r *Recorder) rebuild() (string, error) {
+	data, err := os.ReadFile(r.streamPath())
+	if err != nil {
+		return "", nil // no stream either: a new board
+	}
+	msgs, _ := parseStream(data)
+	var gs referee.Message
+	for _, m := range msgs {
+		switch {
+		case m.Kind == referee.MsgGameStart:
+			gs = m
+		case m.Kind == referee.MsgGameOver && m.Game == gs.Game:
+			gs = referee.Message{}
+		}
+	}
+	if gs.Game == "" || filepath.Base(gs.Game) != gs.Game {
+		return "", nil
+	}
+	if filed, _ := filepath.Glob(filepath.Join(r.Dir, "journals", gs.Game+"*.journal")); len(filed) > 0 {
+		return "", nil // filed, or set aside: not in progress
+	}
+	start := Entry{Seq: 1, Kind: "start", Msg: gs.Seq, Game: gs.Game, Variant: gs.Variant, Start: gs.Start, Tags: gs.Tags, Clocks: gs.Clocks}
+	rec := r.fromStream([]Entry{start}, nil)
+	var buf []byte
+	for i, e := range append([]Entry{start}, rec.entries...) {
+		e.Seq = uint64(i + 1)
+		line, err := marshalEntry(e)
+		if err != nil {
+			return "", fmt.Errorf("journal %s: rebuilding it from the stream: %w", r.current(), err)
+		}
+		buf = append(append(buf, line...), '\n')
+	}
+	if err := writeAtomic(r.current(), buf); err != nil {
+		return "", fmt.Errorf("journal %s is missing and rebuilding it from the stream failed: %w", r.current(), err)
+	}
+	what := fmt.Sprintf("journal %s was missing: game %s rebuilt from the stream %s (its game_start, message %d)", r.current(), gs.Game, r.streamPath(), gs.Seq)
+	if rec.note != "" {
+		what += "; " + rec.note
+	}
+	return what, nil
+}

@@ -20,9 +20,54 @@ import (
 // written as a visible \uXXXX in both (internal/printable).
 type Store struct{ Dir string }
 
-// Item is one index line.
+// Item is one index line. Players is the players column as written:
+// "Red=Ann,Blue=Bob", a ',', '=' or '\\' in a name written with a
+// backslash before it (PlayerNames reads it).
 type Item struct {
 	File, Date, Event, Round, Board, Variant, Players, Result string
+}
+
+// playerEscaper writes a name into the players column: its separators
+// cannot be read as another player ("Di,Red=Mallory").
+var playerEscaper = strings.NewReplacer(`\`, `\\`, `,`, `\,`, `=`, `\=`)
+
+// PlayerNames reads the players column: seat → name (as index.tsv shows
+// it: a control character as \uXXXX).
+func (it Item) PlayerNames() map[string]string {
+	out := map[string]string{}
+	var seat, cur strings.Builder
+	inName := false
+	end := func() {
+		if inName {
+			out[seat.String()] = cur.String()
+		}
+		seat.Reset()
+		cur.Reset()
+		inName = false
+	}
+	for i := 0; i < len(it.Players); i++ {
+		c := it.Players[i]
+		switch {
+		case c == '\\' && i+1 < len(it.Players) && strings.IndexByte(`\\,=`, it.Players[i+1]) >= 0:
+			// An escaped separator; any other backslash is the name's
+			// (an index written before names were escaped).
+			i++
+			c = it.Players[i]
+		case c == ',':
+			end()
+			continue
+		case c == '=' && !inName:
+			inName = true
+			continue
+		}
+		if inName {
+			cur.WriteByte(c)
+		} else {
+			seat.WriteByte(c)
+		}
+	}
+	end()
+	return out
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -57,12 +102,12 @@ func (s Store) Save(g *pgn4.Game, board string, when time.Time) (string, error) 
 	var players []string
 	for _, seat := range []string{"Red", "Blue", "Yellow", "Green"} {
 		if n := g.Get(seat); n != "" {
-			players = append(players, seat+"="+n)
+			players = append(players, seat+"="+playerEscaper.Replace(printable.Escape(n)))
 		}
 	}
 	it := Item{File: filepath.Base(path), Date: date, Event: g.Get("Event"), Round: g.Get("Round"), Board: board,
 		Variant: g.Get("Variant"), Players: strings.Join(players, ","), Result: g.Get("Result")}
-	line := strings.Join([]string{it.File, it.Date, printable.Escape(it.Event), printable.Escape(it.Round), printable.Escape(it.Board), printable.Escape(it.Variant), printable.Escape(it.Players), printable.Escape(it.Result)}, "\t") + "\n"
+	line := strings.Join([]string{it.File, it.Date, printable.Escape(it.Event), printable.Escape(it.Round), printable.Escape(it.Board), printable.Escape(it.Variant), it.Players, printable.Escape(it.Result)}, "\t") + "\n"
 	if err := appendLine(filepath.Join(s.Dir, "index.tsv"), line); err != nil {
 		os.Remove(path) // all or nothing: filing the game again makes no copy
 		return "", fmt.Errorf("archive index: %w", err)
@@ -153,10 +198,20 @@ func (s Store) List(f Filter) ([]Item, []string, error) {
 		}
 		it := Item{c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]}
 		if (f.Event == "" || it.Event == f.Event) && (f.Date == "" || strings.HasPrefix(it.Date, f.Date)) &&
-			(f.Player == "" || strings.Contains(strings.ToLower(it.Players), strings.ToLower(f.Player))) {
+			(f.Player == "" || playsIn(it, f.Player)) {
 			out = append(out, it)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Date < out[j].Date })
 	return out, bad, sc.Err()
+}
+
+// playsIn reports whether a player's name in it holds part (any case).
+func playsIn(it Item, part string) bool {
+	for _, name := range it.PlayerNames() {
+		if strings.Contains(strings.ToLower(name), strings.ToLower(part)) {
+			return true
+		}
+	}
+	return false
 }

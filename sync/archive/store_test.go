@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,11 +86,51 @@ func TestStoreEscapesControls(t *testing.T) {
 		t.Fatalf("List: %v %v %v", items, bad, err)
 	}
 	want := Item{File: filepath.Base(path), Date: "2026-11-22", Event: `tab\u0009here\u000Aand\u2028there`, Round: `\u001B[31mRED`, Board: `b\u0007`,
-		Variant: "Teams", Players: `Red=Ann\u0000Evil,Blue=C1\u009B2J`}
+		Variant: "Teams", Players: `Red=Ann\\u0000Evil,Blue=C1\\u009B2J`}
 	if items[0] != want {
 		t.Errorf("index item\n%+v\nwant\n%+v", items[0], want)
 	}
+	if got := fmt.Sprint(items[0].PlayerNames()); got != `map[Blue:C1\u009B2J Red:Ann\u0000Evil]` {
+		t.Errorf("players %s", got)
+	}
 	if !strings.Contains(string(game), `[Red "Ann\u0000Evil"]`) || !strings.Contains(string(game), `[Round "\u001B[31mRED"]`) {
 		t.Errorf("game file:\n%s", game)
+	}
+}
+
+// Issue 28: a name like "Di,Red=Mallory,Blue=Eve" forged players in
+// index.tsv and /api/games. Its separators are escaped: it is one name.
+func TestStorePlayerNamesCannotForgePlayers(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	names := map[string]string{"Red": "Ann", "Green": "Di,Red=Mallory,Blue=Eve", "Blue": `Bob\`, "Yellow": `=Cy\,`}
+	g, _, err := pgn4.ParseString("[Variant \"Teams\"]\n\n1. h2-h3\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seat, n := range names {
+		g.Set(seat, n)
+	}
+	if _, err := s.Save(g, "1", time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	items, bad, err := s.List(Filter{})
+	if err != nil || len(bad) != 0 || len(items) != 1 {
+		t.Fatalf("List: %v %v %v", items, bad, err)
+	}
+	if got, want := fmt.Sprint(items[0].PlayerNames()), fmt.Sprint(names); got != want {
+		t.Errorf("players %s, want %s (index: %s)", got, want, items[0].Players)
+	}
+	for _, tc := range []struct {
+		player string
+		want   int
+	}{{"mallory", 1}, {"Eve", 1}, {"Red=", 1}, {"Zed", 0}} {
+		if items, _, _ := s.List(Filter{Player: tc.player}); len(items) != tc.want {
+			t.Errorf("Filter{Player: %q}: %d games, want %d", tc.player, len(items), tc.want)
+		}
+	}
+	// An index written before names were escaped reads as it did.
+	old := Item{Players: `Red=Ann\u0007,Blue=Bob`}
+	if got := fmt.Sprint(old.PlayerNames()); got != `map[Blue:Bob Red:Ann\u0007]` {
+		t.Errorf("old index line: %s", got)
 	}
 }

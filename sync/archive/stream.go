@@ -69,6 +69,13 @@ func OpenStream(path string, keep int) (s *Stream, warn string, err error) {
 	reserved := rsv.reserved
 	var jumped string
 	switch {
+	case rsv.damaged != "":
+		// Unreadable: it may have reserved a block past the last message
+		// (sent to subscribers, never written). Skip one, never reuse.
+		jumped = fmt.Sprintf("stream %s: its reservation file %s.seq %s: repaired; numbering goes on after %d (%d numbers after the last kept message %d skipped, never reused)",
+			path, path, rsv.damaged, last+ReserveBlock, ReserveBlock, last)
+		last += ReserveBlock
+		reserved = last
 	case rsv.clean && rsv.last > last:
 		// Closed cleanly, and messages were lost since (emptied, cut short,
 		// replaced while the board was off).
@@ -128,24 +135,32 @@ type reservation struct {
 	reserved uint64 // the highest Seq reserved (0: missing or damaged)
 	clean    bool   // the stream was closed cleanly
 	last     uint64 // the last Seq at the clean close
+	damaged  string // what is wrong with a damaged file ("": missing or good)
 }
 
 // readReserved reads a reservation file: "<reserved>" while the stream is
-// open, "<reserved> clean <last>" after a clean Close. A missing or
-// damaged file reserves nothing and is not clean.
+// open, "<reserved> clean <last>" after a clean Close. A missing file
+// reserves nothing and is not clean; a damaged one (not those forms, or
+// a number above referee.MaxSeq) says what is wrong in damaged.
 func readReserved(path string) reservation {
 	data, err := os.ReadFile(path)
 	if err != nil {
+		if !os.IsNotExist(err) {
+			return reservation{damaged: "cannot be read (" + err.Error() + ")"}
+		}
 		return reservation{}
 	}
 	text := strings.TrimSpace(string(data))
+	bad := reservation{damaged: fmt.Sprintf(`holds %q, not a reservation (a number up to %d, after a clean close followed by "clean" and the last number)`,
+		clipText(text), uint64(referee.MaxSeq))}
 	head, tail, clean := strings.Cut(text, cleanMark)
 	n, err := strconv.ParseUint(head, 10, 64)
-	if err != nil {
-		return reservation{}
+	if err != nil || n > referee.MaxSeq {
+		return bad
 	}
 	r := reservation{reserved: n}
 	if clean {
+		// A damaged mark: the reservation stands, as after a crash.
 		if last, err := strconv.ParseUint(tail, 10, 64); err == nil && last <= n {
 			r.clean, r.last = true, last
 		}
@@ -164,7 +179,7 @@ func damagedHigh(data []byte, good uint64) uint64 {
 			break
 		}
 		var m referee.Message
-		if json.Unmarshal(line, &m) == nil && m.Seq > 0 && m.Kind != "" {
+		if json.Unmarshal(line, &m) == nil && m.Seq > 0 && m.Seq <= referee.MaxSeq && m.Kind != "" {
 			after = 0
 		} else {
 			after++
@@ -196,7 +211,7 @@ func parseStream(data []byte) (out []referee.Message, dropped string) {
 		switch {
 		case err != nil:
 			bad = append(bad, fmt.Sprintf("a cut-off last line (%d bytes)", len(line)))
-		case json.Unmarshal(line, &m) != nil || m.Seq == 0 || m.Kind == "":
+		case json.Unmarshal(line, &m) != nil || m.Seq == 0 || m.Seq > referee.MaxSeq || m.Kind == "":
 			bad = append(bad, fmt.Sprintf("damaged line %d", n))
 		case m.Seq <= lastSeq(out):
 			bad = append(bad, fmt.Sprintf("line %d (seq %d after %d)", n, m.Seq, lastSeq(out)))

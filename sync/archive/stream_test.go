@@ -135,7 +135,15 @@ func TestStreamReservationFile(t *testing.T) {
 		{name: "closed cleanly, then emptied", seqFile: "100 clean 30\n", messages: 0, last: 30, warn: "messages up to 30"},
 		{name: "a damaged mark counts as unclean", seqFile: "100 clean x\n", messages: 30, last: 100, warn: "not closed cleanly"},
 		{name: "a mark above the reservation counts as unclean", seqFile: "100 clean 300\n", messages: 30, last: 100, warn: "not closed cleanly"},
-		{name: "a damaged reservation file", seqFile: "\x00\x00", messages: 30, last: 30},
+		// Issue 28: garbage was ignored without a word (and numbering went
+		// on after the last message, reusing what the lost reservation
+		// may have sent); a number past referee.MaxSeq ran numbering over.
+		{name: "a damaged reservation file", seqFile: "\x00\x00", messages: 30, last: 130, warn: `stream.jsonl.seq holds "\x00\x00", not a reservation`},
+		{name: "garbage in the reservation file", seqFile: "garbage\n", messages: 30, last: 130, warn: `holds "garbage", not a reservation`},
+		{name: "the largest number after a kill -9", seqFile: "18446744073709551615\n", messages: 30, last: 130, warn: `holds "18446744073709551615"`},
+		{name: "the largest number after a clean close", seqFile: "18446744073709551615 clean 30\n", messages: 30, last: 130, warn: "repaired; numbering goes on after 130"},
+		{name: "past MaxSeq", seqFile: "9007199254740992\n", messages: 30, last: 130, warn: "not a reservation"},
+		{name: "MaxSeq itself is a number", seqFile: "9007199254740991\n", messages: 30, last: 9007199254740991, warn: "not closed cleanly"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "stream.jsonl")

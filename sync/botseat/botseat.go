@@ -24,18 +24,18 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"boardd/engine"
 	"boardd/referee"
 	"boardd/referee/clock"
+	"boardd/referee/gametags"
 	"boardd/rules"
 )
 
 // TagBots is the game tag that lists the bot seats and their levels.
-const TagBots = "Bots"
+const TagBots = gametags.Bots
 
 // Source is the board as the bot sees it (referee.Live is one; an MQTT
 // client of the board's topics is another).
@@ -82,30 +82,9 @@ type Config struct {
 }
 
 // ParseBots reads a Bots tag ("Green:3,Blue" — a seat without a level
-// plays level 3).
-func ParseBots(tag string) (map[rules.Seat]int, error) {
-	bots := map[rules.Seat]int{}
-	for _, part := range strings.Split(tag, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		name, lvl, has := strings.Cut(part, ":")
-		s, err := seatNamed(name)
-		if err != nil {
-			return nil, fmt.Errorf("%s tag %q: %v", TagBots, tag, err)
-		}
-		n := 3
-		if has {
-			n, err = strconv.Atoi(strings.TrimSpace(lvl))
-			if err != nil || n < 1 || n > engine.MaxLevel {
-				return nil, fmt.Errorf("%s tag %q: %s's level must be 1 to %d", TagBots, tag, s, engine.MaxLevel)
-			}
-		}
-		bots[s] = n
-	}
-	return bots, nil
-}
+// plays level 3): gametags.ParseBots, the check every new game's tags
+// pass.
+func ParseBots(tag string) (map[rules.Seat]int, error) { return gametags.ParseBots(tag) }
 
 // FormatBots writes bot seats as the Bots tag, in seat order.
 func FormatBots(bots map[rules.Seat]int) string {

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"boardd/internal/brokertest"
 	"boardd/internal/testio"
+	"boardd/sync/broker/brokertest"
 )
 
 // runCollectFor runs collect until stop is called, which returns

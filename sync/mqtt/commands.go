@@ -108,7 +108,7 @@ func (m *Mirror) handle(ctx context.Context, topic string, payload []byte) (repl
 func (m *Mirror) replay(ctx context.Context, from uint64) referee.Reply {
 	var backlog []referee.Message
 	if from == 0 {
-		s, err := referee.Resume(m.src, 1, referee.FromOldest)
+		s, err := referee.Resume(m.src, 1)
 		if err != nil {
 			return referee.Reply{Error: fmt.Sprintf("replay from %d: %v", from, err)}
 		}
@@ -128,11 +128,11 @@ func (m *Mirror) replay(ctx context.Context, from uint64) referee.Reply {
 	m.pubMu.Lock()
 	defer m.pubMu.Unlock()
 	for _, msg := range backlog {
-		data, err := json.Marshal(msg)
-		if err == nil {
-			err = m.send(ctx, m.t.events, false, data)
+		data := m.encode(msg)
+		if data == nil {
+			continue
 		}
-		if err != nil {
+		if err := m.send(ctx, m.t.events, false, data); err != nil {
 			return referee.Reply{Error: fmt.Sprintf("replay from %d: interrupted at %d: %v; ask again", from, msg.Seq, err)}
 		}
 	}

@@ -59,6 +59,8 @@ func TestStateFileLeftoversAndAckedSeq(t *testing.T) {
 		{`{"board":"b1","acked":78}`, 78},
 		{`{"board":"b9","acked":78}`, 0},
 		{`garbage`, 0},
+		{`{"board":"b1","acked":18446744073709551615}`, 0}, // issue 28: damage, not a position
+		{`{"board":"b1","acked":9007199254740991}`, 9007199254740991},
 		{"", 0},
 	} {
 		os.WriteFile(file, []byte(tc.content), 0o644)

@@ -84,6 +84,9 @@ func loadState(path, board string) (uint64, error) {
 	if s.Board != board {
 		return 0, fmt.Errorf("state file %s belongs to board %q, not %q", path, s.Board, board)
 	}
+	if s.Acked > referee.MaxSeq {
+		return 0, fmt.Errorf("state file %s: acked %d is above the highest Seq a board uses (%d): damaged, ignored", path, s.Acked, uint64(referee.MaxSeq))
+	}
 	return s.Acked, nil
 }
 
@@ -147,7 +150,7 @@ func (m *Mirror) pump() {
 // keeps next, it starts at the oldest message it keeps: the messages in
 // between are lost to MQTT, and the log says so.
 func (m *Mirror) subscribe(next uint64) ([]referee.Message, <-chan referee.Message, func(), error) {
-	s, err := referee.Resume(m.src, next, referee.FromOldest)
+	s, err := referee.Resume(m.src, next)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -197,13 +200,11 @@ func (m *Mirror) deliver(msg referee.Message, next *uint64) bool {
 		return true // sent already
 	}
 	if msg.Seq > *next {
-		m.log.Warn("mqtt: the board's stream skips messages", "want", *next, "got", msg.Seq)
+		// Numbers the board skipped (after an unclean stop its stream
+		// numbers on after its reservation): never used, nothing lost.
+		m.log.Info("mqtt: the board's stream skips numbers", "from", *next, "to", msg.Seq-1)
 	}
-	payload, err := json.Marshal(msg)
-	if err != nil { // cannot happen with Message's field types
-		m.log.Error("mqtt: cannot encode a message; skipped", "seq", msg.Seq, "error", err)
-		payload = nil
-	}
+	payload := m.encode(msg)
 	if payload != nil && !m.publishReliably(m.t.events, false, payload) {
 		return false
 	}
@@ -219,6 +220,23 @@ func (m *Mirror) deliver(msg referee.Message, next *uint64) bool {
 		m.persist()
 	}
 	return true
+}
+
+// encode is msg's payload on events: a message over
+// referee.MaxMessageBytes (written by an older version, before tags were
+// bounded) goes out shortened with a warning, never one the broker
+// refuses again and again. nil: msg cannot be encoded (skipped).
+func (m *Mirror) encode(msg referee.Message) []byte {
+	if b, cut := msg.Bounded(); cut != "" {
+		m.log.Warn("mqtt: "+cut+" (published without them; the archive keeps the game)", "seq", msg.Seq)
+		msg = b
+	}
+	payload, err := json.Marshal(msg)
+	if err != nil { // cannot happen with Message's field types
+		m.log.Error("mqtt: cannot encode a message; skipped", "seq", msg.Seq, "error", err)
+		return nil
+	}
+	return payload
 }
 
 // publishReliably publishes until the broker acknowledges, waiting for the

@@ -10,8 +10,8 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
-	"boardd/internal/brokertest"
 	"boardd/referee"
+	"boardd/sync/broker/brokertest"
 	"boardd/sync/mqttclient"
 )
 

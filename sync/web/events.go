@@ -149,19 +149,19 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	changed, stopChanged := b.Changed()
 	defer stopChanged()
 
-	// An explicit from (0: everything kept) goes on live after a gap the
-	// client is told of; without one, the stream starts with the last
-	// Backlog messages, or as many as the board still keeps.
-	gapPolicy := referee.FromNext
+	// An explicit from (0: everything kept) older than what the board
+	// keeps gets a gap event, then the kept messages from the oldest;
+	// without one, the stream starts with the last Backlog messages, or
+	// as many as the board still keeps.
 	if explicit {
 		from = max(from, 1)
 	} else {
-		from, gapPolicy = 1, referee.FromOldest
+		from = 1
 		if seq := b.State().Seq; seq >= uint64(s.cfg.Backlog) {
 			from = seq + 1 - uint64(s.cfg.Backlog)
 		}
 	}
-	sub, err := referee.Resume(b, from, gapPolicy)
+	sub, err := referee.Resume(b, from)
 	if err != nil {
 		http.Error(w, "subscribing to the board: "+err.Error(), http.StatusServiceUnavailable)
 		return
@@ -237,7 +237,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			// last message sent.
 			unsubscribe()
 			unsubscribe = func() {}
-			sub, err = referee.Resume(b, last+1, referee.FromNext)
+			sub, err = referee.Resume(b, last+1)
 			if err != nil {
 				return
 			}

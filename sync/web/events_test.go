@@ -160,8 +160,8 @@ func TestEventsStart(t *testing.T) {
 		{name: "from the future", query: "?from=7", live: []uint64{7, 8}},
 		{name: "no from: the last few", backlog: 2, want: seqRange(4, 5)},
 		{name: "no from, short history", backlog: 50, want: seqRange(1, 5)},
-		{name: "no from, fewer kept", backlog: 8, oldest: 3, want: seqRange(3, 5)}, // all it keeps
-		{name: "from, fewer kept", query: "?from=3", oldest: 4, gap: true},
+		{name: "no from, fewer kept", backlog: 8, oldest: 3, want: seqRange(3, 5)},               // all it keeps
+		{name: "from, fewer kept", query: "?from=3", oldest: 4, gap: true, want: seqRange(4, 5)}, // the gap, then what is kept
 		{name: "Last-Event-ID", header: map[string]string{"Last-Event-ID": "3"}, want: seqRange(4, 5)},
 		{name: "Last-Event-ID after from", query: "?from=2", header: map[string]string{"Last-Event-ID": "4"}, want: seqRange(5, 5)},
 	} {
@@ -323,18 +323,24 @@ func TestEventsGap(t *testing.T) {
 	if err := json.Unmarshal([]byte(ev.data), &g); ev.name != "gap" || err != nil || g.From != 3 || !strings.Contains(g.Error, "no longer kept") {
 		t.Fatalf("first event %s %s, want a gap from 3", ev.name, ev.data)
 	}
+	// Issue 28: the messages still kept follow the gap (they were
+	// skipped), then the live ones.
+	if got := nextMessages(t, ch, 5); fmt.Sprint(got) != "[6 7 8 9 10]" {
+		t.Errorf("after the gap: %v, want the kept [6 7 8 9 10]", got)
+	}
 	emitN(f, 1)
 	if got := nextMessages(t, ch, 1); fmt.Sprint(got) != "[11]" {
 		t.Errorf("after the gap: %v, want the live [11]", got)
 	}
-	// Falling behind past what is kept: another gap, then live again.
+	// Falling behind past what is kept: another gap, what is kept, then
+	// live again.
 	f.fallBehind(4, 14) // 12..15 reach nobody live; 12 and 13 are forgotten
 	if ev := next(t, ch, "gap", "message"); ev.name != "gap" || !strings.Contains(ev.data, `"from":12`) {
 		t.Errorf("after falling behind too far: %s %s, want a gap from 12", ev.name, ev.data)
 	}
 	emitN(f, 1)
-	if got := nextMessages(t, ch, 1); fmt.Sprint(got) != "[16]" {
-		t.Errorf("after the second gap: %v, want [16]", got)
+	if got := nextMessages(t, ch, 3); fmt.Sprint(got) != "[14 15 16]" {
+		t.Errorf("after the second gap: %v, want [14 15 16]", got)
 	}
 }
 

@@ -64,13 +64,8 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]gameItem, 0, len(items))
 	for _, it := range slices.Backward(items) {
-		gi := gameItem{File: it.File, Date: it.Date, Event: it.Event, Round: it.Round, Board: it.Board, Variant: it.Variant, Result: it.Result, Players: map[string]string{}}
-		for _, p := range strings.Split(it.Players, ",") {
-			if seat, name, ok := strings.Cut(p, "="); ok {
-				gi.Players[seat] = name
-			}
-		}
-		out = append(out, gi)
+		out = append(out, gameItem{File: it.File, Date: it.Date, Event: it.Event, Round: it.Round, Board: it.Board, Variant: it.Variant, Result: it.Result,
+			Players: it.PlayerNames()})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
