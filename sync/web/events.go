@@ -304,9 +304,10 @@ type streamTable struct {
 // A logged-in session always gets one (ending its own oldest past
 // maxOwnerStreams). Anyone else gets one unless its address holds
 // MaxStreamsPerAddress already (the board's own address, as a reverse
-// proxy on the Pi, counts only toward the total); when MaxStreams are open, the address
-// holding the most gives up its oldest, if it holds more than this
-// address would: so one client, or a few, cannot blank every display.
+// proxy on the Pi, counts only toward the total); when MaxStreams are
+// open, the address holding the most gives up its oldest, if it holds
+// more than this address would: so one client, or a few, cannot blank
+// every display.
 func (s *Server) openStream(r *http.Request, cancel context.CancelFunc) (*openStream, string) {
 	t := &s.streamTab
 	o := &openStream{key: connlimit.Key(r.RemoteAddr), owner: s.authed(r), cancel: cancel}
