@@ -1,0 +1,311 @@
+package ingest_test
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"boardd/hub/ingest"
+	"boardd/hub/store"
+	"boardd/hub/store/pgtest"
+	"boardd/referee"
+	"boardd/rules"
+	"boardd/sensors"
+	"boardd/sync/broker"
+	"boardd/sync/mqtt"
+	"boardd/sync/mqttclient"
+)
+
+// The accounts of the test broker, as boardd hub makes them: the boards
+// and the hub may publish, a viewer only reads.
+var (
+	boardUser  = broker.User{Name: "board", Password: "pw-board", Write: true}
+	hubUser    = broker.User{Name: "hub", Password: "pw-hub", Write: true}
+	viewerUser = broker.User{Name: "viewer", Password: "pw-viewer"}
+)
+
+// The first five rounds of a Teams game played on chess.com
+// (testdata/games/teams/4pchess-26780486.pgn4).
+var teamsMoves = []string{
+	"h2-h3", "b7-c7", "g13-g12", "m8-l8",
+	"Qg1-i3", "Qa8-d5", "i13-i12", "Qn7-m8",
+	"Qi3-i7", "Na10-c9", "Bf14-i11", "Nn5-l6",
+	"Qi7-j6", "Na5-c6", "Qh14-i13", "m11-k11",
+	"Bi1-h2", "Qd5-g8", "Qi13-e9", "Qm8-l9",
+}
+
+func startBroker(t *testing.T) string {
+	t.Helper()
+	b, err := broker.Start(broker.Config{Listen: "127.0.0.1:0", Users: []broker.User{boardUser, hubUser, viewerUser}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return "tcp://" + b.Addr()
+}
+
+// startBoard runs a live Teams board that keeps its last keep messages
+// (0: the default) and mirrors it to the broker at url, as boardd run does.
+func startBoard(t *testing.T, url, name string, keep int) *referee.Live {
+	t.Helper()
+	v, err := rules.NewVariant("teams", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGame(v, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := referee.NewLive(referee.LiveConfig{Board: name, Variant: "teams", Keep: keep,
+		Tags:      map[string]string{"Red": "Ann", "Blue": "Bob", "Yellow": "Cy", "Green": "Di", "Event": "Club night"},
+		Occupancy: g.Position().Occupancy(), Quiet: 2 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { l.Run(ctx); close(done) }()
+	m, err := mqtt.Start(ctx, mqtt.Config{Broker: url, Username: boardUser.Name, Password: boardUser.Password,
+		Board: name, Source: l, KeepAlive: 5 * time.Second, ConnectTimeout: 2 * time.Second,
+		AckTimeout: 2 * time.Second, MaxReconnectInterval: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close(); stop(); <-done })
+	return l
+}
+
+// play makes each move on the board by hand, as a player does.
+func play(t *testing.T, l *referee.Live, moves ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, mv := range moves {
+		steps, err := l.HandsFor(ctx, mv)
+		if err != nil {
+			t.Fatalf("%s: %v", mv, err)
+		}
+		var evs []sensors.Event
+		for _, s := range steps {
+			k := sensors.Place
+			if s.Lift {
+				k = sensors.Lift
+			}
+			evs = append(evs, sensors.Event{Kind: k, Square: s.Square})
+		}
+		if err := l.Feed(ctx, evs, true); err != nil {
+			t.Fatal(err)
+		}
+		if st := l.State(); len(st.Moves) == 0 || st.Moves[len(st.Moves)-1].Move != mv {
+			t.Fatalf("the board did not take %s: %+v", mv, st.Moves)
+		}
+	}
+}
+
+// hub is a running ingest over its own handle of the database, as a hub
+// process has.
+type hub struct {
+	stop func()
+}
+
+func startHub(t *testing.T, url, dbURL string) *hub {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s, err := store.Open(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- ingest.Run(ctx, ingest.Config{Broker: mqttclient.Broker{URL: url, User: hubUser.Name, Password: hubUser.Password, Prefix: mqtt.DefaultPrefix},
+			Store: s, ReplayAfter: 500 * time.Millisecond})
+	}()
+	h := &hub{}
+	stopped := false
+	h.stop = func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("ingest: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("ingest did not stop within 10 s")
+		}
+		s.Close()
+	}
+	t.Cleanup(h.stop)
+	return h
+}
+
+// waitHeld waits (20 s at most) until the store holds seq of board.
+func waitHeld(t *testing.T, s *store.Store, name string, seq uint64) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		last, err := s.LastSeqs(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last[name] >= seq {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the hub holds %s up to seq %d, want %d", name, last[name], seq)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// publisher connects to url as a board.
+func publisher(t *testing.T, url string) paho.Client {
+	t.Helper()
+	opts, err := mqtt.ClientOptions(url, boardUser.Name, boardUser.Password, mqtt.TLS{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := paho.NewClient(opts.SetClientID("test-publisher"))
+	if tok := c.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatalf("connect: %v", tok.Error())
+	}
+	t.Cleanup(func() { c.Disconnect(0) })
+	return c
+}
+
+func seqRange(a, b uint64) []uint64 {
+	var out []uint64
+	for s := a; s <= b; s++ {
+		out = append(out, s)
+	}
+	return out
+}
+
+// A real board plays a game while the hub is stopped mid-game and
+// started again (a new process on the same database): the hub ends with
+// every message of the board once, in order, with no gap, and the game's
+// moves and result as played.
+func TestHubStoppedMidGameResumes(t *testing.T) {
+	for _, b := range []struct {
+		name  string
+		newDB func(t *testing.T) string
+	}{
+		{"sqlite", func(t *testing.T) string { return filepath.Join(t.TempDir(), "hub.db") }},
+		{"postgres", func(t *testing.T) string { return pgtest.Start(t).NewDB(t) }},
+	} {
+		t.Run(b.name, func(t *testing.T) {
+			dbURL := b.newDB(t)
+			url := startBroker(t)
+			check, err := store.Open(context.Background(), dbURL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer check.Close()
+			l := startBoard(t, url, "club-1", 0)
+
+			h := startHub(t, url, dbURL)
+			play(t, l, teamsMoves[:8]...)
+			waitHeld(t, check, "club-1", 3) // the hub is taking the game in
+			h.stop()                        // mid-stream: what it had not stored, it never will
+			play(t, l, teamsMoves[8:14]...) // the board plays on without the hub
+			h = startHub(t, url, dbURL)
+			play(t, l, teamsMoves[14:]...)
+			if r := l.Do(context.Background(), referee.Command{Name: referee.CmdResign, Seat: "Blue"}); !r.OK {
+				t.Fatalf("resign: %s", r.Error)
+			}
+			// A message the hub holds, sent again with other content (a
+			// replay, a confused publisher): the first one stands.
+			game := l.State().Game
+			waitHeld(t, check, "club-1", 5)
+			dup, _ := json.Marshal(referee.Message{Seq: 5, Board: "club-1", Game: game, Kind: referee.MsgMove, Seat: "Red", Move: "Qg1-n14", Coord: "g1-n14"})
+			pub := publisher(t, url)
+			if tok := pub.Publish(mqtt.Topic("", "club-1", mqtt.TopicEvents), 1, false, dup); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+				t.Fatalf("publish: %v", tok.Error())
+			}
+			if r := l.Do(context.Background(), referee.Command{Name: referee.CmdTags, Tags: map[string]string{"Round": "1"}}); !r.OK {
+				t.Fatalf("tags: %s", r.Error)
+			}
+			last := l.State().Seq
+			waitHeld(t, check, "club-1", last)
+			h.stop()
+
+			ctx := context.Background()
+			seqs, _ := check.Seqs(ctx, "club-1")
+			if !reflect.DeepEqual(seqs, seqRange(1, last)) {
+				t.Fatalf("the hub holds seqs %v, want 1 to %d once each", seqs, last)
+			}
+			if gaps, _ := check.Gaps(ctx, "club-1"); len(gaps) != 0 {
+				t.Errorf("gaps %v", gaps)
+			}
+			turns, err := check.Turns(ctx, "club-1", game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var moves []string
+			for _, u := range turns {
+				if u.UndoneSeq == 0 && u.Kind == referee.MsgMove {
+					moves = append(moves, u.Move)
+				}
+			}
+			if !reflect.DeepEqual(moves, teamsMoves) {
+				t.Errorf("stored moves\n %v\nwant\n %v", moves, teamsMoves)
+			}
+			if k := turns[len(turns)-1]; k.Kind != referee.MsgResign || k.Seat != "Blue" {
+				t.Errorf("last turn %+v, want Blue's resignation", k)
+			}
+			g, ok, err := check.Game(ctx, "club-1", game)
+			if err != nil || !ok || g.Status != "over" || g.Result == nil || g.Result.Reason != "resignation" || g.Tags["Event"] != "Club night" || g.Tags["Round"] != "1" || g.Variant != "teams" {
+				t.Errorf("game %+v (result %+v), %v, %v", g, g.Result, ok, err)
+			}
+			sum, _ := check.Boards(ctx)
+			want := []store.BoardSummary{{Board: "club-1", Status: "finished", Game: game, Moves: len(teamsMoves), LastMove: teamsMoves[len(teamsMoves)-1], LastSeq: last}}
+			if !reflect.DeepEqual(sum, want) {
+				t.Errorf("boards\n %+v\nwant\n %+v", sum, want)
+			}
+		})
+	}
+}
+
+// A board that no longer keeps the start of its stream when the hub
+// first hears of it: the hub records the gap the board names and stores
+// everything from the oldest message the board keeps.
+func TestHubRecordsWhatABoardNoLongerKeeps(t *testing.T) {
+	url := startBroker(t)
+	dbURL := filepath.Join(t.TempDir(), "hub.db")
+	l := startBoard(t, url, "club-2", 5)
+	play(t, l, teamsMoves[:10]...) // before the hub exists
+	last := l.State().Seq
+	if last < 8 {
+		t.Fatalf("the board is at seq %d, want more than it keeps", last)
+	}
+	h := startHub(t, url, dbURL)
+	check, err := store.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Close()
+	waitHeld(t, check, "club-2", last)
+	h.stop()
+	ctx := context.Background()
+	gaps, _ := check.Gaps(ctx, "club-2")
+	seqs, _ := check.Seqs(ctx, "club-2")
+	if len(gaps) != 1 || gaps[0][0] != 1 || len(seqs) == 0 || seqs[0] != gaps[0][1]+1 || !reflect.DeepEqual(seqs, seqRange(seqs[0], last)) {
+		t.Fatalf("gaps %v and seqs %v: want one gap from 1 and every seq after it to %d", gaps, seqs, last)
+	}
+	if n := int(last - seqs[0] + 1); n > 5 {
+		t.Errorf("the hub holds %d messages the board did not keep", n-5)
+	}
+	sum, _ := check.Boards(ctx)
+	if len(sum) != 1 || sum[0].LastMove != teamsMoves[9] || sum[0].Status != "playing" {
+		t.Errorf("boards %+v", sum)
+	}
+}
