@@ -3,7 +3,6 @@ package ingest_test
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -11,12 +10,11 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"boardd/hub/hubtest"
 	"boardd/hub/ingest"
 	"boardd/hub/store"
 	"boardd/hub/store/pgtest"
 	"boardd/referee"
-	"boardd/rules"
-	"boardd/sensors"
 	"boardd/sync/broker"
 	"boardd/sync/mqtt"
 	"boardd/sync/mqttclient"
@@ -30,16 +28,6 @@ var (
 	viewerUser = broker.User{Name: "viewer", Password: "pw-viewer"}
 )
 
-// The first five rounds of a Teams game played on chess.com
-// (testdata/games/teams/4pchess-26780486.pgn4).
-var teamsMoves = []string{
-	"h2-h3", "b7-c7", "g13-g12", "m8-l8",
-	"Qg1-i3", "Qa8-d5", "i13-i12", "Qn7-m8",
-	"Qi3-i7", "Na10-c9", "Bf14-i11", "Nn5-l6",
-	"Qi7-j6", "Na5-c6", "Qh14-i13", "m11-k11",
-	"Bi1-h2", "Qd5-g8", "Qi13-e9", "Qm8-l9",
-}
-
 func startBroker(t *testing.T) string {
 	t.Helper()
 	b, err := broker.Start(broker.Config{Listen: "127.0.0.1:0", Users: []broker.User{boardUser, hubUser, viewerUser}})
@@ -50,63 +38,14 @@ func startBroker(t *testing.T) string {
 	return "tcp://" + b.Addr()
 }
 
-// startBoard runs a live Teams board that keeps its last keep messages
-// (0: the default) and mirrors it to the broker at url, as boardd run does.
 func startBoard(t *testing.T, url, name string, keep int) *referee.Live {
-	t.Helper()
-	v, err := rules.NewVariant("teams", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := rules.NewGame(v, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := referee.NewLive(referee.LiveConfig{Board: name, Variant: "teams", Keep: keep,
-		Tags:      map[string]string{"Red": "Ann", "Blue": "Bob", "Yellow": "Cy", "Green": "Di", "Event": "Club night"},
-		Occupancy: g.Position().Occupancy(), Quiet: 2 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { l.Run(ctx); close(done) }()
-	m, err := mqtt.Start(ctx, mqtt.Config{Broker: url, Username: boardUser.Name, Password: boardUser.Password,
-		Board: name, Source: l, KeepAlive: 5 * time.Second, ConnectTimeout: 2 * time.Second,
-		AckTimeout: 2 * time.Second, MaxReconnectInterval: 100 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Close(); stop(); <-done })
-	return l
+	return hubtest.Start(t, hubtest.Board{Broker: url, User: boardUser.Name, Password: boardUser.Password, Name: name, Keep: keep})
 }
 
-// play makes each move on the board by hand, as a player does.
-func play(t *testing.T, l *referee.Live, moves ...string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for _, mv := range moves {
-		steps, err := l.HandsFor(ctx, mv)
-		if err != nil {
-			t.Fatalf("%s: %v", mv, err)
-		}
-		var evs []sensors.Event
-		for _, s := range steps {
-			k := sensors.Place
-			if s.Lift {
-				k = sensors.Lift
-			}
-			evs = append(evs, sensors.Event{Kind: k, Square: s.Square})
-		}
-		if err := l.Feed(ctx, evs, true); err != nil {
-			t.Fatal(err)
-		}
-		if st := l.State(); len(st.Moves) == 0 || st.Moves[len(st.Moves)-1].Move != mv {
-			t.Fatalf("the board did not take %s: %+v", mv, st.Moves)
-		}
-	}
-}
+var (
+	play       = hubtest.Play
+	teamsMoves = hubtest.TeamsMoves
+)
 
 // hub is a running ingest over its own handle of the database, as a hub
 // process has.
