@@ -49,7 +49,8 @@ type Config struct {
 	// Log receives what the hub does with the boards; nil discards it.
 	Log *slog.Logger
 	// ReplayAfter is how long the hub waits for the messages it asked a
-	// board for before asking again (default 5 s).
+	// board for before asking again (default 5 s); a fifth of it is how
+	// long a board's state may be ahead of its events before the hub asks.
 	ReplayAfter time.Duration
 }
 
@@ -70,6 +71,29 @@ type board struct {
 	seen      uint64    // the highest seq the board is known to have
 	asked     time.Time // when a replay was last asked for
 	askedFrom uint64
+	// behind is when the hub last saw the board ahead of it with nothing
+	// stored since (zero: not behind).
+	behind time.Time
+}
+
+// saw notes that the board has seq; a seq past what the hub holds starts
+// the wait for it (see tick).
+func (b *board) saw(seq uint64, now time.Time) {
+	if seq > b.seen {
+		b.seen = seq
+	}
+	if b.seen > b.held && b.behind.IsZero() {
+		b.behind = now
+	}
+}
+
+// stored notes that the hub now holds seq.
+func (b *board) stored(seq uint64, now time.Time) {
+	b.held = seq
+	b.behind = time.Time{}
+	if b.seen > b.held {
+		b.behind = now
+	}
 }
 
 // ingester is one Run.
@@ -82,6 +106,7 @@ type ingester struct {
 	ids    string // the prefix of our replay commands' ids
 	n      atomic.Uint64
 	now    func() time.Time
+	grace  time.Duration // how long a board may be ahead before it is asked
 }
 
 // Run takes in the boards until ctx ends. Its error is about starting:
@@ -104,7 +129,7 @@ func Run(ctx context.Context, cfg Config) error {
 		prefix = mqtt.DefaultPrefix
 	}
 	in := &ingester{cfg: cfg, log: log, prefix: prefix, boards: map[string]*board{},
-		ids: fmt.Sprintf("hub-%d-", os.Getpid()), now: time.Now}
+		ids: fmt.Sprintf("hub-%d-", os.Getpid()), now: time.Now, grace: cfg.ReplayAfter / 5}
 	held, err := cfg.Store.LastSeqs(ctx)
 	if err != nil {
 		return fmt.Errorf("hub ingest: %w", err)
@@ -140,7 +165,7 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	in.client = c
 	defer c.Disconnect(250)
-	tick := time.NewTicker(cfg.ReplayAfter / 5)
+	tick := time.NewTicker(in.grace)
 	defer tick.Stop()
 	for {
 		select {
@@ -149,8 +174,12 @@ func Run(ctx context.Context, cfg Config) error {
 		case m := <-inbox:
 			in.handle(ctx, m)
 		case <-tick.C:
+			// A board ahead of the hub for a tick with nothing stored
+			// meanwhile is asked: its retained state may come a moment
+			// before the event it includes, which is no gap.
+			now := in.now()
 			for name, b := range in.boards {
-				if b.seen > b.held {
+				if b.seen > b.held && !b.behind.IsZero() && now.Sub(b.behind) >= in.grace {
 					in.ask(name, b, false)
 				}
 			}
@@ -191,13 +220,7 @@ func (in *ingester) handle(ctx context.Context, m inbound) {
 		if json.Unmarshal(m.payload, &st) != nil || st.Board != name {
 			return
 		}
-		b := in.board(name)
-		if st.Seq > b.seen {
-			b.seen = st.Seq
-		}
-		if b.seen > b.held {
-			in.ask(name, b, false)
-		}
+		in.board(name).saw(st.Seq, in.now())
 	default: // cmd/replay/result
 		in.replyToReplay(ctx, name, m.payload)
 	}
@@ -225,9 +248,7 @@ func (in *ingester) event(ctx context.Context, name string, payload []byte) {
 		return
 	}
 	b := in.board(name)
-	if m.Seq > b.seen {
-		b.seen = m.Seq
-	}
+	b.saw(m.Seq, in.now())
 	switch {
 	case m.Seq <= b.held:
 		return // a duplicate: at least once, from the board or a replay
@@ -242,7 +263,7 @@ func (in *ingester) event(ctx context.Context, name string, payload []byte) {
 		}
 		return
 	}
-	b.held = m.Seq
+	b.stored(m.Seq, in.now())
 	if stored {
 		in.log.Debug("hub: stored", "board", name, "seq", m.Seq, "kind", m.Kind)
 	}
@@ -303,9 +324,6 @@ func (in *ingester) replyToReplay(ctx context.Context, name string, payload []by
 		return
 	}
 	in.log.Warn("hub: the board no longer keeps some messages; going on from its oldest", "board", name, "first", b.held+1, "last", oldest-1)
-	b.held = oldest - 1
-	if b.seen < b.held {
-		b.seen = b.held
-	}
+	b.stored(oldest-1, in.now())
 	in.ask(name, b, true)
 }
