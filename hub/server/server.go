@@ -246,13 +246,17 @@ func (h *Hub) JoinURL() string {
 func (h *Hub) Greet(w io.Writer) {
 	if j := h.JoinURL(); j != "" {
 		fmt.Fprintf(w, "boards join with: boardd run --hub %s\n", j)
-		fmt.Fprintf(w, "  MQTT broker:  mqtt://%s  boards: user %s, password %s; viewers (read only): user %s, password %s  (topics %s/<board>/#)\n",
+		fmt.Fprintf(w, "  MQTT broker:  listening on %s; boards: user %s, password %s; viewers (read only): user %s, password %s  (topics %s/<board>/#)\n",
 			h.BrokerAddr, BoardUser, h.boardPW, ViewerUser, h.viewerPW, h.cfg.Prefix)
 	} else {
 		fmt.Fprintf(w, "hub: taking in the boards from %s (topics %s/<board>/#)\n", redact(h.cfg.Broker), h.cfg.Prefix)
 	}
 	if h.WebAddr != "" {
-		fmt.Fprintf(w, "  web:          http://%s/api/boards\n", dialable(h.WebAddr))
+		url := "http://" + dialable(h.WebAddr) + "/"
+		if urls := lan.Join("http", h.WebAddr); len(urls) > 0 {
+			url = urls[0]
+		}
+		fmt.Fprintf(w, "  web:          %sapi/boards\n", url)
 	}
 	fmt.Fprintf(w, "  database:     %s (%s)\n", h.store, h.store.Engine())
 	fmt.Fprintf(w, "  state:        %s\n", h.cfg.StateDir)
