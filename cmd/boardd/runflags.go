@@ -11,7 +11,7 @@ import (
 // runOverrides are boardd run's flags for the settings changed most
 // often; each overrides its config key.
 type runOverrides struct {
-	web, mqtt, state, variant *string
+	web, mqtt, state, variant, hub *string
 }
 
 func runFlags(fs *flag.FlagSet) runOverrides {
@@ -20,6 +20,7 @@ func runFlags(fs *flag.FlagSet) runOverrides {
 		mqtt:    fs.String("mqtt", "", "the embedded MQTT broker's address, host:port (config mqtt.embedded.listen; off: no MQTT)"),
 		state:   fs.String("state", "", "the state directory: the game in progress, finished games, passwords (config state_dir)"),
 		variant: fs.String("variant", "", "the variant of a new game (config game.variant), such as ffa, teams, chess4"),
+		hub:     fs.String("hub", "", "join a club hub: the URL boardd hub prints, mqtt://board:PASSWORD@host:port (config mqtt.hub)"),
 	}
 }
 
@@ -40,6 +41,9 @@ func (o runOverrides) apply(cfg *configs.Daemon) error {
 	if *o.state != "" {
 		cfg.StateDir, changed = *o.state, true
 	}
+	if *o.hub != "" {
+		cfg.MQTT.Hub, changed = *o.hub, true
+	}
 	if *o.variant != "" {
 		if _, err := catalog.Variant(*o.variant, cfg.Game.Start); err != nil {
 			return fmt.Errorf("--variant %s: %w (boardd variants lists them)", *o.variant, err)
@@ -50,7 +54,7 @@ func (o runOverrides) apply(cfg *configs.Daemon) error {
 		return nil
 	}
 	if err := cfg.Check("the command line", nil); err != nil {
-		return fmt.Errorf("%w (from --web, --mqtt, --state or --variant)", err)
+		return fmt.Errorf("%w (from --web, --mqtt, --state, --variant or --hub)", err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	neturl "net/url"
 	"regexp"
@@ -11,8 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"boardd/configs"
 	"boardd/hub/hubtest"
 	"boardd/hub/server"
+	"boardd/internal/daemon"
+	"boardd/internal/termsim"
 )
 
 var joinLine = regexp.MustCompile(`(?m)^boards join with: boardd run --hub (mqtt://\S+)$`)
@@ -106,5 +110,50 @@ func TestHubJoinAndList(t *testing.T) {
 	hubtest.Play(t, l, hubtest.TeamsMoves[7])
 	boards(t, h2, "club-1 with 8 moves", func(b []apiBoard) bool {
 		return len(b) == 1 && b[0] == apiBoard{Board: "club-1", Status: "playing", Moves: 8, LastMove: hubtest.TeamsMoves[7]}
+	})
+}
+
+// boardd run --hub with the URL the hub printed: the board keeps its own
+// broker and mirrors every message into the hub too; the hub lists it
+// with its moves.
+func TestBoardJoinsWithTheHubURL(t *testing.T) {
+	h, out := startHub(t, t.TempDir(), "127.0.0.1:0")
+	m := joinLine.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no join line in:\n%s", out)
+	}
+	cfg := configs.Defaults()
+	cfg.Board = "club-7"
+	cfg.StateDir = t.TempDir()
+	cfg.MQTT.Embedded.Listen = "127.0.0.1:0"
+	cfg.Web.Listen = "off"
+	cfg.MQTT.Hub = m[1]
+	if err := cfg.Check("test", nil); err != nil {
+		t.Fatal(err)
+	}
+	var greet bytes.Buffer
+	d, err := daemon.Start(context.Background(), cfg, &greet, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if d.MQTTAddr == "" || !strings.Contains(greet.String(), "club hub:     mirroring to mqtt://board:xxxxx@") {
+		t.Errorf("the board's own broker at %q; greeting:\n%s", d.MQTTAddr, greet.String())
+	}
+	ctx := context.Background()
+	moves := hubtest.TeamsMoves[:4]
+	for i, mv := range moves {
+		if err := termsim.PlayLine(ctx, d.Live, d.SimBoard, mv); err != nil {
+			t.Fatal(err)
+		}
+		// the board judges once it has been still for its quiet period
+		for end := time.Now().Add(10 * time.Second); len(d.Live.State().Moves) <= i; time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(end) {
+				t.Fatalf("the board did not take %s", mv)
+			}
+		}
+	}
+	boards(t, h, "club-7 with 4 moves", func(b []apiBoard) bool {
+		return len(b) == 1 && b[0] == apiBoard{Board: "club-7", Status: "playing", Moves: 4, LastMove: moves[3]}
 	})
 }

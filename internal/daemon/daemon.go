@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -61,6 +62,7 @@ type Daemon struct {
 	ledsOut  *ledreg.Out
 	broker   *broker.Broker
 	Mirror   *mqtt.Mirror // the MQTT mirror, nil without MQTT
+	Hub      *mqtt.Mirror // the mirror into a club hub's broker (mqtt.hub), else nil
 	webSrv   *web.Server
 	http     *http.Server
 	metrics  *metrics
@@ -96,7 +98,8 @@ func Start(parent context.Context, cfg configs.Daemon, stdout, stderr io.Writer)
 	// (read before Resume repairs anything), the stream, and what MQTT
 	// acknowledged, so a lost or damaged stream file never brings a Seq
 	// round again.
-	seqFloor := max(archive.HighSeq(cfg.StateDir), mqtt.AckedSeq(filepath.Join(cfg.StateDir, "mqtt-acked"), cfg.Board))
+	seqFloor := max(archive.HighSeq(cfg.StateDir), mqtt.AckedSeq(filepath.Join(cfg.StateDir, "mqtt-acked"), cfg.Board),
+		mqtt.AckedSeq(filepath.Join(cfg.StateDir, "hub-acked"), cfg.Board))
 
 	// The game: resumed from the journal, or new.
 	d.rec = &archive.Recorder{Dir: cfg.StateDir, Board: cfg.Board, Lookup: catalog.Variant, Site: cfg.Game.Tags["Site"]}
@@ -244,6 +247,11 @@ func Start(parent context.Context, cfg configs.Daemon, stdout, stderr io.Writer)
 		return nil, err
 	}
 
+	// A club hub, joined with the URL it printed: a second mirror.
+	if err := d.startHub(ctx); err != nil {
+		return nil, err
+	}
+
 	// The web display, MQTT over WebSocket and /metrics on one port.
 	if err := d.startWeb(ctx); err != nil {
 		return nil, err
@@ -376,6 +384,30 @@ func (d *Daemon) startMQTT(ctx context.Context) error {
 	return nil
 }
 
+// startHub mirrors the board into a club hub's broker (mqtt.hub), with
+// the board account the URL carries and its own acknowledged position
+// (hub-acked), so the hub gets every message even when it joined late.
+func (d *Daemon) startHub(ctx context.Context) error {
+	c := d.cfg.MQTT
+	if c.Hub == "" {
+		return nil
+	}
+	u, err := neturl.Parse(c.Hub)
+	if err != nil || u.User == nil {
+		return fmt.Errorf("mqtt.hub: want mqtt://board:PASSWORD@host:port")
+	}
+	user := u.User.Username()
+	pass, _ := u.User.Password()
+	u.User = nil
+	m, err := mqtt.Start(ctx, mqtt.Config{Broker: u.String(), Username: user, Password: pass, Prefix: c.Prefix, Board: d.cfg.Board,
+		Source: d.Live, GamePGN4: d.rec.GamePGN4, StateFile: filepath.Join(d.cfg.StateDir, "hub-acked"), Log: d.log.With("part", "hub")})
+	if err != nil {
+		return fmt.Errorf("mqtt.hub: %w", err)
+	}
+	d.Hub = m
+	return nil
+}
+
 func (d *Daemon) startWeb(ctx context.Context) error {
 	if d.cfg.Web.Listen == "" || d.cfg.Web.Listen == "off" {
 		return nil
@@ -455,6 +487,10 @@ func (d *Daemon) greet(w io.Writer) {
 	} else if d.Mirror != nil {
 		fmt.Fprintf(w, "  MQTT: mirroring to %s (topics %s/%s/#)\n", d.cfg.MQTT.Broker, d.cfg.MQTT.Prefix, d.cfg.Board)
 	}
+	if d.Hub != nil {
+		u, _ := neturl.Parse(d.cfg.MQTT.Hub)
+		fmt.Fprintf(w, "  club hub:     mirroring to %s (topics %s/%s/#)\n", u.Redacted(), d.cfg.MQTT.Prefix, d.cfg.Board)
+	}
 	if d.SimAddr != "" {
 		fmt.Fprintf(w, "  sim switches: %s (lines such as: lift h2, place h4)\n", d.SimAddr)
 	}
@@ -500,6 +536,9 @@ func (d *Daemon) Close() error {
 	}
 	if d.Mirror != nil {
 		d.Mirror.Close()
+	}
+	if d.Hub != nil {
+		d.Hub.Close()
 	}
 	d.stop()
 	d.wg.Wait()
