@@ -302,14 +302,25 @@ func (in *ingester) ask(name string, b *board, force bool) {
 // of messages it no longer keeps (referee.NotKeptError's words).
 var notKept = regexp.MustCompile(`are no longer kept \(the oldest is (\d+)\)`)
 
-// replyToReplay records a gap when the board answers one of our replays
-// that it no longer keeps those messages, and asks from its oldest.
+// replyToReplay reads the board's answer to one of our replays: done
+// (nothing more to ask for), or it no longer keeps those messages (the
+// gap is recorded, and the hub asks from the oldest it keeps).
 func (in *ingester) replyToReplay(ctx context.Context, name string, payload []byte) {
 	var r referee.Reply
-	if json.Unmarshal(payload, &r) != nil || r.OK || !strings.HasPrefix(r.ID, in.ids) {
+	if json.Unmarshal(payload, &r) != nil || !strings.HasPrefix(r.ID, in.ids) {
 		return
 	}
 	b := in.board(name)
+	if r.OK {
+		// The board has sent all it has (its replay comes as one block
+		// before the answer): a seq seen past that was no message of
+		// its stream (a confused publisher), or a state whose event is
+		// on its way; either way nothing to ask for now.
+		if b.seen > b.held {
+			b.seen, b.behind = b.held, time.Time{}
+		}
+		return
+	}
 	mm := notKept.FindStringSubmatch(r.Error)
 	if mm == nil {
 		in.log.Warn("hub: a board refused to replay; asking again later", "board", name, "error", r.Error)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -286,4 +287,63 @@ func TestHubAsksNoReplayWhileUpToDate(t *testing.T) {
 	if len(asks) > 0 {
 		t.Errorf("the hub asked for %d replays while it was up to date, the first %s", len(asks), <-asks)
 	}
+}
+
+// An event with a seq the board never had (a confused publisher on the
+// board's topic): the hub asks the board once, the board answers that it
+// has sent everything, and the hub asks no more.
+func TestHubStopsAskingWhenTheBoardHasNoMore(t *testing.T) {
+	url := startBroker(t)
+	dbURL := filepath.Join(t.TempDir(), "hub.db")
+	l := startBoard(t, url, "club-4", 0)
+	startHub(t, url, dbURL)
+	check, err := store.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Close()
+	waitHeld(t, check, "club-4", l.State().Seq)
+
+	asks := make(chan string, 100)
+	replies := make(chan string, 100)
+	opts, err := mqtt.ClientOptions(url, viewerUser.Name, viewerUser.Password, mqtt.TLS{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := paho.NewClient(opts.SetClientID("test-asks"))
+	if tok := c.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatalf("connect: %v", tok.Error())
+	}
+	defer c.Disconnect(0)
+	if tok := c.SubscribeMultiple(map[string]byte{"boardd/club-4/cmd/replay": 1, "boardd/club-4/cmd/replay/result": 1}, func(_ paho.Client, m paho.Message) {
+		if strings.HasSuffix(m.Topic(), "/result") {
+			replies <- string(m.Payload())
+		} else {
+			asks <- string(m.Payload())
+		}
+	}); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatalf("subscribe: %v", tok.Error())
+	}
+	bogus, _ := json.Marshal(referee.Message{Seq: 1000, Board: "club-4", Game: l.State().Game, Kind: referee.MsgClock})
+	pub := publisher(t, url)
+	if tok := pub.Publish(mqtt.Topic("", "club-4", mqtt.TopicEvents), 1, false, bogus); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatalf("publish: %v", tok.Error())
+	}
+	select {
+	case r := <-replies:
+		if !strings.Contains(r, `"ok":true`) {
+			t.Fatalf("the board answered %s", r)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the hub asked nothing, or the board did not answer")
+	}
+	// Three times ReplayAfter: without the answer, the hub would ask
+	// again twice or more.
+	time.Sleep(1500 * time.Millisecond)
+	if n := len(asks); n != 1 {
+		t.Errorf("the hub asked %d times, want once", n)
+	}
+	// The board's real next message is still taken.
+	play(t, l, teamsMoves[0])
+	waitHeld(t, check, "club-4", l.State().Seq)
 }
