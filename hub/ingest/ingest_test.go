@@ -107,19 +107,41 @@ func waitHeld(t *testing.T, s *store.Store, name string, seq uint64) {
 	}
 }
 
-// publisher connects to url as a board.
-func publisher(t *testing.T, url string) paho.Client {
+// client connects to url as user (disconnected when t ends).
+func client(t *testing.T, url string, user broker.User) paho.Client {
 	t.Helper()
-	opts, err := mqtt.ClientOptions(url, boardUser.Name, boardUser.Password, mqtt.TLS{})
+	opts, err := mqtt.ClientOptions(url, user.Name, user.Password, mqtt.TLS{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := paho.NewClient(opts.SetClientID("test-publisher"))
+	c := paho.NewClient(opts.SetClientID("test-" + user.Name))
 	if tok := c.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatalf("connect: %v", tok.Error())
 	}
 	t.Cleanup(func() { c.Disconnect(0) })
 	return c
+}
+
+// publisher connects to url as a board.
+func publisher(t *testing.T, url string) paho.Client { return client(t, url, boardUser) }
+
+// watchReplays hands on the replays asked of board (their payloads) and
+// the board's answers, as a viewer sees them.
+func watchReplays(t *testing.T, url, board string) (asks, replies chan string) {
+	t.Helper()
+	asks, replies = make(chan string, 100), make(chan string, 100)
+	topic := mqtt.Topic("", board, mqtt.TopicCmd+"/"+referee.CmdReplay)
+	c := client(t, url, viewerUser)
+	if tok := c.SubscribeMultiple(map[string]byte{topic: 1, topic + "/result": 1}, func(_ paho.Client, m paho.Message) {
+		if strings.HasSuffix(m.Topic(), "/result") {
+			replies <- string(m.Payload())
+		} else {
+			asks <- string(m.Payload())
+		}
+	}); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatalf("subscribe: %v", tok.Error())
+	}
+	return asks, replies
 }
 
 func seqRange(a, b uint64) []uint64 {
@@ -266,19 +288,7 @@ func TestHubAsksNoReplayWhileUpToDate(t *testing.T) {
 	defer check.Close()
 	waitHeld(t, check, "club-3", l.State().Seq)
 
-	asks := make(chan string, 100)
-	opts, err := mqtt.ClientOptions(url, viewerUser.Name, viewerUser.Password, mqtt.TLS{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := paho.NewClient(opts.SetClientID("test-asks"))
-	if tok := c.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
-		t.Fatalf("connect: %v", tok.Error())
-	}
-	defer c.Disconnect(0)
-	if tok := c.Subscribe("boardd/club-3/cmd/replay", 1, func(_ paho.Client, m paho.Message) { asks <- string(m.Payload()) }); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
-		t.Fatalf("subscribe: %v", tok.Error())
-	}
+	asks, _ := watchReplays(t, url, "club-3")
 	for _, mv := range teamsMoves[:12] {
 		play(t, l, mv)
 		time.Sleep(150 * time.Millisecond) // a player's pace, sped up: states and events interleave
@@ -304,26 +314,7 @@ func TestHubStopsAskingWhenTheBoardHasNoMore(t *testing.T) {
 	defer check.Close()
 	waitHeld(t, check, "club-4", l.State().Seq)
 
-	asks := make(chan string, 100)
-	replies := make(chan string, 100)
-	opts, err := mqtt.ClientOptions(url, viewerUser.Name, viewerUser.Password, mqtt.TLS{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := paho.NewClient(opts.SetClientID("test-asks"))
-	if tok := c.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
-		t.Fatalf("connect: %v", tok.Error())
-	}
-	defer c.Disconnect(0)
-	if tok := c.SubscribeMultiple(map[string]byte{"boardd/club-4/cmd/replay": 1, "boardd/club-4/cmd/replay/result": 1}, func(_ paho.Client, m paho.Message) {
-		if strings.HasSuffix(m.Topic(), "/result") {
-			replies <- string(m.Payload())
-		} else {
-			asks <- string(m.Payload())
-		}
-	}); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
-		t.Fatalf("subscribe: %v", tok.Error())
-	}
+	asks, replies := watchReplays(t, url, "club-4")
 	bogus, _ := json.Marshal(referee.Message{Seq: 1000, Board: "club-4", Game: l.State().Game, Kind: referee.MsgClock})
 	pub := publisher(t, url)
 	if tok := pub.Publish(mqtt.Topic("", "club-4", mqtt.TopicEvents), 1, false, bogus); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {

@@ -22,7 +22,6 @@ import (
 	neturl "net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -177,10 +176,10 @@ func (h *Hub) startBroker() (mqttclient.Broker, error) {
 		return b, nil
 	}
 	var err error
-	if h.boardPW, err = h.secret("hub-board-password"); err != nil {
+	if h.boardPW, err = broker.KeptPassword(filepath.Join(h.cfg.StateDir, "hub-board-password")); err != nil {
 		return mqttclient.Broker{}, err
 	}
-	if h.viewerPW, err = h.secret("hub-viewer-password"); err != nil {
+	if h.viewerPW, err = broker.KeptPassword(filepath.Join(h.cfg.StateDir, "hub-viewer-password")); err != nil {
 		return mqttclient.Broker{}, err
 	}
 	self := broker.GeneratePassword()
@@ -193,21 +192,7 @@ func (h *Hub) startBroker() (mqttclient.Broker, error) {
 		return mqttclient.Broker{}, fmt.Errorf("%w (choose another address with --mqtt ADDR)", err)
 	}
 	h.broker, h.BrokerAddr = b, b.Addr()
-	return mqttclient.Broker{URL: "tcp://" + dialable(b.Addr()), User: "hub", Password: self, Prefix: h.cfg.Prefix}, nil
-}
-
-// secret returns the password kept in file of the state directory,
-// making it on the first start (mode 0600).
-func (h *Hub) secret(file string) (string, error) {
-	path := filepath.Join(h.cfg.StateDir, file)
-	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) > 0 {
-		return strings.TrimSpace(string(b)), nil
-	}
-	pw := broker.GeneratePassword()
-	if err := os.WriteFile(path, []byte(pw+"\n"), 0o600); err != nil {
-		return "", fmt.Errorf("keeping a generated password: %w", err)
-	}
-	return pw, nil
+	return mqttclient.Broker{URL: "tcp://" + lan.Dialable(b.Addr()), User: "hub", Password: self, Prefix: h.cfg.Prefix}, nil
 }
 
 func (h *Hub) goRun(f func() error) {
@@ -231,7 +216,7 @@ func (h *Hub) JoinURL() string {
 	if h.broker == nil {
 		return ""
 	}
-	host := dialable(h.BrokerAddr)
+	host := lan.Dialable(h.BrokerAddr)
 	if urls := lan.Join("mqtt", h.BrokerAddr); len(urls) > 0 {
 		if u, err := neturl.Parse(urls[0]); err == nil {
 			host = u.Host
@@ -252,7 +237,7 @@ func (h *Hub) Greet(w io.Writer) {
 		fmt.Fprintf(w, "hub: taking in the boards from %s (topics %s/<board>/#)\n", redact(h.cfg.Broker), h.cfg.Prefix)
 	}
 	if h.WebAddr != "" {
-		url := "http://" + dialable(h.WebAddr) + "/"
+		url := "http://" + lan.Dialable(h.WebAddr) + "/"
 		if urls := lan.Join("http", h.WebAddr); len(urls) > 0 {
 			url = urls[0]
 		}
@@ -283,18 +268,6 @@ func (h *Hub) Close() error {
 		}
 	})
 	return nil
-}
-
-// dialable turns a wildcard listen address into one this machine dials.
-func dialable(addr string) string {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return addr
-	}
-	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
-		host = "127.0.0.1"
-	}
-	return net.JoinHostPort(host, port)
 }
 
 // redact hides a URL's password.

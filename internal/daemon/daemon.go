@@ -297,18 +297,6 @@ func undoStart(dir string, before map[string]bool) {
 	}
 }
 
-// dialable turns a listening address into one to connect to: an
-// unspecified host (":1883", "0.0.0.0:1883", "[::]:1883") is this machine.
-func dialable(addr string) string {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return addr
-	}
-	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
-		host = "127.0.0.1"
-	}
-	return net.JoinHostPort(host, port)
-}
 
 func network(addr string) string {
 	if strings.HasPrefix(addr, "/") || strings.HasPrefix(addr, "@") {
@@ -334,15 +322,7 @@ func (d *Daemon) secret(configured, file string) (string, error) {
 	if configured != "" {
 		return configured, nil
 	}
-	path := filepath.Join(d.cfg.StateDir, file)
-	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) > 0 {
-		return strings.TrimSpace(string(b)), nil
-	}
-	pw := broker.GeneratePassword()
-	if err := os.WriteFile(path, []byte(pw+"\n"), 0o600); err != nil {
-		return "", fmt.Errorf("keeping a generated password: %w", err)
-	}
-	return pw, nil
+	return broker.KeptPassword(filepath.Join(d.cfg.StateDir, file))
 }
 
 func (d *Daemon) startMQTT(ctx context.Context) error {
@@ -372,7 +352,7 @@ func (d *Daemon) startMQTT(ctx context.Context) error {
 			return fmt.Errorf("mqtt.embedded: %w", err)
 		}
 		d.broker, d.MQTTAddr = b, b.Addr()
-		url, user, pass = "tcp://"+dialable(b.Addr()), "boardd-mirror-"+d.cfg.Board, self
+		url, user, pass = "tcp://"+lan.Dialable(b.Addr()), "boardd-mirror-"+d.cfg.Board, self
 	}
 	m, err := mqtt.Start(ctx, mqtt.Config{Broker: url, Username: user, Password: pass, Prefix: c.Prefix, Board: d.cfg.Board,
 		TLS:    mqtt.TLS{CAFile: c.TLS.CAFile, CertFile: c.TLS.CertFile, KeyFile: c.TLS.KeyFile, InsecureSkipVerify: c.TLS.InsecureSkipVerify},
@@ -862,7 +842,7 @@ func checkMQTTTLS(c *configs.Checking) error {
 	}
 	url := m.Broker
 	if url == "" {
-		url = "tcp://" + dialable(m.Embedded.Listen) // the embedded broker speaks plain MQTT
+		url = "tcp://" + lan.Dialable(m.Embedded.Listen) // the embedded broker speaks plain MQTT
 	}
 	if _, err := mqtt.ClientOptions(url, m.Username, m.Password, t); err != nil {
 		key := "mqtt.tls"
