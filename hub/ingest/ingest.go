@@ -48,11 +48,20 @@ type Config struct {
 	Store *store.Store
 	// Log receives what the hub does with the boards; nil discards it.
 	Log *slog.Logger
+	// MaxBoards bounds the boards the hub takes in (default
+	// DefaultMaxBoards): past it, a board the hub does not know yet is
+	// ignored (and logged), so a publisher cannot fill the database with
+	// made-up boards.
+	MaxBoards int
 	// ReplayAfter is how long the hub waits for the messages it asked a
 	// board for before asking again (default 5 s); a fifth of it is how
 	// long a board's state may be ahead of its events before the hub asks.
 	ReplayAfter time.Duration
 }
+
+// DefaultMaxBoards is Config.MaxBoards' default: far more boards than a
+// club or a league has.
+const DefaultMaxBoards = 1000
 
 // MaxMessageBytes bounds a message the hub takes from a board (a move's
 // message with its FEN4 is about 1 KiB).
@@ -98,15 +107,16 @@ func (b *board) stored(seq uint64, now time.Time) {
 
 // ingester is one Run.
 type ingester struct {
-	cfg    Config
-	log    *slog.Logger
-	prefix string
-	client paho.Client
-	boards map[string]*board
-	ids    string // the prefix of our replay commands' ids
-	n      atomic.Uint64
-	now    func() time.Time
-	grace  time.Duration // how long a board may be ahead before it is asked
+	cfg     Config
+	log     *slog.Logger
+	prefix  string
+	client  paho.Client
+	boards  map[string]*board
+	refused map[string]bool // boards past MaxBoards, logged once
+	ids     string          // the prefix of our replay commands' ids
+	n       atomic.Uint64
+	now     func() time.Time
+	grace   time.Duration // how long a board may be ahead before it is asked
 }
 
 // Run takes in the boards until ctx ends. Its error is about starting:
@@ -120,6 +130,9 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.ReplayAfter <= 0 {
 		cfg.ReplayAfter = 5 * time.Second
 	}
+	if cfg.MaxBoards <= 0 {
+		cfg.MaxBoards = DefaultMaxBoards
+	}
 	log := cfg.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -128,7 +141,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if prefix == "" {
 		prefix = mqtt.DefaultPrefix
 	}
-	in := &ingester{cfg: cfg, log: log, prefix: prefix, boards: map[string]*board{},
+	in := &ingester{cfg: cfg, log: log, prefix: prefix, boards: map[string]*board{}, refused: map[string]bool{},
 		ids: fmt.Sprintf("hub-%d-", os.Getpid()), now: time.Now, grace: cfg.ReplayAfter / 5}
 	held, err := cfg.Store.LastSeqs(ctx)
 	if err != nil {
@@ -203,6 +216,13 @@ func (in *ingester) handle(ctx context.Context, m inbound) {
 		in.log.Warn("hub: a topic that names no board; ignored", "topic", m.topic, "error", err)
 		return
 	}
+	if in.boards[name] == nil && len(in.boards) >= in.cfg.MaxBoards {
+		if !in.refused[name] && len(in.refused) < 100 {
+			in.refused[name] = true
+			in.log.Warn("hub: too many boards; this one is ignored", "board", name, "max", in.cfg.MaxBoards)
+		}
+		return
+	}
 	if len(m.payload) > MaxMessageBytes {
 		in.log.Warn("hub: message too large; ignored", "topic", m.topic, "bytes", len(m.payload), "max", MaxMessageBytes)
 		return
@@ -242,6 +262,12 @@ func (in *ingester) event(ctx context.Context, name string, payload []byte) {
 	if err := json.Unmarshal(payload, &m); err != nil {
 		in.log.Warn("hub: a board's event is not a message; ignored", "board", name, "error", err)
 		return
+	}
+	if m.Game != "" {
+		if err := mqtt.CheckID("game", m.Game); err != nil {
+			in.log.Warn("hub: an event with a game id that cannot be one; ignored", "board", name, "seq", m.Seq, "error", err)
+			return
+		}
 	}
 	if m.Board != name || m.Seq == 0 {
 		in.log.Warn("hub: an event of another board or without a seq; ignored", "board", name, "message_board", m.Board, "seq", m.Seq)

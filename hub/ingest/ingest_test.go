@@ -54,18 +54,20 @@ type hub struct {
 	stop func()
 }
 
-func startHub(t *testing.T, url, dbURL string) *hub {
+func startHub(t *testing.T, url, dbURL string, edit ...func(*ingest.Config)) *hub {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	s, err := store.Open(ctx, dbURL)
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg := ingest.Config{Broker: mqttclient.Broker{URL: url, User: hubUser.Name, Password: hubUser.Password, Prefix: mqtt.DefaultPrefix},
+		Store: s, ReplayAfter: 500 * time.Millisecond}
+	for _, e := range edit {
+		e(&cfg)
+	}
 	done := make(chan error, 1)
-	go func() {
-		done <- ingest.Run(ctx, ingest.Config{Broker: mqttclient.Broker{URL: url, User: hubUser.Name, Password: hubUser.Password, Prefix: mqtt.DefaultPrefix},
-			Store: s, ReplayAfter: 500 * time.Millisecond})
-	}()
+	go func() { done <- ingest.Run(ctx, cfg) }()
 	h := &hub{}
 	stopped := false
 	h.stop = func() {
@@ -337,4 +339,52 @@ func TestHubStopsAskingWhenTheBoardHasNoMore(t *testing.T) {
 	// The board's real next message is still taken.
 	play(t, l, teamsMoves[0])
 	waitHeld(t, check, "club-4", l.State().Seq)
+}
+
+// The hub takes in at most MaxBoards boards: a publisher making up board
+// names, or a game id that is no id, fills no database.
+func TestHubBoundsWhatItTakesIn(t *testing.T) {
+	url := startBroker(t)
+	dbURL := filepath.Join(t.TempDir(), "hub.db")
+	startHub(t, url, dbURL, func(c *ingest.Config) { c.MaxBoards = 2 })
+	check, err := store.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Close()
+	pub := publisher(t, url)
+	send := func(board, game string, seq uint64) {
+		m, _ := json.Marshal(referee.Message{Seq: seq, Board: board, Game: game, Kind: referee.MsgGameStart, Variant: "teams"})
+		if tok := pub.Publish(mqtt.Topic("", board, mqtt.TopicEvents), 1, false, m); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+			t.Fatalf("publish: %v", tok.Error())
+		}
+	}
+	// Until the hub listens (what comes before is lost: nobody replays
+	// for these made-up boards).
+	for end := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		send("b1", "../../etc", 1)
+		send("b1", "g1", 1)
+		if last, _ := check.LastSeqs(context.Background()); last["b1"] == 1 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the hub took nothing in")
+		}
+	}
+	send("b2", "g1", 1)
+	send("b3", "g1", 1)
+	send("b4", "g1", 1)
+	send("b1", "g2", 2) // the hub handles messages in order: once it holds this, it has seen b3 and b4
+	waitHeld(t, check, "b1", 2)
+	sum, _ := check.Boards(context.Background())
+	var names []string
+	for _, b := range sum {
+		names = append(names, b.Board+"/"+b.Game)
+	}
+	if !reflect.DeepEqual(names, []string{"b1/g2", "b2/g1"}) {
+		t.Errorf("boards %v, want b1 (at g2) and b2 only", names)
+	}
+	if _, ok, _ := check.Game(context.Background(), "b1", "../../etc"); ok {
+		t.Error("a game id that is no id was stored")
+	}
 }
