@@ -142,7 +142,7 @@ func Run(ctx context.Context, cfg Config) error {
 		prefix = mqtt.DefaultPrefix
 	}
 	in := &ingester{cfg: cfg, log: log, prefix: prefix, boards: map[string]*board{}, refused: map[string]bool{},
-		ids: fmt.Sprintf("hub-%d-", os.Getpid()), now: time.Now, grace: cfg.ReplayAfter / 5}
+		ids: fmt.Sprintf("hub-%d-", os.Getpid()), now: time.Now, grace: max(cfg.ReplayAfter/5, 10*time.Millisecond)}
 	held, err := cfg.Store.LastSeqs(ctx)
 	if err != nil {
 		return fmt.Errorf("hub ingest: %w", err)
