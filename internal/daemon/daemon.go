@@ -297,7 +297,6 @@ func undoStart(dir string, before map[string]bool) {
 	}
 }
 
-
 func network(addr string) string {
 	if strings.HasPrefix(addr, "/") || strings.HasPrefix(addr, "@") {
 		return "unix"
