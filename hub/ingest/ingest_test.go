@@ -95,15 +95,12 @@ func waitHeld(t *testing.T, s *store.Store, name string, seq uint64) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		last, err := s.LastSeqs(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if last[name] >= seq {
+		last, err := s.LastSeqs(context.Background()) // an error: the database is coming back
+		if err == nil && last[name] >= seq {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the hub holds %s up to seq %d, want %d", name, last[name], seq)
+			t.Fatalf("the hub holds %s up to seq %d, want %d (%v)", name, last[name], seq, err)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -386,5 +383,39 @@ func TestHubBoundsWhatItTakesIn(t *testing.T) {
 	}
 	if _, ok, _ := check.Game(context.Background(), "b1", "../../etc"); ok {
 		t.Error("a game id that is no id was stored")
+	}
+}
+
+// The database goes away mid-game (PostgreSQL stopped) and comes back:
+// what the hub could not store it asks for again, and it ends with every
+// message once, no gap.
+func TestHubOutlivesTheDatabase(t *testing.T) {
+	pg := pgtest.Start(t)
+	dbURL := pg.NewDB(t)
+	url := startBroker(t)
+	check, err := store.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Close()
+	l := startBoard(t, url, "club-5", 0)
+	startHub(t, url, dbURL)
+	play(t, l, teamsMoves[:4]...)
+	waitHeld(t, check, "club-5", l.State().Seq)
+
+	pg.Stop()
+	play(t, l, teamsMoves[4:10]...) // the hub cannot store these
+	pg.Restart()
+	play(t, l, teamsMoves[10:12]...)
+	last := l.State().Seq
+	waitHeld(t, check, "club-5", last)
+
+	seqs, _ := check.Seqs(context.Background(), "club-5")
+	if !reflect.DeepEqual(seqs, seqRange(1, last)) {
+		t.Fatalf("the hub holds seqs %v, want 1 to %d once each", seqs, last)
+	}
+	sum, _ := check.Boards(context.Background())
+	if len(sum) != 1 || sum[0].Moves != 12 || sum[0].LastMove != teamsMoves[11] {
+		t.Errorf("boards %+v", sum)
 	}
 }

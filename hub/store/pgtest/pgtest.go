@@ -30,9 +30,14 @@ import (
 
 // Server is a running throw-away PostgreSQL.
 type Server struct {
-	dir  string // the cluster and the socket
-	port int
-	n    atomic.Int64
+	t      testing.TB
+	dir    string // the cluster and the socket
+	data   string // the cluster
+	run    func(name string, args ...string) *exec.Cmd
+	port   int
+	n      atomic.Int64
+	cmd    *exec.Cmd     // the running postgres, nil when stopped
+	exited chan struct{} // closed when it has exited
 }
 
 // binDir finds the directory of initdb and postgres: $BOARDD_PG_BIN, the
@@ -97,32 +102,68 @@ func Start(t testing.TB) *Server {
 	if out, err := run("initdb", "-D", data, "-U", "boardd", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync").CombinedOutput(); err != nil {
 		t.Fatalf("pgtest: initdb: %v\n%s", err, out)
 	}
-	s := &Server{dir: dir}
+	s := &Server{dir: dir, t: t, run: run, data: data}
+	t.Cleanup(s.Stop)
 	for try := 0; ; try++ {
-		s.port = freePort(t)
-		logf, err := os.Create(filepath.Join(dir, "postgres.log"))
-		if err != nil {
+		err := s.launch(freePort(t))
+		if err == nil {
+			return s
+		}
+		if try >= 2 {
 			t.Fatal(err)
 		}
-		cmd := run("postgres", "-D", data, "-p", strconv.Itoa(s.port), "-h", "127.0.0.1", "-k", dir,
-			"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=50")
-		cmd.Stdout, cmd.Stderr = logf, logf
-		if err := cmd.Start(); err != nil {
-			logf.Close()
-			t.Fatalf("pgtest: start postgres: %v", err)
-		}
-		exited := make(chan struct{})
-		go func() { cmd.Wait(); logf.Close(); close(exited) }()
-		if err := s.waitReady(exited); err == nil {
-			t.Cleanup(func() { stop(t, cmd, exited) })
-			return s
-		} else if try >= 2 {
-			stop(t, cmd, exited)
-			log, _ := os.ReadFile(filepath.Join(dir, "postgres.log"))
-			t.Fatalf("pgtest: postgres did not start: %v\n%s", err, lastLines(log, 20))
-		}
-		stop(t, cmd, exited) // most likely the port was taken meanwhile: another one
+		// most likely the port was taken meanwhile: another one
 	}
+}
+
+// launch starts postgres on port and waits until it answers.
+func (s *Server) launch(port int) error {
+	s.port = port
+	logf, err := os.OpenFile(filepath.Join(s.dir, "postgres.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	cmd := s.run("postgres", "-D", s.data, "-p", strconv.Itoa(port), "-h", "127.0.0.1", "-k", s.dir,
+		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=50")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return fmt.Errorf("pgtest: start postgres: %w", err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); logf.Close(); close(exited) }()
+	s.cmd, s.exited = cmd, exited
+	if err := s.waitReady(exited); err != nil {
+		s.Stop()
+		log, _ := os.ReadFile(filepath.Join(s.dir, "postgres.log"))
+		return fmt.Errorf("pgtest: postgres did not start on port %d: %w\n%s", port, err, lastLines(log, 20))
+	}
+	return nil
+}
+
+// Stop stops the server (a fast shutdown; killed after 10 s): the
+// database is gone for its clients until Restart.
+func (s *Server) Stop() {
+	if s.cmd == nil {
+		return
+	}
+	stop(s.t, s.cmd, s.exited)
+	s.cmd = nil
+}
+
+// Restart starts the stopped server again on the same port, with
+// everything it had stored.
+func (s *Server) Restart() {
+	s.t.Helper()
+	s.Stop()
+	var err error
+	for try := 0; try < 50; try++ { // the port may take a moment to be free
+		if err = s.launch(s.port); err == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.t.Fatal(err)
 }
 
 // credential makes dir the server's and returns the user to run it as:
