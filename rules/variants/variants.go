@@ -2,9 +2,11 @@
 // (configs/variants/*.yaml) into rules.Variant values: the board, seats,
 // turn order, partnerships, pawn directions and promotion zones, start
 // arrays and options. The file is the data; what data cannot say lives in
-// a hook in the rules package, in the file named after the variant
-// (configs/variants/stevenson.yaml → rules/stevenson.go; see the rules
-// package's doc), which Variant.Compile picks from the data.
+// a hook, in the rules file named after the variant or in a variant
+// package of its own (configs/variants/stevenson.yaml →
+// rules/stevenson; see the rules package's doc), which Variant.Compile
+// picks from the data. The loader links in the shipped variant packages
+// (rules/shipped).
 //
 // Errors name the file, the line and the key, and say what is expected:
 //
@@ -24,6 +26,7 @@ import (
 
 	"boardd/internal/yamlpos"
 	"boardd/rules"
+	_ "boardd/rules/shipped" // the variant packages' hooks
 	"boardd/rules/square"
 
 	"go.yaml.in/yaml/v3"
