@@ -1,6 +1,10 @@
 package rules
 
-import "boardd/rules/square"
+import (
+	"fmt"
+
+	"boardd/rules/square"
+)
 
 // The surface a variant package uses: what a hook in its own package
 // (rules/stevenson, …) reads and changes in the core, beyond the Hook
@@ -125,3 +129,76 @@ func (g *Game) End(reason string, winners []Seat) { g.end(reason, winners) }
 // CheckDraws ends the game on threefold repetition, the 50-move rule or
 // insufficient material (as the hooks allow) after turn rec (nil: none).
 func (g *Game) CheckDraws(rec *Record) { g.checkDraws(rec) }
+
+// CellStride is the cell offset of one rank: cell c+CellStride is the
+// square north of c, c+1 the square east of it.
+const CellStride = stride
+
+// PawnCaptureSteps returns the cell offsets of the two diagonal captures
+// of a pawn moving in direction d.
+func (d Dir) PawnCaptureSteps() [2]int {
+	return [2]int{dirDelta[pawnDiag[d][0]], dirDelta[pawnDiag[d][1]]}
+}
+
+// FromCell returns the cell the move starts on.
+func (m Move) FromCell() int { return m.from() }
+
+// ToCell returns the cell the move ends on.
+func (m Move) ToCell() int { return m.to() }
+
+// HasWalls reports whether the variant's board has barriers between
+// squares.
+func (v *Variant) HasWalls() bool { return v.Geometry.hasWalls }
+
+// Partner returns seat s's one partner, or NoSeat.
+func (v *Variant) Partner(s Seat) Seat { return v.partner[s] }
+
+// Captures reports whether a piece of seat s may capture the piece pc.
+func (v *Variant) Captures(s Seat, pc Piece) bool { return v.capTab[s][pc] }
+
+// AttacksKing reports whether the piece pc gives check to seat s's king.
+func (v *Variant) AttacksKing(s Seat, pc Piece) bool { return v.atkTab[s][pc] }
+
+// PawnDir returns the direction the pawn pc moves in: its seat's forward
+// direction, or the opposite one when it is reversed.
+func (v *Variant) PawnDir(pc Piece) Dir { return Dir(v.pawnDir(pc)) }
+
+// AddPawnAttack records, from a hook's Compile, one more way seat s's
+// king can be attacked by a pawn: the pawn pc standing at the king's cell
+// plus step (Verney's reversed pawns). The attack tests read it.
+func (v *Variant) AddPawnAttack(s Seat, step int, pc Piece) error {
+	if v.pawnAtkN[s] == len(v.pawnAtk[s]) {
+		return fmt.Errorf("variant %s: more than %d ways for a pawn to attack %s's king", v.Name, len(v.pawnAtk[s]), s)
+	}
+	v.pawnAtk[s][v.pawnAtkN[s]] = pawnAttack{d: step, pc: pc}
+	v.pawnAtkN[s]++
+	return nil
+}
+
+// AddPawnMove appends seat s's pawn move from cell c to cell t, with the
+// variant's promotions (or its hook's) where t is a promotion square.
+func (p *Position) AddPawnMove(moves []Move, c, t int, s Seat) []Move {
+	return p.addPawnMove(moves, c, t, s)
+}
+
+// KingCell returns the cell of seat s's king, 0 when it has none.
+func (p *Position) KingCell(s Seat) int { return int(p.king[s]) }
+
+// OutSeats returns which seats take no more turns (Eliminated, each).
+func (p *Position) OutSeats() [NumSeats]bool { return p.out }
+
+// SetOutSeats sets which seats take no more turns (a hook restoring what
+// it changed with SetOut).
+func (p *Position) SetOutSeats(out [NumSeats]bool) { p.out = out }
+
+// SetOut sets whether seat s takes no more turns, its army left on the
+// board as it stands (Verney's inert mates; Game.KnockOut greys it).
+func (p *Position) SetOut(s Seat, out bool) { p.out[s] = out }
+
+// ClearEnPassant drops the plain en-passant right seat s's last double
+// step gave.
+func (p *Position) ClearEnPassant(s Seat) { p.ep[s] = epEntry{} }
+
+// SetStatus sets seat s's status in the game (a hook's Settle mating or
+// releasing a seat without taking its army off; Game.KnockOut eliminates).
+func (g *Game) SetStatus(s Seat, st Status) { g.status[s] = st }

@@ -13,4 +13,5 @@ package shipped
 
 import (
 	_ "boardd/rules/stevenson" // stevenson.yaml
+	_ "boardd/rules/verney"    // verney.yaml
 )
