@@ -65,6 +65,7 @@ func readChess4Options(src OptionSource, _ *Variant) (any, error) {
 func (v *Variant) chess4() Chess4Options { return HookOptions[Chess4Options](v) }
 
 func init() {
+	RegisterResultTag(Chess4, func(r Result, _ [NumSeats]string) string { return r.chess4Tag() })
 	registerOptions(readChess4Options)
 	registerHook(func(v *Variant) Hook {
 		if v.Mode != Chess4 && !v.chess4().NoKingCapture && !v.chess4().ArmyControl && !v.chess4().ChainEnPassant {
@@ -87,8 +88,8 @@ type Chess4Hook struct {
 	g *Game // the game HookIn bound the hook to; nil in the variant's hook
 }
 
-// bindGame returns the hook bound to g (HookIn).
-func (h *Chess4Hook) bindGame(g *Game) *Chess4Hook {
+// BindGame returns the hook bound to g (HookIn).
+func (h *Chess4Hook) BindGame(g *Game) *Chess4Hook {
 	c := *h
 	c.g = g
 	return &c

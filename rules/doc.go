@@ -88,7 +88,8 @@
 // exported fields), is a small surface (hookapi.go), none of it on the
 // plain hot path:
 //
-//   - registration: RegisterHook, RegisterOptions, OptionSource,
+//   - registration: RegisterHook, RegisterOptions, RegisterResultTag (a
+//     mode's own PGN4 Result tag), OptionSource,
 //     ReadBools and BoolKey, HookOptions;
 //   - cells, the index of the padded mailbox that the hook methods take:
 //     CellOf, SquareOf, CellStride, Dir.Step, Dir.Opposite,

@@ -30,6 +30,17 @@ func RegisterOptions(read func(src OptionSource, v *Variant) (any, error)) {
 	registerOptions(read)
 }
 
+// resultTags are the registered writers of a mode's PGN4 Result tag
+// (RegisterResultTag).
+var resultTags = map[Mode]func(r Result, names [NumSeats]string) string{}
+
+// RegisterResultTag makes tag the writer of Result.Tag for the games of
+// mode m, called from a variant package's init where its mode's result
+// is not Teams' "1-0" or FFA's scores (Chess4's point shares).
+func RegisterResultTag(m Mode, tag func(r Result, names [NumSeats]string) string) {
+	resultTags[m] = tag
+}
+
 // BoolKey is a boolean option's key in a variant file and the field it
 // fills (ReadBools).
 type BoolKey struct {

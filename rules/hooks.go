@@ -412,11 +412,12 @@ func HookOf[T Hook](v *Variant) (T, bool) {
 }
 
 // GameHook is a hook with operations of its own on one game (blocking
-// double's announcements, Chess4's army control): bindGame returns the
-// hook bound to the game.
+// double's announcements, Chess4's army control): BindGame returns the
+// hook bound to the game (a copy that remembers g; exported so that a
+// hook in a variant package of its own can be one).
 type GameHook[T any] interface {
 	Hook
-	bindGame(g *Game) T
+	BindGame(g *Game) T
 }
 
 // HookIn returns g's hook of type T bound to g, the typed way to reach a
@@ -433,7 +434,7 @@ func HookIn[T GameHook[T]](g *Game) (T, bool) {
 	if !ok {
 		return h, false
 	}
-	return h.bindGame(g), true
+	return h.BindGame(g), true
 }
 
 // OptionSource is a variant file as a hook reads its own options from it
