@@ -643,7 +643,7 @@ func (d *Definition) knownKeys(used map[string]bool) error {
 			k := n.Content[i]
 			if !known[k.Value] && !used[prefix+k.Value] {
 				return &Error{File: d.file, Line: k.Line, Key: prefix + k.Value,
-					Msg: fmt.Sprintf("field %s not found (check the key's spelling and the value's type)", k.Value)}
+					Msg: fmt.Sprintf("field %s not found: neither the loader nor a linked-in variant package reads it (check the key's spelling and the value's type; a variant's own key needs its package listed in rules/shipped)", k.Value)}
 			}
 		}
 		return nil
