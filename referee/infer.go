@@ -165,8 +165,8 @@ func Infer(p *rules.Position, moves []rules.Move, obs Observation) Verdict {
 // one, narrowed by the trace: the piece was lifted from the move's origin
 // and put down on its destination. When the trace narrows them to none
 // (a capture so quick the switch never opened), occupancy alone is used.
-// others are the moves the trace fits only with a second hand at work
-// through the whole move (see straddled), left out of cands.
+// Where the trace fits several, those it fits best (fewest oddities: see
+// oddities) are cands and the others are others, left out of cands.
 func explaining(p *rules.Position, moves []rules.Move, obs Observation) (cands, others []rules.Move) {
 	var byOcc []rules.Move
 	for _, m := range moves {
@@ -177,7 +177,8 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) (cands, 
 	if len(byOcc) <= 1 {
 		return byOcc, nil
 	}
-	var byTrace, oneHand []rules.Move
+	var byTrace []rules.Move
+	var odd []int
 	for _, m := range byOcc {
 		// lifted from its square, then put down on its destination (a
 		// neighbour nudged before the move does not count), and that
@@ -185,23 +186,81 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) (cands, 
 		i := index(obs.Trace, 0, m.From(), true)
 		if j := index(obs.Trace, i+1, m.To(), false); i >= 0 && j >= 0 && placedLast(obs.Trace, m.To()) && inHand(obs.Trace, i, j, m) {
 			byTrace = append(byTrace, m)
-			if !straddled(obs.Trace, i, j, m) {
-				oneHand = append(oneHand, m)
-			}
+			odd = append(odd, oddities(obs.Trace, i, j, m))
 		}
 	}
 	if len(byTrace) == 0 {
 		return byOcc, nil
 	}
-	if len(oneHand) > 0 {
-		for _, m := range byTrace {
-			if !slices.Contains(oneHand, m) {
-				others = append(others, m)
-			}
+	cands = fittest(byTrace, odd)
+	for _, m := range byTrace {
+		if !slices.Contains(cands, m) {
+			others = append(others, m)
 		}
-		return oneHand, others
 	}
-	return byTrace, nil
+	return cands, others
+}
+
+// oddities counts what the trace needs, besides move m's own hands, to
+// be read as m with its piece lifted at trace index i and put down on its
+// destination at j: a second hand at work through the whole move (see
+// straddled), a piece lifted and set back while m's piece was in the hand
+// (where another reading has that touch after m's piece came down: the
+// next player's hand, a neighbour knocked), and m's piece resting on a
+// square off its way (a hand carries a piece toward where it goes). Two
+// captures by one piece leave the same board; these say which the hands
+// made.
+func oddities(tr []Touch, i, j int, m rules.Move) int {
+	n := 0
+	if straddled(tr, i, j, m) {
+		n++
+	}
+	if touchedInHand(tr, i, j, m) {
+		n++
+	}
+	if astray(tr, i, j, m) {
+		n++
+	}
+	return n
+}
+
+// touchedInHand reports whether, while the piece lifted at trace index i
+// was carried to move m's destination (put down at j), another piece was
+// lifted and set back on its square (m's own squares and a castling
+// rook's aside).
+func touchedInHand(tr []Touch, i, j int, m rules.Move) bool {
+	rook := square.None
+	if c, _ := m.IsCastle(); c {
+		rook, _ = m.RookSquares()
+	}
+	for k := i + 1; k < j; k++ {
+		if x := tr[k].Square; tr[k].Lift && x != m.From() && x != m.To() && x != rook && index(tr[:j], k+1, x, false) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// astray reports whether the piece carried from trace index i to move m's
+// destination (put down at j) rested on the way on a square off its way:
+// one that is further from the origin and the destination together than
+// a step aside from the straight way between them.
+func astray(tr []Touch, i, j int, m rules.Move) bool {
+	rook := square.None
+	if c, _ := m.IsCastle(); c {
+		_, rook = m.RookSquares()
+	}
+	way := distance(m.From(), m.To())
+	for k := i + 1; k < j; k++ {
+		x := tr[k].Square
+		if tr[k].Lift || x == m.To() || x == rook || emptiedBefore(tr, k, x) {
+			continue
+		}
+		if distance(m.From(), x)+distance(x, m.To()) > way+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // straddled reports whether, while the piece lifted at trace index i was
@@ -263,10 +322,11 @@ func RulesCleared(p *rules.Position, moves []rules.Move, obs Observation) bool {
 // explainingPairs looks for a move by the seat to move followed by a move
 // of the next seat that together leave the final occupancy, each move's
 // origin lifted and destination put down in the trace. Promotions are
-// taken as the default piece. It returns the pairs without a second hand
-// at work through a move (see straddled) if any, else all, and all.
+// taken as the default piece. It returns the pairs the trace fits best
+// (fewest oddities) and all.
 func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) (pairs, all [][2]rules.Move) {
-	var out, oneHand [][2]rules.Move
+	var out [][2]rules.Move
+	var odd []int
 	var buf [256]rules.Move
 	tr := obs.Trace
 	for _, m1 := range moves {
@@ -298,16 +358,27 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) (pa
 			}
 			if q.OccupancyAfter(m2) == obs.Final {
 				out = append(out, [2]rules.Move{m1, m2})
-				if !straddled(tr, i1, j1, m1) && !straddled(tr, i2, j2, m2) {
-					oneHand = append(oneHand, [2]rules.Move{m1, m2})
-				}
+				odd = append(odd, oddities(tr, i1, j1, m1)+oddities(tr, i2, j2, m2))
 			}
 		}
 	}
-	if len(oneHand) > 0 {
-		return oneHand, out // see straddled
+	return fittest(out, odd), out
+}
+
+// fittest returns the readings with the fewest oddities (odd[k] is
+// reading k's).
+func fittest[T any](readings []T, odd []int) []T {
+	if len(readings) == 0 {
+		return nil
 	}
-	return out, out
+	best := slices.Min(odd)
+	var out []T
+	for k, r := range readings {
+		if odd[k] == best {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // sameReply returns the second move shared, on the same squares, by
@@ -327,9 +398,10 @@ func sameReply(pairs [][2]rules.Move) []rules.Move {
 // lifted after the one before was put down, that together leave the
 // final occupancy: three players who moved before the board was quiet.
 // Promotions are taken as the default piece. Like explainingPairs, it
-// prefers readings without a second hand at work through a move.
+// returns the readings the trace fits best (fewest oddities).
 func explainingTriples(p *rules.Position, moves []rules.Move, obs Observation) [][]rules.Move {
-	var out, oneHand [][]rules.Move
+	var out [][]rules.Move
+	var odd []int
 	tr := obs.Trace
 	if len(tr) < 6 {
 		return nil // three lifts and three put-downs at least
@@ -380,26 +452,23 @@ func explainingTriples(p *rules.Position, moves []rules.Move, obs Observation) [
 				if q3.OccupancyAfter(m3) == obs.Final {
 					line := []rules.Move{m1, m2, m3}
 					out = append(out, line)
-					if !straddled(tr, i1, j1, m1) && !straddled(tr, i2, j2, m2) && !straddled(tr, i3, j3, m3) {
-						oneHand = append(oneHand, line)
-					}
+					odd = append(odd, oddities(tr, i1, j1, m1)+oddities(tr, i2, j2, m2)+oddities(tr, i3, j3, m3))
 				}
 			}
 		}
 	}
-	if len(oneHand) > 0 {
-		return oneHand
-	}
-	return out
+	return fittest(out, odd)
 }
 
 // inHand reports whether the piece lifted at trace index i can be the one
 // put down on move m's destination at index j: every piece put down on
 // another square in between (but a castling rook's) refills a square
-// emptied before (a neighbour set back, a piece put back) or is lifted
-// again before j (the piece resting on its way, a drag). A piece put down
-// on an empty square and left there is the moving piece, which then never
-// reached m's destination.
+// emptied before (a neighbour set back, a piece put back), or is lifted
+// again before j (the piece resting on its way, a drag) or right after j
+// (a slide: the piece came down on its destination while it still
+// covered the square before, both switches closed a moment). A piece put
+// down on an empty square and left there is the moving piece, which then
+// never reached m's destination.
 func inHand(tr []Touch, i, j int, m rules.Move) bool {
 	rook := square.None
 	if c, _ := m.IsCastle(); c {
@@ -410,11 +479,33 @@ func inHand(tr []Touch, i, j int, m rules.Move) bool {
 		if tr[k].Lift || x == m.To() || x == rook {
 			continue
 		}
-		if !emptiedBefore(tr, k, x) && index(tr[:j], k+1, x, true) < 0 {
+		if !emptiedBefore(tr, k, x) && index(tr[:j], k+1, x, true) < 0 && !slideTail(tr, i, j, x, m.To()) {
 			return false
 		}
 	}
 	return true
+}
+
+// slideTail reports whether square x, next to destination to, where the
+// piece carried from trace index i to to (put down at j) rested, was
+// lifted after j before anyone lifted another piece (the destination's
+// own bounce and the other squares it rested on aside): the tail of a
+// slide. A piece covers two switches only on neighbouring squares.
+func slideTail(tr []Touch, i, j int, x, to square.Square) bool {
+	if distance(x, to) != 1 {
+		return false
+	}
+	for k := j + 1; k < len(tr); k++ {
+		s := tr[k].Square
+		switch {
+		case !tr[k].Lift || s == to:
+		case s == x:
+			return true
+		case index(tr[:j], i+1, s, false) < 0 || emptiedBefore(tr, index(tr[:j], i+1, s, false), s):
+			return false // a piece that was not resting on the way
+		}
+	}
+	return false
 }
 
 // emptiedBefore reports whether the last event on square s before trace
