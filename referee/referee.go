@@ -257,19 +257,27 @@ func (r *Referee) Quiet() []Event {
 		return out
 	}
 	obs := Observation{Trace: r.trace, Final: r.occ, After: r.after, After2: r.after2, Leaves: r.leaves}
+	inHand := false
 	if n := len(r.trace); n > 0 && r.trace[n-1].Lift && r.occ.AndNot(p.Occupancy()).Len() == 0 && !RulesCleared(p, r.g.LegalMoves(), obs) {
-		// The last thing done was a lift, and pieces were only taken off:
-		// a move in progress (a piece in the hand, a captured piece set
-		// aside). Nothing to judge until a piece is put down; the lifted
-		// piece's destinations stay lit. (Unless a move was made and the
-		// army the rules remove after it is being taken off.)
-		return out
+		// The last thing done was a lift, and pieces were only taken
+		// off: a move in progress (a piece in the hand, a captured piece
+		// set aside). Nothing to judge until a piece is put down; the
+		// lifted piece's destinations stay lit. (Unless a move was made
+		// and the army the rules remove after it is being taken off, or
+		// the lift may be the tail of a slide onto a capture: see below.)
+		if !restedOn(p, r.trace) {
+			return out
+		}
+		inHand = true
 	}
 	if rules.HookOptions[rules.EssayOptions](r.g.Variant()).PartnerPawnSwap && SwapUnderway(p, r.g.LegalMoves(), r.trace, r.occ) {
 		return out // a partner pawn swap half made: wait for the second pawn
 	}
 	moves := r.g.LegalMoves()
 	v := Infer(p, moves, obs)
+	if inHand && !slidOnto(v, r.trace) {
+		return out // a piece in the hand after all
+	}
 	switch v.Kind {
 	case NoChange:
 		r.trace, r.lifted = r.trace[:0], square.None
@@ -410,6 +418,31 @@ func (r *Referee) unfinished(p *rules.Position, moves []rules.Move, obs Observat
 		}
 	}
 	return false
+}
+
+// restedOn reports whether the trace's last event lifts a piece off a
+// square the game has empty, where a piece was put down before: a piece
+// that came down on the square next to it while it still covered this
+// one (the tail of a slide) may be read as a move (see slidOnto); the
+// piece may as well be in the hand again.
+func restedOn(p *rules.Position, tr []Touch) bool {
+	n := len(tr)
+	x := tr[n-1].Square
+	return !p.Occupancy().Has(x) && index(tr, 0, x, false) >= 0
+}
+
+// slidOnto reports whether verdict v reads a move whose piece was lifted
+// and then put down on its destination in the trace, next to the square
+// the trace's last event lifts (restedOn): the tail of its slide.
+func slidOnto(v Verdict, tr []Touch) bool {
+	m := v.Move
+	if v.Kind == Promotion {
+		m = v.Candidates[0]
+	} else if v.Kind != Moved {
+		return false
+	}
+	i := index(tr, 0, m.From(), true)
+	return i >= 0 && index(tr, i+1, m.To(), false) >= 0 && distance(m.To(), tr[len(tr)-1].Square) == 1 && len(v.Then) == 0
 }
 
 // held reports whether the board shows occupancy base with some pieces in

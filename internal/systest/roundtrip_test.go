@@ -323,12 +323,14 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise handsim.Noise) rou
 		}
 		res.stops++
 		said := strings.Split(strings.TrimSpace(out.String()), "\n")
+		why := fmt.Sprintf("%d moves read of %d made, the board in step: %v (nothing said)", n, i, s.ref.InStep())
 		for k := len(said) - 1; k >= 0; k-- {
 			if strings.HasPrefix(said[k], "!!") {
-				res.why = append(res.why, fmt.Sprintf("after move %d (%s): %s", n, strings.Join(want[n:min(n+2, len(want))], " "), said[k]))
+				why = said[k]
 				break
 			}
 		}
+		res.why = append(res.why, fmt.Sprintf("after move %d (%s): %s", n, strings.Join(want[n:min(n+2, len(want))], " "), why))
 		followLights()
 		if n = recorded(); n < 0 || res.err != "" {
 			return res
