@@ -12,6 +12,7 @@ package referee
 
 import (
 	"slices"
+	"time"
 
 	"boardd/rules"
 	"boardd/rules/square"
@@ -22,6 +23,19 @@ import (
 type Touch struct {
 	Square square.Square
 	Lift   bool
+	// At is when the switch changed (the zero time: not known).
+	At time.Time
+}
+
+// SlideOverlap is how long a piece slid from one square onto the next
+// may keep both switches closed: a lift of the square it left later than
+// this after it came down is another hand's.
+const SlideOverlap = 80 * time.Millisecond
+
+// soon reports whether touch b came at most d after touch a, or either's
+// time is not known.
+func soon(a, b Touch, d time.Duration) bool {
+	return a.At.IsZero() || b.At.IsZero() || b.At.Sub(a.At) <= d
 }
 
 // Observation is what the board saw since it was last quiet and in step
@@ -489,8 +503,9 @@ func inHand(tr []Touch, i, j int, m rules.Move) bool {
 // slideTail reports whether square x, next to destination to, where the
 // piece carried from trace index i to to (put down at j) rested, was
 // lifted after j before anyone lifted another piece (the destination's
-// own bounce and the other squares it rested on aside): the tail of a
-// slide. A piece covers two switches only on neighbouring squares.
+// own bounce and the other squares it rested on aside) and within
+// SlideOverlap: the tail of a slide. A piece covers two switches only on
+// neighbouring squares, and only a moment.
 func slideTail(tr []Touch, i, j int, x, to square.Square) bool {
 	if distance(x, to) != 1 {
 		return false
@@ -500,7 +515,7 @@ func slideTail(tr []Touch, i, j int, x, to square.Square) bool {
 		switch {
 		case !tr[k].Lift || s == to:
 		case s == x:
-			return true
+			return soon(tr[j], tr[k], SlideOverlap)
 		case index(tr[:j], i+1, s, false) < 0 || emptiedBefore(tr, index(tr[:j], i+1, s, false), s):
 			return false // a piece that was not resting on the way
 		}

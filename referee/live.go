@@ -337,7 +337,7 @@ func (l *Live) call(ctx context.Context, rq request) error {
 func (l *Live) touch(e sensors.Event) bool {
 	switch e.Kind {
 	case sensors.Lift, sensors.Place:
-		l.ref.Touch(Touch{Square: e.Square, Lift: e.Kind == sensors.Lift})
+		l.ref.Touch(Touch{Square: e.Square, Lift: e.Kind == sensors.Lift, At: e.Time})
 		l.dirty, l.lastTouch = true, l.cfg.Now()
 		l.publishState()
 		return true

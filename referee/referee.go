@@ -433,7 +433,9 @@ func restedOn(p *rules.Position, tr []Touch) bool {
 
 // slidOnto reports whether verdict v reads a move whose piece was lifted
 // and then put down on its destination in the trace, next to the square
-// the trace's last event lifts (restedOn): the tail of its slide.
+// the trace's last event lifts (restedOn) at most SlideOverlap before:
+// the tail of its slide. (Later, it is the next player taking the piece
+// that moved, or another piece knocked: a piece in the hand.)
 func slidOnto(v Verdict, tr []Touch) bool {
 	m := v.Move
 	if v.Kind == Promotion {
@@ -442,7 +444,9 @@ func slidOnto(v Verdict, tr []Touch) bool {
 		return false
 	}
 	i := index(tr, 0, m.From(), true)
-	return i >= 0 && index(tr, i+1, m.To(), false) >= 0 && distance(m.To(), tr[len(tr)-1].Square) == 1 && len(v.Then) == 0
+	j := index(tr, i+1, m.To(), false)
+	last := tr[len(tr)-1]
+	return i >= 0 && j >= 0 && distance(m.To(), last.Square) == 1 && len(v.Then) == 0 && soon(tr[j], last, SlideOverlap)
 }
 
 // held reports whether the board shows occupancy base with some pieces in
