@@ -200,7 +200,7 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) (cands, 
 		i := index(obs.Trace, 0, m.From(), true)
 		if j := index(obs.Trace, i+1, m.To(), false); i >= 0 && j >= 0 && placedLast(obs.Trace, m.To()) && inHand(obs.Trace, i, j, m) {
 			byTrace = append(byTrace, m)
-			odd = append(odd, oddities(obs.Trace, i, j, m))
+			odd = append(odd, oddities(obs.Trace, i, j, m)+touchesLeft(obs.Trace, j))
 		}
 	}
 	if len(byTrace) == 0 {
@@ -216,8 +216,8 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) (cands, 
 }
 
 // oddities counts what the trace needs, besides move m's own hands, to
-// be read as m with its piece lifted at trace index i and put down on its
-// destination at j: a second hand at work through the whole move (see
+// be read as m with its piece lifted at trace index i (or lifted again
+// later, after it was set back) and put down on its destination at j: a second hand at work through the whole move (see
 // straddled), a piece lifted and set back while m's piece was in the hand
 // (where another reading has that touch after m's piece came down: the
 // next player's hand, a neighbour knocked), and m's piece resting on a
@@ -225,6 +225,11 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) (cands, 
 // captures by one piece leave the same board; these say which the hands
 // made.
 func oddities(tr []Touch, i, j int, m rules.Move) int {
+	for k := i + 1; k < j; k++ {
+		if tr[k].Lift && tr[k].Square == m.From() {
+			i = k // lifted again after it was set back: carried from here
+		}
+	}
 	n := 0
 	if straddled(tr, i, j, m) {
 		n++
@@ -236,6 +241,37 @@ func oddities(tr []Touch, i, j int, m rules.Move) int {
 		n++
 	}
 	return n
+}
+
+// touchesLeft counts the touches of a trace (a piece lifted and set back
+// on its square, the next event there) that a reading leaves to other
+// hands: all but a capture's, where the piece taken off is followed on
+// its square by the capturing piece, put down at trace index js[k]. Of
+// two readings of one trace, the one that needs fewer is the hands' (a
+// piece that rested on the way and came down on a capture, not another
+// piece touched while the next player took the piece that rested there).
+func touchesLeft(tr []Touch, js ...int) int {
+	n := 0
+	for k, t := range tr {
+		if !t.Lift {
+			continue
+		}
+		if next := nextOn(tr, k); next >= 0 && !tr[next].Lift && !slices.Contains(js, next) {
+			n++
+		}
+	}
+	return n
+}
+
+// nextOn returns the index of the next event on trace index k's square
+// after k, or -1.
+func nextOn(tr []Touch, k int) int {
+	for i := k + 1; i < len(tr); i++ {
+		if tr[i].Square == tr[k].Square {
+			return i
+		}
+	}
+	return -1
 }
 
 // touchedInHand reports whether, while the piece lifted at trace index i
@@ -372,7 +408,7 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) (pa
 			}
 			if q.OccupancyAfter(m2) == obs.Final {
 				out = append(out, [2]rules.Move{m1, m2})
-				odd = append(odd, oddities(tr, i1, j1, m1)+oddities(tr, i2, j2, m2))
+				odd = append(odd, oddities(tr, i1, j1, m1)+oddities(tr, i2, j2, m2)+touchesLeft(tr, j1, j2))
 			}
 		}
 	}
@@ -466,7 +502,7 @@ func explainingTriples(p *rules.Position, moves []rules.Move, obs Observation) [
 				if q3.OccupancyAfter(m3) == obs.Final {
 					line := []rules.Move{m1, m2, m3}
 					out = append(out, line)
-					odd = append(odd, oddities(tr, i1, j1, m1)+oddities(tr, i2, j2, m2)+oddities(tr, i3, j3, m3))
+					odd = append(odd, oddities(tr, i1, j1, m1)+oddities(tr, i2, j2, m2)+oddities(tr, i3, j3, m3)+touchesLeft(tr, j1, j2, j3))
 				}
 			}
 		}

@@ -438,15 +438,22 @@ func restedOn(p *rules.Position, tr []Touch) bool {
 // that moved, or another piece knocked: a piece in the hand.)
 func slidOnto(v Verdict, tr []Touch) bool {
 	m := v.Move
-	if v.Kind == Promotion {
+	switch {
+	case v.Kind == Promotion:
 		m = v.Candidates[0]
-	} else if v.Kind != Moved {
+	case v.Kind != Moved:
 		return false
+	case len(v.Then) > 0:
+		m = v.Then[len(v.Then)-1] // the last of quick moves slid
 	}
-	i := index(tr, 0, m.From(), true)
-	j := index(tr, i+1, m.To(), false)
 	last := tr[len(tr)-1]
-	return i >= 0 && j >= 0 && distance(m.To(), last.Square) == 1 && len(v.Then) == 0 && soon(tr[j], last, SlideOverlap)
+	j := -1
+	for k := len(tr) - 2; k >= 0 && j < 0; k-- {
+		if tr[k].Square == m.To() && !tr[k].Lift {
+			j = k // its landing (after a bounce, the last put-down)
+		}
+	}
+	return j >= 0 && index(tr[:j], 0, m.From(), true) >= 0 && distance(m.To(), last.Square) == 1 && soon(tr[j], last, SlideOverlap)
 }
 
 // held reports whether the board shows occupancy base with some pieces in
