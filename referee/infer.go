@@ -200,12 +200,16 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) (cands, 
 		i := index(obs.Trace, 0, m.From(), true)
 		if j := index(obs.Trace, i+1, m.To(), false); i >= 0 && j >= 0 && placedLast(obs.Trace, m.To()) && inHand(obs.Trace, i, j, m) {
 			byTrace = append(byTrace, m)
-			odd = append(odd, oddities(obs.Trace, i, j, m)+touchesLeft(obs.Trace, j))
+			odd = append(odd, oddities(obs.Trace, i, j, m)+touchesLeft(obs.Trace, j)+strayPlaces(obs.Trace, []int{i}, []int{j}))
 		}
 	}
 	if len(byTrace) == 0 {
 		return byOcc, nil
 	}
+	byTrace, odd = onTheWay(byTrace, odd, func(m rules.Move) bool {
+		i := index(obs.Trace, 0, m.From(), true)
+		return offWay(obs.Trace, i, index(obs.Trace, i+1, m.To(), false), m)
+	})
 	cands = fittest(byTrace, odd)
 	for _, m := range byTrace {
 		if !slices.Contains(cands, m) {
@@ -225,11 +229,7 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) (cands, 
 // captures by one piece leave the same board; these say which the hands
 // made.
 func oddities(tr []Touch, i, j int, m rules.Move) int {
-	for k := i + 1; k < j; k++ {
-		if tr[k].Lift && tr[k].Square == m.From() {
-			i = k // lifted again after it was set back: carried from here
-		}
-	}
+	i = carriedFrom(tr, i, j, m)
 	n := 0
 	if straddled(tr, i, j, m) {
 		n++
@@ -263,6 +263,30 @@ func touchesLeft(tr []Touch, js ...int) int {
 	return n
 }
 
+// strayPlaces counts the put-downs of a trace that a reading leaves
+// unexplained: on an empty square, neither a move's landing (at trace
+// indexes js) nor during a move's carry (between a lift at is[k] and its
+// landing js[k]: a piece resting on its way), nor a piece set back where
+// it was lifted. A pawn's double step slid over its first square and
+// taken en passant leaves the same board as a single step taken there;
+// only such a put-down tells them apart.
+func strayPlaces(tr []Touch, is, js []int) int {
+	n := 0
+	for k, t := range tr {
+		if t.Lift || slices.Contains(js, k) || emptiedBefore(tr, k, t.Square) {
+			continue
+		}
+		carried := false
+		for w := range is {
+			carried = carried || is[w] < k && k < js[w]
+		}
+		if !carried {
+			n++
+		}
+	}
+	return n
+}
+
 // nextOn returns the index of the next event on trace index k's square
 // after k, or -1.
 func nextOn(tr []Touch, k int) int {
@@ -272,6 +296,25 @@ func nextOn(tr []Touch, k int) int {
 		}
 	}
 	return -1
+}
+
+// carriedFrom returns the trace index of the last lift of move m's piece
+// from its square before it came down at j (at or after i): where it was
+// carried from, after any lift and set back before.
+func carriedFrom(tr []Touch, i, j int, m rules.Move) int {
+	for k := i + 1; k < j; k++ {
+		if tr[k].Lift && tr[k].Square == m.From() {
+			i = k
+		}
+	}
+	return i
+}
+
+// offWay reports whether move m's piece, lifted at trace index i and put
+// down at j, rested on a square off its way (astray): such a reading
+// does not fit the hands when another does, and is not kept open.
+func offWay(tr []Touch, i, j int, m rules.Move) bool {
+	return astray(tr, carriedFrom(tr, i, j, m), j, m)
 }
 
 // touchedInHand reports whether, while the piece lifted at trace index i
@@ -408,11 +451,35 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) (pa
 			}
 			if q.OccupancyAfter(m2) == obs.Final {
 				out = append(out, [2]rules.Move{m1, m2})
-				odd = append(odd, oddities(tr, i1, j1, m1)+oddities(tr, i2, j2, m2)+touchesLeft(tr, j1, j2))
+				odd = append(odd, oddities(tr, i1, j1, m1)+oddities(tr, i2, j2, m2)+touchesLeft(tr, j1, j2)+strayPlaces(tr, []int{i1, i2}, []int{j1, j2}))
 			}
 		}
 	}
+	out, odd = onTheWay(out, odd, func(pr [2]rules.Move) bool {
+		i1 := index(tr, 0, pr[0].From(), true)
+		j1 := index(tr, i1+1, pr[0].To(), false)
+		i2 := index(tr, j1+1, pr[1].From(), true)
+		return offWay(tr, i1, j1, pr[0]) || offWay(tr, i2, index(tr, i2+1, pr[1].To(), false), pr[1])
+	})
 	return fittest(out, odd), out
+}
+
+// onTheWay drops the readings for which astray says a piece rested off
+// its way, when another reading is left (odd[k] is reading k's oddities,
+// dropped with it).
+func onTheWay[T any](readings []T, odd []int, astray func(T) bool) ([]T, []int) {
+	var keep []T
+	var keepOdd []int
+	for k, r := range readings {
+		if !astray(r) {
+			keep = append(keep, r)
+			keepOdd = append(keepOdd, odd[k])
+		}
+	}
+	if len(keep) == 0 {
+		return readings, odd
+	}
+	return keep, keepOdd
 }
 
 // fittest returns the readings with the fewest oddities (odd[k] is
@@ -502,7 +569,7 @@ func explainingTriples(p *rules.Position, moves []rules.Move, obs Observation) [
 				if q3.OccupancyAfter(m3) == obs.Final {
 					line := []rules.Move{m1, m2, m3}
 					out = append(out, line)
-					odd = append(odd, oddities(tr, i1, j1, m1)+oddities(tr, i2, j2, m2)+oddities(tr, i3, j3, m3)+touchesLeft(tr, j1, j2, j3))
+					odd = append(odd, oddities(tr, i1, j1, m1)+oddities(tr, i2, j2, m2)+oddities(tr, i3, j3, m3)+touchesLeft(tr, j1, j2, j3)+strayPlaces(tr, []int{i1, i2, i3}, []int{j1, j2, j3}))
 				}
 			}
 		}
