@@ -275,7 +275,7 @@ func (r *Referee) Quiet() []Event {
 	}
 	moves := r.g.LegalMoves()
 	v := Infer(p, moves, obs)
-	if inHand && !slidOnto(v, r.trace) {
+	if inHand && !slidOnto(v, r.trace) || heldAgain(v, r.trace) {
 		return out // a piece in the hand after all
 	}
 	switch v.Kind {
@@ -431,9 +431,9 @@ func restedOn(p *rules.Position, tr []Touch) bool {
 	return !p.Occupancy().Has(x) && index(tr, 0, x, false) >= 0
 }
 
-// slidOnto reports whether verdict v reads a move whose piece was lifted
-// and then put down on its destination in the trace, next to the square
-// the trace's last event lifts (restedOn) at most SlideOverlap before:
+// slidOnto reports whether verdict v reads a move whose piece was lifted,
+// put down on the square the trace's last event lifts (restedOn) and then
+// on its destination next to it, at most SlideOverlap before that lift:
 // the tail of its slide. (Later, it is the next player taking the piece
 // that moved, or another piece knocked: a piece in the hand.)
 func slidOnto(v Verdict, tr []Touch) bool {
@@ -453,7 +453,65 @@ func slidOnto(v Verdict, tr []Touch) bool {
 			j = k // its landing (after a bounce, the last put-down)
 		}
 	}
-	return j >= 0 && index(tr[:j], 0, m.From(), true) >= 0 && distance(m.To(), last.Square) == 1 && soon(tr[j], last, SlideOverlap)
+	if j < 0 || distance(m.To(), last.Square) != 1 || !soon(tr[j], last, SlideOverlap) {
+		return false
+	}
+	// The piece rested on the square it left last while it was carried:
+	// put down there before its landing (after its lift, or a moment
+	// before: leaving its square it closed both switches too), after the
+	// move before came down.
+	rest := -1
+	for k := len(tr) - 2; k >= 0 && rest < 0; k-- {
+		if tr[k].Square == last.Square && !tr[k].Lift {
+			rest = k
+		}
+	}
+	if rest < 0 || rest > j || index(tr[:j], 0, m.From(), true) < 0 {
+		return false
+	}
+	return rest > previousLanding(v, tr)
+}
+
+// previousLanding returns the trace index where the move before verdict
+// v's last move came down (-1 when v reads one move).
+func previousLanding(v Verdict, tr []Touch) int {
+	moves := append([]rules.Move{v.Move}, v.Then...)
+	j := -1
+	for _, m := range moves[:len(moves)-1] {
+		i := index(tr, j+1, m.From(), true)
+		j = index(tr, i+1, m.To(), false)
+	}
+	return j
+}
+
+// heldAgain reports whether the trace ends lifting a piece from a square
+// where the moves verdict v reads put nothing down: a piece set down
+// there that no move explains (neither a landing, nor a rest while a
+// piece was carried, nor a piece set back) is in the hand again, its
+// move still being made (the next player's piece resting beside the
+// piece it is taking, that piece just lifted).
+func heldAgain(v Verdict, tr []Touch) bool {
+	n := len(tr)
+	if v.Kind != Moved || n == 0 || !tr[n-1].Lift {
+		return false
+	}
+	x, at := tr[n-1].Square, -1
+	for k := n - 2; k >= 0 && at < 0; k-- {
+		if tr[k].Square == x && !tr[k].Lift {
+			at = k
+		}
+	}
+	if at < 0 || emptiedBefore(tr, at, x) {
+		return false
+	}
+	j := -1
+	for _, m := range append([]rules.Move{v.Move}, v.Then...) {
+		i := index(tr, j+1, m.From(), true)
+		if j = index(tr, i+1, m.To(), false); i < 0 || j < 0 || (i < at || at == i-1) && at <= j {
+			return false // carried (or leaving its square, both switches closed); or a move the trace does not show
+		}
+	}
+	return true
 }
 
 // held reports whether the board shows occupancy base with some pieces in

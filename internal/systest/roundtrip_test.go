@@ -278,7 +278,8 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise handsim.Noise) rou
 				continue
 			}
 			if k >= len(want) || m != want[k] {
-				res.phantom = fmt.Sprintf("%d: %s (played: %s)", k+1, m, want[min(k, len(want)-1)])
+				said := out.String()
+				res.phantom = fmt.Sprintf("%d: %s (played: %s); the referee said:\n%s", k+1, m, want[min(k, len(want)-1)], said[max(0, len(said)-400):])
 				return -1
 			}
 		}
