@@ -32,6 +32,14 @@ type Touch struct {
 // this after it came down is another hand's.
 const SlideOverlap = 80 * time.Millisecond
 
+// SlideRest is how long a sliding piece rests on a square on its way
+// before it comes down on the next (a capture's piece snatched off
+// meanwhile). When the last thing the switches showed is the lift of a
+// square a piece stood on longer before the landing next to it, the
+// board does not judge at once: that piece may have been set down there
+// and be in another hand now (the next player's), its move not made yet.
+const SlideRest = 150 * time.Millisecond
+
 // soon reports whether touch b came at most d after touch a, or either's
 // time is not known.
 func soon(a, b Touch, d time.Duration) bool {

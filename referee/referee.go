@@ -433,8 +433,8 @@ func restedOn(p *rules.Position, tr []Touch) bool {
 
 // slidOnto reports whether verdict v reads a move whose piece was lifted,
 // put down on the square the trace's last event lifts (restedOn) and then
-// on its destination next to it, at most SlideOverlap before that lift:
-// the tail of its slide. (Later, it is the next player taking the piece
+// on its destination next to it at most SlideRest later, at most
+// SlideOverlap before that lift: the tail of its slide. (Later, it is the next player taking the piece
 // that moved, or another piece knocked: a piece in the hand.)
 func slidOnto(v Verdict, tr []Touch) bool {
 	m := v.Move
@@ -466,7 +466,7 @@ func slidOnto(v Verdict, tr []Touch) bool {
 			rest = k
 		}
 	}
-	if rest < 0 || rest > j || index(tr[:j], 0, m.From(), true) < 0 {
+	if rest < 0 || rest > j || index(tr[:j], 0, m.From(), true) < 0 || !soon(tr[rest], tr[j], SlideRest) {
 		return false
 	}
 	return rest > previousLanding(v, tr)

@@ -189,16 +189,19 @@ func Chunks(g *rules.Game, seed int64, noise Noise) ([]string, error) {
 				hand(m.From().String(), m.To().String())
 			}
 		case len(victims) > 0: // mover first, then the victims, then put down
-			takeOff := func() {
+			if way := between(p, m); noise == Heavy && len(way) > 0 && rng.Intn(2) == 0 {
+				// Slid up to the victim, which the other hand snatches
+				// off in passing, then on: one motion.
+				slide(&b, rng, m.From(), way, m.To(), func() {
+					for _, v := range victims {
+						fmt.Fprintf(&b, "lift %s\nwait %dms\n", v, 20+rng.Intn(60))
+					}
+				})
+			} else {
+				fmt.Fprintf(&b, "lift %s\nwait %dms\n", m.From(), pause())
 				for _, v := range victims {
 					fmt.Fprintf(&b, "lift %s\nwait %dms\n", v, pause())
 				}
-			}
-			if way := between(p, m); noise == Heavy && len(way) > 0 && rng.Intn(2) == 0 {
-				slide(&b, rng, m.From(), way, m.To(), takeOff) // slid up to the victim, taken off, then on
-			} else {
-				fmt.Fprintf(&b, "lift %s\nwait %dms\n", m.From(), pause())
-				takeOff()
 				fmt.Fprintf(&b, "place %s\n", m.To())
 				if ms := rng.Intn(6); ms > 0 && noise > None {
 					fmt.Fprintf(&b, "bounce %s %d\n", m.To(), ms)
