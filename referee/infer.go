@@ -38,7 +38,7 @@ const SlideOverlap = 80 * time.Millisecond
 // square a piece stood on longer before the landing next to it, the
 // board does not judge at once: that piece may have been set down there
 // and be in another hand now (the next player's), its move not made yet.
-const SlideRest = 150 * time.Millisecond
+const SlideRest = 250 * time.Millisecond
 
 // soon reports whether touch b came at most d after touch a, or either's
 // time is not known.

@@ -64,8 +64,8 @@ func TestRefereeSlideTailOrAHand(t *testing.T) {
 	}{
 		{"the bishop's slide onto h7 ends off g6", "-e4@0 +f5@30 -f5@60 +g6@90 -h7@120 +h7@200 -g6@220", "move Be4xNh7"},
 		{"the bishop stopped on g6, h7 knocked, g6 lifted by the next hand", "-e4@0 +f5@30 -f5@60 +g6@90 -h7@150 +h7@260 -g6@560", ""},
-		{"the bishop stood on g6, h7 knocked, g6 lifted by the next hand at once", "-e4@0 +f5@30 -f5@60 +g6@90 -h7@180 +h7@300 -g6@320", ""},
-		{"the same, the bishop set back, the next player's move: both read", "-e4@0 +f5@30 -f5@60 +g6@90 -h7@180 +h7@300 -g6@320 +g6@600 -a7@800 +b7@900", "move Be4-g6, move Ka7-b7"},
+		{"the bishop stood on g6, h7 knocked, g6 lifted by the next hand at once", "-e4@0 +f5@30 -f5@60 +g6@90 -h7@250 +h7@380 -g6@400", ""},
+		{"the same, the bishop set back, the next player's move: both read", "-e4@0 +f5@30 -f5@60 +g6@90 -h7@250 +h7@380 -g6@400 +g6@600 -a7@800 +b7@900", "move Be4-g6, move Ka7-b7"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := refAt(t, ffa, rules.Red, pieces)

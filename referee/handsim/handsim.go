@@ -257,7 +257,9 @@ func Chunks(g *rules.Game, seed int64, noise Noise) ([]string, error) {
 			// the landing, before the board was quiet, the last piece
 			// perhaps still bouncing (never twice in a row: the referee
 			// reads at most three moves from one quiet period).
-			fmt.Fprintf(&b, "wait %dms %s", max(100+rng.Intn(300)-since, 20), QuickReply)
+			// (and 100 ms at least after a knocked piece was set back:
+			// two hands do not meet on the board)
+			fmt.Fprintf(&b, "wait %dms %s", max(100+rng.Intn(300)-since, 100), QuickReply)
 			quick = true
 		default:
 			b.WriteString("wait 600ms\n")
