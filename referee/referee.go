@@ -110,6 +110,9 @@ type Referee struct {
 	// remote seat's move that a human executes. Any other move is a
 	// position to correct.
 	Expect rules.Move
+	// ExpectBy names who asked for Expect in the refusal of another move
+	// ("Blue's bot (level 3)"); empty: the seat to move.
+	ExpectBy string
 }
 
 // Palette is the LED language (see README "LED language").
@@ -283,8 +286,9 @@ func (r *Referee) Quiet() []Event {
 		r.trace, r.lifted = r.trace[:0], square.None
 	case Moved, Promotion:
 		var ok bool
+		shown := v
 		if v, ok = r.expected(v); !ok {
-			r.refuse(Verdict{Kind: Illegal}, "", emit)
+			r.refuse(Verdict{Kind: Illegal}, r.notExpected(p, shown), emit)
 			return out
 		}
 		if v.Kind == Moved && len(v.Others) > 0 && r.openDoubt(p, v, emit) {
@@ -304,6 +308,11 @@ func (r *Referee) Quiet() []Event {
 			if why = r.why(); why == "" && r.unfinished(p, moves, obs) {
 				return out // a move (or two quick ones) still being made
 			}
+			if r.Expect != 0 && why == "" {
+				why = r.notExpected(p, v)
+			} else if r.Expect != 0 {
+				why = r.notExpected(p, v) + "; " + why
+			}
 		}
 		r.refuse(v, why, emit)
 	}
@@ -321,6 +330,24 @@ func (r *Referee) expected(v Verdict) (Verdict, bool) {
 		return Verdict{Kind: Moved, Move: r.Expect}, true
 	}
 	return v, v.Kind == Moved && v.Move == r.Expect
+}
+
+// notExpected says why the move the board shows (verdict v) is refused
+// while a remote seat's move is expected: who asked for which move, and
+// the move shown ("Blue's bot (level 3) asked for Qa8-b9, not Qa8-c10").
+func (r *Referee) notExpected(p *rules.Position, v Verdict) string {
+	who := r.ExpectBy
+	if who == "" {
+		who = p.Turn().String()
+	}
+	shown := "another move"
+	switch v.Kind {
+	case Moved:
+		shown = p.MoveText(v.Move)
+	case Promotion:
+		shown = p.MoveText(v.Candidates[0])
+	}
+	return fmt.Sprintf("%s asked for %s, not %s", who, p.MoveText(r.Expect), shown)
 }
 
 // accept plays a Moved or Promotion verdict.
@@ -793,7 +820,7 @@ func (r *Referee) play(m rules.Move, emit func(Event)) {
 	if err != nil { // Infer only offers legal moves; this is a bug
 		panic(fmt.Sprintf("referee: inferred move %v refused: %v", m, err))
 	}
-	r.last, r.trace, r.lifted, r.Expect = m, r.trace[:0], square.None, 0
+	r.last, r.trace, r.lifted, r.Expect, r.ExpectBy = m, r.trace[:0], square.None, 0, ""
 	emit(Event{Kind: EvMove, Record: rec})
 	if res, over := r.g.Result(); over {
 		emit(Event{Kind: EvGameOver, Result: res})

@@ -332,6 +332,34 @@ func TestRefereeExpectedPromotion(t *testing.T) {
 	}
 }
 
+// A remote seat's move is expected (a bot's, or a player's from afar):
+// another move on the board is refused, and the refusal says who asked
+// for which move and what the board shows (issue 27: a bot seat's wrong
+// move got only "no legal move explains the board").
+func TestRefereeAnotherMoveThanTheExpectedOne(t *testing.T) {
+	for _, tc := range []struct {
+		name, by, touches, want string
+	}{
+		{"a bot's move, another legal move made", "Red's bot (level 3)", "-h2 +h3", "Red's bot (level 3) asked for h2-h4, not h2-h3"},
+		{"nobody named, another legal move made", "", "-h2 +h3", "Red asked for h2-h4, not h2-h3"},
+		{"a bot's move, no legal move made", "Red's bot (level 3)", "-h2 +h6", "Red's bot (level 3) asked for h2-h4, not another move"},
+		{"a bot's move, a move the rules forbid", "Red's bot (level 3)", "-h1 +h2", "Red's bot (level 3) asked for h2-h4, not another move"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := refAfter(t, "teams", "")
+			m, err := pgn4.Resolve(r.Game(), "h2-h4")
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Expect, r.ExpectBy = m, tc.by
+			evs := feed(r, tc.touches)
+			if len(evs) != 1 || evs[0].Kind != EvIllegal || !strings.HasPrefix(evs[0].Why, tc.want) {
+				t.Fatalf("events %+v, want illegal saying %q", evs, tc.want)
+			}
+		})
+	}
+}
+
 // A capture, then the next player touches another piece the capturing
 // piece could also have taken, and moves: read as such, rather than as a
 // piece held through the whole capture by a second hand (the same lifts
