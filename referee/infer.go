@@ -613,20 +613,27 @@ func inHand(tr []Touch, i, j int, m rules.Move) bool {
 
 // slideTail reports whether square x, next to destination to, where the
 // piece carried from trace index i to to (put down at j) rested, was
-// lifted after j before anyone lifted another piece (the destination's
-// own bounce and the other squares it rested on aside) and within
-// SlideOverlap: the tail of a slide. A piece covers two switches only on
+// lifted within SlideOverlap after j (untimed: before anyone lifted
+// another piece, the destination's own bounce and the other squares it
+// rested on aside): the tail of a slide. A piece covers two switches only on
 // neighbouring squares, and only a moment.
 func slideTail(tr []Touch, i, j int, x, to square.Square) bool {
 	if distance(x, to) != 1 {
 		return false
+	}
+	if !tr[j].At.IsZero() {
+		// Timed: the first lift of x after the landing, within
+		// SlideOverlap (another hand may have lifted a piece meanwhile,
+		// in the same scan).
+		k := index(tr, j+1, x, true)
+		return k >= 0 && soon(tr[j], tr[k], SlideOverlap)
 	}
 	for k := j + 1; k < len(tr); k++ {
 		s := tr[k].Square
 		switch {
 		case !tr[k].Lift || s == to:
 		case s == x:
-			return soon(tr[j], tr[k], SlideOverlap)
+			return true
 		case index(tr[:j], i+1, s, false) < 0 || emptiedBefore(tr, index(tr[:j], i+1, s, false), s):
 			return false // a piece that was not resting on the way
 		}

@@ -244,6 +244,7 @@ func Chunks(g *rules.Game, seed int64, noise Noise) ([]string, error) {
 		}
 		// The next move needs the gesture or a command first: nobody
 		// rushes it.
+		next := i+1 < len(recs) && recs[i+1].Action == rules.ActMove // a move follows
 		nextPick := i+1 < len(recs) && recs[i+1].Action == rules.ActMove && (len(notes[i+1]) > 0 || promotionPick(played.LegalMoves(), recs[i+1].Move) > 0)
 		switch {
 		case gestures > 0:
@@ -252,9 +253,10 @@ func Chunks(g *rules.Game, seed int64, noise Noise) ([]string, error) {
 				fmt.Fprintf(&b, "lift %s\nwait 80ms\nplace %s\nwait 600ms\n", m.To(), m.To())
 			}
 			quick = false
-		case noise == Heavy && !quick && !nextPick && rng.Intn(4) == 0:
+		case noise == Heavy && !quick && !nextPick && next && p.Occupancy() == played.Position().Occupancy() && rng.Intn(4) == 0:
 			// Now and then the next player starts moving 100-400 ms after
-			// the landing, before the board was quiet, the last piece
+			// the landing, before the board was quiet (not while the
+			// rules take pieces off), the last piece
 			// perhaps still bouncing (never twice in a row: the referee
 			// reads at most three moves from one quiet period).
 			// (and 100 ms at least after a knocked piece was set back:
