@@ -208,7 +208,7 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) (cands, 
 		i := index(obs.Trace, 0, m.From(), true)
 		if j := index(obs.Trace, i+1, m.To(), false); i >= 0 && j >= 0 && placedLast(obs.Trace, m.To()) && inHand(obs.Trace, i, j, m) {
 			byTrace = append(byTrace, m)
-			odd = append(odd, oddities(obs.Trace, i, j, m)+touchesLeft(obs.Trace, j)+strayPlaces(obs.Trace, []int{i}, []int{j}))
+			odd = append(odd, oddities(obs.Trace, i, j, m, square.Set{})+touchesLeft(obs.Trace, j)+strayPlaces(obs.Trace, []int{i}, []int{j}))
 		}
 	}
 	if len(byTrace) == 0 {
@@ -216,7 +216,7 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) (cands, 
 	}
 	byTrace, odd = onTheWay(byTrace, odd, func(m rules.Move) bool {
 		i := index(obs.Trace, 0, m.From(), true)
-		return offWay(obs.Trace, i, index(obs.Trace, i+1, m.To(), false), m)
+		return offWay(obs.Trace, i, index(obs.Trace, i+1, m.To(), false), m, square.Set{})
 	})
 	cands = fittest(byTrace, odd)
 	for _, m := range byTrace {
@@ -236,7 +236,7 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) (cands, 
 // square off its way (a hand carries a piece toward where it goes). Two
 // captures by one piece leave the same board; these say which the hands
 // made.
-func oddities(tr []Touch, i, j int, m rules.Move) int {
+func oddities(tr []Touch, i, j int, m rules.Move, vacated square.Set) int {
 	i = carriedFrom(tr, i, j, m)
 	n := 0
 	if straddled(tr, i, j, m) {
@@ -245,7 +245,7 @@ func oddities(tr []Touch, i, j int, m rules.Move) int {
 	if touchedInHand(tr, i, j, m) {
 		n++
 	}
-	if astray(tr, i, j, m) {
+	if astray(tr, i, j, m, vacated) {
 		n++
 	}
 	return n
@@ -306,6 +306,17 @@ func nextOn(tr []Touch, k int) int {
 	return -1
 }
 
+// vacated is the squares moves left empty: where a later move's piece,
+// resting on its way, is put down on an empty square although a piece
+// was lifted there before in the trace.
+func vacated(moves ...rules.Move) square.Set {
+	var out square.Set
+	for _, m := range moves {
+		out.Add(m.From())
+	}
+	return out
+}
+
 // carriedFrom returns the trace index of the last lift of move m's piece
 // from its square before it came down at j (at or after i): where it was
 // carried from, after any lift and set back before.
@@ -321,8 +332,8 @@ func carriedFrom(tr []Touch, i, j int, m rules.Move) int {
 // offWay reports whether move m's piece, lifted at trace index i and put
 // down at j, rested on a square off its way (astray): such a reading
 // does not fit the hands when another does, and is not kept open.
-func offWay(tr []Touch, i, j int, m rules.Move) bool {
-	return astray(tr, carriedFrom(tr, i, j, m), j, m)
+func offWay(tr []Touch, i, j int, m rules.Move, vacated square.Set) bool {
+	return astray(tr, carriedFrom(tr, i, j, m), j, m, vacated)
 }
 
 // touchedInHand reports whether, while the piece lifted at trace index i
@@ -343,10 +354,11 @@ func touchedInHand(tr []Touch, i, j int, m rules.Move) bool {
 }
 
 // astray reports whether the piece carried from trace index i to move m's
-// destination (put down at j) rested on the way on a square off its way:
+// destination (put down at j) rested on the way (on an empty square, or
+// one the moves before left: vacated) on a square off its way:
 // one that is further from the origin and the destination together than
 // a step aside from the straight way between them.
-func astray(tr []Touch, i, j int, m rules.Move) bool {
+func astray(tr []Touch, i, j int, m rules.Move, vacated square.Set) bool {
 	rook := square.None
 	if c, _ := m.IsCastle(); c {
 		_, rook = m.RookSquares()
@@ -354,7 +366,7 @@ func astray(tr []Touch, i, j int, m rules.Move) bool {
 	way := distance(m.From(), m.To())
 	for k := i + 1; k < j; k++ {
 		x := tr[k].Square
-		if tr[k].Lift || x == m.To() || x == rook || emptiedBefore(tr, k, x) {
+		if tr[k].Lift || x == m.To() || x == rook || emptiedBefore(tr, k, x) && !vacated.Has(x) {
 			continue
 		}
 		if distance(m.From(), x)+distance(x, m.To()) > way+1 {
@@ -459,7 +471,7 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) (pa
 			}
 			if q.OccupancyAfter(m2) == obs.Final {
 				out = append(out, [2]rules.Move{m1, m2})
-				odd = append(odd, oddities(tr, i1, j1, m1)+oddities(tr, i2, j2, m2)+touchesLeft(tr, j1, j2)+strayPlaces(tr, []int{i1, i2}, []int{j1, j2}))
+				odd = append(odd, oddities(tr, i1, j1, m1, square.Set{})+oddities(tr, i2, j2, m2, vacated(m1))+touchesLeft(tr, j1, j2)+strayPlaces(tr, []int{i1, i2}, []int{j1, j2}))
 			}
 		}
 	}
@@ -467,7 +479,7 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) (pa
 		i1 := index(tr, 0, pr[0].From(), true)
 		j1 := index(tr, i1+1, pr[0].To(), false)
 		i2 := index(tr, j1+1, pr[1].From(), true)
-		return offWay(tr, i1, j1, pr[0]) || offWay(tr, i2, index(tr, i2+1, pr[1].To(), false), pr[1])
+		return offWay(tr, i1, j1, pr[0], square.Set{}) || offWay(tr, i2, index(tr, i2+1, pr[1].To(), false), pr[1], vacated(pr[0]))
 	})
 	return fittest(out, odd), out
 }
@@ -577,7 +589,7 @@ func explainingTriples(p *rules.Position, moves []rules.Move, obs Observation) [
 				if q3.OccupancyAfter(m3) == obs.Final {
 					line := []rules.Move{m1, m2, m3}
 					out = append(out, line)
-					odd = append(odd, oddities(tr, i1, j1, m1)+oddities(tr, i2, j2, m2)+oddities(tr, i3, j3, m3)+touchesLeft(tr, j1, j2, j3)+strayPlaces(tr, []int{i1, i2, i3}, []int{j1, j2, j3}))
+					odd = append(odd, oddities(tr, i1, j1, m1, square.Set{})+oddities(tr, i2, j2, m2, vacated(m1))+oddities(tr, i3, j3, m3, vacated(m1, m2))+touchesLeft(tr, j1, j2, j3)+strayPlaces(tr, []int{i1, i2, i3}, []int{j1, j2, j3}))
 				}
 			}
 		}
