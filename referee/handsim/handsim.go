@@ -55,15 +55,20 @@ func ParseNoise(name string) (Noise, error) {
 // Script turns a game's moves into what hands and reed switches do, as
 // a switch script for the simulated board: captures with the victim or the
 // mover lifted first, castling king-first or rook-first, the e.p. victim
-// lifted, and with noise contact bounce, slides over empty squares,
-// nudged neighbours and quick replies (the next player moving before the
-// board was quiet); at heavy noise also a piece lifted and put back before
-// the move (the mover hesitating, j'adoube, an opponent's piece looked at,
-// often during the last move's quiet period), a neighbour knocked and set
-// back after the move, and human pauses longer than the quiet period
-// between the parts of a castle or a capture, a piece held in the hand
-// meanwhile. The same seed gives the same script. Resignations end it (no
-// switch shows them).
+// lifted, and with noise contact bounce; at heavy noise also pieces slid
+// over the empty squares on their way (resting 5-80 ms on each, both
+// switches closed a moment or neither between two squares, on leaving
+// and on landing too, a capture's victim snatched off in passing, the
+// landing bouncing, now and then hard), quick replies (the next player
+// starting 100-400 ms after the landing, before the board was quiet), a
+// piece lifted and put back before the move (the mover hesitating,
+// j'adoube, an opponent's piece looked at, often during the last move's
+// quiet period), a neighbour nudged before the move, a piece knocked and
+// set back right after it (a neighbour of the landing square, or after a
+// capture another piece the mover could have taken: the same board), and
+// human pauses longer than the quiet period between the parts of a castle
+// or a capture, a piece held in the hand meanwhile. The same seed gives
+// the same script. Resignations end it (no switch shows them).
 func Script(g *rules.Game, seed int64, noise Noise) (string, error) {
 	chunks, err := Chunks(g, seed, noise)
 	return strings.Join(chunks, ""), err
