@@ -239,7 +239,7 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) (cands, 
 func oddities(tr []Touch, i, j int, m rules.Move, vacated square.Set) int {
 	i = carriedFrom(tr, i, j, m)
 	n := 0
-	if straddled(tr, i, j, m) {
+	if straddled(tr, i, j, m, vacated) {
 		n++
 	}
 	if touchedInHand(tr, i, j, m) {
@@ -378,17 +378,30 @@ func astray(tr []Touch, i, j int, m rules.Move, vacated square.Set) bool {
 
 // straddled reports whether, while the piece lifted at trace index i was
 // carried to move m's destination (put down at j), a piece lifted before i
-// was put back: a second hand at work through the whole move. Where the
+// was put back: a second hand at work through the whole move. (A square
+// another piece only rested on, or a move before left, vacated, is no
+// piece put back: m's piece rests there in turn.) Where the
 // same switches fit a reading without that (a piece captured, then
 // another touched by the next player), that reading is preferred.
-func straddled(tr []Touch, i, j int, m rules.Move) bool {
+func straddled(tr []Touch, i, j int, m rules.Move, vacated square.Set) bool {
 	rook := square.None
 	if c, _ := m.IsCastle(); c {
 		_, rook = m.RookSquares()
 	}
 	for k := i + 1; k < j; k++ {
-		if x := tr[k].Square; !tr[k].Lift && x != m.To() && x != rook && emptiedBefore(tr, i, x) && !lastLift(tr, i, k, x) {
+		if x := tr[k].Square; !tr[k].Lift && x != m.To() && x != rook && emptiedBefore(tr, i, x) && !lastLift(tr, i, k, x) && !vacated.Has(x) && !restedBefore(tr, x) {
 			return true
+		}
+	}
+	return false
+}
+
+// restedBefore reports whether the trace's first event on square s puts
+// a piece down: s was empty, and a piece only rested there.
+func restedBefore(tr []Touch, s square.Square) bool {
+	for _, t := range tr {
+		if t.Square == s {
+			return !t.Lift
 		}
 	}
 	return false
