@@ -306,13 +306,20 @@ func nextOn(tr []Touch, k int) int {
 	return -1
 }
 
-// vacated is the squares moves left empty: where a later move's piece,
-// resting on its way, is put down on an empty square although a piece
-// was lifted there before in the trace.
-func vacated(moves ...rules.Move) square.Set {
+// vacated is the squares moves left empty, their origins and the
+// squares their pieces rested on (put down between a move's lift at
+// is[k] and its landing at js[k], lifted again): where a later move's
+// piece, resting on its way, is put down on an empty square although a
+// piece was lifted there before in the trace.
+func vacated(tr []Touch, moves []rules.Move, is, js []int) square.Set {
 	var out square.Set
-	for _, m := range moves {
+	for w, m := range moves {
 		out.Add(m.From())
+		for k := is[w] + 1; k < js[w]; k++ {
+			if x := tr[k].Square; !tr[k].Lift && x != m.To() && !emptiedBefore(tr, k, x) && index(tr, k+1, x, true) >= 0 {
+				out.Add(x)
+			}
+		}
 	}
 	return out
 }
@@ -379,8 +386,8 @@ func astray(tr []Touch, i, j int, m rules.Move, vacated square.Set) bool {
 // straddled reports whether, while the piece lifted at trace index i was
 // carried to move m's destination (put down at j), a piece lifted before i
 // was put back: a second hand at work through the whole move. (A square
-// another piece only rested on, or a move before left, vacated, is no
-// piece put back: m's piece rests there in turn.) Where the
+// a move before left or only rested on, vacated, is no piece put back:
+// m's piece rests there in turn.) Where the
 // same switches fit a reading without that (a piece captured, then
 // another touched by the next player), that reading is preferred.
 func straddled(tr []Touch, i, j int, m rules.Move, vacated square.Set) bool {
@@ -389,19 +396,8 @@ func straddled(tr []Touch, i, j int, m rules.Move, vacated square.Set) bool {
 		_, rook = m.RookSquares()
 	}
 	for k := i + 1; k < j; k++ {
-		if x := tr[k].Square; !tr[k].Lift && x != m.To() && x != rook && emptiedBefore(tr, i, x) && !lastLift(tr, i, k, x) && !vacated.Has(x) && !restedBefore(tr, x) {
+		if x := tr[k].Square; !tr[k].Lift && x != m.To() && x != rook && emptiedBefore(tr, i, x) && !lastLift(tr, i, k, x) && !vacated.Has(x) {
 			return true
-		}
-	}
-	return false
-}
-
-// restedBefore reports whether the trace's first event on square s puts
-// a piece down: s was empty, and a piece only rested there.
-func restedBefore(tr []Touch, s square.Square) bool {
-	for _, t := range tr {
-		if t.Square == s {
-			return !t.Lift
 		}
 	}
 	return false
@@ -484,7 +480,7 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) (pa
 			}
 			if q.OccupancyAfter(m2) == obs.Final {
 				out = append(out, [2]rules.Move{m1, m2})
-				odd = append(odd, oddities(tr, i1, j1, m1, square.Set{})+oddities(tr, i2, j2, m2, vacated(m1))+touchesLeft(tr, j1, j2)+strayPlaces(tr, []int{i1, i2}, []int{j1, j2}))
+				odd = append(odd, oddities(tr, i1, j1, m1, square.Set{})+oddities(tr, i2, j2, m2, vacated(tr, []rules.Move{m1}, []int{i1}, []int{j1}))+touchesLeft(tr, j1, j2)+strayPlaces(tr, []int{i1, i2}, []int{j1, j2}))
 			}
 		}
 	}
@@ -492,7 +488,7 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) (pa
 		i1 := index(tr, 0, pr[0].From(), true)
 		j1 := index(tr, i1+1, pr[0].To(), false)
 		i2 := index(tr, j1+1, pr[1].From(), true)
-		return offWay(tr, i1, j1, pr[0], square.Set{}) || offWay(tr, i2, index(tr, i2+1, pr[1].To(), false), pr[1], vacated(pr[0]))
+		return offWay(tr, i1, j1, pr[0], square.Set{}) || offWay(tr, i2, index(tr, i2+1, pr[1].To(), false), pr[1], vacated(tr, pr[:1], []int{i1}, []int{j1}))
 	})
 	return fittest(out, odd), out
 }
@@ -602,7 +598,7 @@ func explainingTriples(p *rules.Position, moves []rules.Move, obs Observation) [
 				if q3.OccupancyAfter(m3) == obs.Final {
 					line := []rules.Move{m1, m2, m3}
 					out = append(out, line)
-					odd = append(odd, oddities(tr, i1, j1, m1, square.Set{})+oddities(tr, i2, j2, m2, vacated(m1))+oddities(tr, i3, j3, m3, vacated(m1, m2))+touchesLeft(tr, j1, j2, j3)+strayPlaces(tr, []int{i1, i2, i3}, []int{j1, j2, j3}))
+					odd = append(odd, oddities(tr, i1, j1, m1, square.Set{})+oddities(tr, i2, j2, m2, vacated(tr, []rules.Move{m1}, []int{i1}, []int{j1}))+oddities(tr, i3, j3, m3, vacated(tr, []rules.Move{m1, m2}, []int{i1, i2}, []int{j1, j2}))+touchesLeft(tr, j1, j2, j3)+strayPlaces(tr, []int{i1, i2, i3}, []int{j1, j2, j3}))
 				}
 			}
 		}
