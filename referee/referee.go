@@ -268,7 +268,7 @@ func (r *Referee) Quiet() []Event {
 		// lifted piece's destinations stay lit. (Unless a move was made
 		// and the army the rules remove after it is being taken off, or
 		// the lift may be the tail of a slide onto a capture: see below.)
-		if !restedOn(p, r.trace) {
+		if !restedOn(r.trace) {
 			return out
 		}
 		inHand = true
@@ -448,14 +448,12 @@ func (r *Referee) unfinished(p *rules.Position, moves []rules.Move, obs Observat
 }
 
 // restedOn reports whether the trace's last event lifts a piece off a
-// square the game has empty, where a piece was put down before: a piece
-// that came down on the square next to it while it still covered this
-// one (the tail of a slide) may be read as a move (see slidOnto); the
-// piece may as well be in the hand again.
-func restedOn(p *rules.Position, tr []Touch) bool {
-	n := len(tr)
-	x := tr[n-1].Square
-	return !p.Occupancy().Has(x) && index(tr, 0, x, false) >= 0
+// square where a piece was put down before (an empty square, or one a
+// move left): a piece that came down on the square next to it while it
+// still covered this one (the tail of a slide) may be read as a move
+// (see slidOnto); the piece may as well be in the hand again.
+func restedOn(tr []Touch) bool {
+	return index(tr, 0, tr[len(tr)-1].Square, false) >= 0
 }
 
 // slidOnto reports whether verdict v reads a move whose piece was lifted,
