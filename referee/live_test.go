@@ -809,12 +809,12 @@ func TestLiveClaimWin(t *testing.T) {
 	}
 }
 
-// A bot seat (the game's Bots tag, as sync/botseat keeps it) asks for its
+// A bot seat (the game's Bots tag, given with new_game) asks for its
 // move like a remote seat; another move made on the board is refused
 // naming the bot and the move it asked for.
 func TestLiveBotSeatsWrongMoveNamesTheMove(t *testing.T) {
 	b := startLive(t, LiveConfig{})
-	for _, c := range [][2]string{{"tags", `{"tags":{"Bots":"Red:5"}}`}, {"remote", `{"seat":"Red","on":true}`}, {"move", `{"seat":"Red","move":"h2-h4"}`}} {
+	for _, c := range [][2]string{{"new_game", `{"tags":{"Bots":"Red:5"}}`}, {"remote", `{"seat":"Red","on":true}`}, {"move", `{"seat":"Red","move":"h2-h4"}`}} {
 		if r := b.do(c[0], c[1]); !r.OK {
 			t.Fatalf("%s: %s", c[0], r.Error)
 		}
