@@ -150,7 +150,11 @@ type MQTT struct {
 	Username string `yaml:"username"`
 	Password string `yaml:"password"`
 	Prefix   string `yaml:"prefix"`
-	TLS      struct {
+	// Hub is a club hub's broker with the board account in it, as boardd
+	// hub prints it (mqtt://board:PASSWORD@club-server:1884): the board
+	// mirrors its games there too, keeping its own broker and page.
+	Hub string `yaml:"hub"`
+	TLS struct {
 		CAFile             string `yaml:"ca_file"`
 		CertFile           string `yaml:"cert_file"`
 		KeyFile            string `yaml:"key_file"`
@@ -461,6 +465,18 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	m := &d.MQTT
 	if m.Prefix == "" || strings.ContainsAny(m.Prefix, "+# ") {
 		bad("mqtt.prefix", "%q: want a topic prefix without '+', '#' or spaces", m.Prefix)
+	}
+	if m.Hub != "" {
+		u, err := url.Parse(m.Hub)
+		if err != nil || u.Host == "" || u.User == nil || u.User.Username() == "" {
+			return bad("mqtt.hub", "want the URL boardd hub prints, such as mqtt://board:PASSWORD@club-server:1884, with the board account in it")
+		}
+		if _, ok := u.User.Password(); !ok {
+			return bad("mqtt.hub", "the URL names user %q but no password: copy the whole URL boardd hub prints (mqtt://board:PASSWORD@host:port)", u.User.Username())
+		}
+		if err := oneOf("mqtt.hub", u.Scheme, "tcp", "mqtt", "ssl", "tls", "mqtts", "ws", "wss"); err != nil {
+			return err
+		}
 	}
 	if m.Broker != "" {
 		u, err := url.Parse(m.Broker)

@@ -10,6 +10,7 @@ package engine
 import (
 	"boardd/rules"
 	"boardd/rules/square"
+	"boardd/rules/verney"
 )
 
 // Seat, Move and Kind are the rules engine's types, re-exported so callers
@@ -151,7 +152,7 @@ func newBoard(p *rules.Position) *board {
 		b.mode = modeDouble
 	default:
 		b.mode = modeTeams
-		if rules.HookOptions[rules.VerneyOptions](v).InertMates {
+		if rules.HookOptions[verney.Options](v).InertMates {
 			b.mode = modeVerney
 		}
 	}

@@ -12,6 +12,7 @@ package referee
 
 import (
 	"slices"
+	"time"
 
 	"boardd/rules"
 	"boardd/rules/square"
@@ -22,6 +23,27 @@ import (
 type Touch struct {
 	Square square.Square
 	Lift   bool
+	// At is when the switch changed (the zero time: not known).
+	At time.Time
+}
+
+// SlideOverlap is how long a piece slid from one square onto the next
+// may keep both switches closed: a lift of the square it left later than
+// this after it came down is another hand's.
+const SlideOverlap = 80 * time.Millisecond
+
+// SlideRest is how long a sliding piece rests on a square on its way
+// before it comes down on the next (a capture's piece snatched off
+// meanwhile). When the last thing the switches showed is the lift of a
+// square a piece stood on longer before the landing next to it, the
+// board does not judge at once: that piece may have been set down there
+// and be in another hand now (the next player's), its move not made yet.
+const SlideRest = 250 * time.Millisecond
+
+// soon reports whether touch b came at most d after touch a, or either's
+// time is not known.
+func soon(a, b Touch, d time.Duration) bool {
+	return a.At.IsZero() || b.At.IsZero() || b.At.Sub(a.At) <= d
 }
 
 // Observation is what the board saw since it was last quiet and in step
@@ -165,8 +187,8 @@ func Infer(p *rules.Position, moves []rules.Move, obs Observation) Verdict {
 // one, narrowed by the trace: the piece was lifted from the move's origin
 // and put down on its destination. When the trace narrows them to none
 // (a capture so quick the switch never opened), occupancy alone is used.
-// others are the moves the trace fits only with a second hand at work
-// through the whole move (see straddled), left out of cands.
+// Where the trace fits several, those it fits best (fewest oddities: see
+// oddities) are cands and the others are others, left out of cands.
 func explaining(p *rules.Position, moves []rules.Move, obs Observation) (cands, others []rules.Move) {
 	var byOcc []rules.Move
 	for _, m := range moves {
@@ -177,7 +199,8 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) (cands, 
 	if len(byOcc) <= 1 {
 		return byOcc, nil
 	}
-	var byTrace, oneHand []rules.Move
+	var byTrace []rules.Move
+	var odd []int
 	for _, m := range byOcc {
 		// lifted from its square, then put down on its destination (a
 		// neighbour nudged before the move does not count), and that
@@ -185,37 +208,195 @@ func explaining(p *rules.Position, moves []rules.Move, obs Observation) (cands, 
 		i := index(obs.Trace, 0, m.From(), true)
 		if j := index(obs.Trace, i+1, m.To(), false); i >= 0 && j >= 0 && placedLast(obs.Trace, m.To()) && inHand(obs.Trace, i, j, m) {
 			byTrace = append(byTrace, m)
-			if !straddled(obs.Trace, i, j, m) {
-				oneHand = append(oneHand, m)
-			}
+			odd = append(odd, oddities(obs.Trace, i, j, m, square.Set{})+touchesLeft(obs.Trace, j)+strayPlaces(obs.Trace, []int{i}, []int{j}))
 		}
 	}
 	if len(byTrace) == 0 {
 		return byOcc, nil
 	}
-	if len(oneHand) > 0 {
-		for _, m := range byTrace {
-			if !slices.Contains(oneHand, m) {
-				others = append(others, m)
+	byTrace, odd = onTheWay(byTrace, odd, func(m rules.Move) bool {
+		i := index(obs.Trace, 0, m.From(), true)
+		return offWay(obs.Trace, i, index(obs.Trace, i+1, m.To(), false), m, square.Set{})
+	})
+	cands = fittest(byTrace, odd)
+	for _, m := range byTrace {
+		if !slices.Contains(cands, m) {
+			others = append(others, m)
+		}
+	}
+	return cands, others
+}
+
+// oddities counts what the trace needs, besides move m's own hands, to
+// be read as m with its piece lifted at trace index i (or lifted again
+// later, after it was set back) and put down on its destination at j: a second hand at work through the whole move (see
+// straddled), a piece lifted and set back while m's piece was in the hand
+// (where another reading has that touch after m's piece came down: the
+// next player's hand, a neighbour knocked), and m's piece resting on a
+// square off its way (a hand carries a piece toward where it goes). Two
+// captures by one piece leave the same board; these say which the hands
+// made.
+func oddities(tr []Touch, i, j int, m rules.Move, vacated square.Set) int {
+	i = carriedFrom(tr, i, j, m)
+	n := 0
+	if straddled(tr, i, j, m, vacated) {
+		n++
+	}
+	if touchedInHand(tr, i, j, m) {
+		n++
+	}
+	if astray(tr, i, j, m, vacated) {
+		n++
+	}
+	return n
+}
+
+// touchesLeft counts the touches of a trace (a piece lifted and set back
+// on its square, the next event there) that a reading leaves to other
+// hands: all but a capture's, where the piece taken off is followed on
+// its square by the capturing piece, put down at trace index js[k]. Of
+// two readings of one trace, the one that needs fewer is the hands' (a
+// piece that rested on the way and came down on a capture, not another
+// piece touched while the next player took the piece that rested there).
+func touchesLeft(tr []Touch, js ...int) int {
+	n := 0
+	for k, t := range tr {
+		if !t.Lift {
+			continue
+		}
+		if next := nextOn(tr, k); next >= 0 && !tr[next].Lift && !slices.Contains(js, next) {
+			n++
+		}
+	}
+	return n
+}
+
+// strayPlaces counts the put-downs of a trace that a reading leaves
+// unexplained: on an empty square, neither a move's landing (at trace
+// indexes js) nor during a move's carry (between a lift at is[k] and its
+// landing js[k]: a piece resting on its way), nor a piece set back where
+// it was lifted. A pawn's double step slid over its first square and
+// taken en passant leaves the same board as a single step taken there;
+// only such a put-down tells them apart.
+func strayPlaces(tr []Touch, is, js []int) int {
+	n := 0
+	for k, t := range tr {
+		if t.Lift || slices.Contains(js, k) || emptiedBefore(tr, k, t.Square) {
+			continue
+		}
+		carried := false
+		for w := range is {
+			carried = carried || is[w] < k && k < js[w]
+		}
+		if !carried {
+			n++
+		}
+	}
+	return n
+}
+
+// nextOn returns the index of the next event on trace index k's square
+// after k, or -1.
+func nextOn(tr []Touch, k int) int {
+	for i := k + 1; i < len(tr); i++ {
+		if tr[i].Square == tr[k].Square {
+			return i
+		}
+	}
+	return -1
+}
+
+// vacated is the squares moves left empty, their origins and the
+// squares their pieces rested on (put down between a move's lift at
+// is[k] and its landing at js[k], lifted again): where a later move's
+// piece, resting on its way, is put down on an empty square although a
+// piece was lifted there before in the trace.
+func vacated(tr []Touch, moves []rules.Move, is, js []int) square.Set {
+	var out square.Set
+	for w, m := range moves {
+		out.Add(m.From())
+		for k := is[w] + 1; k < js[w]; k++ {
+			if x := tr[k].Square; !tr[k].Lift && x != m.To() && !emptiedBefore(tr, k, x) && index(tr, k+1, x, true) >= 0 {
+				out.Add(x)
 			}
 		}
-		return oneHand, others
 	}
-	return byTrace, nil
+	return out
+}
+
+// carriedFrom returns the trace index of the last lift of move m's piece
+// from its square before it came down at j (at or after i): where it was
+// carried from, after any lift and set back before.
+func carriedFrom(tr []Touch, i, j int, m rules.Move) int {
+	for k := i + 1; k < j; k++ {
+		if tr[k].Lift && tr[k].Square == m.From() {
+			i = k
+		}
+	}
+	return i
+}
+
+// offWay reports whether move m's piece, lifted at trace index i and put
+// down at j, rested on a square off its way (astray): such a reading
+// does not fit the hands when another does, and is not kept open.
+func offWay(tr []Touch, i, j int, m rules.Move, vacated square.Set) bool {
+	return astray(tr, carriedFrom(tr, i, j, m), j, m, vacated)
+}
+
+// touchedInHand reports whether, while the piece lifted at trace index i
+// was carried to move m's destination (put down at j), another piece was
+// lifted and set back on its square (m's own squares and a castling
+// rook's aside).
+func touchedInHand(tr []Touch, i, j int, m rules.Move) bool {
+	rook := square.None
+	if c, _ := m.IsCastle(); c {
+		rook, _ = m.RookSquares()
+	}
+	for k := i + 1; k < j; k++ {
+		if x := tr[k].Square; tr[k].Lift && x != m.From() && x != m.To() && x != rook && index(tr[:j], k+1, x, false) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// astray reports whether the piece carried from trace index i to move m's
+// destination (put down at j) rested on the way (on an empty square, or
+// one the moves before left: vacated) on a square off its way:
+// one that is further from the origin and the destination together than
+// a step aside from the straight way between them.
+func astray(tr []Touch, i, j int, m rules.Move, vacated square.Set) bool {
+	rook := square.None
+	if c, _ := m.IsCastle(); c {
+		_, rook = m.RookSquares()
+	}
+	way := distance(m.From(), m.To())
+	for k := i + 1; k < j; k++ {
+		x := tr[k].Square
+		if tr[k].Lift || x == m.To() || x == rook || emptiedBefore(tr, k, x) && !vacated.Has(x) {
+			continue
+		}
+		if distance(m.From(), x)+distance(x, m.To()) > way+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // straddled reports whether, while the piece lifted at trace index i was
 // carried to move m's destination (put down at j), a piece lifted before i
-// was put back: a second hand at work through the whole move. Where the
+// was put back: a second hand at work through the whole move. (A square
+// a move before left or only rested on, vacated, is no piece put back:
+// m's piece rests there in turn.) Where the
 // same switches fit a reading without that (a piece captured, then
 // another touched by the next player), that reading is preferred.
-func straddled(tr []Touch, i, j int, m rules.Move) bool {
+func straddled(tr []Touch, i, j int, m rules.Move, vacated square.Set) bool {
 	rook := square.None
 	if c, _ := m.IsCastle(); c {
 		_, rook = m.RookSquares()
 	}
 	for k := i + 1; k < j; k++ {
-		if x := tr[k].Square; !tr[k].Lift && x != m.To() && x != rook && emptiedBefore(tr, i, x) && !lastLift(tr, i, k, x) {
+		if x := tr[k].Square; !tr[k].Lift && x != m.To() && x != rook && emptiedBefore(tr, i, x) && !lastLift(tr, i, k, x) && !vacated.Has(x) {
 			return true
 		}
 	}
@@ -263,10 +444,11 @@ func RulesCleared(p *rules.Position, moves []rules.Move, obs Observation) bool {
 // explainingPairs looks for a move by the seat to move followed by a move
 // of the next seat that together leave the final occupancy, each move's
 // origin lifted and destination put down in the trace. Promotions are
-// taken as the default piece. It returns the pairs without a second hand
-// at work through a move (see straddled) if any, else all, and all.
+// taken as the default piece. It returns the pairs the trace fits best
+// (fewest oddities) and all.
 func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) (pairs, all [][2]rules.Move) {
-	var out, oneHand [][2]rules.Move
+	var out [][2]rules.Move
+	var odd []int
 	var buf [256]rules.Move
 	tr := obs.Trace
 	for _, m1 := range moves {
@@ -298,16 +480,51 @@ func explainingPairs(p *rules.Position, moves []rules.Move, obs Observation) (pa
 			}
 			if q.OccupancyAfter(m2) == obs.Final {
 				out = append(out, [2]rules.Move{m1, m2})
-				if !straddled(tr, i1, j1, m1) && !straddled(tr, i2, j2, m2) {
-					oneHand = append(oneHand, [2]rules.Move{m1, m2})
-				}
+				odd = append(odd, oddities(tr, i1, j1, m1, square.Set{})+oddities(tr, i2, j2, m2, vacated(tr, []rules.Move{m1}, []int{i1}, []int{j1}))+touchesLeft(tr, j1, j2)+strayPlaces(tr, []int{i1, i2}, []int{j1, j2}))
 			}
 		}
 	}
-	if len(oneHand) > 0 {
-		return oneHand, out // see straddled
+	out, odd = onTheWay(out, odd, func(pr [2]rules.Move) bool {
+		i1 := index(tr, 0, pr[0].From(), true)
+		j1 := index(tr, i1+1, pr[0].To(), false)
+		i2 := index(tr, j1+1, pr[1].From(), true)
+		return offWay(tr, i1, j1, pr[0], square.Set{}) || offWay(tr, i2, index(tr, i2+1, pr[1].To(), false), pr[1], vacated(tr, pr[:1], []int{i1}, []int{j1}))
+	})
+	return fittest(out, odd), out
+}
+
+// onTheWay drops the readings for which astray says a piece rested off
+// its way, when another reading is left (odd[k] is reading k's oddities,
+// dropped with it).
+func onTheWay[T any](readings []T, odd []int, astray func(T) bool) ([]T, []int) {
+	var keep []T
+	var keepOdd []int
+	for k, r := range readings {
+		if !astray(r) {
+			keep = append(keep, r)
+			keepOdd = append(keepOdd, odd[k])
+		}
 	}
-	return out, out
+	if len(keep) == 0 {
+		return readings, odd
+	}
+	return keep, keepOdd
+}
+
+// fittest returns the readings with the fewest oddities (odd[k] is
+// reading k's).
+func fittest[T any](readings []T, odd []int) []T {
+	if len(readings) == 0 {
+		return nil
+	}
+	best := slices.Min(odd)
+	var out []T
+	for k, r := range readings {
+		if odd[k] == best {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // sameReply returns the second move shared, on the same squares, by
@@ -327,9 +544,10 @@ func sameReply(pairs [][2]rules.Move) []rules.Move {
 // lifted after the one before was put down, that together leave the
 // final occupancy: three players who moved before the board was quiet.
 // Promotions are taken as the default piece. Like explainingPairs, it
-// prefers readings without a second hand at work through a move.
+// returns the readings the trace fits best (fewest oddities).
 func explainingTriples(p *rules.Position, moves []rules.Move, obs Observation) [][]rules.Move {
-	var out, oneHand [][]rules.Move
+	var out [][]rules.Move
+	var odd []int
 	tr := obs.Trace
 	if len(tr) < 6 {
 		return nil // three lifts and three put-downs at least
@@ -380,26 +598,23 @@ func explainingTriples(p *rules.Position, moves []rules.Move, obs Observation) [
 				if q3.OccupancyAfter(m3) == obs.Final {
 					line := []rules.Move{m1, m2, m3}
 					out = append(out, line)
-					if !straddled(tr, i1, j1, m1) && !straddled(tr, i2, j2, m2) && !straddled(tr, i3, j3, m3) {
-						oneHand = append(oneHand, line)
-					}
+					odd = append(odd, oddities(tr, i1, j1, m1, square.Set{})+oddities(tr, i2, j2, m2, vacated(tr, []rules.Move{m1}, []int{i1}, []int{j1}))+oddities(tr, i3, j3, m3, vacated(tr, []rules.Move{m1, m2}, []int{i1, i2}, []int{j1, j2}))+touchesLeft(tr, j1, j2, j3)+strayPlaces(tr, []int{i1, i2, i3}, []int{j1, j2, j3}))
 				}
 			}
 		}
 	}
-	if len(oneHand) > 0 {
-		return oneHand
-	}
-	return out
+	return fittest(out, odd)
 }
 
 // inHand reports whether the piece lifted at trace index i can be the one
 // put down on move m's destination at index j: every piece put down on
 // another square in between (but a castling rook's) refills a square
-// emptied before (a neighbour set back, a piece put back) or is lifted
-// again before j (the piece resting on its way, a drag). A piece put down
-// on an empty square and left there is the moving piece, which then never
-// reached m's destination.
+// emptied before (a neighbour set back, a piece put back), or is lifted
+// again before j (the piece resting on its way, a drag) or right after j
+// (a slide: the piece came down on its destination while it still
+// covered the square before, both switches closed a moment). A piece put
+// down on an empty square and left there is the moving piece, which then
+// never reached m's destination.
 func inHand(tr []Touch, i, j int, m rules.Move) bool {
 	rook := square.None
 	if c, _ := m.IsCastle(); c {
@@ -410,11 +625,41 @@ func inHand(tr []Touch, i, j int, m rules.Move) bool {
 		if tr[k].Lift || x == m.To() || x == rook {
 			continue
 		}
-		if !emptiedBefore(tr, k, x) && index(tr[:j], k+1, x, true) < 0 {
+		if !emptiedBefore(tr, k, x) && index(tr[:j], k+1, x, true) < 0 && !slideTail(tr, i, j, x, m.To()) {
 			return false
 		}
 	}
 	return true
+}
+
+// slideTail reports whether square x, next to destination to, where the
+// piece carried from trace index i to to (put down at j) rested, was
+// lifted within SlideOverlap after j (untimed: before anyone lifted
+// another piece, the destination's own bounce and the other squares it
+// rested on aside): the tail of a slide. A piece covers two switches only on
+// neighbouring squares, and only a moment.
+func slideTail(tr []Touch, i, j int, x, to square.Square) bool {
+	if distance(x, to) != 1 {
+		return false
+	}
+	if !tr[j].At.IsZero() {
+		// Timed: the first lift of x after the landing, within
+		// SlideOverlap (another hand may have lifted a piece meanwhile,
+		// in the same scan).
+		k := index(tr, j+1, x, true)
+		return k >= 0 && soon(tr[j], tr[k], SlideOverlap)
+	}
+	for k := j + 1; k < len(tr); k++ {
+		s := tr[k].Square
+		switch {
+		case !tr[k].Lift || s == to:
+		case s == x:
+			return true
+		case index(tr[:j], i+1, s, false) < 0 || emptiedBefore(tr, index(tr[:j], i+1, s, false), s):
+			return false // a piece that was not resting on the way
+		}
+	}
+	return false
 }
 
 // emptiedBefore reports whether the last event on square s before trace

@@ -1,8 +1,10 @@
 package referee
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"boardd/rules"
 	"boardd/rules/square"
@@ -16,7 +18,8 @@ func sq(name string) square.Square {
 	return s
 }
 
-// trace reads "-e4 +e5": '-' lifts, '+' places.
+// trace reads "-e4 +e5": '-' lifts, '+' places; "-e4@120" happened 120
+// ms after a fixed start (without it, the time is not known).
 func trace(s string) []Touch {
 	var out []Touch
 	for i := 0; i < len(s); {
@@ -30,7 +33,16 @@ func trace(s string) []Touch {
 		for j < len(s) && s[j] != ' ' {
 			j++
 		}
-		out = append(out, Touch{Square: sq(s[i+1 : j]), Lift: s[i] == '-'})
+		name, at, timed := strings.Cut(s[i+1:j], "@")
+		t := Touch{Square: sq(name), Lift: s[i] == '-'}
+		if timed {
+			ms, err := strconv.Atoi(at)
+			if err != nil {
+				panic(err)
+			}
+			t.At = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond)
+		}
+		out = append(out, t)
 		i = j
 	}
 	return out

@@ -357,7 +357,7 @@ func (l *Live) call(ctx context.Context, rq request) error {
 func (l *Live) touch(e sensors.Event) bool {
 	switch e.Kind {
 	case sensors.Lift, sensors.Place:
-		l.ref.Touch(Touch{Square: e.Square, Lift: e.Kind == sensors.Lift})
+		l.ref.Touch(Touch{Square: e.Square, Lift: e.Kind == sensors.Lift, At: e.Time})
 		l.dirty, l.lastTouch = true, l.cfg.Now()
 		l.publishState()
 		return true
@@ -987,7 +987,7 @@ func (l *Live) remoteMove(c Command) Reply {
 	if err != nil {
 		return fail("move %s: %v", c.Move, err)
 	}
-	l.pending, l.ref.Expect = m, m
+	l.pending, l.ref.Expect, l.ref.ExpectBy = m, m, askedBy(l.tags, s)
 	l.emit(Message{Kind: MsgRemoteMove, Seat: s.String(), Move: g.Position().MoveText(m), Coord: m.String(),
 		Text: fmt.Sprintf("%s plays %s from afar: make the move on the board", s, g.Position().MoveText(m))})
 	return Reply{}
@@ -1662,6 +1662,23 @@ func remoteTag(remote [rules.NumSeats]bool) string {
 		}
 	}
 	return strings.Join(seats, ",")
+}
+
+// askedBy names who asks for seat s's moves from afar, for the board's
+// messages: the seat's bot and its level when the game's Bots tag lists
+// the seat ("Green:3,Blue": a seat without a level plays level 3, as
+// sync/botseat reads it), else its remote player.
+func askedBy(tags map[string]string, s rules.Seat) string {
+	for _, part := range strings.Split(tags["Bots"], ",") {
+		name, level, has := strings.Cut(strings.TrimSpace(part), ":")
+		if strings.EqualFold(strings.TrimSpace(name), s.String()) {
+			if !has {
+				level = "3"
+			}
+			return fmt.Sprintf("%s's bot (level %s)", s, strings.TrimSpace(level))
+		}
+	}
+	return s.String() + "'s remote player"
 }
 
 // remoteSeats reads the game's Remote tag; unknown names are ignored.

@@ -182,7 +182,7 @@ func TestLiveCommands(t *testing.T) {
 		t.Errorf("remote move shown: %+v lights h2 %q h4 %q", st.Remote, lt.Squares["h2"], lt.Squares["h4"])
 	}
 	b.hand("-h2 +h3")
-	if m := b.next(); m.Kind != MsgIllegal {
+	if m := b.next(); m.Kind != MsgIllegal || !strings.HasPrefix(m.Text, "Red's remote player asked for h2-h4, not h2-h3: put it back") {
 		t.Fatalf("another move than the remote one: %+v", m)
 	}
 	b.hand("-h3 +h2")
@@ -806,5 +806,22 @@ func TestLiveClaimWin(t *testing.T) {
 				t.Errorf("a second claim: %+v", r)
 			}
 		})
+	}
+}
+
+// A bot seat (the game's Bots tag, given with new_game) asks for its
+// move like a remote seat; another move made on the board is refused
+// naming the bot and the move it asked for.
+func TestLiveBotSeatsWrongMoveNamesTheMove(t *testing.T) {
+	b := startLive(t, LiveConfig{})
+	for _, c := range [][2]string{{"new_game", `{"tags":{"Bots":"Red:5"}}`}, {"remote", `{"seat":"Red","on":true}`}, {"move", `{"seat":"Red","move":"h2-h4"}`}} {
+		if r := b.do(c[0], c[1]); !r.OK {
+			t.Fatalf("%s: %s", c[0], r.Error)
+		}
+		b.next()
+	}
+	b.hand("-g2 +g3")
+	if m := b.next(); m.Kind != MsgIllegal || !strings.HasPrefix(m.Text, "Red's bot (level 5) asked for h2-h4, not g2-g3: put it back") {
+		t.Fatalf("another move than the bot's: %+v", m)
 	}
 }

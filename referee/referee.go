@@ -110,6 +110,9 @@ type Referee struct {
 	// remote seat's move that a human executes. Any other move is a
 	// position to correct.
 	Expect rules.Move
+	// ExpectBy names who asked for Expect in the refusal of another move
+	// ("Blue's bot (level 3)"); empty: the seat to move.
+	ExpectBy string
 }
 
 // Palette is the LED language (see README "LED language").
@@ -257,26 +260,35 @@ func (r *Referee) Quiet() []Event {
 		return out
 	}
 	obs := Observation{Trace: r.trace, Final: r.occ, After: r.after, After2: r.after2, Leaves: r.leaves}
+	inHand := false
 	if n := len(r.trace); n > 0 && r.trace[n-1].Lift && r.occ.AndNot(p.Occupancy()).Len() == 0 && !RulesCleared(p, r.g.LegalMoves(), obs) {
-		// The last thing done was a lift, and pieces were only taken off:
-		// a move in progress (a piece in the hand, a captured piece set
-		// aside). Nothing to judge until a piece is put down; the lifted
-		// piece's destinations stay lit. (Unless a move was made and the
-		// army the rules remove after it is being taken off.)
-		return out
+		// The last thing done was a lift, and pieces were only taken
+		// off: a move in progress (a piece in the hand, a captured piece
+		// set aside). Nothing to judge until a piece is put down; the
+		// lifted piece's destinations stay lit. (Unless a move was made
+		// and the army the rules remove after it is being taken off, or
+		// the lift may be the tail of a slide onto a capture: see below.)
+		if !restedOn(r.trace) {
+			return out
+		}
+		inHand = true
 	}
 	if rules.HookOptions[rules.EssayOptions](r.g.Variant()).PartnerPawnSwap && SwapUnderway(p, r.g.LegalMoves(), r.trace, r.occ) {
 		return out // a partner pawn swap half made: wait for the second pawn
 	}
 	moves := r.g.LegalMoves()
 	v := Infer(p, moves, obs)
+	if inHand && !slidOnto(v, r.trace) || heldAgain(v, r.trace) {
+		return out // a piece in the hand after all
+	}
 	switch v.Kind {
 	case NoChange:
 		r.trace, r.lifted = r.trace[:0], square.None
 	case Moved, Promotion:
 		var ok bool
+		shown := v
 		if v, ok = r.expected(v); !ok {
-			r.refuse(Verdict{Kind: Illegal}, "", emit)
+			r.refuse(Verdict{Kind: Illegal}, r.notExpected(p, shown), emit)
 			return out
 		}
 		if v.Kind == Moved && len(v.Others) > 0 && r.openDoubt(p, v, emit) {
@@ -296,6 +308,11 @@ func (r *Referee) Quiet() []Event {
 			if why = r.why(); why == "" && r.unfinished(p, moves, obs) {
 				return out // a move (or two quick ones) still being made
 			}
+			if r.Expect != 0 && why == "" {
+				why = r.notExpected(p, v)
+			} else if r.Expect != 0 {
+				why = r.notExpected(p, v) + "; " + why
+			}
 		}
 		r.refuse(v, why, emit)
 	}
@@ -313,6 +330,24 @@ func (r *Referee) expected(v Verdict) (Verdict, bool) {
 		return Verdict{Kind: Moved, Move: r.Expect}, true
 	}
 	return v, v.Kind == Moved && v.Move == r.Expect
+}
+
+// notExpected says why the move the board shows (verdict v) is refused
+// while a remote seat's move is expected: who asked for which move, and
+// the move shown ("Blue's bot (level 3) asked for Qa8-b9, not Qa8-c10").
+func (r *Referee) notExpected(p *rules.Position, v Verdict) string {
+	who := r.ExpectBy
+	if who == "" {
+		who = p.Turn().String()
+	}
+	shown := "another move"
+	switch v.Kind {
+	case Moved:
+		shown = p.MoveText(v.Move)
+	case Promotion:
+		shown = p.MoveText(v.Candidates[0])
+	}
+	return fmt.Sprintf("%s asked for %s, not %s", who, p.MoveText(r.Expect), shown)
 }
 
 // accept plays a Moved or Promotion verdict.
@@ -410,6 +445,98 @@ func (r *Referee) unfinished(p *rules.Position, moves []rules.Move, obs Observat
 		}
 	}
 	return false
+}
+
+// restedOn reports whether the trace's last event lifts a piece off a
+// square where a piece was put down before (an empty square, or one a
+// move left): a piece that came down on the square next to it while it
+// still covered this one (the tail of a slide) may be read as a move
+// (see slidOnto); the piece may as well be in the hand again.
+func restedOn(tr []Touch) bool {
+	return index(tr, 0, tr[len(tr)-1].Square, false) >= 0
+}
+
+// slidOnto reports whether verdict v reads a move whose piece was lifted,
+// put down on the square the trace's last event lifts (restedOn) and then
+// on its destination next to it at most SlideRest later, at most
+// SlideOverlap before that lift: the tail of its slide. (Later, it is the next player taking the piece
+// that moved, or another piece knocked: a piece in the hand.)
+func slidOnto(v Verdict, tr []Touch) bool {
+	m := v.Move
+	switch {
+	case v.Kind == Promotion:
+		m = v.Candidates[0]
+	case v.Kind != Moved:
+		return false
+	case len(v.Then) > 0:
+		m = v.Then[len(v.Then)-1] // the last of quick moves slid
+	}
+	last := tr[len(tr)-1]
+	j := -1
+	for k := len(tr) - 2; k >= 0 && j < 0; k-- {
+		if tr[k].Square == m.To() && !tr[k].Lift {
+			j = k // its landing (after a bounce, the last put-down)
+		}
+	}
+	if j < 0 || distance(m.To(), last.Square) != 1 || !soon(tr[j], last, SlideOverlap) {
+		return false
+	}
+	// The piece rested on the square it left last while it was carried:
+	// put down there before its landing (after its lift, or a moment
+	// before: leaving its square it closed both switches too), after the
+	// move before came down.
+	rest := -1
+	for k := len(tr) - 2; k >= 0 && rest < 0; k-- {
+		if tr[k].Square == last.Square && !tr[k].Lift {
+			rest = k
+		}
+	}
+	if rest < 0 || rest > j || index(tr[:j], 0, m.From(), true) < 0 || !soon(tr[rest], tr[j], SlideRest) {
+		return false
+	}
+	return rest > previousLanding(v, tr)
+}
+
+// previousLanding returns the trace index where the move before verdict
+// v's last move came down (-1 when v reads one move).
+func previousLanding(v Verdict, tr []Touch) int {
+	moves := append([]rules.Move{v.Move}, v.Then...)
+	j := -1
+	for _, m := range moves[:len(moves)-1] {
+		i := index(tr, j+1, m.From(), true)
+		j = index(tr, i+1, m.To(), false)
+	}
+	return j
+}
+
+// heldAgain reports whether the trace ends lifting a piece from a square
+// where the moves verdict v reads put nothing down: a piece set down
+// there that no move explains (neither a landing, nor a rest while a
+// piece was carried, nor a piece set back) is in the hand again, its
+// move still being made (the next player's piece resting beside the
+// piece it is taking, that piece just lifted).
+func heldAgain(v Verdict, tr []Touch) bool {
+	n := len(tr)
+	if v.Kind != Moved || n == 0 || !tr[n-1].Lift {
+		return false
+	}
+	x, at := tr[n-1].Square, -1
+	for k := n - 2; k >= 0 && at < 0; k-- {
+		if tr[k].Square == x && !tr[k].Lift {
+			at = k
+		}
+	}
+	if at < 0 || emptiedBefore(tr, at, x) {
+		return false
+	}
+	j := -1
+	for _, m := range append([]rules.Move{v.Move}, v.Then...) {
+		i := index(tr, j+1, m.From(), true)
+		if j = index(tr, i+1, m.To(), false); i < 0 || j < 0 || (i < at || at == i-1) && at <= j {
+			return false // carried (or leaving its square, both switches closed); or a move the trace does not show
+		}
+	}
+	return true
 }
 
 // held reports whether the board shows occupancy base with some pieces in
@@ -691,7 +818,7 @@ func (r *Referee) play(m rules.Move, emit func(Event)) {
 	if err != nil { // Infer only offers legal moves; this is a bug
 		panic(fmt.Sprintf("referee: inferred move %v refused: %v", m, err))
 	}
-	r.last, r.trace, r.lifted, r.Expect = m, r.trace[:0], square.None, 0
+	r.last, r.trace, r.lifted, r.Expect, r.ExpectBy = m, r.trace[:0], square.None, 0, ""
 	emit(Event{Kind: EvMove, Record: rec})
 	if res, over := r.g.Result(); over {
 		emit(Event{Kind: EvGameOver, Result: res})

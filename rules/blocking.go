@@ -109,6 +109,7 @@ func readBlockingOptions(src OptionSource, v *Variant) (any, error) {
 func (v *Variant) blocking() BlockingOptions { return HookOptions[BlockingOptions](v) }
 
 func init() {
+	RegisterResultTag(Double, func(r Result, _ [NumSeats]string) string { return r.doubleTag() })
 	registerOptions(readBlockingOptions)
 	registerHook(func(v *Variant) Hook {
 		if v.Mode != Double {
@@ -129,8 +130,8 @@ type BlockingDouble struct {
 	g *Game // the game HookIn bound the hook to; nil in the variant's hook
 }
 
-// bindGame returns the hook bound to g (HookIn).
-func (h *BlockingDouble) bindGame(g *Game) *BlockingDouble {
+// BindGame returns the hook bound to g (HookIn).
+func (h *BlockingDouble) BindGame(g *Game) *BlockingDouble {
 	c := *h
 	c.g = g
 	return &c

@@ -65,6 +65,7 @@ func readChess4Options(src OptionSource, _ *Variant) (any, error) {
 func (v *Variant) chess4() Chess4Options { return HookOptions[Chess4Options](v) }
 
 func init() {
+	RegisterResultTag(Chess4, func(r Result, _ [NumSeats]string) string { return r.chess4Tag() })
 	registerOptions(readChess4Options)
 	registerHook(func(v *Variant) Hook {
 		if v.Mode != Chess4 && !v.chess4().NoKingCapture && !v.chess4().ArmyControl && !v.chess4().ChainEnPassant {
@@ -85,10 +86,15 @@ type Chess4Hook struct {
 	HookBase
 	v *Variant
 	g *Game // the game HookIn bound the hook to; nil in the variant's hook
+	// armyOf[e] is 1 + the player who plays seat e's acquired army (0:
+	// nobody, Method 2), set in the hook of the game's copy of the variant
+	// (c4SetVariant) so that a refusal can say why the two do not capture
+	// each other.
+	armyOf [NumSeats]Seat
 }
 
-// bindGame returns the hook bound to g (HookIn).
-func (h *Chess4Hook) bindGame(g *Game) *Chess4Hook {
+// BindGame returns the hook bound to g (HookIn).
+func (h *Chess4Hook) BindGame(g *Game) *Chess4Hook {
 	c := *h
 	c.g = g
 	return &c
@@ -149,13 +155,17 @@ func (g *Game) c4() *chess4State {
 // CaptureBar names Method 2's acquired army and its controller, and the
 // active king that may not be captured.
 func (h *Chess4Hook) CaptureBar(p *Position, s Seat, victim Piece, to square.Square) string {
-	v := p.v // the position's copy of the variant knows who plays which army (c4SetVariant)
+	v := p.v // the position's copy of the variant, whose hook knows who plays which army (c4SetVariant)
+	armyOf := h.armyOf
+	if hv, ok := HookOf[*Chess4Hook](v); ok {
+		armyOf = hv.armyOf
+	}
 	e, name := victim.Seat(), kindNames[victim.Kind()]
 	switch {
 	case e == s:
-	case v.armyOf[e] == s+1 || v.armyOf[s] == e+1:
+	case armyOf[e] == s+1 || armyOf[s] == e+1:
 		c, army := s, e
-		if v.armyOf[s] == e+1 {
+		if armyOf[s] == e+1 {
 			c, army = e, s
 		}
 		return fmt.Sprintf("%s's %s on %s may not be captured by %s: %s plays %s's army, which does not capture its controller's pieces, nor they it", e, name, to, s, c, army)
@@ -594,13 +604,14 @@ func (g *Game) c4SetVariant() {
 	}
 	any := false
 	nv := *g.v
+	var armyOf [NumSeats]Seat
 	for e := Seat(0); e < NumSeats; e++ {
 		c := g.c4().ctrl[e]
 		if c == 0 {
 			continue
 		}
 		any = true
-		nv.armyOf[e] = c
+		armyOf[e] = c
 		nv.CanCapture[c-1][e], nv.CanCapture[e][c-1] = false, false
 		nv.Checks[e][c-1] = false
 		for x := Seat(0); x < NumSeats; x++ {
@@ -614,6 +625,9 @@ func (g *Game) c4SetVariant() {
 	nv.cells = nil
 	if err := nv.Compile(); err != nil {
 		panic(err) // the variant compiled before; control changes no data Compile checks
+	}
+	if h, ok := HookOf[*Chess4Hook](&nv); ok {
+		h.armyOf = armyOf
 	}
 	g.pos.v = &nv
 }

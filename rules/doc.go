@@ -25,21 +25,22 @@
 //     elimination, points, draws, resignation, time-outs, takeback and
 //     the history.
 //   - Hooks (hooks.go): what a variant's data cannot say. Each variant
-//     file that needs rules of its own has one Go file named after it
-//     (russian-fortress.yaml → russian_fortress.go, stevenson.yaml →
-//     stevenson.go, verney.yaml → verney.go, chess4*.yaml → chess4.go and
-//     chess4_ep.go, blocking-double.yaml → blocking.go, essay-*.yaml →
-//     essay.go) holding a hook: a type that embeds HookBase, registers a
-//     maker, says what it Provides and implements only that. The core
-//     asks the hooks (Variant.hook, HookOf); it never tests a variant's
-//     name or mode beyond chess.com's Teams and FFA. A hook's per-game
-//     state (HookState) is kept with every turn and restored by Takeback
-//     and LookAhead.
+//     file that needs rules of its own has one hook: a type that embeds
+//     HookBase, registers a maker, says what it Provides and implements
+//     only that. The hook lives in a package of its own under rules/
+//     (stevenson.yaml → rules/stevenson, verney.yaml → rules/verney) or,
+//     for the variants not yet moved out, in the core file named after it
+//     (russian-fortress.yaml → russian_fortress.go, chess4*.yaml →
+//     chess4.go and chess4_ep.go, blocking-double.yaml → blocking.go,
+//     essay-*.yaml → essay.go). The core asks the hooks (Variant.hook,
+//     HookOf); it never tests a variant's name or mode beyond chess.com's
+//     Teams and FFA. A hook's per-game state (HookState) is kept with
+//     every turn and restored by Takeback and LookAhead.
 //   - Hook options: a hook's own keys in the variant file (pawn_leap,
 //     no_king_capture, each seat's fortress, …) are a typed struct in the
-//     hook's file (VerneyOptions, Chess4Options, StevensonOptions,
+//     hook's file (verney.Options, stevenson.Options, Chess4Options,
 //     FortressOptions, EssayOptions, BlockingOptions). The hook file
-//     registers a reader (registerOptions) that reads them through an
+//     registers a reader (RegisterOptions) that reads them through an
 //     OptionSource (the loader, with file, line and key in its errors);
 //     ReadHookOptions stores them on the Variant and HookOptions returns
 //     them. Adding a variant's option touches only its hook file and its
@@ -50,10 +51,10 @@
 //
 //   - OrdinaryKings: Compile clears the check tables from it, so that
 //     neither the attack tables nor the plain count treat a king as royal
-//     (Stevenson's; verney.go refuses it with its rules).
+//     (Stevenson's; package verney refuses it with its rules).
 //   - KingCaptureGreys: the move generator judges a king capture's
 //     legality with the captured army already inert (chess.com FFA, and
-//     Chess4's mode); verney.go refuses it too.
+//     Chess4's mode); package verney refuses it too.
 //   - PromotedWorthOne: the game layer's scoring of FFA and the essay's
 //     FFA, and the =D of FEN4 and move text.
 //   - KingCaptureRemovesArmy: Make and the game layer take a captured
@@ -63,10 +64,50 @@
 // The engine for a bot (package engine) uses the core API: Variant,
 // ParseFEN4, Position (LegalMoves, CountLegal, Make, Unmake, InCheck,
 // Turn, Perft) and Game (Play, LegalMoves, Status, Result, Takeback,
-// LookAhead). Game offers only what every variant shares; a variant's own
-// operations on a game (blocking double's Announce and Reply, Chess4's
-// Controller and KeepArmy) are methods of its hook, reached bound to the
-// game with HookIn[*BlockingDouble](g) or HookIn[*Chess4Hook](g).
+// LookAhead). Game offers only what every variant shares (and, for
+// hooks, the operations of hookapi.go); a variant's own operations on a
+// game (blocking double's Announce and Reply, Chess4's Controller and
+// KeepArmy) are methods of its hook, reached bound to the game with
+// HookIn[*BlockingDouble](g) or HookIn[*Chess4Hook](g).
+//
+// # Variant packages
+//
+// A variant is a package under rules/ that registers itself, as a switch
+// driver registers with sensors: its init calls RegisterHook (a maker that
+// returns the hook when a compiled variant's data calls for it) and
+// RegisterOptions (a reader of the variant file's own keys into the
+// package's Options type). Package rules/shipped lists the shipped
+// variant packages in one block of blank imports, and the loader
+// (rules/variants) imports it; a variant file whose package is not linked
+// in fails to load, naming a key nobody reads. The core imports no variant
+// package and names none (rules/shipped's tests check both), so it builds
+// and its tests pass with any variant package removed.
+//
+// What a hook package uses of the core, beyond the Hook interface, HookBase,
+// the Hook* lookups and the core API (Position, Game, Variant and their
+// exported fields), is a small surface (hookapi.go), none of it on the
+// plain hot path:
+//
+//   - registration: RegisterHook, RegisterOptions, RegisterResultTag (a
+//     mode's own PGN4 Result tag), OptionSource,
+//     ReadBools and BoolKey, HookOptions;
+//   - cells, the index of the padded mailbox that the hook methods take:
+//     CellOf, SquareOf, CellStride, Dir.Step, Dir.Opposite,
+//     Dir.PawnCaptureSteps, Move.FromCell, Move.ToCell, NewMove, KindName;
+//   - the variant's tables: PlayableCells, IsPromotionCell, HasWalls,
+//     Partner, Captures, AttacksKing, PawnDir, and AddPawnAttack (from
+//     Hook.Compile, to teach the attack tests a pawn attack of the hook's);
+//   - the position: OnCell, PieceCells, KingCell, NextSeat, SetTurn,
+//     OutSeats, SetOut, SetOutSeats, ClearEnPassant, AddPawnMove,
+//     QueenMoves;
+//   - the game, for a hook's Settle and the like: LivePosition (the game's
+//     own position, not a copy), SetStatus, KnockOut, SideOf, OpponentOf,
+//     HasMoves, End, CheckDraws.
+//
+// To add a variant: its YAML in configs/variants, a package
+// rules/NAME with its hook and Options, a line in rules/shipped; where a
+// hook needs more of the core, an exported accessor in hookapi.go, never a
+// test of the variant in a core file.
 //
 // # The hot path
 //

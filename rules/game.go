@@ -100,11 +100,8 @@ func (r Result) Draw() bool { return len(r.Winners) == 0 }
 // "0-1" (Blue and Green win), "1/2-1/2" in Teams; in FFA the scores as
 // chess.com writes them with the given player names ("A: 72 - B: 14 - …").
 func (r Result) Tag(mode Mode, names [NumSeats]string) string {
-	if mode == Chess4 {
-		return r.chess4Tag()
-	}
-	if mode == Double {
-		return r.doubleTag()
+	if tag := resultTags[mode]; tag != nil {
+		return tag(r, names) // a mode whose hook writes its own (RegisterResultTag)
 	}
 	if mode == Teams {
 		switch {

@@ -14,10 +14,12 @@ import (
 //
 // A variant file (configs/variants/NAME.yaml) is data: board, seats, who
 // captures and checks whom, options. Rules that data cannot express live
-// in a hook, in the rules file named after the variant
-// (rules/russian_fortress.go for russian-fortress.yaml). Each hook file
-// registers a maker (registerHook) that looks at a compiled variant's data
-// and returns the hook when the variant calls for it. Variant.Compile asks
+// in a hook: in a variant package of its own (rules/verney for
+// verney.yaml, linked in by rules/shipped) or, for a variant not yet moved
+// out, in the rules file named after it (rules/russian_fortress.go for
+// russian-fortress.yaml). Each registers a maker (RegisterHook) that looks
+// at a compiled variant's data and returns the hook when the variant
+// calls for it. Variant.Compile asks
 // every maker, keeps the hooks that answer, lets each adjust the variant's
 // tables (Hook.Compile), and records what they provide: the core asks a
 // hook only for what it Provides, and the hot path's needs (whether the
@@ -412,11 +414,12 @@ func HookOf[T Hook](v *Variant) (T, bool) {
 }
 
 // GameHook is a hook with operations of its own on one game (blocking
-// double's announcements, Chess4's army control): bindGame returns the
-// hook bound to the game.
+// double's announcements, Chess4's army control): BindGame returns the
+// hook bound to the game (a copy that remembers g; exported so that a
+// hook in a variant package of its own can be one).
 type GameHook[T any] interface {
 	Hook
-	bindGame(g *Game) T
+	BindGame(g *Game) T
 }
 
 // HookIn returns g's hook of type T bound to g, the typed way to reach a
@@ -433,7 +436,7 @@ func HookIn[T GameHook[T]](g *Game) (T, bool) {
 	if !ok {
 		return h, false
 	}
-	return h.bindGame(g), true
+	return h.BindGame(g), true
 }
 
 // OptionSource is a variant file as a hook reads its own options from it

@@ -58,3 +58,20 @@ func TestHooksExclusive(t *testing.T) {
 		}
 	}
 }
+
+// A mode's hook writes the Result tag of its games (RegisterResultTag);
+// other modes keep Teams' and FFA's.
+func TestRegisterResultTag(t *testing.T) {
+	const mode = Mode(200) // a mode of no shipped variant
+	RegisterResultTag(mode, func(r Result, names [NumSeats]string) string {
+		return names[r.Winners[0]] + " takes all"
+	})
+	defer delete(resultTags, mode)
+	r := Result{Reason: "checkmate", Winners: []Seat{Blue}}
+	if got := r.Tag(mode, [NumSeats]string{"A", "B", "C", "D"}); got != "B takes all" {
+		t.Errorf("registered tag: %q, want %q", got, "B takes all")
+	}
+	if got := r.Tag(Teams, [NumSeats]string{}); got != "0-1" {
+		t.Errorf("Teams tag with a mode registered: %q, want 0-1", got)
+	}
+}

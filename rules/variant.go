@@ -169,11 +169,6 @@ type Variant struct {
 	partner   [NumSeats]Seat
 	revCell   [NumSeats][numCells]bool
 	resCell   [NumSeats][numCells]bool
-	// Chess4 Method 2: armyOf[e] is 1 + the player who plays seat e's
-	// acquired army (0: nobody), set on the game's copy of the variant
-	// (c4SetVariant) so that a refusal can say why the two do not capture
-	// each other.
-	armyOf [NumSeats]Seat
 }
 
 // Options are the documented rule choices of a variant (see README).

@@ -19,6 +19,7 @@ import (
 	"maps"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -65,6 +66,7 @@ type Daemon struct {
 	ledsOut  *ledreg.Out
 	broker   *broker.Broker
 	Mirror   *mqtt.Mirror // the MQTT mirror, nil without MQTT
+	Hub      *mqtt.Mirror // the mirror into a club hub's broker (mqtt.hub), else nil
 	webSrv   *web.Server
 	webLn    *web.Listener
 	http     *http.Server
@@ -130,7 +132,8 @@ func Start(parent context.Context, cfg configs.Daemon, stdout, stderr io.Writer)
 	// (read before Resume repairs anything), the stream, and what MQTT
 	// acknowledged, so a lost or damaged stream file never brings a Seq
 	// round again.
-	seqFloor := max(archive.HighSeq(cfg.StateDir), mqtt.AckedSeq(filepath.Join(cfg.StateDir, "mqtt-acked"), cfg.Board))
+	seqFloor := max(archive.HighSeq(cfg.StateDir), mqtt.AckedSeq(filepath.Join(cfg.StateDir, "mqtt-acked"), cfg.Board),
+		mqtt.AckedSeq(filepath.Join(cfg.StateDir, "hub-acked"), cfg.Board))
 
 	// The game: resumed from the journal, or new.
 	d.rec = &archive.Recorder{Dir: cfg.StateDir, Board: cfg.Board, Lookup: catalog.Variant, Site: cfg.Game.Tags["Site"]}
@@ -278,6 +281,11 @@ func Start(parent context.Context, cfg configs.Daemon, stdout, stderr io.Writer)
 		return nil, err
 	}
 
+	// A club hub, joined with the URL it printed: a second mirror.
+	if err := d.startHub(ctx); err != nil {
+		return nil, err
+	}
+
 	// The web display, MQTT over WebSocket and /metrics on one port.
 	if err := d.startWeb(ctx); err != nil {
 		return nil, err
@@ -323,19 +331,6 @@ func undoStart(dir string, before map[string]bool) {
 	}
 }
 
-// dialable turns a listening address into one to connect to: an
-// unspecified host (":1883", "0.0.0.0:1883", "[::]:1883") is this machine.
-func dialable(addr string) string {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return addr
-	}
-	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
-		host = "127.0.0.1"
-	}
-	return net.JoinHostPort(host, port)
-}
-
 func network(addr string) string {
 	if strings.HasPrefix(addr, "/") || strings.HasPrefix(addr, "@") {
 		return "unix"
@@ -361,15 +356,13 @@ func (d *Daemon) secret(configured, file string) (string, error) {
 		return configured, nil
 	}
 	path := filepath.Join(d.cfg.StateDir, file)
-	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) > 0 {
-		return strings.TrimSpace(string(b)), nil
+	b, err := os.ReadFile(path)
+	made := err != nil || len(strings.TrimSpace(string(b))) == 0
+	pw, err := broker.KeptPassword(path)
+	if err == nil && made {
+		d.generated.Store(file, true)
 	}
-	pw := broker.GeneratePassword()
-	if err := os.WriteFile(path, []byte(pw+"\n"), 0o600); err != nil {
-		return "", fmt.Errorf("keeping a generated password: %w", err)
-	}
-	d.generated.Store(file, true)
-	return pw, nil
+	return pw, err
 }
 
 // passwordNote says where a password is for the greeting: a password
@@ -415,7 +408,7 @@ func (d *Daemon) startMQTT(ctx context.Context) error {
 			return fmt.Errorf("mqtt.embedded: %w", err)
 		}
 		d.broker, d.MQTTAddr = b, b.Addr()
-		url, user, pass = "tcp://"+dialable(b.Addr()), "boardd-mirror-"+d.cfg.Board, self
+		url, user, pass = "tcp://"+lan.Dialable(b.Addr()), "boardd-mirror-"+d.cfg.Board, self
 	}
 	m, err := mqtt.Start(ctx, mqtt.Config{Broker: url, Username: user, Password: pass, Prefix: c.Prefix, Board: d.cfg.Board,
 		TLS:    mqtt.TLS{CAFile: c.TLS.CAFile, CertFile: c.TLS.CertFile, KeyFile: c.TLS.KeyFile, InsecureSkipVerify: c.TLS.InsecureSkipVerify},
@@ -424,6 +417,30 @@ func (d *Daemon) startMQTT(ctx context.Context) error {
 		return fmt.Errorf("mqtt: %w", err)
 	}
 	d.Mirror = m
+	return nil
+}
+
+// startHub mirrors the board into a club hub's broker (mqtt.hub), with
+// the board account the URL carries and its own acknowledged position
+// (hub-acked), so the hub gets every message even when it joined late.
+func (d *Daemon) startHub(ctx context.Context) error {
+	c := d.cfg.MQTT
+	if c.Hub == "" {
+		return nil
+	}
+	u, err := neturl.Parse(c.Hub)
+	if err != nil || u.User == nil {
+		return fmt.Errorf("mqtt.hub: want mqtt://board:PASSWORD@host:port")
+	}
+	user := u.User.Username()
+	pass, _ := u.User.Password()
+	u.User = nil
+	m, err := mqtt.Start(ctx, mqtt.Config{Broker: u.String(), Username: user, Password: pass, Prefix: c.Prefix, Board: d.cfg.Board,
+		Source: d.Live, GamePGN4: d.rec.GamePGN4, StateFile: filepath.Join(d.cfg.StateDir, "hub-acked"), Log: d.log.With("part", "hub")})
+	if err != nil {
+		return fmt.Errorf("mqtt.hub: %w", err)
+	}
+	d.Hub = m
 	return nil
 }
 
@@ -506,6 +523,10 @@ func (d *Daemon) greet(w io.Writer) {
 	} else if d.Mirror != nil {
 		fmt.Fprintf(w, "  MQTT: mirroring to %s (topics %s/%s/#)\n", d.cfg.MQTT.Broker, d.cfg.MQTT.Prefix, d.cfg.Board)
 	}
+	if d.Hub != nil {
+		u, _ := neturl.Parse(d.cfg.MQTT.Hub)
+		fmt.Fprintf(w, "  club hub:     mirroring to %s (topics %s/%s/#)\n", u.Redacted(), d.cfg.MQTT.Prefix, d.cfg.Board)
+	}
 	if d.SimAddr != "" {
 		fmt.Fprintf(w, "  sim switches: %s (lines such as: lift h2, place h4)\n", d.SimAddr)
 	}
@@ -551,6 +572,9 @@ func (d *Daemon) Close() error {
 	}
 	if d.Mirror != nil {
 		d.Mirror.Close()
+	}
+	if d.Hub != nil {
+		d.Hub.Close()
 	}
 	d.stop()
 	d.wg.Wait()
@@ -956,7 +980,7 @@ func checkMQTTTLS(c *configs.Checking) error {
 	}
 	url := m.Broker
 	if url == "" {
-		url = "tcp://" + dialable(m.Embedded.Listen) // the embedded broker speaks plain MQTT
+		url = "tcp://" + lan.Dialable(m.Embedded.Listen) // the embedded broker speaks plain MQTT
 	}
 	if _, err := mqtt.ClientOptions(url, m.Username, m.Password, t); err != nil {
 		key := "mqtt.tls"

@@ -29,6 +29,17 @@ func TestFastHandsScripts(t *testing.T) {
 		{"a capture and a touch: the reading played stands", "teams", teamsTwoCaptures,
 			"lift i11\nwait 180ms\nlift k9\nwait 160ms\nplace k9\nwait 140ms\nlift b4\nwait 300ms\nplace b4\nwait 600ms\nlift k9\nwait 150ms\nlift n6\nwait 250ms\nplace k9\nwait 600ms\n",
 			"Bi11xNk9 Bn6xBk9", ""},
+		// Issue 27: Red's queen slid g1-h2-i3 (55 ms on h2, both
+		// switches closed a moment on landing, contact bounce), Blue
+		// lifted the queen on a8 270 ms after the landing and played
+		// Qa8-b9.
+		{"a quick reply after a slide", "teams", "h2-h3 b9-c9 e13-e12 m6-l6",
+			"lift g1\nwait 30ms\nplace h2\nwait 55ms\nplace i3\nwait 10ms\nlift h2\nbounce i3 5\nwait 260ms\nlift a8\nwait 150ms\nplace b9\nwait 600ms\n",
+			"Qg1-i3 Qa8-b9", ""},
+		// Green's pawn slid m4-l4-k4 (49 ms on l4, a bounce), Red's reply.
+		{"a double step slid, then the next move", "ffa", "h2-h3 b9-c9 e13-e12",
+			"lift m4\nwait 15ms\nplace l4\nwait 49ms\nplace k4\nwait 15ms\nlift l4\nbounce k4 8\nwait 200ms\nlift h3\nwait 100ms\nplace h4\nwait 600ms\n",
+			"m4-k4 h3-h4", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, inStep, said := playScript(t, tc.variant, tc.prelude, tc.script)

@@ -29,7 +29,7 @@ func newRefRig(ref *referee.Referee, out io.Writer, quiet time.Duration) (*refRi
 	rig, err := handsim.NewRig(board, g.Position().Occupancy(), quiet, func(e sensors.Event) {
 		switch e.Kind {
 		case sensors.Lift, sensors.Place:
-			ref.Touch(referee.Touch{Square: e.Square, Lift: e.Kind == sensors.Lift})
+			ref.Touch(referee.Touch{Square: e.Square, Lift: e.Kind == sensors.Lift, At: e.Time})
 		case sensors.Fault:
 			fmt.Fprintf(out, "!! sensor fault on %s\n", e.Square)
 		}

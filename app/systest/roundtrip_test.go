@@ -28,10 +28,13 @@ var (
 // variant (default promotions, no resignations: switches cannot show those)
 // played by simulated hands at every noise level through the simulated
 // reed switches, their debounce and the referee must come out move for
-// move, with no phantom move ever recorded. The players answer the board
-// as club players do: where the referee stops to ask (two moves fit what
-// the switches saw) or to correct, they follow its lights back and make
-// the move again. The stops are counted and reported.
+// move, with no phantom move ever recorded and no stop: slides over
+// several squares, contact bounce, neighbours knocked after a capture and
+// the next player starting before the board was quiet are all read
+// (issue 27). Should the referee stop to ask (two moves fit what the
+// switches saw) or to correct, the players follow its lights back and
+// make the move again, and the game goes on; every stop fails the test,
+// as every move recorded other than the one played does.
 func TestRandomGamesThroughSwitches(t *testing.T) {
 	for _, d := range everyVariant(t) {
 		v := d.v
@@ -48,7 +51,7 @@ func TestRandomGamesThroughSwitches(t *testing.T) {
 				rt := roundTrip(t, g, seed, noise)
 				stops += rt.stops
 				for _, w := range rt.why {
-					t.Logf("%s noise %d seed %d: stop %s", d.Name, noise, seed, w)
+					t.Errorf("%s noise %d seed %d: STOP %s", d.Name, noise, seed, w)
 				}
 				if rt.phantom != "" {
 					t.Errorf("%s noise %d seed %d: PHANTOM MOVE %s", d.Name, noise, seed, rt.phantom)
@@ -58,7 +61,7 @@ func TestRandomGamesThroughSwitches(t *testing.T) {
 					t.Errorf("%s noise %d seed %d: %d of %d moves recorded; %s", d.Name, noise, seed, len(rt.got), len(want), rt.err)
 				}
 			}
-			t.Logf("%s noise %d: %d games, %d moves: %d not reproduced, %d stops answered by following the lights", d.Name, noise, *roundTripGames, moves, wrong, stops)
+			t.Logf("%s noise %d: %d games, %d moves: %d not reproduced, %d stops", d.Name, noise, *roundTripGames, moves, wrong, stops)
 		}
 	}
 }
@@ -71,8 +74,9 @@ func TestRandomGamesThroughSwitches(t *testing.T) {
 // stop and undecided games (the game ended while a capture read on one of
 // two readings that leave the same board still waited for a later move
 // to decide it), with in brackets those whose recorded reading is not the
-// move played. Phantom and missed moves fail it; stops and undecided games
-// are reported.
+// move played. Phantom and missed moves, stops and games that end on a
+// reading that is not the move played fail it; undecided games whose
+// reading is the move played are reported.
 func TestHeavyNoiseReport(t *testing.T) {
 	if *roundTripReport <= 0 {
 		t.Skip("the long run: go test ./app/systest -run HeavyNoiseReport -timeout 2h -args -roundtrip.report=1000")
@@ -95,9 +99,10 @@ func TestHeavyNoiseReport(t *testing.T) {
 			}
 			if rt.openWrong {
 				wrong++
+				t.Errorf("%s seed %d: WRONG the game ends on a doubted reading that is not the move played", d.Name, seed)
 			}
 			for _, w := range rt.why {
-				t.Logf("%s seed %d: stop %s", d.Name, seed, w)
+				t.Errorf("%s seed %d: STOP %s", d.Name, seed, w)
 			}
 			ok := 0
 			for ok < len(rt.got) && ok < len(want) && (rt.got[ok] == want[ok] || rt.openWrong) {
@@ -278,7 +283,8 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise handsim.Noise) rou
 				continue
 			}
 			if k >= len(want) || m != want[k] {
-				res.phantom = fmt.Sprintf("%d: %s (played: %s)", k+1, m, want[min(k, len(want)-1)])
+				said := out.String()
+				res.phantom = fmt.Sprintf("%d: %s (played: %s); the referee said:\n%s", k+1, m, want[min(k, len(want)-1)], said[max(0, len(said)-400):])
 				return -1
 			}
 		}
@@ -323,12 +329,14 @@ func roundTrip(t *testing.T, g *rules.Game, seed int64, noise handsim.Noise) rou
 		}
 		res.stops++
 		said := strings.Split(strings.TrimSpace(out.String()), "\n")
+		why := fmt.Sprintf("%d moves read of %d made, the board in step: %v (nothing said)", n, i, s.ref.InStep())
 		for k := len(said) - 1; k >= 0; k-- {
 			if strings.HasPrefix(said[k], "!!") {
-				res.why = append(res.why, fmt.Sprintf("after move %d (%s): %s", n, strings.Join(want[n:min(n+2, len(want))], " "), said[k]))
+				why = said[k]
 				break
 			}
 		}
+		res.why = append(res.why, fmt.Sprintf("after move %d (%s): %s", n, strings.Join(want[n:min(n+2, len(want))], " "), why))
 		followLights()
 		if n = recorded(); n < 0 || res.err != "" {
 			return res

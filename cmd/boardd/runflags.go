@@ -12,7 +12,7 @@ import (
 // runOverrides are boardd run's flags for the settings changed most
 // often; each overrides its config key.
 type runOverrides struct {
-	web, mqtt, state, variant *string
+	web, mqtt, state, variant, hub *string
 }
 
 func runFlags(fs *flag.FlagSet) runOverrides {
@@ -21,6 +21,7 @@ func runFlags(fs *flag.FlagSet) runOverrides {
 		mqtt:    fs.String("mqtt", "", "the embedded MQTT broker's address, host:port (config mqtt.embedded.listen; off: no MQTT)"),
 		state:   fs.String("state", "", "the state directory: the game in progress, finished games, passwords (config state_dir)"),
 		variant: fs.String("variant", "", "the variant of a new game (config game.variant), such as ffa, teams, chess4"),
+		hub:     fs.String("hub", "", "join a club hub: the URL boardd hub prints, mqtt://board:PASSWORD@host:port (config mqtt.hub)"),
 	}
 }
 
@@ -42,6 +43,9 @@ func (o runOverrides) apply(cfg *configs.Daemon) error {
 		cfg.SetStateDir(*o.state, "--state")
 		changed = true
 	}
+	if *o.hub != "" {
+		cfg.MQTT.Hub, changed = *o.hub, true
+	}
 	if *o.variant != "" {
 		if _, err := catalog.Variant(*o.variant, cfg.Game.Start); err != nil {
 			return fmt.Errorf("--variant %s: %w (boardd variants lists them)", *o.variant, err)
@@ -52,7 +56,7 @@ func (o runOverrides) apply(cfg *configs.Daemon) error {
 		return nil
 	}
 	if err := board.CheckConfig(cfg, "the command line"); err != nil {
-		return fmt.Errorf("%w (from --web, --mqtt, --state or --variant)", err)
+		return fmt.Errorf("%w (from --web, --mqtt, --state, --variant or --hub)", err)
 	}
 	return nil
 }

@@ -94,6 +94,20 @@ func PNG(text string) ([]byte, error) {
 	return c.PNG(), nil
 }
 
+// Dialable is an address this machine dials to reach a server
+// listening on listen: a wildcard host (":1883", "0.0.0.0:1883",
+// "[::]:1883") becomes 127.0.0.1; anything else is itself.
+func Dialable(listen string) string {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return listen
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
+}
+
 // Loopback reports whether listen only accepts connections from this
 // machine.
 func Loopback(listen string) bool {

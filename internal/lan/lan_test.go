@@ -122,3 +122,20 @@ func TestJoinAndPNG(t *testing.T) {
 		}
 	}
 }
+
+// Dialable turns a wildcard listen address into this machine's.
+func TestDialable(t *testing.T) {
+	for in, want := range map[string]string{
+		":1883":               "127.0.0.1:1883",
+		"0.0.0.0:1884":        "127.0.0.1:1884",
+		"[::]:8090":           "127.0.0.1:8090",
+		"192.168.1.20:1883":   "192.168.1.20:1883",
+		"127.0.0.1:0":         "127.0.0.1:0",
+		"club-server.local:1": "club-server.local:1",
+		"no port":             "no port",
+	} {
+		if got := Dialable(in); got != want {
+			t.Errorf("Dialable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

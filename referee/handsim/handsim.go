@@ -13,6 +13,7 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 
 	"boardd/referee"
@@ -54,23 +55,28 @@ func ParseNoise(name string) (Noise, error) {
 // Script turns a game's moves into what hands and reed switches do, as
 // a switch script for the simulated board: captures with the victim or the
 // mover lifted first, castling king-first or rook-first, the e.p. victim
-// lifted, and with noise contact bounce, slides over empty squares,
-// nudged neighbours and quick replies (the next player moving before the
-// board was quiet); at heavy noise also a piece lifted and put back before
-// the move (the mover hesitating, j'adoube, an opponent's piece looked at,
-// often during the last move's quiet period), a neighbour knocked and set
-// back after the move, and human pauses longer than the quiet period
-// between the parts of a castle or a capture, a piece held in the hand
-// meanwhile. The same seed gives the same script. Resignations end it (no
-// switch shows them).
+// lifted, and with noise contact bounce; at heavy noise also pieces slid
+// over the empty squares on their way (resting 5-80 ms on each, both
+// switches closed a moment or neither between two squares, on leaving
+// and on landing too, a capture's victim snatched off in passing, the
+// landing bouncing, now and then hard), quick replies (the next player
+// starting 100-400 ms after the landing, before the board was quiet), a
+// piece lifted and put back before the move (the mover hesitating,
+// j'adoube, an opponent's piece looked at, often during the last move's
+// quiet period), a neighbour nudged before the move, a piece knocked and
+// set back right after it (a neighbour of the landing square, or after a
+// capture another piece the mover could have taken: the same board), and
+// human pauses longer than the quiet period between the parts of a castle
+// or a capture, a piece held in the hand meanwhile. The same seed gives
+// the same script. Resignations end it (no switch shows them).
 func Script(g *rules.Game, seed int64, noise Noise) (string, error) {
 	chunks, err := Chunks(g, seed, noise)
 	return strings.Join(chunks, ""), err
 }
 
-// QuickReply ends a turn's chunk when the next player moves before the
-// board was quiet.
-const QuickReply = "wait 60ms\n"
+// QuickReply ends a turn's chunk (after its last wait) when the next
+// player moves before the board was quiet.
+const QuickReply = "# quick reply\n"
 
 // Chunks is Script cut into one script per turn: chunk i makes
 // move i (and ends with the wait before the next; a short wait is a quick
@@ -175,25 +181,55 @@ func Chunks(g *rules.Game, seed int64, noise Noise) ([]string, error) {
 				hand(second[0], second[1])
 			}
 		// A hand needs well over the 20 ms debounce to take a piece off
-		// and put another down: 40-120 ms here.
+		// and put another down: 40-120 ms here. At heavy noise a piece
+		// that goes in a line is often slid over the empty squares on its
+		// way instead (see slide).
 		case len(victims) > 0 && rng.Intn(2) == 0: // victims off first
 			for _, v := range victims {
 				fmt.Fprintf(&b, "lift %s\nwait %dms\n", v, pause())
 			}
-			hand(m.From().String(), m.To().String())
-		case len(victims) > 0: // mover first, then the victims, then put down
-			fmt.Fprintf(&b, "lift %s\nwait %dms\n", m.From(), pause())
-			for _, v := range victims {
-				fmt.Fprintf(&b, "lift %s\nwait %dms\n", v, pause())
-			}
-			fmt.Fprintf(&b, "place %s\n", m.To())
-		default:
-			if mid, ok := emptyBetween(p, m); ok && noise == Heavy && rng.Intn(2) == 0 {
-				// Slid across an empty square on the way, resting there
-				// long enough for its switch to report it.
-				fmt.Fprintf(&b, "lift %s\nwait 30ms\nplace %s\nwait 40ms\nlift %s\nwait 30ms\nplace %s\n", m.From(), mid, mid, m.To())
+			if way := between(p, m); noise == Heavy && len(way) > 0 && rng.Intn(2) == 0 {
+				slide(&b, rng, m.From(), way, m.To(), nil)
 			} else {
 				hand(m.From().String(), m.To().String())
+			}
+		case len(victims) > 0: // mover first, then the victims, then put down
+			if way := between(p, m); noise == Heavy && len(way) > 0 && rng.Intn(2) == 0 {
+				// Slid up to the victim, which the other hand snatches
+				// off in passing, then on: one motion.
+				slide(&b, rng, m.From(), way, m.To(), func() {
+					for _, v := range victims {
+						fmt.Fprintf(&b, "lift %s\nwait %dms\n", v, 20+rng.Intn(60))
+					}
+				})
+			} else {
+				fmt.Fprintf(&b, "lift %s\nwait %dms\n", m.From(), pause())
+				for _, v := range victims {
+					fmt.Fprintf(&b, "lift %s\nwait %dms\n", v, pause())
+				}
+				fmt.Fprintf(&b, "place %s\n", m.To())
+				if ms := rng.Intn(6); ms > 0 && noise > None {
+					fmt.Fprintf(&b, "bounce %s %d\n", m.To(), ms)
+				}
+			}
+		default:
+			if way := between(p, m); noise == Heavy && len(way) > 0 && rng.Intn(2) == 0 {
+				slide(&b, rng, m.From(), way, m.To(), nil)
+			} else {
+				hand(m.From().String(), m.To().String())
+			}
+		}
+		// What the hands do between the landing and the next move, in ms
+		// after the landing: at heavy noise now and then a piece is
+		// knocked and set back (a neighbour of the landing square, or
+		// after a capture another piece the mover could have taken, the
+		// same board either way: the order of the switches tells).
+		since := 0
+		if c, _ := m.IsCastle(); noise == Heavy && !c && rng.Intn(4) < 1+min(len(victims), 1) {
+			if x, ok := knocked(p, m, rng); ok {
+				at, hold := rng.Intn(200), 30+rng.Intn(170)
+				fmt.Fprintf(&b, "wait %dms\nlift %s\nwait %dms\nplace %s\n", at+1, x, hold, x)
+				since = at + 1 + hold
 			}
 		}
 		swap, swapEP := m.IsSwap()
@@ -213,6 +249,7 @@ func Chunks(g *rules.Game, seed int64, noise Noise) ([]string, error) {
 		}
 		// The next move needs the gesture or a command first: nobody
 		// rushes it.
+		next := i+1 < len(recs) && recs[i+1].Action == rules.ActMove // a move follows
 		nextPick := i+1 < len(recs) && recs[i+1].Action == rules.ActMove && (len(notes[i+1]) > 0 || promotionPick(played.LegalMoves(), recs[i+1].Move) > 0)
 		switch {
 		case gestures > 0:
@@ -221,11 +258,15 @@ func Chunks(g *rules.Game, seed int64, noise Noise) ([]string, error) {
 				fmt.Fprintf(&b, "lift %s\nwait 80ms\nplace %s\nwait 600ms\n", m.To(), m.To())
 			}
 			quick = false
-		case noise == Heavy && !quick && !nextPick && rng.Intn(4) == 0:
-			// Now and then the next player replies before the board was
-			// quiet (never twice in a row: the referee reads at most two
-			// moves from one quiet period).
-			b.WriteString(QuickReply)
+		case noise == Heavy && !quick && !nextPick && next && p.Occupancy() == played.Position().Occupancy() && rng.Intn(4) == 0:
+			// Now and then the next player starts moving 100-400 ms after
+			// the landing, before the board was quiet (not while the
+			// rules take pieces off), the last piece
+			// perhaps still bouncing (never twice in a row: the referee
+			// reads at most three moves from one quiet period).
+			// (and 100 ms at least after a knocked piece was set back:
+			// two hands do not meet on the board)
+			fmt.Fprintf(&b, "wait %dms %s", max(100+rng.Intn(300)-since, 100), QuickReply)
 			quick = true
 		default:
 			b.WriteString("wait 600ms\n")
@@ -262,17 +303,82 @@ func promotionPick(legal []rules.Move, m rules.Move) int {
 	return 0
 }
 
-// emptyBetween is the first square a rider passes on its way, if it is
-// empty: where a sliding hand may rest.
-func emptyBetween(p *rules.Position, m rules.Move) (square.Square, bool) {
-	k := p.At(m.From()).Kind()
-	if k != rules.Rook && k != rules.Bishop && k != rules.Queen {
+// between lists the squares a piece going in a line passes on its way
+// (a rider, a king, a pawn's double step), all empty: where a sliding
+// hand may rest. Nil for a knight's leap and a step.
+func between(p *rules.Position, m rules.Move) []square.Square {
+	df, dr := m.To().File()-m.From().File(), m.To().Rank()-m.From().Rank()
+	if df != 0 && dr != 0 && df != dr && df != -dr {
+		return nil
+	}
+	sf, sr := cmp.Compare(df, 0), cmp.Compare(dr, 0)
+	var out []square.Square
+	for f, r := m.From().File()+sf, m.From().Rank()+sr; f != m.To().File() || r != m.To().Rank(); f, r = f+sf, r+sr {
+		q := square.At(f, r)
+		if p.At(q).IsPiece() || !p.Variant().Geometry.Playable.Has(q) {
+			return nil
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// slide writes a hand sliding a piece from one square over the empty
+// squares way onto to, as reed switches see it: on each square of the
+// way it rests a moment (5-80 ms: long enough for the switch to report
+// it, or not), and between two squares it covers both switches a moment
+// or neither, on its first square and on landing too; the landing
+// bounces. beforeLast, when set, is written before the last step (a
+// piece taken off the destination with the mover in the hand).
+func slide(b *strings.Builder, rng *rand.Rand, from square.Square, way []square.Square, to square.Square, beforeLast func()) {
+	path := append(append([]square.Square{from}, way...), to)
+	for k := 1; k < len(path); k++ {
+		if k == len(path)-1 && beforeLast != nil {
+			beforeLast()
+		}
+		prev, next := path[k-1], path[k]
+		if rng.Intn(3) == 0 { // both covered a moment
+			fmt.Fprintf(b, "place %s\nwait %dms\nlift %s\n", next, 5+rng.Intn(35), prev)
+		} else {
+			fmt.Fprintf(b, "lift %s\nwait %dms\nplace %s\n", prev, rng.Intn(20), next)
+		}
+		if k < len(path)-1 {
+			fmt.Fprintf(b, "wait %dms\n", 5+rng.Intn(75))
+		}
+	}
+	ms := 1 + rng.Intn(8)
+	if rng.Intn(5) == 0 {
+		ms = 10 + rng.Intn(30) // a hard landing
+	}
+	fmt.Fprintf(b, "bounce %s %d\n", to, ms)
+}
+
+// knocked picks the piece a hand knocks and sets back right after move
+// m of position p: after a capture, now and then another piece the mover
+// could have taken (the same board either way), else a piece next to the
+// landing square. It reports false when there is none.
+func knocked(p *rules.Position, m rules.Move, rng *rand.Rand) (square.Square, bool) {
+	q := p.Clone()
+	q.Make(m)
+	if p.At(m.To()).IsPiece() && rng.Intn(2) == 0 {
+		var also []square.Square
+		for _, x := range p.LegalMoves(nil) {
+			if x.From() == m.From() && x.To() != m.To() && p.At(x.To()).IsPiece() && q.Occupancy().Has(x.To()) && !slices.Contains(also, x.To()) {
+				also = append(also, x.To())
+			}
+		}
+		if len(also) > 0 {
+			return also[rng.Intn(len(also))], true
+		}
+	}
+	var near []square.Square
+	for _, x := range q.Occupancy().Squares() {
+		if d := max(x.File()-m.To().File(), m.To().File()-x.File(), x.Rank()-m.To().Rank(), m.To().Rank()-x.Rank()); d == 1 {
+			near = append(near, x)
+		}
+	}
+	if len(near) == 0 {
 		return square.None, false
 	}
-	df, dr := m.To().File()-m.From().File(), m.To().Rank()-m.From().Rank()
-	sf, sr := cmp.Compare(df, 0), cmp.Compare(dr, 0)
-	if f, r := m.From().File()+sf, m.From().Rank()+sr; (f != m.To().File() || r != m.To().Rank()) && !p.At(square.At(f, r)).IsPiece() {
-		return square.At(f, r), true
-	}
-	return square.None, false
+	return near[rng.Intn(len(near))], true
 }

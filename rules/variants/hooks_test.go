@@ -7,6 +7,7 @@ import (
 
 	"boardd/rules"
 	"boardd/rules/square"
+	verneyhook "boardd/rules/verney"
 )
 
 // Each variant file finds its rules in the hook named after it
@@ -71,7 +72,7 @@ func TestHookOf(t *testing.T) {
 	if !ok || len(h.TrucePairs()) != 8 {
 		t.Fatalf("HookOf(russian-fortress) = %v, %v; want the fortress hook with 8 truce pairs", h, ok)
 	}
-	if _, ok := rules.HookOf[*rules.Verney](v); ok {
+	if _, ok := rules.HookOf[*verneyhook.Verney](v); ok {
 		t.Error("russian-fortress has a Verney hook")
 	}
 	if !v.Provides(rules.OnPawnCapture) || v.Provides(rules.OnGameMoves) {

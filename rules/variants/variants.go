@@ -2,9 +2,11 @@
 // (configs/variants/*.yaml) into rules.Variant values: the board, seats,
 // turn order, partnerships, pawn directions and promotion zones, start
 // arrays and options. The file is the data; what data cannot say lives in
-// a hook in the rules package, in the file named after the variant
-// (configs/variants/stevenson.yaml → rules/stevenson.go; see the rules
-// package's doc), which Variant.Compile picks from the data.
+// a hook, in the rules file named after the variant or in a variant
+// package of its own (configs/variants/stevenson.yaml →
+// rules/stevenson; see the rules package's doc), which Variant.Compile
+// picks from the data. The loader links in the shipped variant packages
+// (rules/shipped).
 //
 // Errors name the file, the line and the key, and say what is expected:
 //
@@ -24,6 +26,7 @@ import (
 
 	"boardd/internal/yamlpos"
 	"boardd/rules"
+	_ "boardd/rules/shipped" // the variant packages' hooks
 	"boardd/rules/square"
 
 	"go.yaml.in/yaml/v3"
@@ -640,7 +643,7 @@ func (d *Definition) knownKeys(used map[string]bool) error {
 			k := n.Content[i]
 			if !known[k.Value] && !used[prefix+k.Value] {
 				return &Error{File: d.file, Line: k.Line, Key: prefix + k.Value,
-					Msg: fmt.Sprintf("field %s not found (check the key's spelling and the value's type)", k.Value)}
+					Msg: fmt.Sprintf("field %s not found: neither the loader nor a linked-in variant package reads it (check the key's spelling and the value's type; a variant's own key needs its package listed in rules/shipped)", k.Value)}
 			}
 		}
 		return nil

@@ -43,6 +43,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -286,6 +287,21 @@ func GeneratePassword() string {
 		panic("broker: no randomness: " + err.Error()) // crypto/rand does not fail on Linux
 	}
 	return base64.RawURLEncoding.EncodeToString(buf[:])
+}
+
+// KeptPassword returns the password kept in file, or, when the file is
+// missing or empty, a new one (GeneratePassword) that it keeps there
+// (mode 0600) for the next start: the accounts a board or a hub makes on
+// its first start.
+func KeptPassword(file string) (string, error) {
+	if b, err := os.ReadFile(file); err == nil && len(strings.TrimSpace(string(b))) > 0 {
+		return strings.TrimSpace(string(b)), nil
+	}
+	pw := GeneratePassword()
+	if err := os.WriteFile(file, []byte(pw+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("keeping a generated password: %w", err)
+	}
+	return pw, nil
 }
 
 // auth is the mochi hook that checks passwords and allows writes.

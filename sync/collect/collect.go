@@ -72,12 +72,11 @@ func Run(ctx context.Context, br mqttclient.Broker, dir string, stdout, stderr i
 // It returns the file and "new" or "updated", or "" when the file already
 // holds this text (or the payload is empty: a retained game cleared).
 func SaveGame(dir, prefix, topic string, pgn []byte) (path, what string, err error) {
-	rest, ok := strings.CutPrefix(topic, prefix+"/")
-	parts := strings.Split(rest, "/")
-	if !ok || len(parts) != 3 || parts[1] != mqtt.TopicGames {
+	board, leaf, ok := mqtt.SplitTopic(prefix, topic)
+	id, game := strings.CutPrefix(leaf, mqtt.TopicGames+"/")
+	if !ok || !game || strings.Contains(id, "/") {
 		return "", "", fmt.Errorf("topic %q is not %s/<board>/games/<id>", topic, prefix)
 	}
-	board, id := parts[0], parts[2]
 	for _, c := range []struct{ what, id string }{{"board", board}, {"game", id}} {
 		if err := mqtt.CheckID(c.what, c.id); err != nil || strings.ContainsAny(c.id, `\:*?"<>|`) {
 			return "", "", fmt.Errorf("topic %q: %s id %q cannot be a file name", topic, c.what, c.id)

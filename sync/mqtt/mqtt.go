@@ -240,6 +240,26 @@ func Topic(prefix, board, leaf string) string {
 	return prefix + "/" + board + "/" + leaf
 }
 
+// SplitTopic splits a topic <prefix>/<board>/<leaf> into the board and
+// the leaf ("events", "games/<id>", "cmd/replay/result"): the reading of
+// a board's topics that collectors and the hub share. ok is false for a
+// topic outside prefix or without a leaf; the board id is not checked
+// (CheckID does that).
+func SplitTopic(prefix, topic string) (board, leaf string, ok bool) {
+	if prefix == "" {
+		prefix = DefaultPrefix
+	}
+	rest, ok := strings.CutPrefix(topic, prefix+"/")
+	if !ok {
+		return "", "", false
+	}
+	board, leaf, ok = strings.Cut(rest, "/")
+	if !ok || leaf == "" {
+		return "", "", false
+	}
+	return board, leaf, true
+}
+
 // Stats are a Mirror's counters, for /metrics.
 type Stats struct {
 	// Connected tells whether the broker connection is up now and the

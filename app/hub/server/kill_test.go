@@ -1,0 +1,148 @@
+package server_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"boardd/app/hub/hubtest"
+	"boardd/app/hub/server"
+	"boardd/app/hub/store"
+	"boardd/referee"
+)
+
+// childEnv makes the test binary a hub process (TestMain): state
+// directory and MQTT address, separated by a comma.
+const childEnv = "BOARDD_HUB_TEST_CHILD"
+
+func TestMain(m *testing.M) {
+	if v := os.Getenv(childEnv); v != "" {
+		state, addr, _ := strings.Cut(v, ",")
+		h, err := server.Start(context.Background(), server.Config{StateDir: state, MQTT: addr, Web: "off"})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		h.Greet(os.Stdout)
+		os.Stdout.Close() // the greeting is complete
+		select {}         // until killed
+	}
+	os.Exit(m.Run())
+}
+
+// hubProcess starts this test binary as a hub on state and addr and
+// waits for its greeting; kill sends it SIGKILL.
+func hubProcess(t *testing.T, state, addr string) (join string, kill func()) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+state+","+addr)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := false
+	kill = func() {
+		if !killed {
+			killed = true
+			cmd.Process.Signal(syscall.SIGKILL)
+			cmd.Wait()
+		}
+	}
+	t.Cleanup(kill)
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if m := joinLine.FindStringSubmatch(sc.Text()); m != nil {
+			return m[1], kill
+		}
+	}
+	t.Fatalf("the hub process printed no join line")
+	return "", nil
+}
+
+// The hub's process killed with SIGKILL in the middle of a game, its
+// broker with it, and started again on the same state directory: the
+// board (its mirror reconnecting by itself) plays on, and the hub ends
+// with every message of the board once, no gap, the moves as played.
+func TestHubKilledMidGame(t *testing.T) {
+	state := t.TempDir()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+
+	join, kill := hubProcess(t, state, addr)
+	pw := strings.TrimPrefix(strings.Split(join, "@")[0], "mqtt://board:")
+	l := hubtest.Start(t, hubtest.Board{Broker: "tcp://" + addr, User: server.BoardUser, Password: pw, Name: "club-9"})
+	check, err := store.Open(context.Background(), filepath.Join(state, "hub.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Close()
+	held := func() uint64 {
+		last, err := check.LastSeqs(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return last["club-9"]
+	}
+	waitHeld := func(seq uint64) {
+		t.Helper()
+		for end := time.Now().Add(20 * time.Second); held() < seq; time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(end) {
+				t.Fatalf("the hub holds club-9 up to %d, want %d", held(), seq)
+			}
+		}
+	}
+
+	moves := hubtest.TeamsMoves
+	hubtest.Play(t, l, moves[:6]...)
+	waitHeld(3)
+	kill() // mid-stream: the broker goes too
+	t.Logf("killed holding seq %d of %d", held(), l.State().Seq)
+	hubtest.Play(t, l, moves[6:12]...)
+	hubProcess(t, state, addr)
+	hubtest.Play(t, l, moves[12:]...)
+	if r := l.Do(context.Background(), referee.Command{Name: referee.CmdResign, Seat: "Green"}); !r.OK {
+		t.Fatalf("resign: %s", r.Error)
+	}
+	last := l.State().Seq
+	waitHeld(last)
+
+	ctx := context.Background()
+	seqs, _ := check.Seqs(ctx, "club-9")
+	want := make([]uint64, last)
+	for i := range want {
+		want[i] = uint64(i + 1)
+	}
+	if !reflect.DeepEqual(seqs, want) {
+		t.Fatalf("the hub holds seqs %v, want 1 to %d once each", seqs, last)
+	}
+	turns, _ := check.Turns(ctx, "club-9", l.State().Game)
+	var got []string
+	for _, u := range turns {
+		if u.UndoneSeq == 0 && u.Kind == referee.MsgMove {
+			got = append(got, u.Move)
+		}
+	}
+	if !reflect.DeepEqual(got, moves) {
+		t.Errorf("stored moves\n %v\nwant\n %v", got, moves)
+	}
+	if g, ok, _ := check.Game(ctx, "club-9", l.State().Game); !ok || g.Result == nil || g.Result.Reason != "resignation" {
+		t.Errorf("game %+v: want its result", g)
+	}
+}

@@ -1,0 +1,223 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// A migration takes the schema from version-1 to version. Statements use
+// the SQL both engines read; {{id}} is an integer key the database
+// numbers itself, which the engines spell differently.
+type migration struct {
+	version int
+	name    string
+	stmts   []string
+}
+
+// migrations, in order. Never edit one that has shipped: add the next.
+var migrations = []migration{{
+	version: 1,
+	name:    "boards, messages, players, events, rounds, games, tags, moves, results, corrections",
+	stmts: []string{
+		// A board that ever published to the hub. last_seq is the last seq
+		// of its stream the hub holds (stored, or given up as a gap): the
+		// hub resumes at last_seq+1. status is its last MQTT status.
+		`CREATE TABLE boards (
+			board      TEXT PRIMARY KEY,
+			first_seen TEXT NOT NULL,
+			last_seen  TEXT NOT NULL,
+			last_seq   BIGINT NOT NULL DEFAULT 0,
+			status     TEXT NOT NULL DEFAULT '',
+			game       TEXT NOT NULL DEFAULT ''
+		)`,
+		// Every message of every board's stream, once, as it was published.
+		`CREATE TABLE messages (
+			board TEXT NOT NULL REFERENCES boards (board),
+			seq   BIGINT NOT NULL,
+			game  TEXT NOT NULL,
+			kind  TEXT NOT NULL,
+			at    TEXT NOT NULL,
+			body  TEXT NOT NULL,
+			PRIMARY KEY (board, seq)
+		)`,
+		// Seqs the board no longer kept when the hub asked for them.
+		`CREATE TABLE gaps (
+			board     TEXT NOT NULL REFERENCES boards (board),
+			first_seq BIGINT NOT NULL,
+			last_seq  BIGINT NOT NULL,
+			noted_at  TEXT NOT NULL,
+			reason    TEXT NOT NULL,
+			PRIMARY KEY (board, first_seq)
+		)`,
+		`CREATE TABLE players (
+			id         {{id}},
+			name       TEXT NOT NULL UNIQUE,
+			created_at TEXT NOT NULL
+		)`,
+		// kind: ffa or teams (and the variant's name for the games).
+		`CREATE TABLE events (
+			id         {{id}},
+			name       TEXT NOT NULL,
+			kind       TEXT NOT NULL DEFAULT 'ffa',
+			variant    TEXT NOT NULL DEFAULT '',
+			created_at TEXT NOT NULL
+		)`,
+		`CREATE TABLE event_players (
+			event_id  BIGINT NOT NULL REFERENCES events (id),
+			player_id BIGINT NOT NULL REFERENCES players (id),
+			PRIMARY KEY (event_id, player_id)
+		)`,
+		`CREATE TABLE rounds (
+			id        {{id}},
+			event_id  BIGINT NOT NULL REFERENCES events (id),
+			number    INTEGER NOT NULL,
+			pushed_at TEXT,
+			UNIQUE (event_id, number)
+		)`,
+		// A game a board played. round_id is set when a round's pairing
+		// sent it; status is playing or over.
+		`CREATE TABLE games (
+			board      TEXT NOT NULL REFERENCES boards (board),
+			game       TEXT NOT NULL,
+			start_seq  BIGINT NOT NULL,
+			variant    TEXT NOT NULL DEFAULT '',
+			start      TEXT NOT NULL DEFAULT '',
+			started_at TEXT NOT NULL,
+			status     TEXT NOT NULL DEFAULT 'playing',
+			round_id   BIGINT REFERENCES rounds (id),
+			PRIMARY KEY (board, game)
+		)`,
+		`CREATE TABLE game_tags (
+			board TEXT NOT NULL,
+			game  TEXT NOT NULL,
+			name  TEXT NOT NULL,
+			value TEXT NOT NULL,
+			PRIMARY KEY (board, game, name),
+			FOREIGN KEY (board, game) REFERENCES games (board, game)
+		)`,
+		// The turns of a game (kind move, resign, timeout or claim), keyed
+		// by the message that played them. undone_seq is the message that
+		// took the turn back (a takeback, a changed promotion, a revised
+		// move); the turn stays for the record. Clocks (ms) and points
+		// are the four seats' after the turn, Red, Blue, Yellow, Green.
+		`CREATE TABLE moves (
+			board        TEXT NOT NULL,
+			seq          BIGINT NOT NULL,
+			game         TEXT NOT NULL,
+			kind         TEXT NOT NULL,
+			seat         TEXT NOT NULL,
+			move         TEXT NOT NULL,
+			coord        TEXT NOT NULL,
+			clock_red    BIGINT,
+			clock_blue   BIGINT,
+			clock_yellow BIGINT,
+			clock_green  BIGINT,
+			points_red    INTEGER,
+			points_blue   INTEGER,
+			points_yellow INTEGER,
+			points_green  INTEGER,
+			fen4         TEXT NOT NULL,
+			undone_seq   BIGINT,
+			PRIMARY KEY (board, seq),
+			FOREIGN KEY (board, game) REFERENCES games (board, game)
+		)`,
+		`CREATE INDEX moves_game ON moves (board, game, seq)`,
+		`CREATE TABLE results (
+			board   TEXT NOT NULL,
+			game    TEXT NOT NULL,
+			seq     BIGINT NOT NULL,
+			reason  TEXT NOT NULL,
+			winners TEXT NOT NULL,
+			pgn4    TEXT NOT NULL,
+			points_red    INTEGER,
+			points_blue   INTEGER,
+			points_yellow INTEGER,
+			points_green  INTEGER,
+			PRIMARY KEY (board, game),
+			FOREIGN KEY (board, game) REFERENCES games (board, game)
+		)`,
+		// A tournament director's correction of a result, with the note
+		// that says why; the board's own result stays in messages.
+		`CREATE TABLE corrections (
+			id         {{id}},
+			board      TEXT NOT NULL,
+			game       TEXT NOT NULL,
+			made_at    TEXT NOT NULL,
+			made_by    TEXT NOT NULL,
+			old_result TEXT NOT NULL,
+			new_result TEXT NOT NULL,
+			note       TEXT NOT NULL,
+			FOREIGN KEY (board, game) REFERENCES games (board, game)
+		)`,
+	},
+}}
+
+// SchemaVersion is the schema version this boardd migrates to.
+func SchemaVersion() int { return migrations[len(migrations)-1].version }
+
+// dialect spells what the engines spell differently.
+func (s *Store) dialect(stmt string) string {
+	id := "INTEGER PRIMARY KEY AUTOINCREMENT"
+	if s.engine == Postgres {
+		id = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"
+	}
+	return strings.ReplaceAll(stmt, "{{id}}", id)
+}
+
+// migrate applies the migrations the database has not had, each in its
+// own transaction with its row in schema_migrations. On PostgreSQL an
+// advisory lock keeps two hubs starting at once from migrating twice.
+func (s *Store) migrate(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version    INTEGER PRIMARY KEY,
+		name       TEXT NOT NULL,
+		applied_at TEXT NOT NULL
+	)`); err != nil {
+		return fmt.Errorf("create schema_migrations: %w", err)
+	}
+	for _, m := range migrations {
+		if err := s.apply(ctx, m); err != nil {
+			return fmt.Errorf("migration %d (%s): %w", m.version, m.name, err)
+		}
+	}
+	var newest sql.NullInt64
+	if err := s.db.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_migrations`).Scan(&newest); err != nil {
+		return err
+	}
+	if int(newest.Int64) > SchemaVersion() {
+		return fmt.Errorf("the database's schema is version %d, newer than this boardd's %d: run a newer boardd on it", newest.Int64, SchemaVersion())
+	}
+	return nil
+}
+
+func (s *Store) apply(ctx context.Context, m migration) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if s.engine == Postgres {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(31415926)`); err != nil {
+			return err
+		}
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = $1`, m.version).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	for _, st := range m.stmts {
+		if _, err := tx.ExecContext(ctx, s.dialect(st)); err != nil {
+			return fmt.Errorf("%w in %.60s…", err, strings.Join(strings.Fields(st), " "))
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`, m.version, m.name, ts(time.Now())); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,215 @@
+package rules
+
+import (
+	"fmt"
+
+	"boardd/rules/square"
+)
+
+// The surface a variant package uses: what a hook in its own package
+// (rules/stevenson, …) reads and changes in the core, beyond the Hook
+// interface and the core API. See the package doc, "Variant packages".
+// Everything here is a thin exported name for what the core's own files
+// use; none of it is on the plain hot path (a hook's methods run only
+// behind a bit of Variant.provides).
+
+// RegisterHook adds a hook maker, called from a variant package's init:
+// given a variant whose data tables are built, make returns the variant's
+// hook, or nil when the variant does not call for it. Variant.Compile
+// asks every maker.
+func RegisterHook(make func(v *Variant) Hook) { registerHook(make) }
+
+// RegisterOptions adds a hook's option reader, called from a variant
+// package's init: read reads the hook's own keys from src for the variant
+// v being built (its core data filled in, not yet compiled) and returns
+// the hook's options value (a struct of the package's), or nil when the
+// file sets none of them. A key no reader reads is an unknown key of the
+// variant file, so a file whose package is not linked in fails to load
+// with an error naming the key.
+func RegisterOptions(read func(src OptionSource, v *Variant) (any, error)) {
+	registerOptions(read)
+}
+
+// resultTags are the registered writers of a mode's PGN4 Result tag
+// (RegisterResultTag).
+var resultTags = map[Mode]func(r Result, names [NumSeats]string) string{}
+
+// RegisterResultTag makes tag the writer of Result.Tag for the games of
+// mode m, called from a variant package's init where its mode's result
+// is not Teams' "1-0" or FFA's scores (Chess4's point shares).
+func RegisterResultTag(m Mode, tag func(r Result, names [NumSeats]string) string) {
+	resultTags[m] = tag
+}
+
+// BoolKey is a boolean option's key in a variant file and the field it
+// fills (ReadBools).
+type BoolKey struct {
+	// Key is the option's dotted key ("king_moves_as_queen").
+	Key string
+	// Field is where its value goes.
+	Field *bool
+}
+
+// ReadBools reads each boolean key into its field.
+func ReadBools(src OptionSource, keys ...BoolKey) error {
+	for _, k := range keys {
+		if err := boolOptions(src, boolKey{k.Key, k.Field}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Cells: the hooks' methods name squares by cell, the index of the padded
+// mailbox (Position and Variant hand them out); these convert and step.
+
+// CellOf returns the cell of square sq.
+func CellOf(sq square.Square) int { return cell(sq) }
+
+// SquareOf returns the square of cell c.
+func SquareOf(c int) square.Square { return squareOf(c) }
+
+// Step returns the cell offset of one step in direction d.
+func (d Dir) Step() int { return dirDelta[d] }
+
+// Opposite returns the direction opposite d.
+func (d Dir) Opposite() Dir { return Dir(opposite[d]) }
+
+// NewMove returns the plain move from cell from to cell to, promoting to
+// promo (NoKind for none), as a hook's PieceMoves or Promote appends it.
+func NewMove(from, to int, promo Kind) Move { return newMove(from, to, promo, flagNormal) }
+
+// KindName returns the kind's name as the rules texts write it ("pawn").
+func KindName(k Kind) string { return kindNames[k] }
+
+// OnCell returns the piece on cell c (NoPiece for an empty cell, Wall off
+// the board).
+func (p *Position) OnCell(c int) Piece { return p.board[c] }
+
+// PieceCells returns the cells of seat s's pieces, live and grey, in no
+// order. The slice is the position's own: read it, do not keep it across
+// a Make or Unmake.
+func (p *Position) PieceCells(s Seat) []int16 { return p.plist[s][:p.pcount[s]] }
+
+// NextSeat returns the seat after s in turn order that is still playing,
+// or s itself when nobody else is.
+func (p *Position) NextSeat(s Seat) Seat { return p.nextSeat(s) }
+
+// SetTurn gives the move to seat s (a hook's Settle passing a turn).
+func (p *Position) SetTurn(s Seat) { p.turn = s }
+
+// QueenMoves appends the moves of a piece of seat s on cell c that moves
+// as a queen, whatever its kind (Stevenson's king).
+func (p *Position) QueenMoves(moves []Move, c int, s Seat) []Move {
+	return p.slide(moves, c, dirN, dirNW+1, &p.v.capTab[s], p.v.Geometry.hasWalls)
+}
+
+// PlayableCells returns the variant's playable cells, a1 first. The slice
+// is the variant's own: read it only.
+func (v *Variant) PlayableCells() []int16 { return v.cells }
+
+// IsPromotionCell reports whether cell c is one of seat s's promotion
+// squares.
+func (v *Variant) IsPromotionCell(s Seat, c int) bool { return v.promoCell[s][c] }
+
+// Game operations for a hook's Settle, Leave and the like. They change
+// the game as the core's own end-of-turn rules do; a front end plays
+// through Play, Resign and the other Game methods instead.
+
+// LivePosition returns the game's own position, not a copy (Position),
+// for a hook to read and change between turns.
+func (g *Game) LivePosition() *Position { return g.pos }
+
+// KnockOut eliminates seat s with status st (its army turns grey, it has
+// no more turns) and records it in the turn's record rec (nil: none).
+func (g *Game) KnockOut(rec *Record, s Seat, st Status) { g.knockOut(rec, s, st) }
+
+// SideOf lists seat s and its partners.
+func (g *Game) SideOf(s Seat) []Seat { return g.sideOf(s) }
+
+// OpponentOf returns a seat of the other side than s.
+func (g *Game) OpponentOf(s Seat) Seat { return g.opponentOf(s) }
+
+// HasMoves reports whether seat s would have a legal move if it were its
+// turn.
+func (g *Game) HasMoves(s Seat) bool { return g.hasMoves(s) }
+
+// End ends the game for the reason given, won by winners (nil: drawn).
+func (g *Game) End(reason string, winners []Seat) { g.end(reason, winners) }
+
+// CheckDraws ends the game on threefold repetition, the 50-move rule or
+// insufficient material (as the hooks allow) after turn rec (nil: none).
+func (g *Game) CheckDraws(rec *Record) { g.checkDraws(rec) }
+
+// CellStride is the cell offset of one rank: cell c+CellStride is the
+// square north of c, c+1 the square east of it.
+const CellStride = stride
+
+// PawnCaptureSteps returns the cell offsets of the two diagonal captures
+// of a pawn moving in direction d.
+func (d Dir) PawnCaptureSteps() [2]int {
+	return [2]int{dirDelta[pawnDiag[d][0]], dirDelta[pawnDiag[d][1]]}
+}
+
+// FromCell returns the cell the move starts on.
+func (m Move) FromCell() int { return m.from() }
+
+// ToCell returns the cell the move ends on.
+func (m Move) ToCell() int { return m.to() }
+
+// HasWalls reports whether the variant's board has barriers between
+// squares.
+func (v *Variant) HasWalls() bool { return v.Geometry.hasWalls }
+
+// Partner returns seat s's one partner, or NoSeat.
+func (v *Variant) Partner(s Seat) Seat { return v.partner[s] }
+
+// Captures reports whether a piece of seat s may capture the piece pc.
+func (v *Variant) Captures(s Seat, pc Piece) bool { return v.capTab[s][pc] }
+
+// AttacksKing reports whether the piece pc gives check to seat s's king.
+func (v *Variant) AttacksKing(s Seat, pc Piece) bool { return v.atkTab[s][pc] }
+
+// PawnDir returns the direction the pawn pc moves in: its seat's forward
+// direction, or the opposite one when it is reversed.
+func (v *Variant) PawnDir(pc Piece) Dir { return Dir(v.pawnDir(pc)) }
+
+// AddPawnAttack records, from a hook's Compile, one more way seat s's
+// king can be attacked by a pawn: the pawn pc standing at the king's cell
+// plus step (Verney's reversed pawns). The attack tests read it.
+func (v *Variant) AddPawnAttack(s Seat, step int, pc Piece) error {
+	if v.pawnAtkN[s] == len(v.pawnAtk[s]) {
+		return fmt.Errorf("variant %s: more than %d ways for a pawn to attack %s's king", v.Name, len(v.pawnAtk[s]), s)
+	}
+	v.pawnAtk[s][v.pawnAtkN[s]] = pawnAttack{d: step, pc: pc}
+	v.pawnAtkN[s]++
+	return nil
+}
+
+// AddPawnMove appends seat s's pawn move from cell c to cell t, with the
+// variant's promotions (or its hook's) where t is a promotion square.
+func (p *Position) AddPawnMove(moves []Move, c, t int, s Seat) []Move {
+	return p.addPawnMove(moves, c, t, s)
+}
+
+// KingCell returns the cell of seat s's king, 0 when it has none.
+func (p *Position) KingCell(s Seat) int { return int(p.king[s]) }
+
+// OutSeats returns which seats take no more turns (Eliminated, each).
+func (p *Position) OutSeats() [NumSeats]bool { return p.out }
+
+// SetOutSeats sets which seats take no more turns (a hook restoring what
+// it changed with SetOut).
+func (p *Position) SetOutSeats(out [NumSeats]bool) { p.out = out }
+
+// SetOut sets whether seat s takes no more turns, its army left on the
+// board as it stands (Verney's inert mates; Game.KnockOut greys it).
+func (p *Position) SetOut(s Seat, out bool) { p.out[s] = out }
+
+// ClearEnPassant drops the plain en-passant right seat s's last double
+// step gave.
+func (p *Position) ClearEnPassant(s Seat) { p.ep[s] = epEntry{} }
+
+// SetStatus sets seat s's status in the game (a hook's Settle mating or
+// releasing a seat without taking its army off; Game.KnockOut eliminates).
+func (g *Game) SetStatus(s Seat, st Status) { g.status[s] = st }
