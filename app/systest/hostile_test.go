@@ -148,7 +148,7 @@ web:
 		} {
 			start := time.Now()
 			res, err := req()
-			if err != nil && errors.Is(err, syscall.ECONNRESET) {
+			if err != nil && (errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF)) {
 				// Its kept-alive connection was closed to make room as it
 				// sent: a browser sends the request again at once.
 				retried++

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -44,7 +43,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Password string `json:"password"`
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 4<<10))
+	body, err := readBody(w, r, 4<<10)
 	if err == nil {
 		err = json.Unmarshal(body, &req)
 	}
@@ -154,7 +153,7 @@ func (s *Server) handleCmd(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusForbidden, referee.Reply{Error: name + ": missing header " + RequestHeader + ": 1 (it guards against cross-site requests)"})
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, referee.MaxCommandBytes))
+	body, err := readBody(w, r, referee.MaxCommandBytes)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {

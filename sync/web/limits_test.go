@@ -101,6 +101,23 @@ func TestHTTPConnectionCaps(t *testing.T) {
 		t.Fatalf("the owner's page behind 40 half-sent requests: %v %v (%+v)", err, res, ln3.Counts())
 	}
 	res.Body.Close()
+
+	// Logins whose bodies trickle in, from 20 addresses: the same.
+	ln4, base4 := serveCapped(t, s, HTTPLimits{MaxConns: 8, MaxConnsPerAddress: 4, HeaderTimeout: time.Hour, IdleTimeout: time.Hour})
+	for i := range 40 {
+		c := silentFrom(t, fmt.Sprintf("127.0.2.%d", 150+i%20), base4)
+		fmt.Fprintf(c, "POST /api/login HTTP/1.1\r\nHost: board\r\nContent-Length: 1000\r\n\r\n{\"pass")
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for ln4.Counts().Open < 8 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // the last ones' handlers are reading their bodies
+	res, err = clientFrom("127.0.0.3", 10*time.Second).Get(base4 + "/")
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("the owner's page behind 40 logins trickling their bodies: %v %v (%+v)", err, res, ln4.Counts())
+	}
+	res.Body.Close()
 }
 
 // openStreamAs opens /api/events with c and answers its status; a stream that

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"context"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -95,7 +97,10 @@ func HTTPServer(h http.Handler, ln *Listener, s *Server, log *slog.Logger) *http
 		log = slog.New(slog.DiscardHandler)
 	}
 	srv := &http.Server{
-		Handler:           h,
+		Handler: h,
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			return context.WithValue(ctx, connKey{}, c) // readBody marks it idle while a body trickles in
+		},
 		ReadHeaderTimeout: ln.limits.HeaderTimeout,
 		IdleTimeout:       ln.limits.IdleTimeout,
 		MaxHeaderBytes:    MaxHeaderBytes,
@@ -113,4 +118,20 @@ func HTTPServer(h http.Handler, ln *Listener, s *Server, log *slog.Logger) *http
 		srv.RegisterOnShutdown(func() { s.Close() }) // an event stream never goes idle by itself
 	}
 	return srv
+}
+
+// connKey keys a request's connection in its context (HTTPServer).
+type connKey struct{}
+
+// readBody reads a request's body of at most limit bytes. While it comes
+// in, the connection counts as idle, as one still sending its headers
+// does: a crowd of requests trickling their bodies (ServeHTTP gives them
+// 10 s) cannot hold the port's connections against the owner.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	c, _ := r.Context().Value(connKey{}).(net.Conn)
+	if c != nil {
+		connlimit.SetIdle(c, true)
+		defer connlimit.SetIdle(c, false)
+	}
+	return io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 }
