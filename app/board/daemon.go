@@ -68,12 +68,16 @@ type Daemon struct {
 	Mirror   *mqtt.Mirror // the MQTT mirror, nil without MQTT
 	Hub      *mqtt.Mirror // the mirror into a club hub's broker (mqtt.hub), else nil
 	webSrv   *web.Server
+	webLn    *web.Listener
 	http     *http.Server
 	metrics  *metrics
 	stop     context.CancelFunc
 	wg       gosync.WaitGroup
 	closers  []func()
 	logOut   io.Writer
+	// generated holds the state files of passwords generated at this
+	// start (printed once, then never again)
+	generated gosync.Map
 	// stateLock keeps a second writer off the state directory; hwLock
 	// keeps boardd doctor and boardd sensors off real hardware.
 	stateLock, hwLock *statelock.Lock
@@ -351,7 +355,30 @@ func (d *Daemon) secret(configured, file string) (string, error) {
 	if configured != "" {
 		return configured, nil
 	}
-	return broker.KeptPassword(filepath.Join(d.cfg.StateDir, file))
+	path := filepath.Join(d.cfg.StateDir, file)
+	b, err := os.ReadFile(path)
+	made := err != nil || len(strings.TrimSpace(string(b))) == 0
+	pw, err := broker.KeptPassword(path)
+	if err == nil && made {
+		d.generated.Store(file, true)
+	}
+	return pw, err
+}
+
+// passwordNote says where a password is for the greeting: a password
+// generated at this start is printed once; later starts (whose output
+// goes to the journal) name the file that keeps it, and a configured one
+// is never printed.
+func (d *Daemon) passwordNote(configured, file string) string {
+	if configured != "" {
+		return "the password set in the config"
+	}
+	path := filepath.Join(d.cfg.StateDir, file)
+	if _, now := d.generated.Load(file); now {
+		pw, _ := d.secret("", file)
+		return fmt.Sprintf("password %s, generated now and kept in %s; later starts do not print it", pw, path)
+	}
+	return "the password in " + path
 }
 
 func (d *Daemon) startMQTT(ctx context.Context) error {
@@ -440,14 +467,18 @@ func (d *Daemon) startWeb(ctx context.Context) error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/", d.webSrv)
-	mux.Handle("/metrics", d.metrics.handler(d))
+	mux.Handle("/metrics", d.webSrv.OwnerOnly(d.metrics.handler(d)))
 	if d.broker != nil {
 		mux.Handle("/mqtt", d.broker.WebsocketHandler())
 	}
-	ln, err := net.Listen("tcp", d.cfg.Web.Listen)
+	// Connections capped per address and in total, within the file limit
+	// (docs/security.md).
+	capped, err := web.Listen(d.cfg.Web.Listen, web.HTTPLimits{})
 	if err != nil {
 		return fmt.Errorf("web.listen: %w", err)
 	}
+	d.webLn = capped
+	var ln net.Listener = capped
 	d.WebAddr = ln.Addr().String()
 	if w := d.cfg.Web; w.TLSCert != "" {
 		cert, err := tls.LoadX509KeyPair(w.TLSCert, w.TLSKey)
@@ -457,9 +488,7 @@ func (d *Daemon) startWeb(ctx context.Context) error {
 		}
 		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 	}
-	d.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog: slog.NewLogLogger(d.log.With("part", "web").Handler(), slog.LevelDebug)} // TLS handshakes that fail, clients gone early
-	d.http.RegisterOnShutdown(func() { d.webSrv.Close() }) // ends the open event streams
+	d.http = web.HTTPServer(mux, capped, d.webSrv, d.log.With("part", "web"))
 	d.goRun("web", func() error {
 		if err := d.http.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			return err
@@ -478,15 +507,13 @@ func (d *Daemon) greet(w io.Writer) {
 		web, ws = "https", "wss"
 	}
 	if d.WebAddr != "" {
-		pw, _ := d.secret(d.cfg.Web.Password, "web-password")
-		fmt.Fprintf(w, "  web display:  %s://%s/   (log in to send commands: password %s)\n", web, d.WebAddr, pw)
-		fmt.Fprintf(w, "  metrics:      %s://%s/metrics\n", web, d.WebAddr)
+		fmt.Fprintf(w, "  web display:  %s://%s/   (log in to send commands: %s)\n", web, d.WebAddr, d.passwordNote(d.cfg.Web.Password, "web-password"))
+		fmt.Fprintf(w, "  metrics:      %s://%s/metrics   (for the owner: logged in, basic auth with the web password, or from this machine)\n", web, d.WebAddr)
 		greetLAN(w, web, d.WebAddr)
 	}
 	if d.broker != nil {
 		if len(d.cfg.MQTT.Embedded.Users) == 0 {
-			pw, _ := d.secret("", "mqtt-password")
-			fmt.Fprintf(w, "  MQTT broker:  mqtt://%s  user boardd, password %s  (topics %s/%s/#)\n", d.MQTTAddr, pw, d.cfg.MQTT.Prefix, d.cfg.Board)
+			fmt.Fprintf(w, "  MQTT broker:  mqtt://%s  user boardd, %s  (topics %s/%s/#)\n", d.MQTTAddr, d.passwordNote("", "mqtt-password"), d.cfg.MQTT.Prefix, d.cfg.Board)
 		} else {
 			fmt.Fprintf(w, "  MQTT broker:  mqtt://%s  (users from the config; topics %s/%s/#)\n", d.MQTTAddr, d.cfg.MQTT.Prefix, d.cfg.Board)
 		}
@@ -699,12 +726,22 @@ func (m *metrics) handler(d *Daemon) http.Handler {
 			a := d.broker.AuthCounts()
 			out("boardd_broker_auth_failed_total", "counter", "CONNECTs to the embedded broker with a wrong user name or password.", a.Failed)
 			out("boardd_broker_auth_refused_total", "counter", "CONNECTs refused unchecked: the address failed too recently.", a.Refused)
+			c := d.broker.ConnCounts()
+			out("boardd_broker_connections", "gauge", "MQTT connections open now (TCP and WebSocket).", c.Open)
+			out("boardd_broker_connections_refused_total", "counter", "MQTT connections closed at once: a connection cap was reached.", c.Refused)
+			out("boardd_broker_connections_evicted_total", "counter", "MQTT connections not yet logged in, closed to make room.", c.Evicted)
 		}
 		if d.webSrv != nil {
 			s := d.webSrv.Stats()
 			out("boardd_web_event_streams", "gauge", "Event streams open now.", s.Streams)
 			out("boardd_web_logins_failed_total", "counter", "Web logins with a wrong password.", s.Logins.Failed)
 			out("boardd_web_logins_refused_total", "counter", "Web logins refused unchecked: the address failed too recently.", s.Logins.Refused)
+		}
+		if d.webLn != nil {
+			c := d.webLn.Counts()
+			out("boardd_http_connections", "gauge", "HTTP connections open now.", c.Open)
+			out("boardd_http_connections_refused_total", "counter", "HTTP connections closed at once: a connection cap was reached.", c.Refused)
+			out("boardd_http_connections_evicted_total", "counter", "Idle HTTP connections closed to make room.", c.Evicted)
 		}
 	})
 }

@@ -5,19 +5,28 @@
 // recorded before the client is answered, so a client that hangs up early
 // gains nothing. Each address may try again only after a wait that doubles
 // with each failure in a row (Delay, 2×Delay, 4×Delay … up to MaxDelay);
-// an attempt earlier than that is refused without checking. While more
-// than Global failures (from all addresses together) fell in the last
-// Window, addresses that have failed before are refused too; an address
-// with no failures is still checked, so the owner logging in from another
-// machine never waits for someone else's failures.
+// an attempt earlier than that is refused without checking.
+//
+// Guessing from many addresses (a script cycling thousands of them) is
+// bounded too: while Global failures (from all addresses together) fell
+// in the last Window, only proven addresses are checked: those that
+// logged in successfully before (the last MaxProven of them, for
+// ProvenFor) and this machine's own (127.0.0.1 and ::1: the board's own
+// MQTT mirror, a terminal on the Pi). Every other attempt is
+// refused unchecked until the window has room again. So the total rate
+// of checked guesses stays near Global per Window whatever the number of
+// addresses, while the owner, from a machine that logged in before or
+// from the board itself (and with a session already open), still gets
+// in at once with the right password.
 package throttle
 
 import (
-	"net"
 	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"boardd/internal/connlimit"
 )
 
 // Config sets the limits; zero fields take the defaults.
@@ -39,6 +48,14 @@ type Config struct {
 	// MaxAddresses bounds the addresses remembered (default 4096); past it
 	// the quietest is forgotten.
 	MaxAddresses int
+	// MaxProven bounds the proven addresses remembered (default 256);
+	// past it the one proven longest ago is forgotten. Only successes add
+	// to it, so guessing cannot push the owner's address out.
+	MaxProven int
+	// ProvenFor is how long an address stays proven after its last
+	// success (default 30 days; proven addresses are kept in memory only,
+	// so a restart forgets them).
+	ProvenFor time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -49,7 +66,8 @@ type Limiter struct {
 
 	mu     sync.Mutex
 	addrs  map[string]*entry
-	recent []time.Time // failures in the last Window, oldest first
+	proven map[string]time.Time // address → its last success
+	recent []time.Time          // failures in the last Window, oldest first
 
 	checked, failed, refused atomic.Uint64
 }
@@ -93,10 +111,16 @@ func New(cfg Config) *Limiter {
 	if cfg.MaxAddresses <= 0 {
 		cfg.MaxAddresses = 4096
 	}
+	if cfg.MaxProven <= 0 {
+		cfg.MaxProven = 256
+	}
+	if cfg.ProvenFor <= 0 {
+		cfg.ProvenFor = 30 * 24 * time.Hour
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Limiter{cfg: cfg, addrs: map[string]*entry{}}
+	return &Limiter{cfg: cfg, addrs: map[string]*entry{}, proven: map[string]time.Time{}}
 }
 
 // Attempt runs check for a guess from addr unless addr must wait: then it
@@ -145,7 +169,7 @@ func (l *Limiter) begin(key string) time.Duration {
 		return l.cfg.Delay
 	case now.Before(e.next):
 		return e.next.Sub(now)
-	case e.fails > 0 && len(l.recent) >= l.cfg.Global:
+	case len(l.recent) >= l.cfg.Global && !l.isProven(key, now):
 		return l.recent[0].Add(l.cfg.Window).Sub(now)
 	}
 	e.inFlight = true
@@ -161,11 +185,12 @@ func (l *Limiter) end(key string, ok bool) {
 		l.addrs[key] = e
 	}
 	e.inFlight = false
+	now := l.cfg.Now()
 	if ok {
 		delete(l.addrs, key)
+		l.prove(key, now)
 		return
 	}
-	now := l.cfg.Now()
 	e.fails++
 	wait := l.cfg.Delay
 	for i := 1; i < e.fails && wait < l.cfg.MaxDelay; i++ {
@@ -173,6 +198,32 @@ func (l *Limiter) end(key string, ok bool) {
 	}
 	e.next = now.Add(min(wait, l.cfg.MaxDelay))
 	l.recent = append(l.recent, now)
+}
+
+// isProven tells whether key logged in within ProvenFor, or is this
+// machine (127.0.0.1, ::1; the rest of 127/8 stands for other machines
+// in tests and is not trusted); l.mu is held.
+func (l *Limiter) isProven(key string, now time.Time) bool {
+	if connlimit.Local(key) {
+		return true
+	}
+	at, ok := l.proven[key]
+	return ok && now.Sub(at) <= l.cfg.ProvenFor
+}
+
+// prove remembers key's success; l.mu is held.
+func (l *Limiter) prove(key string, now time.Time) {
+	if _, ok := l.proven[key]; !ok && len(l.proven) >= l.cfg.MaxProven {
+		var oldest string
+		var oldestAt time.Time
+		for k, at := range l.proven {
+			if oldest == "" || at.Before(oldestAt) {
+				oldest, oldestAt = k, at
+			}
+		}
+		delete(l.proven, oldest)
+	}
+	l.proven[key] = now
 }
 
 // makeRoom forgets the quietest address when the table is full.
@@ -200,20 +251,14 @@ func (l *Limiter) makeRoom(now time.Time) {
 }
 
 // Key is the address a limit applies to: the IP without the port, and for
-// IPv6 its /64 network (one host usually holds a whole /64).
+// IPv6 its /64 network (one host usually holds a whole /64), but ::1 as
+// itself.
 func Key(addr string) string {
-	host := addr
-	if h, _, err := net.SplitHostPort(addr); err == nil {
-		host = h
-	}
+	host := connlimit.Key(addr)
 	ip, err := netip.ParseAddr(host)
-	if err != nil {
+	if err != nil || !ip.Is6() || ip.IsLoopback() {
 		return host
 	}
-	ip = ip.Unmap().WithZone("")
-	if ip.Is6() {
-		p, _ := ip.Prefix(64)
-		return p.String()
-	}
-	return ip.String()
+	p, _ := ip.Prefix(64)
+	return p.String()
 }

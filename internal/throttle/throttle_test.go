@@ -1,6 +1,7 @@
 package throttle
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -77,6 +78,9 @@ func TestForget(t *testing.T) {
 func TestGlobalCeiling(t *testing.T) {
 	c := newClock()
 	l := limiter(c, 5)
+	if ok, _ := l.Attempt("192.168.1.7:40000", pass); !ok { // the owner's laptop, earlier
+		t.Fatal("the right password refused")
+	}
 	addrs := []string{"10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5"}
 	for _, a := range addrs {
 		checked(l, a)
@@ -87,12 +91,70 @@ func TestGlobalCeiling(t *testing.T) {
 			t.Errorf("%s over the global ceiling: ok=%v wait=%v, want refused for 50s", a, ok, w)
 		}
 	}
-	if ok, _ := l.Attempt("192.168.1.7", pass); !ok {
-		t.Error("a fresh address with the right password was refused under the global ceiling")
+	for _, tc := range []struct {
+		addr string
+		ok   bool
+	}{
+		{"10.9.9.9", false},         // a fresh address waits like the rest: it may be the next of thousands
+		{"192.168.1.7:40001", true}, // one that logged in before is checked
+		{"127.0.0.1:5555", true},    // so is the board itself
+		{"[::1]:5555", true},
+	} {
+		if ok, _ := l.Attempt(tc.addr, pass); ok != tc.ok {
+			t.Errorf("%s with the right password under the global ceiling: ok=%v, want %v", tc.addr, ok, tc.ok)
+		}
 	}
 	c.add(50 * time.Second)
 	if !checked(l, "10.0.0.1") {
 		t.Error("the ceiling held after its window passed")
+	}
+}
+
+// Issue 28, item 8: a script cycling 5,000 addresses (more than the
+// table keeps) gets about Global guesses checked per Window, not one per
+// address.
+func TestManyAddressesBounded(t *testing.T) {
+	c := newClock()
+	l := New(Config{Delay: time.Second, Global: 30, Window: time.Minute, MaxAddresses: 4096, Now: c.now})
+	l.Attempt("192.168.1.7:1", pass) // the owner, earlier
+	for round := range 3 {
+		for i := range 5000 {
+			l.Attempt(fmt.Sprintf("10.%d.%d.%d:1", round, i/256, i%256), fail)
+			c.add(10 * time.Millisecond) // 5,000 guesses in 50 s
+		}
+	}
+	// 150 s: at most 30 in each minute begun, so 90 over three windows.
+	if n := l.Counts(); n.Failed > 90 {
+		t.Errorf("%d guesses checked from 15,000 addresses in 150 s, want at most 90 (%+v)", n.Failed, n)
+	}
+	if ok, _ := l.Attempt("192.168.1.7:2", pass); !ok {
+		t.Error("the owner's address that logged in before was refused during the attack")
+	}
+	if len(l.recent) > 30 {
+		t.Errorf("%d failures remembered, want at most Global", len(l.recent))
+	}
+}
+
+func TestProvenBounded(t *testing.T) {
+	c := newClock()
+	l := New(Config{Global: 1, MaxProven: 2, ProvenFor: time.Hour, Now: c.now})
+	for _, a := range []string{"10.0.0.1", "10.0.0.2", "10.0.0.3"} {
+		l.Attempt(a, pass)
+		c.add(time.Second)
+	}
+	checked(l, "10.7.7.7") // the budget is spent
+	for _, tc := range []struct {
+		addr string
+		ok   bool
+	}{{"10.0.0.1", false}, {"10.0.0.2", true}, {"10.0.0.3", true}} {
+		if ok, _ := l.Attempt(tc.addr, pass); ok != tc.ok {
+			t.Errorf("%s: ok=%v, want %v (the oldest of three proven is forgotten past MaxProven 2)", tc.addr, ok, tc.ok)
+		}
+	}
+	c.add(2 * time.Hour)
+	checked(l, "10.7.7.8")
+	if ok, _ := l.Attempt("10.0.0.2", pass); ok {
+		t.Error("proven for longer than ProvenFor")
 	}
 }
 

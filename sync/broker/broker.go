@@ -7,9 +7,21 @@
 // needs: clients log in with a user name and password from Config.Users;
 // users with Write may publish (the board's mirror, a club server sending
 // commands), the others and anonymous clients (AllowAnonymous) may only
-// subscribe. Wrong passwords are throttled per address (Config.AuthDelay)
-// and the board's own client id is reserved for it (Config.ReservedIDs). Retained messages never expire, so a display that connects
-// late still finds the board's state and its finished games.
+// subscribe, and only writers see the broker's own $SYS topics. Wrong
+// passwords are throttled per address and in total (Config.AuthDelay,
+// internal/throttle), and the board's own client id is reserved for it
+// (Config.ReservedIDs). Retained messages never expire, so a display that
+// connects late still finds the board's state and its finished games.
+//
+// Nobody takes the broker down (docs/security.md): connections are capped
+// per address and in total (internal/connlimit, with the WebSocket clients
+// counted alike), a client must send its whole CONNECT within
+// Config.ConnectTimeout and in at most Config.MaxConnectBytes, a client
+// that may not publish sends packets of at most MaxReaderPacketBytes, a
+// client id belongs to the account whose client holds it (another
+// account's CONNECT with it is refused), and what a persistent session
+// holds while its client is away is bounded per kind of account
+// (SessionLimits; anonymous clients keep none).
 //
 // A mochi v2.7.9 bug is worked around here (ids.go): one packet-id table
 // for both directions of a connection made subscriptions fail at random
@@ -33,9 +45,11 @@ import (
 	"net"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
+	"boardd/internal/connlimit"
 	"boardd/internal/throttle"
 
 	mqtt "github.com/mochi-mqtt/server/v2"
@@ -63,8 +77,33 @@ type Config struct {
 	// AuthDelay is how long an address must wait after a failed CONNECT
 	// before its next one is checked; it doubles with each failure in a
 	// row, up to a minute (default 1 s). Anonymous CONNECTs are not
-	// counted.
+	// counted. Past 30 failures a minute from all addresses together,
+	// only addresses that logged in before (and this machine) are
+	// checked: see internal/throttle.
 	AuthDelay time.Duration
+	// MaxConns caps the MQTT connections open at once, over TCP and
+	// WebSocket together (default DefaultMaxConns, or less when the
+	// process's file limit is low: connlimit.TotalFor). Connections that
+	// have not logged in yet make room for new ones, the oldest first.
+	MaxConns int
+	// MaxConnsPerAddress caps the MQTT connections of one client address
+	// (default DefaultMaxConnsPerAddress).
+	MaxConnsPerAddress int
+	// ConnectTimeout is how long a new connection may take to send its
+	// CONNECT (default DefaultConnectTimeout).
+	ConnectTimeout time.Duration
+	// MaxConnectBytes bounds the CONNECT packet, read before the client
+	// is known (default DefaultMaxConnectBytes).
+	MaxConnectBytes int
+	// ReaderSessions and WriterSessions bound the persistent sessions of
+	// users without and with Write (defaults DefaultReaderSessions and
+	// DefaultWriterSessions). Anonymous clients keep no session.
+	ReaderSessions, WriterSessions SessionLimits
+	// Origins are the web origins ("https://club.example.org") whose pages
+	// may open MQTT over WebSocket besides the daemon's own; a request
+	// without an Origin header (not from a browser) is let through to the
+	// MQTT login.
+	Origins []string
 }
 
 // User is an account of the broker.
@@ -79,12 +118,15 @@ type User struct {
 
 // Broker is a running embedded broker.
 type Broker struct {
-	srv    *mqtt.Server
-	ln     net.Listener
-	ws     *wsListener
-	log    *slog.Logger
-	auth   *auth
-	closed atomic.Bool
+	srv      *mqtt.Server
+	ln       net.Listener
+	ws       *wsListener
+	log      *slog.Logger
+	auth     *auth
+	conns    *connlimit.Limiter // MQTT connections, TCP and WebSocket
+	sessions *sessions
+	cfg      Config // with the defaults filled in
+	closed   atomic.Bool
 }
 
 // wsListenerID is the mochi listener that WebSocket clients belong to.
@@ -112,47 +154,91 @@ func Start(cfg Config) (*Broker, error) {
 	}
 	hook.reserved, hook.log = cfg.ReservedIDs, log
 	hook.failures = throttle.New(throttle.Config{Delay: cfg.AuthDelay})
+	cfg = withDefaults(cfg)
 	caps := mqtt.NewDefaultServerCapabilities()
-	caps.MaximumMessageExpiryInterval = 0         // retained state and games stay until replaced
-	caps.MaximumSessionExpiryInterval = 24 * 3600 // a forgotten persistent session goes after a day
+	caps.MaximumMessageExpiryInterval = 0 // retained state and games stay until replaced
+	caps.MaximumSessionExpiryInterval = uint32(max(cfg.ReaderSessions.Expiry, cfg.WriterSessions.Expiry) / time.Second)
 	caps.MaximumPacketSize = MaxPacketBytes
+	caps.MaximumInflight = 1024            // messages unacknowledged by a connected client
+	caps.MaximumClientWritesPending = 1024 // each connection's queue, allocated when it comes (mochi's 8192: 64 KiB a connection)
 	srv := mqtt.New(&mqtt.Options{
 		Capabilities: caps,
 		Logger:       log,
 	})
-	if err := srv.AddHook(hook, nil); err != nil {
-		return nil, fmt.Errorf("mqtt broker: %w", err)
-	}
-	if err := srv.AddHook(newIDGuard(), nil); err != nil {
-		return nil, fmt.Errorf("mqtt broker: %w", err)
-	}
-	if err := srv.AddHook(&takeoverGuard{srv: srv}, nil); err != nil {
-		return nil, fmt.Errorf("mqtt broker: %w", err)
-	}
-	b := &Broker{srv: srv, log: log, ws: &wsListener{}, auth: hook}
-	if cfg.Listen != "" {
-		ln, err := net.Listen("tcp", cfg.Listen)
-		if err != nil {
-			return nil, fmt.Errorf("mqtt broker: listen on %s: %w (is another broker running? set another mqtt listen address)", cfg.Listen, err)
+	hook.srv = srv
+	hook.sessions = newSessions(srv, func(user string) (SessionLimits, bool) {
+		u, ok := hook.users[user]
+		switch {
+		case !ok:
+			return SessionLimits{}, false // anonymous
+		case u.Write:
+			return cfg.WriterSessions, true
 		}
-		b.ln = ln
-		if err := srv.AddListener(listeners.NewNet("tcp", ln)); err != nil {
-			ln.Close()
+		return cfg.ReaderSessions, true
+	})
+	b := &Broker{srv: srv, log: log, ws: &wsListener{}, auth: hook, sessions: hook.sessions, cfg: cfg,
+		conns: connlimit.New(connlimit.Config{PerAddress: cfg.MaxConnsPerAddress, Total: cfg.MaxConns})}
+	if err := srv.AddHook(hook, nil); err != nil {
+		hook.sessions.close()
+		return nil, fmt.Errorf("mqtt broker: %w", err)
+	}
+	for _, h := range []mqtt.Hook{newIDGuard(), &takeoverGuard{srv: srv}, hook.sessions} {
+		if err := srv.AddHook(h, nil); err != nil {
+			hook.sessions.close()
 			return nil, fmt.Errorf("mqtt broker: %w", err)
 		}
 	}
-	if err := srv.AddListener(b.ws); err != nil {
+	fail := func(err error) (*Broker, error) {
 		if b.ln != nil {
 			b.ln.Close()
 		}
+		hook.sessions.close()
 		return nil, fmt.Errorf("mqtt broker: %w", err)
+	}
+	if cfg.Listen != "" {
+		ln, err := net.Listen("tcp", cfg.Listen)
+		if err != nil {
+			hook.sessions.close()
+			return nil, fmt.Errorf("mqtt broker: listen on %s: %w (is another broker running? set another mqtt listen address)", cfg.Listen, err)
+		}
+		b.ln = ln
+		capped := &frameListener{Listener: connlimit.Listen(ln, b.conns), connectMax: cfg.MaxConnectBytes, timeout: cfg.ConnectTimeout}
+		if err := srv.AddListener(listeners.NewNet("tcp", capped)); err != nil {
+			return fail(err)
+		}
+	}
+	if err := srv.AddListener(b.ws); err != nil {
+		return fail(err)
 	}
 	if err := srv.Serve(); err != nil {
 		srv.Close()
-		return nil, fmt.Errorf("mqtt broker: %w", err)
+		return fail(err)
 	}
 	return b, nil
 }
+
+// withDefaults fills in the limits cfg leaves at zero.
+func withDefaults(cfg Config) Config {
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = connlimit.TotalFor(DefaultMaxConns, 0.25, 0)
+	}
+	if cfg.MaxConnsPerAddress <= 0 {
+		cfg.MaxConnsPerAddress = DefaultMaxConnsPerAddress
+	}
+	if cfg.ConnectTimeout <= 0 {
+		cfg.ConnectTimeout = DefaultConnectTimeout
+	}
+	if cfg.MaxConnectBytes <= 0 {
+		cfg.MaxConnectBytes = DefaultMaxConnectBytes
+	}
+	cfg.ReaderSessions = cfg.ReaderSessions.orDefault(DefaultReaderSessions)
+	cfg.WriterSessions = cfg.WriterSessions.orDefault(DefaultWriterSessions)
+	return cfg
+}
+
+// ConnCounts are the MQTT connections open now and those refused or
+// closed to make room (over TCP and WebSocket).
+func (b *Broker) ConnCounts() connlimit.Counts { return b.conns.Counts() }
 
 // Addr returns the address the TCP listener is bound to ("127.0.0.1:1883",
 // "[::]:40123"), or "" when there is none.
@@ -188,7 +274,9 @@ func (b *Broker) Close() error {
 			}
 		}
 	})
-	return b.srv.Close()
+	err := b.srv.Close()
+	b.sessions.close()
+	return err
 }
 
 // GeneratePassword returns a random password of 20 URL-safe characters
@@ -225,10 +313,23 @@ type auth struct {
 	reserved map[string]string // client id → the only user who may use it
 	failures *throttle.Limiter // failed CONNECTs per address
 	log      *slog.Logger
+	srv      *mqtt.Server
+	sessions *sessions
+
+	idMu    sync.Mutex
+	pending map[string]idClaim // client ids being connected, not yet in srv.Clients
+}
+
+// idClaim is a client id taken by a CONNECT that mochi has not yet added
+// to its table of clients.
+type idClaim struct {
+	user string
+	cl   *mqtt.Client
+	at   time.Time
 }
 
 func newAuth(users []User, anon bool) (*auth, error) {
-	a := &auth{users: map[string]User{}, anon: anon}
+	a := &auth{users: map[string]User{}, anon: anon, pending: map[string]idClaim{}}
 	for i, u := range users {
 		switch {
 		case u.Name == "":
@@ -257,14 +358,16 @@ func (a *auth) ID() string { return "boardd-auth" }
 
 // Provides implements mqtt.Hook.
 func (a *auth) Provides(b byte) bool {
-	return b == mqtt.OnConnectAuthenticate || b == mqtt.OnACLCheck
+	return b == mqtt.OnConnectAuthenticate || b == mqtt.OnACLCheck || b == mqtt.OnSessionEstablished
 }
 
 // OnConnectAuthenticate accepts a known user with the right password, or
 // an anonymous client when allowed. An address that failed recently is
 // refused before its password is looked at (see Config.AuthDelay). A
-// reserved client id is refused to everyone but its user. A client that
-// may not write loses its last will, which would be a publish.
+// reserved client id is refused to everyone but its user, and a client id
+// that a client of another account holds (connected, or a session kept
+// for it) is refused too. A client that may not write loses its last
+// will, which would be a publish. An anonymous client keeps no session.
 func (a *auth) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) bool {
 	name, pass := string(pk.Connect.Username), pk.Connect.Password
 	if owner, ok := a.reserved[cl.ID]; ok && name != owner {
@@ -272,10 +375,13 @@ func (a *auth) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) bool {
 		return false
 	}
 	if name == "" && len(pass) == 0 {
-		if a.anon {
-			atomic.StoreUint32(&cl.Properties.Will.Flag, 0)
+		if !a.anon || !a.claim(cl, "") {
+			return false
 		}
-		return a.anon
+		atomic.StoreUint32(&cl.Properties.Will.Flag, 0)
+		keepNoSession(cl)
+		loggedIn(cl.Net.Conn, false)
+		return true
 	}
 	u, known := a.users[name]
 	ok, wait := a.failures.Attempt(cl.Net.Remote, func() bool {
@@ -291,17 +397,65 @@ func (a *auth) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) bool {
 		a.log.Debug("mqtt broker: CONNECT refused unchecked: too many failures from this address", "remote", cl.Net.Remote, "retry_after", wait.Round(time.Second))
 	case !ok:
 		a.log.Warn("mqtt broker: wrong user name or password", "user", name, "remote", cl.Net.Remote)
-	case !u.Write:
-		atomic.StoreUint32(&cl.Properties.Will.Flag, 0)
+	case !a.claim(cl, name):
+		return false
+	default:
+		if !u.Write {
+			atomic.StoreUint32(&cl.Properties.Will.Flag, 0)
+		}
+		lim, _ := a.sessions.limits(name)
+		capSessionExpiry(cl, lim)
+		loggedIn(cl.Net.Conn, u.Write)
 	}
 	return ok
 }
 
-// OnACLCheck lets everybody read and only users with Write publish.
-func (a *auth) OnACLCheck(cl *mqtt.Client, topic string, write bool) bool {
-	if !write {
-		return true
+// claim takes cl's client id for user, unless a client of another
+// account holds it: connected, away with its session kept, or being
+// connected now.
+func (a *auth) claim(cl *mqtt.Client, user string) bool {
+	a.idMu.Lock()
+	defer a.idMu.Unlock()
+	now := time.Now()
+	if old, ok := a.srv.Clients.Get(cl.ID); ok && old != cl && string(old.Properties.Username) != user {
+		a.log.Warn("mqtt broker: client id held by another account refused", "client_id", cl.ID, "user", user, "holder", string(old.Properties.Username), "remote", cl.Net.Remote)
+		return false
 	}
+	if p, ok := a.pending[cl.ID]; ok && p.cl != cl && p.user != user && now.Sub(p.at) < 2*DefaultConnectTimeout {
+		a.log.Warn("mqtt broker: client id being connected by another account refused", "client_id", cl.ID, "user", user, "remote", cl.Net.Remote)
+		return false
+	}
+	if len(a.pending) >= 1024 {
+		for id, p := range a.pending {
+			if now.Sub(p.at) >= 2*DefaultConnectTimeout {
+				delete(a.pending, id)
+			}
+		}
+	}
+	a.pending[cl.ID] = idClaim{user: user, cl: cl, at: now}
+	return true
+}
+
+// OnSessionEstablished drops the claim: mochi's table of clients has cl.
+func (a *auth) OnSessionEstablished(cl *mqtt.Client, _ packets.Packet) {
+	a.idMu.Lock()
+	if p, ok := a.pending[cl.ID]; ok && p.cl == cl {
+		delete(a.pending, cl.ID)
+	}
+	a.idMu.Unlock()
+}
+
+// OnACLCheck lets only users with Write publish and read the broker's
+// own $SYS topics; everybody reads the rest, but an away client's session
+// keeps no more messages than its account's SessionLimits.
+func (a *auth) OnACLCheck(cl *mqtt.Client, topic string, write bool) bool {
 	u, ok := a.users[string(cl.Properties.Username)]
-	return ok && u.Write
+	writer := ok && u.Write
+	switch {
+	case write:
+		return writer
+	case strings.HasPrefix(topic, "$SYS") && !writer:
+		return false
+	}
+	return a.sessions.keeps(cl)
 }

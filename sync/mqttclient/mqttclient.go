@@ -85,7 +85,7 @@ func (b Broker) Connect(clientID string, onConnect func(paho.Client) error) (pah
 			if b.User != "" {
 				who = fmt.Sprintf("user %q and that password", b.User)
 			}
-			return nil, fmt.Errorf("connect to %s: the broker refused %s (%v): pass the user and password the board printed when it started (\"MQTT broker: … user boardd, password …\") with --user and --password, or $BOARDD_MQTT_PASSWORD", b.URL, who, err)
+			return nil, fmt.Errorf("connect to %s: the broker refused %s (%v): pass the user and password the board printed when it first started (\"MQTT broker: … user boardd, password …\"; the board keeps it in its state directory, file mqtt-password) with --user and --password, or $BOARDD_MQTT_PASSWORD", b.URL, who, err)
 		}
 		return nil, fmt.Errorf("connect to %s: %w", b.URL, err)
 	}

@@ -9,8 +9,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"time"
 
@@ -42,7 +43,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Password string `json:"password"`
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 4<<10))
+	body, err := readBody(w, r, 4<<10)
 	if err == nil {
 		err = json.Unmarshal(body, &req)
 	}
@@ -152,7 +153,7 @@ func (s *Server) handleCmd(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusForbidden, referee.Reply{Error: name + ": missing header " + RequestHeader + ": 1 (it guards against cross-site requests)"})
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, referee.MaxCommandBytes))
+	body, err := readBody(w, r, referee.MaxCommandBytes)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -176,4 +177,51 @@ func (s *Server) handleCmd(w http.ResponseWriter, r *http.Request) {
 		code = http.StatusConflict
 	}
 	writeJSON(w, code, rep)
+}
+
+// OwnerOnly guards a page for the board's owner (the daemon's /metrics):
+// it answers for a logged-in session, for a request with HTTP Basic
+// authentication carrying the display's password (any user name; a
+// Prometheus scrape's basic_auth), throttled like the login, and for
+// requests from the board itself (127.0.0.1, ::1). Anyone else gets 401.
+func (s *Server) OwnerOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.authed(r) || fromThisMachine(r) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		_, pass, basic := r.BasicAuth()
+		if basic && s.cfg.Password != "" {
+			ok, wait := s.logins.Attempt(r.RemoteAddr, func() bool {
+				got, want := sha256.Sum256([]byte(pass)), sha256.Sum256([]byte(s.cfg.Password))
+				return subtle.ConstantTimeCompare(got[:], want[:]) == 1
+			})
+			if ok {
+				h.ServeHTTP(w, r)
+				return
+			}
+			if wait > 0 {
+				w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
+				http.Error(w, "too many failed logins from "+clientAddr(r)+": try again later", http.StatusTooManyRequests)
+				return
+			}
+			s.log.Warn("web: wrong password for "+r.URL.Path, "client", clientAddr(r))
+		}
+		w.Header().Set("WWW-Authenticate", `Basic realm="boardd", charset="UTF-8"`)
+		http.Error(w, r.URL.Path+" is for the board's owner: log in on the page, or use HTTP basic authentication with the display's password", http.StatusUnauthorized)
+	})
+}
+
+// fromThisMachine tells whether the request came from the board itself.
+func fromThisMachine(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return false
+	}
+	ip = ip.Unmap().WithZone("")
+	return ip == netip.MustParseAddr("127.0.0.1") || ip == netip.IPv6Loopback()
 }

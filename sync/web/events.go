@@ -7,17 +7,21 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
+	"boardd/internal/connlimit"
 	"boardd/referee"
 )
 
-// streamTiming is the pace of the event streams; a test shortens it on
-// its own Server before the first request, so tests can run in parallel.
+// streamTiming is the pace of the event streams and the time a request's
+// body may take; a test shortens it on its own Server before the first
+// request, so tests can run in parallel.
 type streamTiming struct {
 	coalesce  time.Duration // at most one state/lights pair per period
 	heartbeat time.Duration // a comment line on an idle stream
 	write     time.Duration // a client that takes longer to accept a write is dropped
+	body      time.Duration // a request's body must arrive within this (login, commands)
 }
 
 // defaultTiming is every Server's pace unless a test changes it.
@@ -25,6 +29,7 @@ var defaultTiming = streamTiming{
 	coalesce:  50 * time.Millisecond,
 	heartbeat: 20 * time.Second,
 	write:     10 * time.Second,
+	body:      10 * time.Second,
 }
 
 // gap is the data of a "gap" event.
@@ -128,16 +133,16 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the display is shutting down", http.StatusServiceUnavailable)
 		return
 	}
-	if n := s.streams.Add(1); n > int64(s.cfg.MaxStreams) {
-		s.streams.Add(-1)
-		s.log.Debug("web: event stream refused: too many open", "client", clientAddr(r), "max", s.cfg.MaxStreams)
-		w.Header().Set("Retry-After", "10")
-		http.Error(w, fmt.Sprintf("too many event streams open (%d): try again later", s.cfg.MaxStreams), http.StatusServiceUnavailable)
-		return
-	}
-	defer s.streams.Add(-1)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
+	open, why := s.openStream(r, cancel)
+	if open == nil {
+		s.log.Debug("web: event stream refused", "client", clientAddr(r), "why", why)
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, why+": try again later", http.StatusServiceUnavailable)
+		return
+	}
+	defer s.closeStream(open)
 	defer context.AfterFunc(s.ctx, cancel)()
 
 	b := s.cfg.Board
@@ -271,6 +276,113 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		if err != nil {
 			return // the client went away or stalled; it reconnects with from
+		}
+	}
+}
+
+// maxOwnerStreams bounds the streams of logged-in sessions; past it the
+// oldest of them ends (its page reconnects), so the owner always gets a
+// stream.
+const maxOwnerStreams = 16
+
+// openStream is one event stream's place under the caps.
+type openStream struct {
+	key    string             // the client's address (connlimit.Key)
+	owner  bool               // opened by a logged-in session
+	cancel context.CancelFunc // ends it
+}
+
+// streamTable holds the open event streams by address.
+type streamTable struct {
+	mu     sync.Mutex
+	byAddr map[string][]*openStream // anonymous streams, oldest first
+	anon   int
+	owner  []*openStream // logged-in streams, oldest first
+}
+
+// openStream takes a place for a new stream, or answers nil and why not.
+// A logged-in session always gets one (ending its own oldest past
+// maxOwnerStreams). Anyone else gets one unless its address holds
+// MaxStreamsPerAddress already (the board's own address, as a reverse
+// proxy on the Pi, counts only toward the total); when MaxStreams are
+// open, the address holding the most gives up its oldest, if it holds
+// more than this address would: so one client, or a few, cannot blank
+// every display.
+func (s *Server) openStream(r *http.Request, cancel context.CancelFunc) (*openStream, string) {
+	t := &s.streamTab
+	o := &openStream{key: connlimit.Key(r.RemoteAddr), owner: s.authed(r), cancel: cancel}
+	var end *openStream
+	t.mu.Lock()
+	if t.byAddr == nil {
+		t.byAddr = map[string][]*openStream{}
+	}
+	switch {
+	case o.owner:
+		if len(t.owner) >= maxOwnerStreams {
+			end, t.owner = t.owner[0], t.owner[1:]
+		}
+		t.owner = append(t.owner, o)
+	case len(t.byAddr[o.key]) >= s.cfg.MaxStreamsPerAddress && !connlimit.Local(o.key):
+		t.mu.Unlock()
+		return nil, fmt.Sprintf("too many event streams open from %s (%d)", clientAddr(r), s.cfg.MaxStreamsPerAddress)
+	default:
+		if t.anon >= s.cfg.MaxStreams {
+			var most string
+			for k, l := range t.byAddr {
+				if most == "" || len(l) > len(t.byAddr[most]) {
+					most = k
+				}
+			}
+			if len(t.byAddr[most]) <= len(t.byAddr[o.key])+1 {
+				t.mu.Unlock()
+				return nil, fmt.Sprintf("too many event streams open (%d)", s.cfg.MaxStreams)
+			}
+			end = t.byAddr[most][0]
+			t.removeAnon(end)
+		}
+		t.byAddr[o.key] = append(t.byAddr[o.key], o)
+		t.anon++
+	}
+	t.mu.Unlock()
+	s.streams.Add(1)
+	if end != nil {
+		end.cancel() // its handler ends and calls closeStream, which finds it gone
+	}
+	return o, ""
+}
+
+// closeStream gives a stream's place back.
+func (s *Server) closeStream(o *openStream) {
+	t := &s.streamTab
+	t.mu.Lock()
+	if o.owner {
+		for i, x := range t.owner {
+			if x == o {
+				t.owner = append(t.owner[:i], t.owner[i+1:]...)
+				break
+			}
+		}
+	} else {
+		t.removeAnon(o)
+	}
+	t.mu.Unlock()
+	s.streams.Add(-1)
+}
+
+// removeAnon takes an anonymous stream out of the table if it is there;
+// t.mu is held.
+func (t *streamTable) removeAnon(o *openStream) {
+	l := t.byAddr[o.key]
+	for i, x := range l {
+		if x == o {
+			l = append(l[:i], l[i+1:]...)
+			t.anon--
+			if len(l) == 0 {
+				delete(t.byAddr, o.key)
+			} else {
+				t.byAddr[o.key] = l
+			}
+			return
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-var streamCap = flag.Int("stream-cap", 0, "with -stream-flood: MaxStreams (0: the default; a large number: as if uncapped)")
+var streamCap = flag.Int("stream-cap", 0, "with -stream-flood: MaxStreams and MaxStreamsPerAddress (0: the defaults; a large number: as if uncapped)")
 
 var streamFlood = flag.Int("stream-flood", 0, "measure: open this many event streams at once (for example 800) and report the server's heap growth; the figure goes in docs/performance.md")
 
@@ -21,7 +21,7 @@ func TestStreamFlood(t *testing.T) {
 	if *streamFlood == 0 {
 		t.Skip("a measurement: run with -stream-flood=800")
 	}
-	_, s, ts := newTestServer(t, Config{MaxStreams: *streamCap})
+	_, s, ts := newTestServer(t, Config{MaxStreams: *streamCap, MaxStreamsPerAddress: *streamCap})
 	heap := func() uint64 {
 		runtime.GC()
 		var m runtime.MemStats

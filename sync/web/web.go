@@ -36,8 +36,20 @@
 // messages from N are no longer kept: the stream continues with new ones,
 // and the state event has the whole picture. Comment lines keep idle
 // connections alive.
-// At most Config.MaxStreams streams are open at once; past that the
-// answer is 503 with Retry-After.
+// One client address may hold Config.MaxStreamsPerAddress streams (4)
+// and all together Config.MaxStreams (64); past a cap the answer is 503
+// with Retry-After, except that when all are taken, the address holding
+// the most streams gives up its oldest to an address holding fewer (so a
+// few clients cannot blank every display), and a logged-in session always
+// gets a stream (up to 16 of them; past that its oldest ends).
+//
+// # Connections
+//
+// The daemon serves the display through Listen and HTTPServer (serve.go):
+// connections are capped per client address and in total (connections
+// that sent nothing yet and kept-alive ones make room for newcomers,
+// internal/connlimit), headers must come within 10 s and keep-alives
+// close after 30 s. docs/security.md lists every limit.
 //
 // # Authentication
 //
@@ -47,9 +59,11 @@
 // per client address before the password is looked at (internal/throttle):
 // after a failure the address waits Config.LoginDelay, doubling with each
 // failure in a row up to a minute, and an earlier attempt answers 429 with
-// Retry-After, unchecked; past 30 failures a minute from all addresses,
-// only addresses without failures are checked. Hanging up early gains
-// nothing, and the owner logging in from another address never waits. The
+// Retry-After, unchecked; past 30 failures a minute from all addresses
+// together, only addresses that logged in before and the board itself
+// (127.0.0.1, ::1) are checked, so guessing from thousands of addresses
+// is bounded too while the owner still gets in. Hanging up early gains
+// nothing. The
 // right password sets an HttpOnly, SameSite=Strict cookie (Secure when the
 // request came over TLS) holding a random token that the server keeps in memory until it expires
 // (Config.SessionTTL) or the session logs out; sessions do not survive a
@@ -121,6 +135,12 @@ type Config struct {
 	// /api/events answers 503 with Retry-After, so open streams cannot
 	// take the Pi's memory.
 	MaxStreams int
+	// MaxStreamsPerAddress caps the event streams of one client address
+	// (default 4: a TV and a phone's tabs). When MaxStreams are open, the
+	// address holding the most gives up its oldest stream to an address
+	// holding fewer, and a logged-in session always gets a stream (see
+	// Events in the package doc).
+	MaxStreamsPerAddress int
 	// Join returns the addresses a phone on the club's network can open,
 	// the first drawn as the join QR code (lan.Join: the same URL the
 	// terminal prints at start); nil, or an empty list, when the display
@@ -131,15 +151,16 @@ type Config struct {
 // Server is the web display. It is an http.Handler for the routes /,
 // /static/ and /api/; mount it at the root of the daemon's HTTP listener.
 type Server struct {
-	cfg     Config
-	log     *slog.Logger
-	mux     *http.ServeMux
-	page    []byte
-	ctx     context.Context // cancelled by Close: ends the event streams
-	stop    context.CancelFunc
-	logins  *throttle.Limiter // failed logins per client address
-	streams atomic.Int64      // event streams open now
-	timing  streamTiming      // the event streams' pace (defaultTiming)
+	cfg       Config
+	log       *slog.Logger
+	mux       *http.ServeMux
+	page      []byte
+	ctx       context.Context // cancelled by Close: ends the event streams
+	stop      context.CancelFunc
+	logins    *throttle.Limiter // failed logins per client address
+	streams   atomic.Int64      // event streams open now
+	streamTab streamTable       // the open streams by address
+	timing    streamTiming      // the event streams' pace (defaultTiming)
 
 	mu       sync.Mutex
 	sessions map[[32]byte]time.Time // sha256(token) → expiry
@@ -172,6 +193,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxStreams <= 0 {
 		cfg.MaxStreams = 64
+	}
+	if cfg.MaxStreamsPerAddress <= 0 {
+		cfg.MaxStreamsPerAddress = 4
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, sessions: map[[32]byte]time.Time{}, now: time.Now, timing: defaultTiming,
 		logins: throttle.New(throttle.Config{Delay: cfg.LoginDelay})}
@@ -228,6 +252,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		// A body (a login, a command) must arrive in time: a client that
+		// trickles it holds its connection no longer, nor does the server
+		// wait for it to discard what a handler did not read.
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.timing.body)) // not every writer supports it
+	}
 	s.mux.ServeHTTP(w, r)
 }
 
