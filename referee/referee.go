@@ -393,10 +393,27 @@ func (r *Referee) refuse(v Verdict, why string, emit func(Event)) {
 // tried whole and from the refusal on (the hands may have put the
 // refused move right, or made it again cleanly).
 func (r *Referee) recover(p *rules.Position, emit func(Event)) {
-	if r.fix != r.refused {
-		return // a set-up or the rules' removals: no move was refused
-	}
 	moves := r.g.LegalMoves()
+	if r.fix != r.refused {
+		// A correction no move caused: the board differed from the game
+		// at a new game or a restart, or the rules took an army off. The
+		// seat to move may start at once once the board is right, inside
+		// the quiet period that would have ended the correction: its move
+		// is read from the moment the switches showed the game exactly,
+		// and only then, so a piece set up on a wrong square is never
+		// read as a move.
+		i, ok := reachedAt(r.trace, r.occ, p.Occupancy())
+		if !ok {
+			return
+		}
+		v, ok := r.expected(Infer(p, moves, Observation{Trace: r.trace[i:], Final: r.occ, After: r.after, After2: r.after2, Leaves: r.leaves}))
+		if (v.Kind == Moved || v.Kind == Promotion) && ok {
+			r.fix = nil
+			emit(Event{Kind: EvCorrected})
+			r.accept(v, emit)
+		}
+		return
+	}
 	for _, tr := range [][]Touch{r.trace, r.trace[min(r.fixAt, len(r.trace)):]} {
 		v, ok := r.expected(Infer(p, moves, Observation{Trace: tr, Final: r.occ, After: r.after, After2: r.after2, Leaves: r.leaves}))
 		if v.Kind != Moved && v.Kind != Promotion || !ok {
@@ -414,6 +431,25 @@ func (r *Referee) recover(p *rules.Position, emit func(Event)) {
 			r.fix = fix
 		}
 	}
+}
+
+// reachedAt finds the last moment in trace at which the switches showed
+// want: the index of the first touch after it. final is what they show
+// now, after the whole trace; the trace is walked back from there.
+func reachedAt(trace []Touch, final, want square.Set) (int, bool) {
+	occ := final
+	for i := len(trace); i > 0; i-- {
+		t := trace[i-1]
+		if t.Lift {
+			occ.Add(t.Square)
+		} else {
+			occ.Remove(t.Square)
+		}
+		if occ == want {
+			return i - 1, true
+		}
+	}
+	return 0, false
 }
 
 // unfinished reports whether the board shows a move still being made, so

@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -427,6 +428,55 @@ func TestRefereeArmyTakenOffBeforeTheMoveWasJudged(t *testing.T) {
 				if got := kinds(feed(r, "-a8 -b9")); len(got) != 1 || got[0] != EvCorrected {
 					t.Fatalf("army taken off after the move: %v", got)
 				}
+			}
+		})
+	}
+}
+
+// A correction no move caused (the board differed from the game at a new
+// game or a restart) and the seat to move starting at once, inside the
+// quiet period that would have ended it: the move is read from the moment
+// the board showed the game, never from a piece set up on a wrong square.
+func TestRefereeMoveRightAfterACorrection(t *testing.T) {
+	v, _ := rules.NewTeams("modern")
+	start := func(t *testing.T, wrong, missing string) *Referee {
+		r := newRef(t, v, "")
+		occ := r.Game().Position().Occupancy()
+		occ.Remove(sq(missing))
+		occ.Add(sq(wrong))
+		r.Resync(occ)
+		if r.InStep() {
+			t.Fatal("a board unlike the game is not a correction")
+		}
+		return r
+	}
+	for _, tc := range []struct {
+		name, wrong, missing, hands string
+		want                        []EventKind
+		move                        string
+	}{
+		{"put right, then Red's move at once", "h3", "h2", "-h3 +h2 -g2 +g3", []EventKind{EvCorrected, EvMove}, "g2-g3"},
+		{"put right, then a knight's move at once", "h3", "h2", "-h3 +h2 -e1 +f3", []EventKind{EvCorrected, EvMove}, "Ne1-f3"},
+		{"put right, a piece touched, then the move", "h3", "h2", "-h3 +h2 -a5 +a5 -i2 +i4", []EventKind{EvCorrected, EvMove}, "i2-i4"},
+		// The knight set up on f3, never on e1: the board shows the game
+		// after Ne1-f3, but nobody played it.
+		{"a piece set up on a wrong square", "f3", "e1", "-a5 +a5", nil, ""},
+		{"put right wrongly, then a move", "h3", "h2", "-h3 +h4 -g2 +g3", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := start(t, tc.wrong, tc.missing)
+			evs := feed(r, tc.hands)
+			if got := kinds(evs); !slices.Equal(got, tc.want) {
+				t.Fatalf("events %v, want %v", got, tc.want)
+			}
+			if tc.move == "" {
+				if r.InStep() || len(r.Game().Records()) != 0 {
+					t.Errorf("in step %v, records %v: want the correction kept and no move", r.InStep(), r.Game().Records())
+				}
+				return
+			}
+			if evs[1].Record.Text != tc.move || !r.InStep() {
+				t.Errorf("read %q (in step %v), want %s", evs[1].Record.Text, r.InStep(), tc.move)
 			}
 		})
 	}
