@@ -142,7 +142,7 @@ func Start(cfg Config) (*Broker, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	log = slog.New(brokerLog{log.Handler()})
+	log = slog.New(newBrokerLog(log.Handler()))
 	hook, err := newAuth(cfg.Users, cfg.AllowAnonymous)
 	if err != nil {
 		return nil, err
