@@ -46,9 +46,8 @@ var hostileSoak = flag.Duration("soak.hostile", 0, "TestHostileSoak: run issue 2
 // body trickle, event streams opened by the
 // hundred, password guessing cycling 400 addresses on the web and over
 // MQTT, read-only sessions left behind, and clients taking other
-// accounts' client ids. Throughout, every acknowledged move must be kept
-// (and 98 % of the moves played acknowledged: the simulated hands miss one
-// now and then on a loaded machine, attack or not),
+// accounts' client ids. Throughout, every move played must be
+// acknowledged and kept,
 // the owner's page, state and commands must answer within 1 s, the
 // owner's event stream must stay open, the club's bridge must never be
 // pushed off, and the daemon's file handles must stay within its caps.
@@ -194,12 +193,11 @@ web:
 	if f.lost != 0 {
 		t.Errorf("%d acknowledged moves lost: want 0", f.lost)
 	}
-	// A move the board did not take (and the few after it, played onto
-	// a board that wants corrections) happens without any attack too on
-	// a loaded machine: the control run (-soak.calm) had 2 in 1,451. A
-	// board the attack stalls takes far fewer.
-	if f.ackedTotal == 0 || f.ackedTotal*100 < f.moves*98 {
-		t.Errorf("%d of %d moves acknowledged (%d unanswered): want 98 %% at least", f.ackedTotal, f.moves, f.unanswered)
+	// Every move played must be taken (move says so for each that is not):
+	// the moves the board left in a silent correction after a new game's
+	// set-up were a referee fault, found here and fixed.
+	if f.ackedTotal == 0 || f.unanswered > 0 {
+		t.Errorf("%d of %d moves acknowledged (%d unanswered): want every one", f.ackedTotal, f.moves, f.unanswered)
 	}
 	if slow > 0 {
 		t.Errorf("%d of the owner's requests took over 1 s or failed", slow)
