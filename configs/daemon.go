@@ -468,14 +468,13 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	}
 	if m.Hub != "" {
 		u, err := url.Parse(m.Hub)
-		if err != nil || u.Host == "" || u.User == nil || u.User.Username() == "" {
-			return bad("mqtt.hub", "want the URL boardd hub prints, such as mqtt://board:PASSWORD@club-server:1884, with the board account in it")
-		}
-		if _, ok := u.User.Password(); !ok {
-			return bad("mqtt.hub", "the URL names user %q but no password: copy the whole URL boardd hub prints (mqtt://board:PASSWORD@host:port)", u.User.Username())
-		}
-		if err := oneOf("mqtt.hub", u.Scheme, "tcp", "mqtt", "ssl", "tls", "mqtts", "ws", "wss"); err != nil {
-			return err
+		switch {
+		case err != nil || u.Host == "" || u.User == nil || u.User.Username() == "":
+			bad("mqtt.hub", "want the URL boardd hub prints, such as mqtt://board:PASSWORD@club-server:1884, with the board account in it")
+		case !hasPassword(u):
+			bad("mqtt.hub", "the URL names user %q but no password: copy the whole URL boardd hub prints (mqtt://board:PASSWORD@host:port)", u.User.Username())
+		default:
+			oneOf("mqtt.hub", u.Scheme, "tcp", "mqtt", "ssl", "tls", "mqtts", "ws", "wss")
 		}
 	}
 	if m.Broker != "" {
@@ -651,4 +650,10 @@ func ParseColor(s string) ([3]uint8, error) {
 		c[i] = uint8(v)
 	}
 	return c, nil
+}
+
+// hasPassword reports whether u carries a password.
+func hasPassword(u *url.URL) bool {
+	_, ok := u.User.Password()
+	return ok
 }

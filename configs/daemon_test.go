@@ -142,3 +142,17 @@ func TestVariantDefaultsToTheBoardShape(t *testing.T) {
 		}
 	}
 }
+
+// A hub URL without its password is one problem among the others of the
+// file, not the end of the check.
+func TestHubURLIsOneProblemAmongOthers(t *testing.T) {
+	_, err := configs.Parse("f.yaml", []byte("mqtt:\n  hub: mqtt://board@club:1884\nlog:\n  level: loud\n"))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{`line 2: mqtt.hub: the URL names user "board" but no password`, `line 4: log.level: "loud"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("got %v\nwant it to say %q", err, want)
+		}
+	}
+}
