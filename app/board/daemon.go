@@ -435,13 +435,34 @@ func (d *Daemon) startHub(ctx context.Context) error {
 	user := u.User.Username()
 	pass, _ := u.User.Password()
 	u.User = nil
+	// The hub's board account: the board's own key goes with the
+	// password, made on its first join and kept (hub-key); the hub binds
+	// the board's name to it.
+	if user == mqtt.HubBoardUser {
+		key, err := broker.KeptPassword(filepath.Join(d.cfg.StateDir, "hub-key"))
+		if err != nil {
+			return fmt.Errorf("mqtt.hub: the board's key: %w", err)
+		}
+		pass = mqtt.JoinPassword(user, pass, key)
+	}
 	m, err := mqtt.Start(ctx, mqtt.Config{Broker: u.String(), Username: user, Password: pass, Prefix: c.Prefix, Board: d.cfg.Board,
-		Source: d.Live, GamePGN4: d.rec.GamePGN4, StateFile: filepath.Join(d.cfg.StateDir, "hub-acked"), Log: d.log.With("part", "hub")})
+		Source: d.Live, GamePGN4: d.rec.GamePGN4, StateFile: filepath.Join(d.cfg.StateDir, "hub-acked"), Log: d.log.With("part", "hub"),
+		Refused: hubRefused(d.cfg.Board, filepath.Join(d.cfg.StateDir, "hub-key"))})
 	if err != nil {
 		return fmt.Errorf("mqtt.hub: %w", err)
 	}
 	d.Hub = m
 	return nil
+}
+
+// hubRefused says what to do when the hub's broker refuses the board.
+func hubRefused(board, keyFile string) func(error) string {
+	return func(err error) string {
+		if errors.Is(err, mqtt.ErrRefusedIDRejected) {
+			return fmt.Sprintf("the hub knows board %q by another key than this board's (%s): if this is that board and its state directory was wiped or replaced, the tournament director runs `boardd hub forget %s` on the hub and this board joins at its next try; if another board has that name, give this one another name (config key board)", board, keyFile, board)
+		}
+		return "the hub's broker refused the user name or password of mqtt.hub (or --hub): copy the URL boardd hub prints again (boards join with: boardd run --hub …)"
+	}
 }
 
 func (d *Daemon) startWeb(ctx context.Context) error {

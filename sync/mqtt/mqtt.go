@@ -93,6 +93,11 @@ type Config struct {
 	// publishes it on games/<id> when the game's game_over message passes.
 	// Nil publishes no games.
 	GamePGN4 func(gameID string) (string, error)
+	// Refused, when set, says what to do when the broker refuses the
+	// board's login (err is paho's, such as
+	// packets.ErrorRefusedNotAuthorised); the Mirror logs it with the
+	// refusal. Nil logs the refusal alone.
+	Refused func(err error) string
 	// StateFile keeps the last Seq the broker acknowledged, so a restarted
 	// daemon resumes there. Empty keeps it in memory only: a restart then
 	// starts with the board's current state and publishes only new events.
@@ -184,7 +189,10 @@ func ClientOptions(broker, username, password string, t TLS) (*paho.ClientOption
 	if !secure && !t.Empty() {
 		return nil, fmt.Errorf("mqtt broker URL %q: TLS files are set but the URL is not ssl:// or wss://", broker)
 	}
-	o := paho.NewClientOptions().AddBroker(broker).SetStore(nopStore{})
+	// MQTT 3.1.1 only: paho's fall-back to 3.1 after a refusal logs in
+	// a second time, and the second answer (a throttled "bad password")
+	// hides the first.
+	o := paho.NewClientOptions().AddBroker(broker).SetStore(nopStore{}).SetProtocolVersion(4)
 	o.SetUsername(username)
 	o.SetPassword(password)
 	if secure {
@@ -283,6 +291,27 @@ type Stats struct {
 	CommandsDropped uint64
 }
 
+// ErrRefusedIDRejected is the login refusal "identifier rejected"
+// (CONNACK 2), as Config.Refused receives it: a club hub's broker answers
+// it to a board whose name joined with another key.
+var ErrRefusedIDRejected = packets.ErrorRefusedIDRejected
+
+// HubBoardUser is the account boards join a club hub's own broker with
+// (boardd hub prints it in its join URL, mqtt://board:PASSWORD@host:port).
+const HubBoardUser = "board"
+
+// JoinPassword is the password a board logs in to a club hub's broker
+// with: for the hub's board account (HubBoardUser) the account's
+// password, ":" and the board's own key, which binds the board's name to
+// it on its first join; for any other account (a club broker with an
+// account per board) the password as it is.
+func JoinPassword(user, password, key string) string {
+	if user != HubBoardUser || key == "" {
+		return password
+	}
+	return password + ":" + key
+}
+
 // DefaultClientID is the mirror's MQTT client id for a board: "boardd-<board>".
 func DefaultClientID(board string) string { return "boardd-" + board }
 
@@ -318,6 +347,11 @@ type Mirror struct {
 	cmds chan inbound  // commands waiting for the command goroutine
 
 	subscribed   atomic.Bool // the command subscription is live on this connection
+
+	refMu     sync.Mutex // refusedLogin's memory
+	refID     bool       // the client id was rejected since the last connection
+	refLastID bool       // the last refusal logged was of the client id
+	refAt     time.Time  // when it was logged
 	acked        atomic.Uint64
 	published    atomic.Uint64
 	connects     atomic.Uint64
@@ -432,6 +466,11 @@ func Start(ctx context.Context, cfg Config) (*Mirror, error) {
 		SetOrderMatters(true).
 		SetWill(m.t.status, StatusOffline, 1, true).
 		SetOnConnectHandler(m.onConnect).
+		SetConnectionNotificationHandler(func(_ paho.Client, n paho.ConnectionNotification) {
+			if f, ok := n.(paho.ConnectionNotificationFailed); ok {
+				m.refusedLogin(f.Reason)
+			}
+		}).
 		SetConnectionLostHandler(func(_ paho.Client, err error) {
 			m.subscribed.Store(false)
 			m.log.Warn("mqtt: connection to the broker lost; reconnecting", "broker", cfg.Broker, "error", err)
@@ -457,6 +496,34 @@ func Start(ctx context.Context, cfg Config) (*Mirror, error) {
 		}
 	}()
 	return m, nil
+}
+
+// refusedLogin logs a refused login once a minute per reason, with what
+// to do (Config.Refused). Once the broker rejected the board's client id
+// (a hub that knows the board's name by another key), a "not authorised"
+// is the broker throttling the retries and adds nothing, until the board
+// is let in.
+func (m *Mirror) refusedLogin(err error) {
+	idRejected := errors.Is(err, packets.ErrorRefusedIDRejected)
+	if !idRejected && !errors.Is(err, packets.ErrorRefusedNotAuthorised) && !errors.Is(err, packets.ErrorRefusedBadUsernameOrPassword) {
+		return // the broker is unreachable: retried quietly, as always
+	}
+	m.refMu.Lock()
+	defer m.refMu.Unlock()
+	now := time.Now()
+	switch {
+	case !idRejected && m.refID:
+		return
+	case idRejected == m.refLastID && !m.refAt.IsZero() && now.Sub(m.refAt) < time.Minute:
+		return
+	}
+	m.refID = m.refID || idRejected
+	m.refLastID, m.refAt = idRejected, now
+	what := ""
+	if m.cfg.Refused != nil {
+		what = m.cfg.Refused(err)
+	}
+	m.log.Error("mqtt: the broker refused the board's login; trying again", "broker", m.cfg.Broker, "error", err, "what_to_do", what)
 }
 
 // publish publishes with QoS 1 and waits for the broker's PUBACK.
@@ -491,6 +558,9 @@ func (m *Mirror) onConnect(c paho.Client) {
 	}
 	n := m.connects.Add(1)
 	m.log.Info("mqtt: connected to the broker", "broker", m.cfg.Broker, "connection", n)
+	m.refMu.Lock()
+	m.refID, m.refAt = false, time.Time{}
+	m.refMu.Unlock()
 	m.subscribed.Store(false)
 	if err := m.subscribeCommands(c); err != nil && m.ctx.Err() == nil {
 		m.log.Error("mqtt: cannot subscribe to commands; trying again", "error", err)

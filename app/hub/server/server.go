@@ -4,11 +4,15 @@
 // stream (hub/ingest) and the web server (hub/web).
 //
 // The embedded broker has three accounts: "board", which every board
-// joins with and which may publish; "viewer", which may only read; and
-// the hub's own, never shown. The board's and the viewer's passwords are
-// made on the first start and kept in the state directory
-// (hub-board-password, hub-viewer-password), so boards keep their URL
-// across restarts.
+// joins with; "viewer", which may only read; and the hub's own, never
+// shown, the only one that sends boards commands. The board's and the
+// viewer's passwords are made on the first start and kept in the state
+// directory (hub-board-password, hub-viewer-password), so boards keep
+// their URL across restarts. A board joins with the account's password
+// and a key of its own (trust on first use, app/hub/enroll): once a name
+// has joined, only its key joins under that name, and a board publishes
+// only its own topics (sync/broker's Enrollment). ForgetBoard releases a
+// name.
 package server
 
 import (
@@ -25,6 +29,7 @@ import (
 	"sync"
 	"time"
 
+	"boardd/app/hub/enroll"
 	"boardd/app/hub/ingest"
 	"boardd/app/hub/store"
 	"boardd/app/hub/web"
@@ -46,7 +51,7 @@ const (
 	// nor $STATE_DIRECTORY (systemd's StateDirectory=) names one.
 	DefaultStateDir = "boardd-hub-state"
 	// BoardUser and ViewerUser are the embedded broker's accounts.
-	BoardUser  = "board"
+	BoardUser  = mqtt.HubBoardUser
 	ViewerUser = "viewer"
 )
 
@@ -95,12 +100,7 @@ type Hub struct {
 // Start opens the database (migrating it), starts the broker, the ingest
 // and the web server, and returns once they listen. Stop with Close.
 func Start(ctx context.Context, cfg Config) (*Hub, error) {
-	if cfg.StateDir == "" {
-		cfg.StateDir = os.Getenv("STATE_DIRECTORY")
-	}
-	if cfg.StateDir == "" {
-		cfg.StateDir = DefaultStateDir
-	}
+	cfg.StateDir = StateDir(cfg.StateDir)
 	if cfg.MQTT == "" {
 		cfg.MQTT = DefaultMQTT
 	}
@@ -158,6 +158,30 @@ func Start(ctx context.Context, cfg Config) (*Hub, error) {
 	return h, nil
 }
 
+// StateDir is the hub's state directory: dir, else $STATE_DIRECTORY,
+// else DefaultStateDir.
+func StateDir(dir string) string {
+	if dir == "" {
+		dir = os.Getenv("STATE_DIRECTORY")
+	}
+	if dir == "" {
+		dir = DefaultStateDir
+	}
+	return dir
+}
+
+// ForgetBoard releases a board name on the hub's own broker (state
+// directory dir): the next board that joins under it is that board.
+// It reports whether the name was enrolled. A running hub sees it at
+// once; the board that held the name is refused at its next login.
+func ForgetBoard(dir, name string) (bool, error) {
+	k, err := enroll.Open(StateDir(dir), 0)
+	if err != nil {
+		return false, err
+	}
+	return k.Forget(name)
+}
+
 // startBroker starts the own broker, or reads Config.Broker, and returns
 // how the ingest connects.
 func (h *Hub) startBroker() (mqttclient.Broker, error) {
@@ -182,9 +206,13 @@ func (h *Hub) startBroker() (mqttclient.Broker, error) {
 	if h.viewerPW, err = broker.KeptPassword(filepath.Join(h.cfg.StateDir, "hub-viewer-password")); err != nil {
 		return mqttclient.Broker{}, err
 	}
+	keys, err := enroll.Open(h.cfg.StateDir, ingest.DefaultMaxBoards)
+	if err != nil {
+		return mqttclient.Broker{}, err
+	}
 	self := broker.GeneratePassword()
-	b, err := broker.Start(broker.Config{Listen: h.cfg.MQTT, Log: h.cfg.BrokerLog, Users: []broker.User{
-		{Name: BoardUser, Password: h.boardPW, Write: true},
+	b, err := broker.Start(broker.Config{Listen: h.cfg.MQTT, Log: h.cfg.BrokerLog, Prefix: h.cfg.Prefix, Users: []broker.User{
+		{Name: BoardUser, Password: h.boardPW, Boards: keys},
 		{Name: ViewerUser, Password: h.viewerPW},
 		{Name: "hub", Password: self, Write: true},
 	}})
