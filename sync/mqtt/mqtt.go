@@ -346,12 +346,12 @@ type Mirror struct {
 	wake chan struct{} // the connection came up
 	cmds chan inbound  // commands waiting for the command goroutine
 
-	subscribed   atomic.Bool // the command subscription is live on this connection
+	subscribed atomic.Bool // the command subscription is live on this connection
 
-	refMu     sync.Mutex // refusedLogin's memory
-	refID     bool       // the client id was rejected since the last connection
-	refLastID bool       // the last refusal logged was of the client id
-	refAt     time.Time  // when it was logged
+	refMu        sync.Mutex // refusedLogin's memory
+	refID        bool       // the client id was rejected since the last connection
+	refLastID    bool       // the last refusal logged was of the client id
+	refAt        time.Time  // when it was logged
 	acked        atomic.Uint64
 	published    atomic.Uint64
 	connects     atomic.Uint64
