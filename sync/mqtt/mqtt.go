@@ -164,9 +164,11 @@ func (t TLS) Config() (*tls.Config, error) {
 	return c, nil
 }
 
-// ClientOptions returns paho client options for a broker URL, with the
-// credentials and, for ssl://, tls://, mqtts:// and wss:// URLs, the TLS
-// settings. The Mirror and boardd's collect and watch commands use it.
+// ClientOptions returns paho client options for a broker URL, or a
+// comma-separated list of them (tried in order; the client moves to the
+// next when one is gone), with the credentials and, for ssl://, tls://,
+// mqtts:// and wss:// URLs, the TLS settings. The Mirror and boardd's
+// collect and watch commands use it.
 //
 // The client keeps no copy of its unacknowledged messages (paho's store
 // is replaced by one that keeps nothing): whoever needs a message
@@ -174,28 +176,32 @@ func (t TLS) Config() (*tls.Config, error) {
 // stored messages after a reconnect even with a clean session, racing
 // with new publications of the same packets.
 func ClientOptions(broker, username, password string, t TLS) (*paho.ClientOptions, error) {
-	u, err := url.Parse(broker)
-	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("mqtt broker URL %q: want scheme://host:port, like tcp://localhost:1883 or ssl://club.example:8883", broker)
-	}
-	secure := false
-	switch u.Scheme {
-	case "tcp", "mqtt", "ws":
-	case "ssl", "tls", "mqtts", "tcps", "wss":
-		secure = true
-	default:
-		return nil, fmt.Errorf("mqtt broker URL %q: unknown scheme %q (want tcp, ssl, ws or wss)", broker, u.Scheme)
-	}
-	if !secure && !t.Empty() {
-		return nil, fmt.Errorf("mqtt broker URL %q: TLS files are set but the URL is not ssl:// or wss://", broker)
-	}
 	// MQTT 3.1.1 only: paho's fall-back to 3.1 after a refusal logs in
 	// a second time, and the second answer (a throttled "bad password")
 	// hides the first.
-	o := paho.NewClientOptions().AddBroker(broker).SetStore(nopStore{}).SetProtocolVersion(4)
+	o := paho.NewClientOptions().SetStore(nopStore{}).SetProtocolVersion(4)
+	anySecure := false
+	for _, one := range strings.Split(broker, ",") {
+		one = strings.TrimSpace(one)
+		u, err := url.Parse(one)
+		if err != nil || u.Host == "" {
+			return nil, fmt.Errorf("mqtt broker URL %q: want scheme://host:port, like tcp://localhost:1883 or ssl://club.example:8883", one)
+		}
+		switch u.Scheme {
+		case "tcp", "mqtt", "ws":
+			if !t.Empty() {
+				return nil, fmt.Errorf("mqtt broker URL %q: TLS files are set but the URL is not ssl:// or wss://", one)
+			}
+		case "ssl", "tls", "mqtts", "tcps", "wss":
+			anySecure = true
+		default:
+			return nil, fmt.Errorf("mqtt broker URL %q: unknown scheme %q (want tcp, ssl, ws or wss)", one, u.Scheme)
+		}
+		o.AddBroker(one)
+	}
 	o.SetUsername(username)
 	o.SetPassword(password)
-	if secure {
+	if anySecure {
 		c, err := t.Config()
 		if err != nil {
 			return nil, err

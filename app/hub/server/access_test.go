@@ -35,8 +35,8 @@ func joinURL(t *testing.T, out string) string {
 }
 
 // startBoard starts a simulated board named name on state that joins
-// the hub with join, logging to log.
-func startBoard(t *testing.T, name, state, join string, log io.Writer) *board.Daemon {
+// the hub with join, logging to log, its config changed by edit.
+func startBoard(t *testing.T, name, state, join string, log io.Writer, edit ...func(*configs.Daemon)) *board.Daemon {
 	t.Helper()
 	cfg := configs.Defaults()
 	cfg.Board = name
@@ -44,6 +44,9 @@ func startBoard(t *testing.T, name, state, join string, log io.Writer) *board.Da
 	cfg.MQTT.Embedded.Listen = "127.0.0.1:0"
 	cfg.Web.Listen = "off"
 	cfg.MQTT.Hub = join
+	for _, e := range edit {
+		e(&cfg)
+	}
 	if err := cfg.Check("test", nil); err != nil {
 		t.Fatal(err)
 	}

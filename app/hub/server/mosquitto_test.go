@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"strings"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"boardd/app/hub/hubtest"
+	"boardd/configs"
 	"boardd/app/hub/server"
 	"boardd/referee"
 	"boardd/sync/mqtt"
@@ -81,5 +84,49 @@ func TestHubOnMosquittoWithABoardAccountEach(t *testing.T) {
 	})
 	if st := l.State(); st.Result != nil {
 		t.Errorf("another board's account commanded club-1: %+v", st.Result)
+	}
+}
+
+// TLS both ways: the hub takes in the boards from a club mosquitto over
+// ssl:// (boardd hub --broker ssl://… --ca FILE), and a board joins it
+// over ssl:// with the CA in mqtt.hub_tls (boardd run --hub-ca FILE).
+func TestHubAndBoardOverTLS(t *testing.T) {
+	mqtttest.Path(t)
+	certs := t.TempDir()
+	mqtttest.WriteCerts(t, certs)
+	acl := filepath.Join(t.TempDir(), "boards.acl")
+	if err := os.WriteFile(acl, []byte(mosquittoACL), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mq := mqtttest.Start(t, []mqtttest.User{{Name: "club-5", Password: "pw-5"}, {Name: "hub", Password: "pw-hub"}},
+		certs, "use_username_as_clientid true\nacl_file "+acl+"\n")
+	ca := filepath.Join(certs, "ca.pem")
+	h, err := server.Start(context.Background(), server.Config{StateDir: t.TempDir(), Web: "127.0.0.1:0",
+		Broker: fmt.Sprintf("ssl://hub:pw-hub@127.0.0.1:%d", mq.TLSPort), BrokerTLS: server.BrokerTLS{CA: ca}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	d := startBoard(t, "club-5", t.TempDir(), fmt.Sprintf("ssl://club-5:pw-5@127.0.0.1:%d", mq.TLSPort), io.Discard,
+		func(c *configs.Daemon) { c.MQTT.HubTLS.CAFile = ca })
+	for _, mv := range hubtest.TeamsMoves[:3] {
+		playOn(t, d, mv)
+	}
+	holds(t, h, d, "club-5")
+
+	// Without the CA the hub cannot be checked, and the hub sees nothing.
+	bare, err := server.Start(context.Background(), server.Config{StateDir: t.TempDir(), Web: "off",
+		Broker: fmt.Sprintf("ssl://hub:pw-hub@127.0.0.1:%d", mq.TLSPort)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bare.Close()
+	select {
+	case err := <-bare.Err():
+		if !strings.Contains(err.Error(), "certificate") {
+			t.Errorf("a hub without the CA: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Error("a hub without the CA connected")
 	}
 }

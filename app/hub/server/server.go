@@ -26,6 +26,7 @@ import (
 	neturl "net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -62,8 +63,13 @@ type Config struct {
 	// Broker is an existing broker (tcp://, mqtt://, ssl://, ws://…) with
 	// the hub's user and password in it (mqtt://hub:PW@host:1883): that
 	// user must be allowed to read the boards' topics and publish their
-	// cmd/replay. Empty runs the hub's own broker on MQTT.
+	// commands. Several URLs, comma-separated, are tried in order (the
+	// next when one is gone; the account in one of them, or alike in
+	// each). Empty runs the hub's own broker on MQTT.
 	Broker string
+	// BrokerTLS are the CA and client certificate files for an ssl:// or
+	// wss:// Broker.
+	BrokerTLS BrokerTLS
 	// MQTT is the own broker's listen address (default DefaultMQTT).
 	MQTT string
 	// Web is the web server's listen address (default DefaultWeb); "off"
@@ -77,6 +83,15 @@ type Config struct {
 	// Log receives the hub's log; nil discards it. BrokerLog receives the
 	// own broker's (connections come and go: a quieter level suits it).
 	Log, BrokerLog *slog.Logger
+}
+
+// BrokerTLS names PEM files for a TLS connection to Config.Broker.
+type BrokerTLS struct {
+	// CA signed the broker's certificate (empty: the system's CAs).
+	CA string
+	// Cert and Key are a client certificate and its key, for brokers
+	// that want one.
+	Cert, Key string
 }
 
 // Hub is a running hub.
@@ -186,17 +201,15 @@ func ForgetBoard(dir, name string) (bool, error) {
 // how the ingest connects.
 func (h *Hub) startBroker() (mqttclient.Broker, error) {
 	if h.cfg.Broker != "" {
-		u, err := neturl.Parse(h.cfg.Broker)
-		if err != nil || u.Host == "" {
-			return mqttclient.Broker{}, fmt.Errorf("--broker %q: want scheme://user:password@host:port, like mqtt://hub:secret@club-server:1883", h.cfg.Broker)
+		list, err := mqtt.ParseBrokers(h.cfg.Broker)
+		if err != nil {
+			return mqttclient.Broker{}, fmt.Errorf("--broker: %w; want scheme://user:password@host:port, like mqtt://hub:secret@club-server:1883 (several: comma-separated)", err)
 		}
-		b := mqttclient.Broker{Prefix: h.cfg.Prefix}
-		if u.User != nil {
-			b.User = u.User.Username()
-			b.Password, _ = u.User.Password()
-			u.User = nil
+		t := h.cfg.BrokerTLS
+		b := mqttclient.Broker{Prefix: h.cfg.Prefix, URL: list.String(), User: list.User, Password: list.Password, CA: t.CA, Cert: t.Cert, Key: t.Key}
+		if _, err := mqtt.ClientOptions(b.URL, b.User, b.Password, mqtt.TLS{CAFile: t.CA, CertFile: t.Cert, KeyFile: t.Key}); err != nil {
+			return mqttclient.Broker{}, fmt.Errorf("--broker: %w", err)
 		}
-		b.URL = u.String()
 		return b, nil
 	}
 	var err error
@@ -262,7 +275,7 @@ func (h *Hub) Greet(w io.Writer) {
 		fmt.Fprintf(w, "  MQTT broker:  listening on %s; boards: user %s, password %s; viewers (read only): user %s, password %s  (topics %s/<board>/#)\n",
 			h.BrokerAddr, BoardUser, h.boardPW, ViewerUser, h.viewerPW, h.cfg.Prefix)
 	} else {
-		fmt.Fprintf(w, "hub: taking in the boards from %s (topics %s/<board>/#)\n", redact(h.cfg.Broker), h.cfg.Prefix)
+		fmt.Fprintf(w, "hub: taking in the boards from %s (topics %s/<board>/#)\n", redactList(h.cfg.Broker), h.cfg.Prefix)
 	}
 	if h.WebAddr != "" {
 		url := "http://" + lan.Dialable(h.WebAddr) + "/"
@@ -298,11 +311,16 @@ func (h *Hub) Close() error {
 	return nil
 }
 
-// redact hides a URL's password.
-func redact(raw string) string {
-	u, err := neturl.Parse(raw)
-	if err != nil {
-		return "the broker"
+// redactList hides the passwords of a list of URLs.
+func redactList(list string) string {
+	parts := strings.Split(list, ",")
+	for i, p := range parts {
+		u, err := neturl.Parse(strings.TrimSpace(p))
+		if err != nil {
+			parts[i] = "the broker"
+			continue
+		}
+		parts[i] = u.Redacted()
 	}
-	return u.Redacted()
+	return strings.Join(parts, ",")
 }
