@@ -14,17 +14,27 @@ func init() {
 }
 
 func runHub(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "forget":
+			return runHubForget(args[1:], stdout, stderr)
+		}
+	}
 	fs := newFlags("hub", stderr)
 	var cfg server.Config
 	fs.StringVar(&cfg.DB, "db", "", "the database: a SQLite file or postgres://user:password@host/db (default STATE/hub.db)")
-	fs.StringVar(&cfg.Broker, "broker", "", "an existing MQTT broker with the hub's account, mqtt://user:password@host:1883 (default: the hub's own on --mqtt)")
+	fs.StringVar(&cfg.Broker, "broker", "", "an existing MQTT broker with the hub's account, mqtt://user:password@host:1883; several comma-separated, tried in order (default: the hub's own on --mqtt)")
+	fs.StringVar(&cfg.BrokerTLS.CA, "ca", "", "PEM file of the CA that signed an ssl:// or wss:// --broker's certificate (default: the system's)")
+	fs.StringVar(&cfg.BrokerTLS.Cert, "cert", "", "PEM client certificate, for a --broker that wants one")
+	fs.StringVar(&cfg.BrokerTLS.Key, "key", "", "PEM key of the client certificate")
 	fs.StringVar(&cfg.MQTT, "mqtt", server.DefaultMQTT, "where the hub's own MQTT broker listens for the boards")
 	fs.StringVar(&cfg.Web, "web", server.DefaultWeb, `where the web server listens ("off": none)`)
 	fs.StringVar(&cfg.StateDir, "state", "", "the state directory: database and passwords (default $STATE_DIRECTORY or "+server.DefaultStateDir+")")
 	fs.StringVar(&cfg.Prefix, "prefix", mqtt.DefaultPrefix, "first topic level of the boards")
 	verbose := fs.Bool("v", false, "log every stored message and the broker's connections")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: boardd hub [--db PATH|postgres://…] [--broker URL] [--web ADDR] [--mqtt ADDR] [--state DIR]")
+		fmt.Fprintln(stderr, "usage: boardd hub [--db PATH|postgres://…] [--broker URL[,URL…] [--ca FILE]] [--web ADDR] [--mqtt ADDR] [--state DIR]")
+		fmt.Fprintln(stderr, "       boardd hub forget [--state DIR] NAME   release a board name for the next board that joins under it")
 		fmt.Fprintln(stderr, "Runs the club's hub until interrupted: it stores every board's games in its database.")
 		fs.PrintDefaults()
 	}
@@ -51,4 +61,26 @@ func runHub(args []string, stdout, stderr io.Writer) error {
 	case err := <-h.Err():
 		return err
 	}
+}
+
+// runHubForget releases a board name on the hub's own broker.
+func runHubForget(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("hub forget", stderr)
+	state := fs.String("state", "", "the hub's state directory (default $STATE_DIRECTORY or "+server.DefaultStateDir+")")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: boardd hub forget [--state DIR] NAME", errUsage)
+	}
+	name := fs.Arg(0)
+	found, err := server.ForgetBoard(*state, name)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return fmt.Errorf("board %q has not joined the hub whose state directory is %s (nothing to forget; --state DIR names another)", name, server.StateDir(*state))
+	}
+	fmt.Fprintf(stdout, "board %q forgotten: the next board that joins under that name is board %s\n", name, name)
+	return nil
 }

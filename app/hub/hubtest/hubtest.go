@@ -32,6 +32,9 @@ type Board struct {
 	Name                   string
 	// Keep is how many messages the board keeps (0: the default).
 	Keep int
+	// Key is the board's own key on a hub's board account
+	// (mqtt.JoinPassword); empty is "key-<Name>".
+	Key string
 }
 
 // Start runs the board until t ends: a Live board of Teams with players'
@@ -55,7 +58,10 @@ func Start(t *testing.T, b Board) *referee.Live {
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { l.Run(ctx); close(done) }()
-	m, err := mqtt.Start(ctx, mqtt.Config{Broker: b.Broker, Username: b.User, Password: b.Password,
+	if b.Key == "" {
+		b.Key = "key-" + b.Name
+	}
+	m, err := mqtt.Start(ctx, mqtt.Config{Broker: b.Broker, Username: b.User, Password: mqtt.JoinPassword(b.User, b.Password, b.Key),
 		Board: b.Name, Source: l, KeepAlive: 5 * time.Second, ConnectTimeout: 2 * time.Second,
 		AckTimeout: 2 * time.Second, MaxReconnectInterval: 100 * time.Millisecond})
 	if err != nil {

@@ -4,11 +4,15 @@
 // stream (hub/ingest) and the web server (hub/web).
 //
 // The embedded broker has three accounts: "board", which every board
-// joins with and which may publish; "viewer", which may only read; and
-// the hub's own, never shown. The board's and the viewer's passwords are
-// made on the first start and kept in the state directory
-// (hub-board-password, hub-viewer-password), so boards keep their URL
-// across restarts.
+// joins with; "viewer", which may only read; and the hub's own, never
+// shown, the only one that sends boards commands. The board's and the
+// viewer's passwords are made on the first start and kept in the state
+// directory (hub-board-password, hub-viewer-password), so boards keep
+// their URL across restarts. A board joins with the account's password
+// and a key of its own (trust on first use, app/hub/enroll): once a name
+// has joined, only its key joins under that name, and a board publishes
+// only its own topics (sync/broker's Enrollment). ForgetBoard releases a
+// name.
 package server
 
 import (
@@ -22,9 +26,11 @@ import (
 	neturl "net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
+	"boardd/app/hub/enroll"
 	"boardd/app/hub/ingest"
 	"boardd/app/hub/store"
 	"boardd/app/hub/web"
@@ -46,7 +52,7 @@ const (
 	// nor $STATE_DIRECTORY (systemd's StateDirectory=) names one.
 	DefaultStateDir = "boardd-hub-state"
 	// BoardUser and ViewerUser are the embedded broker's accounts.
-	BoardUser  = "board"
+	BoardUser  = mqtt.HubBoardUser
 	ViewerUser = "viewer"
 )
 
@@ -57,8 +63,13 @@ type Config struct {
 	// Broker is an existing broker (tcp://, mqtt://, ssl://, ws://…) with
 	// the hub's user and password in it (mqtt://hub:PW@host:1883): that
 	// user must be allowed to read the boards' topics and publish their
-	// cmd/replay. Empty runs the hub's own broker on MQTT.
+	// commands. Several URLs, comma-separated, are tried in order (the
+	// next when one is gone; the account in one of them, or alike in
+	// each). Empty runs the hub's own broker on MQTT.
 	Broker string
+	// BrokerTLS are the CA and client certificate files for an ssl:// or
+	// wss:// Broker.
+	BrokerTLS BrokerTLS
 	// MQTT is the own broker's listen address (default DefaultMQTT).
 	MQTT string
 	// Web is the web server's listen address (default DefaultWeb); "off"
@@ -72,6 +83,15 @@ type Config struct {
 	// Log receives the hub's log; nil discards it. BrokerLog receives the
 	// own broker's (connections come and go: a quieter level suits it).
 	Log, BrokerLog *slog.Logger
+}
+
+// BrokerTLS names PEM files for a TLS connection to Config.Broker.
+type BrokerTLS struct {
+	// CA signed the broker's certificate (empty: the system's CAs).
+	CA string
+	// Cert and Key are a client certificate and its key, for brokers
+	// that want one.
+	Cert, Key string
 }
 
 // Hub is a running hub.
@@ -95,12 +115,7 @@ type Hub struct {
 // Start opens the database (migrating it), starts the broker, the ingest
 // and the web server, and returns once they listen. Stop with Close.
 func Start(ctx context.Context, cfg Config) (*Hub, error) {
-	if cfg.StateDir == "" {
-		cfg.StateDir = os.Getenv("STATE_DIRECTORY")
-	}
-	if cfg.StateDir == "" {
-		cfg.StateDir = DefaultStateDir
-	}
+	cfg.StateDir = StateDir(cfg.StateDir)
 	if cfg.MQTT == "" {
 		cfg.MQTT = DefaultMQTT
 	}
@@ -158,21 +173,43 @@ func Start(ctx context.Context, cfg Config) (*Hub, error) {
 	return h, nil
 }
 
+// StateDir is the hub's state directory: dir, else $STATE_DIRECTORY,
+// else DefaultStateDir.
+func StateDir(dir string) string {
+	if dir == "" {
+		dir = os.Getenv("STATE_DIRECTORY")
+	}
+	if dir == "" {
+		dir = DefaultStateDir
+	}
+	return dir
+}
+
+// ForgetBoard releases a board name on the hub's own broker (state
+// directory dir): the next board that joins under it is that board.
+// It reports whether the name was enrolled. A running hub sees it at
+// once; the board that held the name is refused at its next login.
+func ForgetBoard(dir, name string) (bool, error) {
+	k, err := enroll.Open(StateDir(dir), 0)
+	if err != nil {
+		return false, err
+	}
+	return k.Forget(name)
+}
+
 // startBroker starts the own broker, or reads Config.Broker, and returns
 // how the ingest connects.
 func (h *Hub) startBroker() (mqttclient.Broker, error) {
 	if h.cfg.Broker != "" {
-		u, err := neturl.Parse(h.cfg.Broker)
-		if err != nil || u.Host == "" {
-			return mqttclient.Broker{}, fmt.Errorf("--broker %q: want scheme://user:password@host:port, like mqtt://hub:secret@club-server:1883", h.cfg.Broker)
+		list, err := mqtt.ParseBrokers(h.cfg.Broker)
+		if err != nil {
+			return mqttclient.Broker{}, fmt.Errorf("--broker: %w; want scheme://user:password@host:port, like mqtt://hub:secret@club-server:1883 (several: comma-separated)", err)
 		}
-		b := mqttclient.Broker{Prefix: h.cfg.Prefix}
-		if u.User != nil {
-			b.User = u.User.Username()
-			b.Password, _ = u.User.Password()
-			u.User = nil
+		t := h.cfg.BrokerTLS
+		b := mqttclient.Broker{Prefix: h.cfg.Prefix, URL: list.String(), User: list.User, Password: list.Password, CA: t.CA, Cert: t.Cert, Key: t.Key}
+		if _, err := mqtt.ClientOptions(b.URL, b.User, b.Password, mqtt.TLS{CAFile: t.CA, CertFile: t.Cert, KeyFile: t.Key}); err != nil {
+			return mqttclient.Broker{}, fmt.Errorf("--broker: %w", err)
 		}
-		b.URL = u.String()
 		return b, nil
 	}
 	var err error
@@ -182,9 +219,13 @@ func (h *Hub) startBroker() (mqttclient.Broker, error) {
 	if h.viewerPW, err = broker.KeptPassword(filepath.Join(h.cfg.StateDir, "hub-viewer-password")); err != nil {
 		return mqttclient.Broker{}, err
 	}
+	keys, err := enroll.Open(h.cfg.StateDir, ingest.DefaultMaxBoards)
+	if err != nil {
+		return mqttclient.Broker{}, err
+	}
 	self := broker.GeneratePassword()
-	b, err := broker.Start(broker.Config{Listen: h.cfg.MQTT, Log: h.cfg.BrokerLog, Users: []broker.User{
-		{Name: BoardUser, Password: h.boardPW, Write: true},
+	b, err := broker.Start(broker.Config{Listen: h.cfg.MQTT, Log: h.cfg.BrokerLog, Prefix: h.cfg.Prefix, Users: []broker.User{
+		{Name: BoardUser, Password: h.boardPW, Boards: keys},
 		{Name: ViewerUser, Password: h.viewerPW},
 		{Name: "hub", Password: self, Write: true},
 	}})
@@ -234,7 +275,7 @@ func (h *Hub) Greet(w io.Writer) {
 		fmt.Fprintf(w, "  MQTT broker:  listening on %s; boards: user %s, password %s; viewers (read only): user %s, password %s  (topics %s/<board>/#)\n",
 			h.BrokerAddr, BoardUser, h.boardPW, ViewerUser, h.viewerPW, h.cfg.Prefix)
 	} else {
-		fmt.Fprintf(w, "hub: taking in the boards from %s (topics %s/<board>/#)\n", redact(h.cfg.Broker), h.cfg.Prefix)
+		fmt.Fprintf(w, "hub: taking in the boards from %s (topics %s/<board>/#)\n", redactList(h.cfg.Broker), h.cfg.Prefix)
 	}
 	if h.WebAddr != "" {
 		url := "http://" + lan.Dialable(h.WebAddr) + "/"
@@ -270,11 +311,16 @@ func (h *Hub) Close() error {
 	return nil
 }
 
-// redact hides a URL's password.
-func redact(raw string) string {
-	u, err := neturl.Parse(raw)
-	if err != nil {
-		return "the broker"
+// redactList hides the passwords of a list of URLs.
+func redactList(list string) string {
+	parts := strings.Split(list, ",")
+	for i, p := range parts {
+		u, err := neturl.Parse(strings.TrimSpace(p))
+		if err != nil {
+			parts[i] = "the broker"
+			continue
+		}
+		parts[i] = u.Redacted()
 	}
-	return u.Redacted()
+	return strings.Join(parts, ",")
 }
