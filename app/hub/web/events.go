@@ -701,7 +701,7 @@ func (e *events) push(w http.ResponseWriter, r *http.Request) {
 		var busy []string
 		for _, b := range boards {
 			for _, t := range rd.Tables {
-				if t.Board == b.Board && b.Status == "playing" && b.Moves > 0 && b.Game != t.Game && (len(req.Tables) == 0 || slices.Contains(req.Tables, t.Table)) {
+				if t.Board == b.Board && b.Status == "playing" && b.Moves > 0 && (len(req.Tables) == 0 || slices.Contains(req.Tables, t.Table)) {
 					busy = append(busy, fmt.Sprintf("%s (%d moves played)", b.Board, b.Moves))
 				}
 			}
