@@ -25,7 +25,7 @@ func runHub(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&cfg.ViewersLogin, "viewers-login", false, "the events' pages need the tournament director's login for reading too (default: viewers need none)")
 	verbose := fs.Bool("v", false, "log every stored message and the broker's connections")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: boardd hub [--db PATH|postgres://…] [--broker URL] [--web ADDR] [--mqtt ADDR] [--state DIR]")
+		fmt.Fprintln(stderr, "usage: boardd hub [--db PATH|postgres://…] [--broker URL] [--web ADDR] [--mqtt ADDR] [--state DIR] [--viewers-login]")
 		fmt.Fprintln(stderr, "Runs the club's hub until interrupted: it stores every board's games in its database.")
 		fs.PrintDefaults()
 	}
