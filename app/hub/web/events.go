@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"boardd/app/catalog"
@@ -208,7 +209,10 @@ func (e *events) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e.log.Info("hub events: event created", "event", id, "name", f.Name)
-	ev.ID = id
+	if ev, err = e.s.Event(r.Context(), id); err != nil {
+		e.fail(w, err)
+		return
+	}
 	eventJSON(w, http.StatusCreated, ev)
 }
 
@@ -346,8 +350,11 @@ func (e *events) load(ctx context.Context, id int64) (*state, error) {
 				continue
 			}
 			g, ok, err := e.s.Game(ctx, t.Board, t.Game)
-			if err != nil || !ok {
+			if err != nil {
 				return nil, err
+			}
+			if !ok {
+				continue
 			}
 			res, corrected, err := e.s.Result(ctx, t.Board, t.Game)
 			if err != nil {
@@ -711,7 +718,14 @@ func (e *events) push(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	var out []pushReply
+	// Each push is recorded before its command goes out (so the game
+	// it starts is after the recorded seq); the boards are asked at
+	// once, each given 15 s to answer.
+	type job struct {
+		rt  store.RoundTable
+		cmd referee.Command
+	}
+	var jobs []job
 	for i, t := range p.Tables {
 		rt := rd.Tables[i]
 		if len(req.Tables) > 0 && !slices.Contains(req.Tables, rt.Table) {
@@ -725,19 +739,29 @@ func (e *events) push(w http.ResponseWriter, r *http.Request) {
 			e.fail(w, err)
 			return
 		}
-		tc := st.ev.TimeControl
-		ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
-		rep := e.cfg.Command(ctx, rt.Board, referee.Command{Name: "new_game", Variant: st.ev.Variant, TimeControl: tc, Tags: tags})
-		cancel()
-		pr := pushReply{Table: rt.Table, Board: rt.Board, OK: rep.OK, Error: rep.Error}
-		if !rep.OK {
-			if pr.Error == "" {
-				pr.Error = "the board did not answer"
+		jobs = append(jobs, job{rt, referee.Command{Name: "new_game", Variant: st.ev.Variant, TimeControl: st.ev.TimeControl, Tags: tags}})
+	}
+	out := make([]pushReply, len(jobs))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
+			defer cancel()
+			rep := e.cfg.Command(ctx, j.rt.Board, j.cmd)
+			out[i] = pushReply{Table: j.rt.Table, Board: j.rt.Board, OK: rep.OK, Error: rep.Error}
+			if !rep.OK && out[i].Error == "" {
+				out[i].Error = "the board did not answer"
 			}
-			e.s.PushFailed(r.Context(), rd.ID, rt.Table, pr.Error)
+		}()
+	}
+	wg.Wait()
+	for _, pr := range out {
+		if !pr.OK {
+			e.s.PushFailed(r.Context(), rd.ID, pr.Table, pr.Error)
 		}
-		e.log.Info("hub events: new_game pushed", "event", st.ev.ID, "round", n, "board", rt.Board, "ok", rep.OK, "error", rep.Error)
-		out = append(out, pr)
+		e.log.Info("hub events: new_game pushed", "event", st.ev.ID, "round", n, "board", pr.Board, "ok", pr.OK, "error", pr.Error)
 	}
 	code := http.StatusOK
 	for _, pr := range out {
