@@ -238,6 +238,9 @@ func TestEventFlow(t *testing.T) {
 	if code, _ := a.do("POST", base+"/rounds/1/tables/1/result", map[string]any{"points": pts}); code != 400 {
 		t.Errorf("a correction without a note: %d, want 400", code)
 	}
+	if code, body := a.do("POST", base+"/rounds/1/tables/1/result", map[string]any{"points": pts, "note": "two\nlines"}); code != 400 || !strings.Contains(string(body), "control character") {
+		t.Errorf("a note with a line break (it would break the PGN4 tag): %d %s", code, body)
+	}
 
 	// Exports: the CSV's standings, every game in the PGN4 files.
 	code, data := a.do("GET", base+"/standings.csv", nil)

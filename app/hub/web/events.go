@@ -18,6 +18,7 @@ import (
 	"boardd/app/catalog"
 	"boardd/app/hub/event"
 	"boardd/app/hub/store"
+	"boardd/internal/printable"
 	"boardd/referee"
 	"boardd/referee/clock"
 	"boardd/referee/gametags"
@@ -801,6 +802,10 @@ func (e *events) correct(w http.ResponseWriter, r *http.Request) {
 	req.Note = strings.TrimSpace(req.Note)
 	if req.Note == "" || len(req.Note) > 500 {
 		eventError(w, http.StatusBadRequest, "a correction needs a note of 1 to 500 characters saying why")
+		return
+	}
+	if err := printable.Check(req.Note); err != nil {
+		eventError(w, http.StatusBadRequest, "the note "+err.Error())
 		return
 	}
 	for _, s := range req.Winners {
