@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"boardd/app/hub/hubtest"
+	"boardd/app/hub/server"
 	"boardd/app/hub/web"
 	"boardd/referee"
 )
@@ -110,26 +111,11 @@ type eventJSON struct {
 // boards' results; a corrected result changes them and keeps its note;
 // the CSV and the PGN4 exports hold the games.
 func TestEventFlow(t *testing.T) {
-	h, out := startHub(t, t.TempDir(), "127.0.0.1:0")
-	m := joinLine.FindStringSubmatch(out)
-	d := directorLine.FindStringSubmatch(out)
-	if m == nil || d == nil {
-		t.Fatalf("no join or director line in:\n%s", out)
-	}
-	join, _ := neturl.Parse(m[1])
-	pw, _ := join.User.Password()
-	live := map[string]*referee.Live{}
-	for _, name := range []string{"club-1", "club-2"} {
-		live[name] = hubtest.Start(t, hubtest.Board{Broker: "tcp://" + join.Host, User: join.User.Username(), Password: pw, Name: name})
-	}
-	jar, _ := cookiejar.New(nil)
-	a := &api{t: t, base: "http://" + h.WebAddr, c: &http.Client{Jar: jar, Timeout: 60 * time.Second}}
-
+	h, a, live := eventHub(t)
 	// the page itself is served
 	if code, page := a.do("GET", "/events", nil); code != 200 || !strings.Contains(string(page), "/events/static/event.js") {
 		t.Fatalf("GET /events: %d", code)
 	}
-	a.must(200, "POST", "/api/director/login", map[string]string{"password": d[2]}, nil)
 	var ev struct{ ID int64 }
 	a.must(201, "POST", "/api/events", map[string]any{"name": "Club night", "kind": "ffa", "time_control": "-", "rounds": 3, "boards": []string{"club-1", "club-2"}}, &ev)
 	players := []string{"Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"}
@@ -297,6 +283,108 @@ func TestEventFlow(t *testing.T) {
 			if colour[s.Player] == s.Seat {
 				t.Errorf("%s is %s in both rounds", s.Name, s.Seat)
 			}
+		}
+	}
+}
+
+// eventHub starts a hub with two real boards, club-1 and club-2, joined
+// with the URL it printed, and logs in as the director with the
+// password it printed.
+func eventHub(t *testing.T) (*server.Hub, *api, map[string]*referee.Live) {
+	t.Helper()
+	h, out := startHub(t, t.TempDir(), "127.0.0.1:0")
+	m := joinLine.FindStringSubmatch(out)
+	d := directorLine.FindStringSubmatch(out)
+	if m == nil || d == nil {
+		t.Fatalf("no join or director line in:\n%s", out)
+	}
+	join, _ := neturl.Parse(m[1])
+	pw, _ := join.User.Password()
+	live := map[string]*referee.Live{}
+	for _, name := range []string{"club-1", "club-2"} {
+		live[name] = hubtest.Start(t, hubtest.Board{Broker: "tcp://" + join.Host, User: join.User.Username(), Password: pw, Name: name})
+	}
+	jar, _ := cookiejar.New(nil)
+	a := &api{t: t, base: "http://" + h.WebAddr, c: &http.Client{Jar: jar, Timeout: 60 * time.Second}}
+	a.must(200, "POST", "/api/director/login", map[string]string{"password": d[2]}, nil)
+	return h, a, live
+}
+
+// A Teams event with two real boards: four teams pasted, round 1 pushed
+// (each team on one side of its board), one seat resigns on each board;
+// the standings give the winners 2 match points, the losers none, and
+// a correction to a draw gives each 1.
+func TestTeamsEventFlow(t *testing.T) {
+	_, a, live := eventHub(t)
+	var ev struct{ ID int64 }
+	a.must(201, "POST", "/api/events", map[string]any{"name": "Teams night", "kind": "teams", "rounds": 3, "boards": []string{"club-1", "club-2"}}, &ev)
+	base := fmt.Sprintf("/api/events/%d", ev.ID)
+	a.must(200, "PUT", base+"/players", map[string]string{"text": "Ann & Cy\nBob & Di\nEve & Fay\nGus & Hal"}, nil)
+	var e eventJSON
+	a.must(200, "POST", base+"/rounds/1/pair", nil, &e)
+	a.must(200, "POST", base+"/rounds/1/push", nil, nil)
+	e = waitEvent(t, a, base, "both tables linked", func(e eventJSON) bool {
+		for _, tb := range e.Rounds[0].Tables {
+			if tb.Game == "" || tb.Game != live[tb.Board].State().Game {
+				return false
+			}
+		}
+		return true
+	})
+	// club-1: Blue resigns (Red and Yellow win); club-2: Red resigns.
+	winners := map[string]string{}
+	for _, tb := range e.Rounds[0].Tables {
+		st := live[tb.Board].State()
+		if st.Variant != "teams" || st.Tags["Red"] != tb.Seats[0].Name || st.Tags["Event"] != "Teams night" {
+			t.Fatalf("%s after the push: %s, tags %v", tb.Board, st.Variant, st.Tags)
+		}
+		seat, win := "Blue", 0
+		if tb.Board == "club-2" {
+			seat, win = "Red", 1
+		}
+		if rep := live[tb.Board].Do(context.Background(), referee.Command{Name: "resign", Seat: seat}); !rep.OK {
+			t.Fatal(rep.Error)
+		}
+		winners[tb.Seats[win].Name+" & "+tb.Seats[win+2].Name] = tb.Board
+	}
+	e = waitEvent(t, a, base, "both results", func(e eventJSON) bool {
+		for _, tb := range e.Rounds[0].Tables {
+			if tb.Result == nil || tb.Result.Result == nil {
+				return false
+			}
+		}
+		return true
+	})
+	var rows []struct {
+		Name        string `json:"name"`
+		MatchPoints int    `json:"match_points"`
+		Wins        int    `json:"wins"`
+		Draws       int    `json:"draws"`
+	}
+	a.must(200, "GET", base+"/standings", nil, &rows)
+	for _, r := range rows {
+		want := 0
+		if winners[r.Name] != "" {
+			want = 2
+		}
+		if r.MatchPoints != want {
+			t.Errorf("%s: %d match points, want %d (winners %v)", r.Name, r.MatchPoints, want, winners)
+		}
+	}
+	// club-1's game was a draw after all.
+	a.must(200, "POST", base+"/rounds/1/tables/1/result", map[string]any{"winners": []string{}, "note": "Blue's resignation was a misunderstanding; agreed drawn"}, &e)
+	a.must(200, "GET", base+"/standings", nil, &rows)
+	tb := e.Rounds[0].Tables[0]
+	for _, r := range rows {
+		want := 0
+		switch {
+		case r.Name == tb.Seats[0].Name+" & "+tb.Seats[2].Name, r.Name == tb.Seats[1].Name+" & "+tb.Seats[3].Name:
+			want = 1
+		case winners[r.Name] == "club-2":
+			want = 2
+		}
+		if r.MatchPoints != want {
+			t.Errorf("after the correction %s: %d match points, want %d", r.Name, r.MatchPoints, want)
 		}
 	}
 }
