@@ -206,3 +206,18 @@ func TestPairRefuses(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPair200 pairs round 5 of 200 FFA players (50 boards, the
+// most an event takes).
+func BenchmarkPair200(b *testing.B) {
+	units := makeUnits(FFA, MaxUnits)
+	h := NewHistory()
+	for r := 1; r <= 4; r++ {
+		p, _ := Pair(FFA, units, h, nil, uint64(r))
+		h.Add(p)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Pair(FFA, units, h, nil, 5)
+	}
+}
