@@ -41,7 +41,7 @@ func (a *api) do(method, path string, body any) (int, []byte) {
 	}
 	req, _ := http.NewRequest(method, a.base+path, rd)
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(web.RequestHeader, "1")
+	req.Header.Set(web.DirectorHeader, "1")
 	resp, err := a.c.Do(req)
 	if err != nil {
 		a.t.Fatal(err)

@@ -16,25 +16,25 @@ import (
 )
 
 // The tournament director's login. The director has one password, made
-// on the hub's first start and kept in its state directory (hub/server);
+// on the hub's first start and kept in its eventState directory (hub/server);
 // logging in with it gives a session cookie, and every route that
-// changes an event needs that session and the RequestHeader. Failed
+// changes an event needs that session and the DirectorHeader. Failed
 // logins are throttled per client address by internal/throttle, as the
 // board's own page throttles its logins.
 
 // DirectorCookie is the director's session cookie.
 const DirectorCookie = "boardd_hub_director"
 
-// RequestHeader must be "1" on every changing request, as on the board's
+// DirectorHeader must be "1" on every changing request, as on the board's
 // own page: a cross-site form cannot set it, so the cookie alone is not
 // enough.
-const RequestHeader = "X-Boardd-Request"
+const DirectorHeader = "X-Boardd-Request"
 
-// sessionTTL is how long a director's login lasts; maxSessions bounds
+// directorSessionTTL is how long a director's login lasts; maxDirectorSessions bounds
 // the sessions kept (the oldest go first).
 const (
-	sessionTTL  = 12 * time.Hour
-	maxSessions = 64
+	directorSessionTTL  = 12 * time.Hour
+	maxDirectorSessions = 64
 )
 
 // director checks the director's password and keeps the sessions.
@@ -88,7 +88,7 @@ func (d *director) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !ok {
-		eventJSON(w, http.StatusUnauthorized, directorMe{CanLogin: true, Error: "wrong password (the director's password is in the hub's state directory, hub-director-password)"})
+		eventJSON(w, http.StatusUnauthorized, directorMe{CanLogin: true, Error: "wrong password (the director's password is in the hub's eventState directory, hub-director-password)"})
 		return
 	}
 	var b [32]byte
@@ -105,12 +105,12 @@ func (d *director) handleLogin(w http.ResponseWriter, r *http.Request) {
 			oldest, oldestExp = k, exp
 		}
 	}
-	if len(d.sessions) >= maxSessions {
+	if len(d.sessions) >= maxDirectorSessions {
 		delete(d.sessions, oldest)
 	}
-	d.sessions[sha256.Sum256([]byte(token))] = now.Add(sessionTTL)
+	d.sessions[sha256.Sum256([]byte(token))] = now.Add(directorSessionTTL)
 	d.mu.Unlock()
-	http.SetCookie(w, &http.Cookie{Name: DirectorCookie, Value: token, Path: "/", MaxAge: int(sessionTTL / time.Second),
+	http.SetCookie(w, &http.Cookie{Name: DirectorCookie, Value: token, Path: "/", MaxAge: int(directorSessionTTL / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 	eventJSON(w, http.StatusOK, directorMe{Director: true, CanLogin: true})
 }
@@ -146,15 +146,15 @@ func (d *director) authed(r *http.Request) bool {
 }
 
 // only guards a changing route: a director's session and the
-// RequestHeader, or 401/403 saying what is missing.
+// DirectorHeader, or 401/403 saying what is missing.
 func (d *director) only(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !d.authed(r) {
 			eventError(w, http.StatusUnauthorized, "the tournament director's login is needed: POST /api/director/login")
 			return
 		}
-		if r.Header.Get(RequestHeader) != "1" {
-			eventError(w, http.StatusForbidden, "missing header "+RequestHeader+": 1 (it guards against cross-site requests)")
+		if r.Header.Get(DirectorHeader) != "1" {
+			eventError(w, http.StatusForbidden, "missing header "+DirectorHeader+": 1 (it guards against cross-site requests)")
 			return
 		}
 		h(w, r)

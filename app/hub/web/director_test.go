@@ -18,22 +18,22 @@ import (
 	"boardd/referee"
 )
 
-// fakeBoards records the commands the hub sends and answers OK.
-type fakeBoards struct {
+// fakeCommander records the commands the hub sends and answers OK.
+type fakeCommander struct {
 	mu   sync.Mutex
-	sent []sent
+	cmds []sentCommand
 	fail map[string]string // board → error
 }
 
-type sent struct {
+type sentCommand struct {
 	board string
 	cmd   referee.Command
 }
 
-func (f *fakeBoards) Do(_ context.Context, board string, c referee.Command) referee.Reply {
+func (f *fakeCommander) Do(_ context.Context, board string, c referee.Command) referee.Reply {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.sent = append(f.sent, sent{board, c})
+	f.cmds = append(f.cmds, sentCommand{board, c})
 	if e := f.fail[board]; e != "" {
 		return referee.Reply{Error: e}
 	}
@@ -42,34 +42,34 @@ func (f *fakeBoards) Do(_ context.Context, board string, c referee.Command) refe
 
 // hubWeb is the hub's web server over a fresh SQLite store, with the
 // director's password "pw".
-func hubWeb(t *testing.T, viewersLogin bool) (*httptest.Server, *store.Store, *fakeBoards) {
+func hubWeb(t *testing.T, viewersLogin bool) (*httptest.Server, *store.Store, *fakeCommander) {
 	t.Helper()
 	s, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "hub.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	fb := &fakeBoards{fail: map[string]string{}}
+	fb := &fakeCommander{fail: map[string]string{}}
 	srv := httptest.NewServer(web.WithEvents(web.New(s, nil), web.EventsConfig{Store: s, Password: "pw", Command: fb.Do, ViewersLogin: viewersLogin}))
 	t.Cleanup(srv.Close)
 	return srv, s, fb
 }
 
 // client is a browser-free client with its own cookie jar.
-type client struct {
+type eventClient struct {
 	t    *testing.T
 	base string
 	c    *http.Client
 }
 
-func newClient(t *testing.T, base string) *client {
+func newEventClient(t *testing.T, base string) *eventClient {
 	jar, _ := cookiejar.New(nil)
-	return &client{t: t, base: base, c: &http.Client{Jar: jar}}
+	return &eventClient{t: t, base: base, c: &http.Client{Jar: jar}}
 }
 
 // do sends a request (a JSON body unless body is a string) with the
 // request header, and returns the status and the body.
-func (c *client) do(method, path string, body any) (int, []byte) {
+func (c *eventClient) do(method, path string, body any) (int, []byte) {
 	c.t.Helper()
 	var rd io.Reader
 	ctype := "application/json"
@@ -83,7 +83,7 @@ func (c *client) do(method, path string, body any) (int, []byte) {
 	}
 	req, _ := http.NewRequest(method, c.base+path, rd)
 	req.Header.Set("Content-Type", ctype)
-	req.Header.Set(web.RequestHeader, "1")
+	req.Header.Set(web.DirectorHeader, "1")
 	resp, err := c.c.Do(req)
 	if err != nil {
 		c.t.Fatal(err)
@@ -95,7 +95,7 @@ func (c *client) do(method, path string, body any) (int, []byte) {
 
 // must sends the request and fails the test unless it answers code; the
 // answer is decoded into out (if not nil).
-func (c *client) must(code int, method, path string, body, out any) []byte {
+func (c *eventClient) must(code int, method, path string, body, out any) []byte {
 	c.t.Helper()
 	got, data := c.do(method, path, body)
 	if got != code {
@@ -114,7 +114,7 @@ func (c *client) must(code int, method, path string, body, out any) []byte {
 // throttles; viewers read without a login unless the hub says so.
 func TestDirectorLogin(t *testing.T) {
 	srv, _, _ := hubWeb(t, false)
-	c := newClient(t, srv.URL)
+	c := newEventClient(t, srv.URL)
 	ev := map[string]any{"name": "Club night", "kind": "ffa", "rounds": 3, "boards": []string{"club-1"}}
 	if code, body := c.do("POST", "/api/events", ev); code != 401 || !strings.Contains(string(body), "director's login is needed") {
 		t.Fatalf("creating an event without a login: %d %s", code, body)
@@ -131,7 +131,7 @@ func TestDirectorLogin(t *testing.T) {
 	// proven only by a success, so wait out the delay by logging in
 	// from a fresh limiter: a new server)
 	srv2, _, _ := hubWeb(t, false)
-	c2 := newClient(t, srv2.URL)
+	c2 := newEventClient(t, srv2.URL)
 	var me struct{ Director bool }
 	c2.must(200, "POST", "/api/director/login", map[string]string{"password": "pw"}, &me)
 	if !me.Director {
@@ -146,7 +146,7 @@ func TestDirectorLogin(t *testing.T) {
 	}
 	resp.Body.Close()
 	if resp.StatusCode != 403 {
-		t.Errorf("without %s: %d, want 403", web.RequestHeader, resp.StatusCode)
+		t.Errorf("without %s: %d, want 403", web.DirectorHeader, resp.StatusCode)
 	}
 	c2.must(200, "POST", "/api/director/logout", nil, nil)
 	if code, _ := c2.do("PUT", "/api/events/1/players", "Ann"); code != 401 {
@@ -155,7 +155,7 @@ func TestDirectorLogin(t *testing.T) {
 
 	// --viewers-login: reading needs the login too; the board list stays open
 	srv3, _, _ := hubWeb(t, true)
-	c3 := newClient(t, srv3.URL)
+	c3 := newEventClient(t, srv3.URL)
 	if code, _ := c3.do("GET", "/api/events", nil); code != 401 {
 		t.Errorf("viewers-login: GET /api/events without a login: %d, want 401", code)
 	}

@@ -34,7 +34,7 @@ func (e *events) roundPGN4(w http.ResponseWriter, r *http.Request) {
 // writePGN4 writes the games of round (0: every round) as the boards
 // recorded them, a corrected result in place of the board's with the
 // note as a ResultCorrected tag; a table without a game is left out.
-func (e *events) writePGN4(w http.ResponseWriter, r *http.Request, st *state, round int, name string) {
+func (e *events) writePGN4(w http.ResponseWriter, r *http.Request, st *eventState, round int, name string) {
 	var games []string
 	for _, rd := range st.rounds {
 		if round > 0 && rd.Number != round {

@@ -166,7 +166,7 @@ func (f *eventForm) check() error {
 	return nil
 }
 
-func decode(w http.ResponseWriter, r *http.Request, v any) error {
+func decodeEvent(w http.ResponseWriter, r *http.Request, v any) error {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -175,7 +175,7 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	return nil
 }
 
-func pathID(r *http.Request, name string) (int64, error) {
+func eventPathID(r *http.Request, name string) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
 	if err != nil || id < 1 {
 		return 0, fmt.Errorf("%s %q: want a number from 1", name, r.PathValue(name))
@@ -194,7 +194,7 @@ func (e *events) list(w http.ResponseWriter, r *http.Request) {
 
 func (e *events) create(w http.ResponseWriter, r *http.Request) {
 	var f eventForm
-	if err := decode(w, r, &f); err != nil {
+	if err := decodeEvent(w, r, &f); err != nil {
 		eventError(w, http.StatusBadRequest, err.Error())
 		return
 	}
@@ -218,7 +218,7 @@ func (e *events) create(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *events) edit(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "id")
+	id, err := eventPathID(r, "id")
 	if err != nil {
 		eventError(w, http.StatusBadRequest, err.Error())
 		return
@@ -229,7 +229,7 @@ func (e *events) edit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := eventForm{Kind: ev.Kind}
-	if err := decode(w, r, &f); err != nil {
+	if err := decodeEvent(w, r, &f); err != nil {
 		eventError(w, http.StatusBadRequest, err.Error())
 		return
 	}
@@ -252,7 +252,7 @@ func (e *events) edit(w http.ResponseWriter, r *http.Request) {
 // setPlayers takes the players as pasted: a JSON {"text": "…"} or the
 // text itself (text/plain), one player (FFA) or team (Teams) a line.
 func (e *events) setPlayers(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "id")
+	id, err := eventPathID(r, "id")
 	if err != nil {
 		eventError(w, http.StatusBadRequest, err.Error())
 		return
@@ -294,9 +294,9 @@ func (e *events) setPlayers(w http.ResponseWriter, r *http.Request) {
 	e.show(w, r)
 }
 
-// state is an event read whole: what every page and computation of it
+// eventState is an event read whole: what every page and computation of it
 // starts from.
-type state struct {
+type eventState struct {
 	ev      store.Event
 	players []store.Entrant
 	names   map[int64]string // player → name
@@ -315,12 +315,12 @@ type gameResult struct {
 	Note      string        `json:"note,omitempty"`
 }
 
-func (e *events) load(ctx context.Context, id int64) (*state, error) {
+func (e *events) load(ctx context.Context, id int64) (*eventState, error) {
 	ev, err := e.s.Event(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	st := &state{ev: ev, names: map[int64]string{}, unitN: map[int64]string{}, results: map[string]*gameResult{}}
+	st := &eventState{ev: ev, names: map[int64]string{}, unitN: map[int64]string{}, results: map[string]*gameResult{}}
 	if st.players, err = e.s.Entrants(ctx, id); err != nil {
 		return nil, err
 	}
@@ -364,7 +364,7 @@ func (e *events) load(ctx context.Context, id int64) (*state, error) {
 			gr := &gameResult{Status: g.Status, Corrected: corrected}
 			if res != nil {
 				gr.Reason = res.Reason
-				if counts(res) {
+				if resultCounts(res) {
 					gr.Result = &event.Result{Winners: res.Winners, Points: res.Points}
 				}
 			}
@@ -381,12 +381,12 @@ func (e *events) load(ctx context.Context, id int64) (*state, error) {
 
 // counts tells whether a result counts in the standings: a game
 // abandoned for a new one (PGN4 result "*") does not, until corrected.
-func counts(r *store.Result) bool {
+func resultCounts(r *store.Result) bool {
 	return r.Reason != "abandoned" && r.PGN4 != "*"
 }
 
 // pairing is a stored round as hub/event reads it.
-func (st *state) pairing(rd store.Round) event.Pairing {
+func (st *eventState) pairing(rd store.Round) event.Pairing {
 	var p event.Pairing
 	tables := map[int]*event.Table{}
 	var order []int
@@ -426,7 +426,7 @@ func (st *state) pairing(rd store.Round) event.Pairing {
 
 // games are the event's games as the standings count them (rounds
 // before upTo, or all with upTo 0), with its byes.
-func (st *state) games(upTo int) ([]event.Game, []event.Bye) {
+func (st *eventState) games(upTo int) ([]event.Game, []event.Bye) {
 	var gs []event.Game
 	var byes []event.Bye
 	for _, rd := range st.rounds {
@@ -450,7 +450,7 @@ func (st *state) games(upTo int) ([]event.Game, []event.Bye) {
 	return gs, byes
 }
 
-func (st *state) standings(upTo int) []event.Standing {
+func (st *eventState) standings(upTo int) []event.Standing {
 	gs, byes := st.games(upTo)
 	return event.Standings(st.ev.Kind, st.units, st.unitN, gs, byes)
 }
@@ -496,7 +496,7 @@ type (
 	}
 )
 
-func (st *state) view(director bool) eventView {
+func (st *eventState) view(director bool) eventView {
 	v := eventView{Event: st.ev, Units: []unitView{}, Rounds: []roundView{}, Standings: st.standings(0), Director: director}
 	for _, u := range st.units {
 		v.Units = append(v.Units, st.unitView(u.ID))
@@ -526,7 +526,7 @@ func (st *state) view(director bool) eventView {
 	return v
 }
 
-func (st *state) unitView(u int64) unitView {
+func (st *eventState) unitView(u int64) unitView {
 	uv := unitView{Unit: u, Name: st.unitN[u]}
 	for _, x := range st.units {
 		if x.ID == u {
@@ -539,8 +539,8 @@ func (st *state) unitView(u int64) unitView {
 }
 
 // loadReq reads the event the request names, answering the error itself.
-func (e *events) loadReq(w http.ResponseWriter, r *http.Request) *state {
-	id, err := pathID(r, "id")
+func (e *events) loadReq(w http.ResponseWriter, r *http.Request) *eventState {
+	id, err := eventPathID(r, "id")
 	if err != nil {
 		eventError(w, http.StatusBadRequest, err.Error())
 		return nil
@@ -576,12 +576,12 @@ func (e *events) standingsCSV(w http.ResponseWriter, r *http.Request) {
 }
 
 // roundReq reads the event and the round number the request names.
-func (e *events) roundReq(w http.ResponseWriter, r *http.Request) (*state, int) {
+func (e *events) roundReq(w http.ResponseWriter, r *http.Request) (*eventState, int) {
 	st := e.loadReq(w, r)
 	if st == nil {
 		return nil, 0
 	}
-	n, err := pathID(r, "n")
+	n, err := eventPathID(r, "n")
 	if err != nil {
 		eventError(w, http.StatusBadRequest, err.Error())
 		return nil, 0
@@ -693,7 +693,7 @@ func (e *events) push(w http.ResponseWriter, r *http.Request) {
 		Tables []int `json:"tables"` // only these tables (default all)
 	}
 	if r.ContentLength != 0 {
-		if err := decode(w, r, &req); err != nil {
+		if err := decodeEvent(w, r, &req); err != nil {
 			eventError(w, http.StatusBadRequest, err.Error())
 			return
 		}
@@ -780,7 +780,7 @@ func (e *events) correct(w http.ResponseWriter, r *http.Request) {
 	if st == nil {
 		return
 	}
-	t, err := pathID(r, "t")
+	t, err := eventPathID(r, "t")
 	if err != nil || n > len(st.rounds) || int(t) > len(st.rounds[n-1].Tables) {
 		eventError(w, http.StatusNotFound, fmt.Sprintf("round %d has no table %s", n, r.PathValue("t")))
 		return
@@ -795,7 +795,7 @@ func (e *events) correct(w http.ResponseWriter, r *http.Request) {
 		Points  []int    `json:"points"`
 		Note    string   `json:"note"`
 	}
-	if err := decode(w, r, &req); err != nil {
+	if err := decodeEvent(w, r, &req); err != nil {
 		eventError(w, http.StatusBadRequest, err.Error())
 		return
 	}
@@ -851,7 +851,7 @@ func (e *events) player(w http.ResponseWriter, r *http.Request) {
 	if st == nil {
 		return
 	}
-	pid, err := pathID(r, "pid")
+	pid, err := eventPathID(r, "pid")
 	if err != nil || st.names[pid] == "" {
 		eventError(w, http.StatusNotFound, fmt.Sprintf("event %d has no player %s", st.ev.ID, r.PathValue("pid")))
 		return

@@ -37,7 +37,7 @@ type eventJSON struct {
 // and kept with the table.
 func TestTeamsEventPush(t *testing.T) {
 	srv, _, fb := hubWeb(t, false)
-	c := newClient(t, srv.URL)
+	c := newEventClient(t, srv.URL)
 	c.must(200, "POST", "/api/director/login", map[string]string{"password": "pw"}, nil)
 	var ev struct{ ID int64 }
 	c.must(201, "POST", "/api/events", map[string]any{"name": "Teams cup", "kind": "teams", "time_control": "10+5", "rounds": 2, "boards": []string{"t1"}}, &ev)
@@ -64,10 +64,10 @@ func TestTeamsEventPush(t *testing.T) {
 		t.Errorf("teams not on their sides: %v", seats)
 	}
 	c.must(200, "POST", base+"/rounds/1/push", nil, nil)
-	if len(fb.sent) != 1 {
-		t.Fatalf("sent %+v", fb.sent)
+	if len(fb.cmds) != 1 {
+		t.Fatalf("sent %+v", fb.cmds)
 	}
-	got := fb.sent[0]
+	got := fb.cmds[0]
 	if got.board != "t1" || got.cmd.Name != "new_game" || got.cmd.Variant != "teams" || got.cmd.TimeControl != "10+5" ||
 		got.cmd.Tags["Event"] != "Teams cup" || got.cmd.Tags["Round"] != "1" || got.cmd.Tags["Red"] != seats["Red"] || got.cmd.Tags["Green"] != seats["Green"] {
 		t.Errorf("pushed %s %+v", got.board, got.cmd)
@@ -97,7 +97,7 @@ func TestTeamsEventPush(t *testing.T) {
 // What the director sends is checked, each refusal saying what to do.
 func TestEventRefusals(t *testing.T) {
 	srv, _, _ := hubWeb(t, false)
-	c := newClient(t, srv.URL)
+	c := newEventClient(t, srv.URL)
 	c.must(200, "POST", "/api/director/login", map[string]string{"password": "pw"}, nil)
 	ok := map[string]any{"name": "Night", "kind": "ffa", "rounds": 3, "boards": []string{"b1"}}
 	with := func(k string, v any) map[string]any {
