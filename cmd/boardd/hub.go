@@ -31,9 +31,10 @@ func runHub(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.Web, "web", server.DefaultWeb, `where the web server listens ("off": none)`)
 	fs.StringVar(&cfg.StateDir, "state", "", "the state directory: database and passwords (default $STATE_DIRECTORY or "+server.DefaultStateDir+")")
 	fs.StringVar(&cfg.Prefix, "prefix", mqtt.DefaultPrefix, "first topic level of the boards")
+	fs.BoolVar(&cfg.ViewersLogin, "viewers-login", false, "the events' pages need the tournament director's login for reading too (default: viewers need none)")
 	verbose := fs.Bool("v", false, "log every stored message and the broker's connections")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: boardd hub [--db PATH|postgres://…] [--broker URL[,URL…] [--ca FILE]] [--web ADDR] [--mqtt ADDR] [--state DIR]")
+		fmt.Fprintln(stderr, "usage: boardd hub [--db PATH|postgres://…] [--broker URL[,URL…] [--ca FILE]] [--web ADDR] [--mqtt ADDR] [--state DIR] [--viewers-login]")
 		fmt.Fprintln(stderr, "       boardd hub forget [--state DIR] NAME   release a board name for the next board that joins under it")
 		fmt.Fprintln(stderr, "Runs the club's hub until interrupted: it stores every board's games in its database.")
 		fs.PrintDefaults()

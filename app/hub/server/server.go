@@ -12,7 +12,10 @@
 // and a key of its own (trust on first use, app/hub/enroll): once a name
 // has joined, only its key joins under that name, and a board publishes
 // only its own topics (sync/broker's Enrollment). ForgetBoard releases a
-// name.
+// name. The tournament director's password (hub-director-password) is
+// kept there too: the events' pages (hub/web) ask for it before anything
+// changes, and the hub sends a round's new_game commands to the boards
+// through the broker as its own account (command.go).
 package server
 
 import (
@@ -80,6 +83,9 @@ type Config struct {
 	StateDir string
 	// Prefix is the boards' first topic level (default "boardd").
 	Prefix string
+	// ViewersLogin makes the events' pages need the director's login
+	// for reading too (by default viewers need none).
+	ViewersLogin bool
 	// Log receives the hub's log; nil discards it. BrokerLog receives the
 	// own broker's (connections come and go: a quieter level suits it).
 	Log, BrokerLog *slog.Logger
@@ -110,6 +116,8 @@ type Hub struct {
 	// WebAddr the web server's ("" when off).
 	BrokerAddr, WebAddr string
 	boardPW, viewerPW   string
+	directorPW          string
+	cmd                 *commander
 }
 
 // Start opens the database (migrating it), starts the broker, the ingest
@@ -150,13 +158,18 @@ func Start(ctx context.Context, cfg Config) (*Hub, error) {
 	if err != nil {
 		return nil, err
 	}
+	if h.directorPW, err = broker.KeptPassword(filepath.Join(cfg.StateDir, "hub-director-password")); err != nil {
+		return nil, err
+	}
+	h.cmd = newCommander(hubBroker)
 	if cfg.Web != "off" {
 		ln, err := net.Listen("tcp", cfg.Web)
 		if err != nil {
 			return nil, fmt.Errorf("web server: listen on %s: %w (choose another address with --web ADDR; port 0 picks a free one)", cfg.Web, err)
 		}
 		h.WebAddr = ln.Addr().String()
-		h.http = &http.Server{Handler: web.New(h.store, log.With("part", "web")), ReadHeaderTimeout: 10 * time.Second}
+		events := web.EventsConfig{Store: h.store, Log: log.With("part", "events"), Password: h.directorPW, Command: h.cmd.Do, ViewersLogin: cfg.ViewersLogin}
+		h.http = &http.Server{Handler: web.WithEvents(web.New(h.store, log.With("part", "web")), events), ReadHeaderTimeout: 10 * time.Second}
 		h.goRun(func() error {
 			if err := h.http.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 				return fmt.Errorf("web server: %w", err)
@@ -283,6 +296,7 @@ func (h *Hub) Greet(w io.Writer) {
 			url = urls[0]
 		}
 		fmt.Fprintf(w, "  web:          %sapi/boards\n", url)
+		fmt.Fprintf(w, "  events:       %sevents  (tournament director's password %s)\n", url, h.directorPW)
 	}
 	fmt.Fprintf(w, "  database:     %s (%s)\n", h.store, h.store.Engine())
 	fmt.Fprintf(w, "  state:        %s\n", h.cfg.StateDir)
@@ -301,6 +315,9 @@ func (h *Hub) Close() error {
 			cancel()
 		}
 		h.wg.Wait()
+		if h.cmd != nil {
+			h.cmd.Close()
+		}
 		if h.broker != nil {
 			h.broker.Close()
 		}
