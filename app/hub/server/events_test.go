@@ -304,6 +304,17 @@ func eventHub(t *testing.T) (*server.Hub, *api, map[string]*referee.Live) {
 	for _, name := range []string{"club-1", "club-2"} {
 		live[name] = hubtest.Start(t, hubtest.Board{Broker: "tcp://" + join.Host, User: join.User.Username(), Password: pw, Name: name})
 	}
+	// The director pushes a round to boards the page shows joined: a
+	// board not connected yet would miss its new_game.
+	boards(t, h, "both boards joined", func(bs []apiBoard) bool {
+		on := 0
+		for _, b := range bs {
+			if b.Status != "offline" {
+				on++
+			}
+		}
+		return on == 2
+	})
 	jar, _ := cookiejar.New(nil)
 	a := &api{t: t, base: "http://" + h.WebAddr, c: &http.Client{Jar: jar, Timeout: 60 * time.Second}}
 	a.must(200, "POST", "/api/director/login", map[string]string{"password": d[2]}, nil)
