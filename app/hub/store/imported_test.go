@@ -17,7 +17,7 @@ func TestImport(t *testing.T) {
 			s := open(t, newDB(t))
 			ctx := context.Background()
 			g := store.ImportedGame{Board: "club-1", Game: "g1", Variant: "teams", Tags: map[string]string{"Red": "Ann", "Event": "Club night"},
-				Turns: []store.Turn{{Kind: "move", Seat: "Red", Move: "h2-h3", Coord: "h2-h3", FEN4: "f1"}, {Kind: "resign", Seat: "Blue", Move: "R", FEN4: "f2"}},
+				Turns:  []store.Turn{{Kind: "move", Seat: "Red", Move: "h2-h3", Coord: "h2-h3", FEN4: "f1"}, {Kind: "resign", Seat: "Blue", Move: "R", FEN4: "f2"}},
 				Result: store.Result{Reason: "resignation", Winners: []string{"Red", "Yellow"}, PGN4: "1-0"}}
 			for i, want := range []bool{true, false} {
 				if got, err := s.Import(ctx, g); err != nil || got != want {
