@@ -451,6 +451,7 @@ func (d *Daemon) startHub(ctx context.Context) error {
 		return fmt.Errorf("mqtt.hub: %w", err)
 	}
 	d.Hub = m
+	d.goRun("sending the archive to the hub", func() error { return d.sendArchive(ctx) })
 	return nil
 }
 

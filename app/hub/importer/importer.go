@@ -43,14 +43,23 @@ const (
 // tag). It replays the game first: an illegal or unreadable game stores
 // nothing and says which move.
 func Game(ctx context.Context, s *store.Store, board, id string, pg *pgn4.Game) (Outcome, error) {
+	board, id = key(board, id, pg)
+	return store1(ctx, s, board, id, pg)
+}
+
+// store1 stores pg as board's game id unless the store has it.
+func store1(ctx context.Context, s *store.Store, board, id string, pg *pgn4.Game) (Outcome, error) {
+	if err := checkKey(board, id); err != nil {
+		return 0, err
+	}
+	if have, err := s.HasGame(ctx, board, id); err != nil {
+		return 0, err
+	} else if have {
+		return Known, nil // before the replay: a game seen again costs a query
+	}
 	g, err := Convert(board, id, pg)
 	if err != nil {
 		return 0, err
-	}
-	if have, err := s.HasGame(ctx, g.Board, g.Game); err != nil {
-		return 0, err
-	} else if have {
-		return Known, nil
 	}
 	stored, err := s.Import(ctx, g)
 	switch {
@@ -62,31 +71,44 @@ func Game(ctx context.Context, s *store.Store, board, id string, pg *pgn4.Game) 
 	return Stored, nil
 }
 
-// Text is Game for a text holding one game (a board's games/<id>).
-func Text(ctx context.Context, s *store.Store, board, id, text string) (Outcome, error) {
+// Published stores a game a board published on its games/<id> topic:
+// the board and the id are the topic's, whatever the text's tags say (a
+// board publishes only its own topics, so it imports only its own
+// games).
+func Published(ctx context.Context, s *store.Store, board, id, text string) (Outcome, error) {
 	pg, _, err := pgn4.ParseString(text)
 	if err != nil {
 		return 0, err
 	}
-	return Game(ctx, s, board, id, pg)
+	return store1(ctx, s, board, id, pg)
 }
 
-// Convert replays a PGN4 game and returns it as the store keeps it. The
-// board is the Board tag, else board; the id the GameId tag, else id.
-func Convert(board, id string, pg *pgn4.Game) (store.ImportedGame, error) {
+// key is a game's board and id: the Board and GameId tags, else board
+// and id.
+func key(board, id string, pg *pgn4.Game) (string, string) {
 	if b := pg.Get("Board"); b != "" {
 		board = b
 	}
 	if gid := pg.Get("GameId"); gid != "" {
 		id = gid
 	}
+	return board, id
+}
+
+func checkKey(board, id string) error {
 	if board == "" {
-		return store.ImportedGame{}, errors.New("no Board tag, and the file is not in a board's directory (DIR/<board>/<game>.pgn4): move it into one named after its board")
+		return errors.New("no Board tag, and the file is not in a board's directory (DIR/<board>/<game>.pgn4): move it into one named after its board")
 	}
 	if err := mqtt.CheckID("board", board); err != nil {
-		return store.ImportedGame{}, err
+		return err
 	}
-	if err := mqtt.CheckID("game", id); err != nil {
+	return mqtt.CheckID("game", id)
+}
+
+// Convert replays a PGN4 game and returns it as the store keeps it, as
+// board's game id.
+func Convert(board, id string, pg *pgn4.Game) (store.ImportedGame, error) {
+	if err := checkKey(board, id); err != nil {
 		return store.ImportedGame{}, err
 	}
 	g, _, err := pgn4.ReplayWith(pg, "", catalog.Variant)
