@@ -436,14 +436,13 @@ func (d *Daemon) startHub(ctx context.Context) error {
 	// The hub's board account: the board's own key goes with the
 	// password, made on its first join and kept (hub-key); the hub binds
 	// the board's name to it.
+	var key string
 	if user == mqtt.HubBoardUser {
-		key, err := broker.KeptPassword(filepath.Join(d.cfg.StateDir, "hub-key"))
-		if err != nil {
+		if key, err = broker.KeptPassword(filepath.Join(d.cfg.StateDir, "hub-key")); err != nil {
 			return fmt.Errorf("mqtt.hub: the board's key: %w", err)
 		}
-		pass = mqtt.JoinPassword(user, pass, key)
 	}
-	m, err := mqtt.Start(ctx, mqtt.Config{Broker: hubs.String(), Username: user, Password: pass, Prefix: c.Prefix, Board: d.cfg.Board,
+	m, err := mqtt.Start(ctx, mqtt.Config{Broker: hubs.String(), Username: user, Password: pass, Key: key, Prefix: c.Prefix, Board: d.cfg.Board,
 		TLS:    tlsOf(c.HubTLS),
 		Source: d.Live, GamePGN4: d.rec.GamePGN4, StateFile: filepath.Join(d.cfg.StateDir, "hub-acked"), Log: d.log.With("part", "hub"),
 		Refused: hubRefused(d.cfg.Board, filepath.Join(d.cfg.StateDir, "hub-key"))})

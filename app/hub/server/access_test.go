@@ -21,6 +21,8 @@ import (
 	"boardd/configs"
 	"boardd/internal/testio"
 	"boardd/referee"
+	"boardd/referee/streamtest"
+	"boardd/sync/broker/brokertest"
 	"boardd/sync/mqtt"
 )
 
@@ -214,5 +216,23 @@ func TestWrongJoinPasswordNamed(t *testing.T) {
 	log.WaitFor(t, "copy the URL boardd hub prints again")
 	if strings.Contains(log.String(), "forget") {
 		t.Errorf("a wrong password told to forget:\n%s", log.String())
+	}
+}
+
+// A club broker's own account named "board" (no hub's key binding): the
+// board's keyed login is refused, and its plain password is tried next.
+func TestKeyedLoginFallsBackToThePlainPassword(t *testing.T) {
+	url := brokertest.Start(t) // a plain "board" account
+	l := streamtest.New(referee.State{Board: "club-8"})
+	m, err := mqtt.Start(context.Background(), mqtt.Config{Broker: url, Username: brokertest.BoardUser, Password: brokertest.BoardPassword,
+		Key: "key-of-club-8", Board: "club-8", Source: l, ConnectTimeout: 2 * time.Second, MaxReconnectInterval: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for end := time.Now().Add(20 * time.Second); !m.Stats().Connected; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the board never logged in with its plain password")
+		}
 	}
 }
