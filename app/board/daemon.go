@@ -19,7 +19,6 @@ import (
 	"maps"
 	"net"
 	"net/http"
-	neturl "net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -454,17 +453,6 @@ func (d *Daemon) startHub(ctx context.Context) error {
 	return nil
 }
 
-// redactedHubs is mqtt.hub with its password hidden.
-func redactedHubs(list string) string {
-	parts := strings.Split(list, ",")
-	for i, p := range parts {
-		if u, err := neturl.Parse(strings.TrimSpace(p)); err == nil {
-			parts[i] = u.Redacted()
-		}
-	}
-	return strings.Join(parts, ",")
-}
-
 // tlsOf is the mirror's TLS of a config's files.
 func tlsOf(f configs.TLSFiles) mqtt.TLS {
 	return mqtt.TLS{CAFile: f.CAFile, CertFile: f.CertFile, KeyFile: f.KeyFile, InsecureSkipVerify: f.InsecureSkipVerify}
@@ -560,7 +548,7 @@ func (d *Daemon) greet(w io.Writer) {
 		fmt.Fprintf(w, "  MQTT: mirroring to %s (topics %s/%s/#)\n", d.cfg.MQTT.Broker, d.cfg.MQTT.Prefix, d.cfg.Board)
 	}
 	if d.Hub != nil {
-		fmt.Fprintf(w, "  club hub:     mirroring to %s (topics %s/%s/#)\n", redactedHubs(d.cfg.MQTT.Hub), d.cfg.MQTT.Prefix, d.cfg.Board)
+		fmt.Fprintf(w, "  club hub:     mirroring to %s (topics %s/%s/#)\n", mqtt.RedactList(d.cfg.MQTT.Hub), d.cfg.MQTT.Prefix, d.cfg.Board)
 	}
 	if d.SimAddr != "" {
 		fmt.Fprintf(w, "  sim switches: %s (lines such as: lift h2, place h4)\n", d.SimAddr)

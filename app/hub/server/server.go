@@ -26,7 +26,6 @@ import (
 	neturl "net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -275,7 +274,7 @@ func (h *Hub) Greet(w io.Writer) {
 		fmt.Fprintf(w, "  MQTT broker:  listening on %s; boards: user %s, password %s; viewers (read only): user %s, password %s  (topics %s/<board>/#)\n",
 			h.BrokerAddr, BoardUser, h.boardPW, ViewerUser, h.viewerPW, h.cfg.Prefix)
 	} else {
-		fmt.Fprintf(w, "hub: taking in the boards from %s (topics %s/<board>/#)\n", redactList(h.cfg.Broker), h.cfg.Prefix)
+		fmt.Fprintf(w, "hub: taking in the boards from %s (topics %s/<board>/#)\n", mqtt.RedactList(h.cfg.Broker), h.cfg.Prefix)
 	}
 	if h.WebAddr != "" {
 		url := "http://" + lan.Dialable(h.WebAddr) + "/"
@@ -309,18 +308,4 @@ func (h *Hub) Close() error {
 		}
 	})
 	return nil
-}
-
-// redactList hides the passwords of a list of URLs.
-func redactList(list string) string {
-	parts := strings.Split(list, ",")
-	for i, p := range parts {
-		u, err := neturl.Parse(strings.TrimSpace(p))
-		if err != nil {
-			parts[i] = "the broker"
-			continue
-		}
-		parts[i] = u.Redacted()
-	}
-	return strings.Join(parts, ",")
 }
