@@ -462,7 +462,7 @@ func tlsOf(f configs.TLSFiles) mqtt.TLS {
 func hubRefused(board, keyFile string) func(error) string {
 	return func(err error) string {
 		if errors.Is(err, mqtt.ErrRefusedIDRejected) {
-			return fmt.Sprintf("the hub knows board %q by another key than this board's (%s): if this is that board and its state directory was wiped or replaced, the tournament director runs `boardd hub forget %s` on the hub and this board joins at its next try; if another board has that name, give this one another name (config key board)", board, keyFile, board)
+			return fmt.Sprintf("the hub knows board %q by another key than this board's (%s): if this is that board and its state directory was wiped or replaced, the tournament director runs `boardd hub forget %s` on the hub (the old board's games stay there under another name) and this board joins at its next try; if another board has that name, give this one another name (config key board)", board, keyFile, board)
 		}
 		return "the hub's broker refused the user name or password of mqtt.hub (or --hub): copy the URL boardd hub prints again (boards join with: boardd run --hub …)"
 	}

@@ -39,7 +39,7 @@ func runHub(args []string, stdout, stderr io.Writer) error {
 	verbose := fs.Bool("v", false, "log every stored message and the broker's connections")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: boardd hub [--db PATH|postgres://…] [--broker URL[,URL…] [--ca FILE]] [--web ADDR] [--mqtt ADDR] [--state DIR]")
-		fmt.Fprintln(stderr, "       boardd hub forget [--state DIR] NAME   release a board name for the next board that joins under it")
+		fmt.Fprintln(stderr, "       boardd hub forget [--state DIR] [--db …] NAME   release a board name for the next board that joins under it")
 		fmt.Fprintln(stderr, "       boardd hub import [--db PATH|postgres://…] [--state DIR] DIR   store the finished games of every PGN4 file under DIR")
 		fmt.Fprintln(stderr, "Runs the club's hub until interrupted: it stores every board's games in its database.")
 		fs.PrintDefaults()
@@ -73,21 +73,27 @@ func runHub(args []string, stdout, stderr io.Writer) error {
 func runHubForget(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("hub forget", stderr)
 	state := fs.String("state", "", "the hub's state directory (default $STATE_DIRECTORY or "+server.DefaultStateDir+")")
+	db := fs.String("db", "", "the hub's database: a SQLite file or postgres://user:password@host/db (default STATE/hub.db)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: boardd hub forget [--state DIR] NAME", errUsage)
+		return fmt.Errorf("%w: boardd hub forget [--state DIR] [--db PATH|postgres://…] NAME", errUsage)
 	}
 	name := fs.Arg(0)
-	found, err := server.ForgetBoard(*state, name)
+	ctx, stop := untilInterrupted()
+	defer stop()
+	found, history, err := server.ForgetBoard(ctx, *state, *db, name)
 	if err != nil {
 		return err
 	}
-	if !found {
+	if history != "" {
+		fmt.Fprintf(stdout, "board %q: its games and messages so far are kept as board %q\n", name, history)
+	}
+	if !found && history == "" {
 		return fmt.Errorf("board %q has not joined the hub whose state directory is %s (nothing to forget; --state DIR names another)", name, server.StateDir(*state))
 	}
-	fmt.Fprintf(stdout, "board %q forgotten: the next board that joins under that name is board %s\n", name, name)
+	fmt.Fprintf(stdout, "board %q forgotten: the next board that joins under that name is board %s, stored from its first message\n", name, name)
 	return nil
 }
 

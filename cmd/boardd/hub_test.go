@@ -31,7 +31,7 @@ func TestHubCommandErrors(t *testing.T) {
 		{[]string{"run", "--state", state, "--web", "off", "--hub", "mqtt://board:pw@127.0.0.1:1884", "--hub-ca", ca}, 1, `mqtt.hub_tls: mqtt broker URL "mqtt://127.0.0.1:1884": TLS files are set but the URL is not ssl://`},
 		{[]string{"run", "--state", state, "--web", "off", "--hub", "ssl://board:pw@127.0.0.1:1884", "--hub-ca", ca}, 1, `mqtt.hub_tls.ca_file: mqtt TLS: CA file ` + ca + ` holds no PEM certificate`},
 		{[]string{"hub", "--state", state, "--broker", "mqtt://hub:pw@127.0.0.1:1,http://x:2", "--web", "off"}, 1, `--broker: broker URL http://x:2: unknown scheme "http"`},
-		{[]string{"hub", "forget"}, 2, `boardd hub forget [--state DIR] NAME`},
+		{[]string{"hub", "forget"}, 2, `boardd hub forget [--state DIR] [--db PATH|postgres://…] NAME`},
 		{[]string{"hub", "forget", "--state", state, "club-9"}, 1, `board "club-9" has not joined the hub whose state directory is ` + state},
 	} {
 		var out, errb bytes.Buffer

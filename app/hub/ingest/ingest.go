@@ -314,7 +314,16 @@ func (in *ingester) status(ctx context.Context, name, status string) {
 	if err := in.cfg.Store.SetStatus(ctx, name, status); err != nil && ctx.Err() == nil {
 		in.log.Error("hub: cannot store a board's status", "board", name, "status", status, "error", err)
 	}
-	in.board(name)
+	b := in.board(name)
+	if status == mqtt.StatusOnline {
+		// A board name released and its history retired (boardd hub
+		// forget) starts again from the first message of the board that
+		// joins under it.
+		if seq, err := in.cfg.Store.LastSeq(ctx, name); err == nil && seq < b.held {
+			in.log.Info("hub: the board's earlier history was retired; taking its stream from the start", "board", name, "held", b.held)
+			b.held, b.seen, b.behind, b.asked = seq, seq, time.Time{}, time.Time{}
+		}
+	}
 }
 
 // game stores a finished game a board published on games/<id> (its

@@ -193,14 +193,29 @@ func TestBoardRejoinsAndAWipedBoardIsToldWhatToDo(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(boardState, "hub-key")); err != nil {
 		t.Errorf("the first board's key: %v", err)
 	}
-	if found, err := server.ForgetBoard(hubState, "club-2"); err != nil || !found {
-		t.Fatalf("ForgetBoard: %v %v", found, err)
+	found, history, err := server.ForgetBoard(context.Background(), hubState, "", "club-2")
+	if err != nil || !found || !strings.HasPrefix(history, "club-2~") {
+		t.Fatalf("ForgetBoard: %v %q %v", found, history, err)
 	}
 	for end := time.Now().Add(30 * time.Second); !d.Hub.Stats().Connected; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatalf("the board never joined after its name was forgotten; its log:\n%s", log.String())
 		}
 	}
+	// The wiped board numbers from 1 again: the hub takes its stream
+	// from the start, and keeps the old board's under the retired name.
+	for _, mv := range hubtest.TeamsMoves[:3] {
+		playOn(t, d, mv)
+	}
+	holds(t, h, d, "club-2")
+	boards(t, h, "the old history kept", func(b []apiBoard) bool {
+		for _, x := range b {
+			if x.Board == history && x.Moves == 2 && x.LastMove == hubtest.TeamsMoves[1] {
+				return true
+			}
+		}
+		return false
+	})
 	if strings.Count(log.String(), "boardd hub forget") > 3 {
 		t.Errorf("the refusal was logged at every try:\n%s", log.String())
 	}
