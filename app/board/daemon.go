@@ -19,7 +19,6 @@ import (
 	"maps"
 	"net"
 	"net/http"
-	neturl "net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -436,14 +435,13 @@ func (d *Daemon) startHub(ctx context.Context) error {
 	// The hub's board account: the board's own key goes with the
 	// password, made on its first join and kept (hub-key); the hub binds
 	// the board's name to it.
+	var key string
 	if user == mqtt.HubBoardUser {
-		key, err := broker.KeptPassword(filepath.Join(d.cfg.StateDir, "hub-key"))
-		if err != nil {
+		if key, err = broker.KeptPassword(filepath.Join(d.cfg.StateDir, "hub-key")); err != nil {
 			return fmt.Errorf("mqtt.hub: the board's key: %w", err)
 		}
-		pass = mqtt.JoinPassword(user, pass, key)
 	}
-	m, err := mqtt.Start(ctx, mqtt.Config{Broker: hubs.String(), Username: user, Password: pass, Prefix: c.Prefix, Board: d.cfg.Board,
+	m, err := mqtt.Start(ctx, mqtt.Config{Broker: hubs.String(), Username: user, Password: pass, Key: key, Prefix: c.Prefix, Board: d.cfg.Board,
 		TLS:    tlsOf(c.HubTLS),
 		Source: d.Live, GamePGN4: d.rec.GamePGN4, StateFile: filepath.Join(d.cfg.StateDir, "hub-acked"), Log: d.log.With("part", "hub"),
 		Refused: hubRefused(d.cfg.Board, filepath.Join(d.cfg.StateDir, "hub-key"))})
@@ -451,18 +449,8 @@ func (d *Daemon) startHub(ctx context.Context) error {
 		return fmt.Errorf("mqtt.hub: %w", err)
 	}
 	d.Hub = m
+	d.goRun("sending the archive to the hub", func() error { return d.sendArchive(ctx) })
 	return nil
-}
-
-// redactedHubs is mqtt.hub with its password hidden.
-func redactedHubs(list string) string {
-	parts := strings.Split(list, ",")
-	for i, p := range parts {
-		if u, err := neturl.Parse(strings.TrimSpace(p)); err == nil {
-			parts[i] = u.Redacted()
-		}
-	}
-	return strings.Join(parts, ",")
 }
 
 // tlsOf is the mirror's TLS of a config's files.
@@ -474,7 +462,7 @@ func tlsOf(f configs.TLSFiles) mqtt.TLS {
 func hubRefused(board, keyFile string) func(error) string {
 	return func(err error) string {
 		if errors.Is(err, mqtt.ErrRefusedIDRejected) {
-			return fmt.Sprintf("the hub knows board %q by another key than this board's (%s): if this is that board and its state directory was wiped or replaced, the tournament director runs `boardd hub forget %s` on the hub and this board joins at its next try; if another board has that name, give this one another name (config key board)", board, keyFile, board)
+			return fmt.Sprintf("the hub knows board %q by another key than this board's (%s): if this is that board and its state directory was wiped or replaced, the tournament director runs `boardd hub forget %s` on the hub (the old board's games stay there under another name) and this board joins at its next try; if another board has that name, give this one another name (config key board)", board, keyFile, board)
 		}
 		return "the hub's broker refused the user name or password of mqtt.hub (or --hub): copy the URL boardd hub prints again (boards join with: boardd run --hub …)"
 	}
@@ -560,7 +548,7 @@ func (d *Daemon) greet(w io.Writer) {
 		fmt.Fprintf(w, "  MQTT: mirroring to %s (topics %s/%s/#)\n", d.cfg.MQTT.Broker, d.cfg.MQTT.Prefix, d.cfg.Board)
 	}
 	if d.Hub != nil {
-		fmt.Fprintf(w, "  club hub:     mirroring to %s (topics %s/%s/#)\n", redactedHubs(d.cfg.MQTT.Hub), d.cfg.MQTT.Prefix, d.cfg.Board)
+		fmt.Fprintf(w, "  club hub:     mirroring to %s (topics %s/%s/#)\n", mqtt.RedactList(d.cfg.MQTT.Hub), d.cfg.MQTT.Prefix, d.cfg.Board)
 	}
 	if d.SimAddr != "" {
 		fmt.Fprintf(w, "  sim switches: %s (lines such as: lift h2, place h4)\n", d.SimAddr)

@@ -31,7 +31,7 @@ func TestHubCommandErrors(t *testing.T) {
 		{[]string{"run", "--state", state, "--web", "off", "--hub", "mqtt://board:pw@127.0.0.1:1884", "--hub-ca", ca}, 1, `mqtt.hub_tls: mqtt broker URL "mqtt://127.0.0.1:1884": TLS files are set but the URL is not ssl://`},
 		{[]string{"run", "--state", state, "--web", "off", "--hub", "ssl://board:pw@127.0.0.1:1884", "--hub-ca", ca}, 1, `mqtt.hub_tls.ca_file: mqtt TLS: CA file ` + ca + ` holds no PEM certificate`},
 		{[]string{"hub", "--state", state, "--broker", "mqtt://hub:pw@127.0.0.1:1,http://x:2", "--web", "off"}, 1, `--broker: broker URL http://x:2: unknown scheme "http"`},
-		{[]string{"hub", "forget"}, 2, `boardd hub forget [--state DIR] NAME`},
+		{[]string{"hub", "forget"}, 2, `boardd hub forget [--state DIR] [--db PATH|postgres://…] NAME`},
 		{[]string{"hub", "forget", "--state", state, "club-9"}, 1, `board "club-9" has not joined the hub whose state directory is ` + state},
 	} {
 		var out, errb bytes.Buffer
@@ -57,5 +57,28 @@ func TestHubForget(t *testing.T) {
 	}
 	if k.Enrolled("club-1") || k.Enroll("club-1", "new-key") != nil {
 		t.Error("the name was not released")
+	}
+}
+
+// boardd hub import DIR: the games stored once, bad files named, the
+// summary line; exit 1 while a file could not be imported.
+func TestHubImport(t *testing.T) {
+	state, dir := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "club-1"), 0o755)
+	game, err := os.ReadFile("../../testdata/games/teams/4pchess-26780486.pgn4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "club-1", "g1.pgn4"), game, 0o644)
+	for i, want := range []string{"1 files, 1 games: 1 stored", "1 files, 1 games: 0 stored, 1 already there"} {
+		var out, errb bytes.Buffer
+		if code := run([]string{"hub", "import", "--state", state, dir}, &out, &errb); code != 0 || !strings.Contains(out.String(), want) {
+			t.Fatalf("run %d: exit %d: %s %s; want %q", i+1, code, out.String(), errb.String(), want)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "club-1", "bad.pgn4"), []byte("not a game"), 0o644)
+	var out, errb bytes.Buffer
+	if code := run([]string{"hub", "import", "--state", state, dir}, &out, &errb); code != 1 || !strings.Contains(out.String(), "bad.pgn4: ") || !strings.Contains(errb.String(), "could not be imported") {
+		t.Errorf("a bad file: exit %d: %s %s", code, out.String(), errb.String())
 	}
 }

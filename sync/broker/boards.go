@@ -96,9 +96,9 @@ func (a *auth) OnConnect(cl *mqtt.Client, pk packets.Packet) error {
 		enrollErr = u.Boards.Enroll(board, key)
 		return enrollErr == nil
 	})
-	a.boardOK.set(cl, ok)
 	switch {
 	case wait > 0 || ok:
+		a.boardOK.set(cl, ok) // taken by OnConnectAuthenticate, which runs next
 		return nil
 	case errors.Is(enrollErr, ErrOtherKey):
 		a.log.Warn("mqtt broker: a board name joined with another key refused (if the board's state was wiped, release the name)", "board", board, "remote", cl.Net.Remote)
@@ -113,6 +113,7 @@ func (a *auth) OnConnect(cl *mqtt.Client, pk packets.Packet) error {
 	case key == "":
 		a.log.Warn("mqtt broker: a board account's client without the board's key refused", "board", board, "remote", cl.Net.Remote)
 	}
+	a.boardOK.set(cl, false)
 	return nil
 }
 

@@ -94,6 +94,11 @@ func TestBoardAccountBindsNamesToKeys(t *testing.T) {
 	if !real.IsConnectionOpen() {
 		t.Fatal("the real board was pushed off")
 	}
+	b.auth.boardOK.mu.Lock()
+	if n := len(b.auth.boardOK.ok); n != 0 {
+		t.Errorf("%d logins checked and never taken: refused CONNECTs leave memory behind", n)
+	}
+	b.auth.boardOK.mu.Unlock()
 	if k.Enrolled("collector") || len(k.m) != 1 {
 		t.Errorf("enrolled: %v, want club-1 alone", k.m)
 	}

@@ -10,7 +10,10 @@
 // subscribe, and only writers see the broker's own $SYS topics. Wrong
 // passwords are throttled per address and in total (Config.AuthDelay,
 // internal/throttle), and the board's own client id is reserved for it
-// (Config.ReservedIDs). Retained messages never expire, so a display that
+// (Config.ReservedIDs). A board account (User.Boards, the club hub's)
+// binds each board name to the key it first joined with and lets each
+// board publish only its own topics (Enrollment, boards.go). Retained
+// messages never expire, so a display that
 // connects late still finds the board's state and its finished games.
 //
 // Nobody takes the broker down (docs/security.md): connections are capped

@@ -93,6 +93,12 @@ type Config struct {
 	// publishes it on games/<id> when the game's game_over message passes.
 	// Nil publishes no games.
 	GamePGN4 func(gameID string) (string, error)
+	// Key is the board's own key for a club hub's board account
+	// (Username HubBoardUser): the Mirror logs in with JoinPassword. A
+	// broker that refuses that login is then tried with Password as it
+	// is, and so on in turn, so a club broker's own account named
+	// "board" works too.
+	Key string
 	// Refused, when set, says what to do when the broker refuses the
 	// board's login (err is paho's, such as
 	// packets.ErrorRefusedNotAuthorised); the Mirror logs it with the
@@ -354,10 +360,11 @@ type Mirror struct {
 
 	subscribed atomic.Bool // the command subscription is live on this connection
 
-	refMu        sync.Mutex // refusedLogin's memory
-	refID        bool       // the client id was rejected since the last connection
-	refLastID    bool       // the last refusal logged was of the client id
-	refAt        time.Time  // when it was logged
+	withKey      atomic.Bool // the next login sends the key (Config.Key)
+	refMu        sync.Mutex  // refusedLogin's memory
+	refID        bool        // the client id was rejected since the last connection
+	refLastID    bool        // the last refusal logged was of the client id
+	refAt        time.Time   // when it was logged
 	acked        atomic.Uint64
 	published    atomic.Uint64
 	connects     atomic.Uint64
@@ -460,6 +467,15 @@ func Start(ctx context.Context, cfg Config) (*Mirror, error) {
 		return nil, err
 	}
 	retry := min(cfg.MaxReconnectInterval, 2*time.Second)
+	if m.keyed() {
+		m.withKey.Store(true)
+		opts.SetCredentialsProvider(func() (string, string) {
+			if m.withKey.Load() {
+				return cfg.Username, JoinPassword(cfg.Username, cfg.Password, cfg.Key)
+			}
+			return cfg.Username, cfg.Password
+		})
+	}
 	opts.SetClientID(cfg.ClientID).
 		SetCleanSession(true). // the Mirror resends what was not acknowledged itself
 		SetAutoReconnect(true).
@@ -514,6 +530,15 @@ func (m *Mirror) refusedLogin(err error) {
 	if !idRejected && !errors.Is(err, packets.ErrorRefusedNotAuthorised) && !errors.Is(err, packets.ErrorRefusedBadUsernameOrPassword) {
 		return // the broker is unreachable: retried quietly, as always
 	}
+	if m.keyed() && !idRejected && !m.refusedID() {
+		// The key or the plain password next; a refusal is told once
+		// both were refused.
+		if m.withKey.Load() {
+			m.withKey.Store(false)
+			return
+		}
+		m.withKey.Store(true)
+	}
 	m.refMu.Lock()
 	defer m.refMu.Unlock()
 	now := time.Now()
@@ -530,6 +555,19 @@ func (m *Mirror) refusedLogin(err error) {
 		what = m.cfg.Refused(err)
 	}
 	m.log.Error("mqtt: the broker refused the board's login; trying again", "broker", m.cfg.Broker, "error", err, "what_to_do", what)
+}
+
+// keyed reports whether the Mirror logs in with a board's key.
+func (m *Mirror) keyed() bool {
+	return m.cfg.Key != "" && JoinPassword(m.cfg.Username, m.cfg.Password, m.cfg.Key) != m.cfg.Password
+}
+
+// refusedID reports whether the broker rejected the board's client id
+// since the last connection.
+func (m *Mirror) refusedID() bool {
+	m.refMu.Lock()
+	defer m.refMu.Unlock()
+	return m.refID
 }
 
 // publish publishes with QoS 1 and waits for the broker's PUBACK.

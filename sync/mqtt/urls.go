@@ -32,7 +32,7 @@ func ParseBrokers(list string) (Brokers, error) {
 		raw = strings.TrimSpace(raw)
 		u, err := url.Parse(raw)
 		if err != nil || u.Host == "" {
-			return Brokers{}, fmt.Errorf("broker URL %d of %q: want scheme://host:port, like tcp://club-server:1883", i+1, redactList(list))
+			return Brokers{}, fmt.Errorf("broker URL %d of %q: want scheme://host:port, like tcp://club-server:1883", i+1, RedactList(list))
 		}
 		switch u.Scheme {
 		case "tcp", "mqtt", "ws", "ssl", "tls", "mqtts", "tcps", "wss":
@@ -53,8 +53,9 @@ func ParseBrokers(list string) (Brokers, error) {
 	return b, nil
 }
 
-// redactList hides the passwords of a list of URLs for an error.
-func redactList(list string) string {
+// RedactList is a comma-separated list of URLs with their passwords
+// hidden, for logs, errors and greetings.
+func RedactList(list string) string {
 	parts := strings.Split(list, ",")
 	for i, p := range parts {
 		if u, err := url.Parse(strings.TrimSpace(p)); err == nil {

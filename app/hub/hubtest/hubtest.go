@@ -61,7 +61,7 @@ func Start(t *testing.T, b Board) *referee.Live {
 	if b.Key == "" {
 		b.Key = "key-" + b.Name
 	}
-	m, err := mqtt.Start(ctx, mqtt.Config{Broker: b.Broker, Username: b.User, Password: mqtt.JoinPassword(b.User, b.Password, b.Key),
+	m, err := mqtt.Start(ctx, mqtt.Config{Broker: b.Broker, Username: b.User, Password: b.Password, Key: b.Key,
 		Board: b.Name, Source: l, KeepAlive: 5 * time.Second, ConnectTimeout: 2 * time.Second,
 		AckTimeout: 2 * time.Second, MaxReconnectInterval: 100 * time.Millisecond})
 	if err != nil {

@@ -21,6 +21,8 @@ import (
 	"boardd/configs"
 	"boardd/internal/testio"
 	"boardd/referee"
+	"boardd/referee/streamtest"
+	"boardd/sync/broker/brokertest"
 	"boardd/sync/mqtt"
 )
 
@@ -191,14 +193,29 @@ func TestBoardRejoinsAndAWipedBoardIsToldWhatToDo(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(boardState, "hub-key")); err != nil {
 		t.Errorf("the first board's key: %v", err)
 	}
-	if found, err := server.ForgetBoard(hubState, "club-2"); err != nil || !found {
-		t.Fatalf("ForgetBoard: %v %v", found, err)
+	found, history, err := server.ForgetBoard(context.Background(), hubState, "", "club-2")
+	if err != nil || !found || !strings.HasPrefix(history, "club-2~") {
+		t.Fatalf("ForgetBoard: %v %q %v", found, history, err)
 	}
 	for end := time.Now().Add(30 * time.Second); !d.Hub.Stats().Connected; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatalf("the board never joined after its name was forgotten; its log:\n%s", log.String())
 		}
 	}
+	// The wiped board numbers from 1 again: the hub takes its stream
+	// from the start, and keeps the old board's under the retired name.
+	for _, mv := range hubtest.TeamsMoves[:3] {
+		playOn(t, d, mv)
+	}
+	holds(t, h, d, "club-2")
+	boards(t, h, "the old history kept", func(b []apiBoard) bool {
+		for _, x := range b {
+			if x.Board == history && x.Moves == 2 && x.LastMove == hubtest.TeamsMoves[1] {
+				return true
+			}
+		}
+		return false
+	})
 	if strings.Count(log.String(), "boardd hub forget") > 3 {
 		t.Errorf("the refusal was logged at every try:\n%s", log.String())
 	}
@@ -214,5 +231,23 @@ func TestWrongJoinPasswordNamed(t *testing.T) {
 	log.WaitFor(t, "copy the URL boardd hub prints again")
 	if strings.Contains(log.String(), "forget") {
 		t.Errorf("a wrong password told to forget:\n%s", log.String())
+	}
+}
+
+// A club broker's own account named "board" (no hub's key binding): the
+// board's keyed login is refused, and its plain password is tried next.
+func TestKeyedLoginFallsBackToThePlainPassword(t *testing.T) {
+	url := brokertest.Start(t) // a plain "board" account
+	l := streamtest.New(referee.State{Board: "club-8"})
+	m, err := mqtt.Start(context.Background(), mqtt.Config{Broker: url, Username: brokertest.BoardUser, Password: brokertest.BoardPassword,
+		Key: "key-of-club-8", Board: "club-8", Source: l, ConnectTimeout: 2 * time.Second, MaxReconnectInterval: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for end := time.Now().Add(20 * time.Second); !m.Stats().Connected; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the board never logged in with its plain password")
+		}
 	}
 }

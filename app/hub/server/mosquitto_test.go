@@ -42,9 +42,10 @@ user viewer
 topic read boardd/#
 `
 
-// The hub on a club's mosquitto with the documented accounts and ACL: a
-// board publishes into the hub under its own name; another board's
-// account cannot publish as it or command it.
+// The hub on a club's mosquitto with the documented accounts and ACL
+// (given a dead broker first: --broker URL,URL): a board publishes into
+// the hub under its own name; another board's account cannot publish as
+// it or command it.
 func TestHubOnMosquittoWithABoardAccountEach(t *testing.T) {
 	mqtttest.Path(t)
 	acl := filepath.Join(t.TempDir(), "boards.acl")
@@ -53,7 +54,10 @@ func TestHubOnMosquittoWithABoardAccountEach(t *testing.T) {
 	}
 	mq := mqtttest.Start(t, []mqtttest.User{{Name: "club-1", Password: "pw-1"}, {Name: "club-2", Password: "pw-2"}, {Name: "hub", Password: "pw-hub"}},
 		"", "use_username_as_clientid true\nacl_file "+acl+"\n")
-	h, err := server.Start(context.Background(), server.Config{StateDir: t.TempDir(), Broker: fmt.Sprintf("mqtt://hub:pw-hub@127.0.0.1:%d", mq.Port), Web: "127.0.0.1:0"})
+	// boardd hub --broker URL,URL: the first is not there; the hub takes
+	// in the boards from the second.
+	h, err := server.Start(context.Background(), server.Config{StateDir: t.TempDir(), Web: "127.0.0.1:0",
+		Broker: fmt.Sprintf("mqtt://hub:pw-hub@127.0.0.1:%d,mqtt://127.0.0.1:%d", mqtttest.FreePort(t), mq.Port)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -200,14 +200,34 @@ func StateDir(dir string) string {
 
 // ForgetBoard releases a board name on the hub's own broker (state
 // directory dir): the next board that joins under it is that board.
-// It reports whether the name was enrolled. A running hub sees it at
-// once; the board that held the name is refused at its next login.
-func ForgetBoard(dir, name string) (bool, error) {
-	k, err := enroll.Open(StateDir(dir), 0)
+// The name's history in the database (db: a SQLite file or postgres://
+// URL; empty is hub.db in dir) moves to name~<date>, so the board that
+// joins next is stored from its first message (a board whose state was
+// wiped numbers its messages from 1 again). It reports whether the name
+// was enrolled and where its history went ("" when there was none). A
+// running hub sees both at once; the board that held the name is
+// refused at its next login.
+func ForgetBoard(ctx context.Context, dir, db, name string) (enrolled bool, history string, err error) {
+	dir = StateDir(dir)
+	k, err := enroll.Open(dir, 0)
 	if err != nil {
-		return false, err
+		return false, "", err
 	}
-	return k.Forget(name)
+	if db == "" {
+		db = filepath.Join(dir, "hub.db")
+	}
+	if _, err := os.Stat(db); err == nil || strings.Contains(db, "://") { // not a SQLite file made now
+		s, err := store.Open(ctx, db)
+		if err != nil {
+			return false, "", err
+		}
+		defer s.Close()
+		if history, err = s.RetireBoard(ctx, name, time.Now()); err != nil {
+			return false, "", err
+		}
+	}
+	enrolled, err = k.Forget(name)
+	return enrolled, history, err
 }
 
 // startBroker starts the own broker, or reads Config.Broker, and returns
@@ -288,7 +308,7 @@ func (h *Hub) Greet(w io.Writer) {
 		fmt.Fprintf(w, "  MQTT broker:  listening on %s; boards: user %s, password %s; viewers (read only): user %s, password %s  (topics %s/<board>/#)\n",
 			h.BrokerAddr, BoardUser, h.boardPW, ViewerUser, h.viewerPW, h.cfg.Prefix)
 	} else {
-		fmt.Fprintf(w, "hub: taking in the boards from %s (topics %s/<board>/#)\n", redactList(h.cfg.Broker), h.cfg.Prefix)
+		fmt.Fprintf(w, "hub: taking in the boards from %s (topics %s/<board>/#)\n", mqtt.RedactList(h.cfg.Broker), h.cfg.Prefix)
 	}
 	if h.WebAddr != "" {
 		url := "http://" + lan.Dialable(h.WebAddr) + "/"
@@ -326,18 +346,4 @@ func (h *Hub) Close() error {
 		}
 	})
 	return nil
-}
-
-// redactList hides the passwords of a list of URLs.
-func redactList(list string) string {
-	parts := strings.Split(list, ",")
-	for i, p := range parts {
-		u, err := neturl.Parse(strings.TrimSpace(p))
-		if err != nil {
-			parts[i] = "the broker"
-			continue
-		}
-		parts[i] = u.Redacted()
-	}
-	return strings.Join(parts, ",")
 }
