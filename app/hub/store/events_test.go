@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"boardd/app/hub/store"
 )
@@ -141,6 +142,20 @@ func TestEvents(t *testing.T) {
 			ms, err := s.GameMessages(ctx, "club-1", "g2")
 			if err != nil || len(ms) != 2 || ms[0].Kind != "game_start" || ms[1].Seq != 6 {
 				t.Errorf("messages of g2: %+v, %v", ms, err)
+			}
+			// club-1's state is wiped and its name forgotten (retired)
+			// after the round: the round keeps its game, result and
+			// correction under the retired name.
+			to, err := s.RetireBoard(ctx, "club-1", time.Date(2026, 11, 28, 15, 4, 5, 0, time.UTC))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rounds, err = s.Rounds(ctx, id, "Club night")
+			if err != nil || rounds[0].Tables[0].Board != to || rounds[0].Tables[0].Game != "g2" {
+				t.Fatalf("round 1 after club-1 was retired: %+v, %v; want g2 on %s", rounds[0].Tables, err, to)
+			}
+			if r, corrected, _ := s.Result(ctx, to, "g2"); !corrected || r == nil || r.Winners[0] != "Blue" {
+				t.Errorf("the retired game's corrected result: %+v %v", r, corrected)
 			}
 		}},
 	}

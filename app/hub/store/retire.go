@@ -22,7 +22,8 @@ func (s *Store) LastSeq(ctx context.Context, board string) (uint64, error) {
 }
 
 // RetireBoard moves everything the store holds of board (its messages,
-// gaps, games with their tags, turns, results and corrections) to the
+// gaps, games with their tags, turns, results and corrections, and the
+// event tables whose games it played) to the
 // name board~<when> (20061102-150405), in one transaction, so the name
 // starts again with no stream: the board that takes the name next (a
 // board whose state directory was wiped numbers its messages from 1
@@ -43,6 +44,17 @@ func (s *Store) RetireBoard(ctx context.Context, board string, when time.Time) (
 	}
 	to := board + "~" + when.UTC().Format("20060102-150405")
 	for _, stmt := range []string{
+		// An event's table the retired board played (or began) goes with
+		// its game, so the round keeps its result (LinkGame finds the game
+		// under the retired name); a table pushed but not begun stays for
+		// the board that takes the name.
+		`UPDATE round_tables SET board = $2 WHERE board = $1 AND pushed_at IS NOT NULL AND EXISTS (
+			SELECT 1 FROM games g
+			JOIN rounds r ON r.id = round_tables.round_id
+			JOIN events ev ON ev.id = r.event_id
+			JOIN game_tags e ON e.board = g.board AND e.game = g.game AND e.name = 'Event' AND e.value = ev.name
+			JOIN game_tags n ON n.board = g.board AND n.game = g.game AND n.name = 'Round' AND n.value = CAST(r.number AS TEXT)
+			WHERE g.board = $1 AND g.start_seq > round_tables.push_seq)`,
 		`INSERT INTO boards (board, first_seen, last_seen, last_seq, status, game)
 			SELECT $2, first_seen, last_seen, last_seq, 'offline', game FROM boards WHERE board = $1`,
 		`INSERT INTO games (board, game, start_seq, variant, start, started_at, status, round_id)
