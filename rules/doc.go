@@ -28,9 +28,9 @@
 //     file that needs rules of its own has one hook: a type that embeds
 //     HookBase, registers a maker, says what it Provides and implements
 //     only that. The hook lives in a package of its own under rules/
-//     (stevenson.yaml → rules/stevenson, verney.yaml → rules/verney) or,
-//     for the variants not yet moved out, in the core file named after it
-//     (russian-fortress.yaml → russian_fortress.go, chess4*.yaml →
+//     (stevenson.yaml → rules/stevenson, verney.yaml → rules/verney,
+//     russian-fortress.yaml → rules/fortress) or, for the variants not yet
+//     moved out, in the core file named after it (chess4*.yaml →
 //     chess4.go and chess4_ep.go, blocking-double.yaml → blocking.go,
 //     essay-*.yaml → essay.go). The core asks the hooks (Variant.hook,
 //     HookOf); it never tests a variant's name or mode beyond chess.com's
@@ -38,8 +38,8 @@
 //     every turn and restored by Takeback and LookAhead.
 //   - Hook options: a hook's own keys in the variant file (pawn_leap,
 //     no_king_capture, each seat's fortress, …) are a typed struct in the
-//     hook's file (verney.Options, stevenson.Options, Chess4Options,
-//     FortressOptions, EssayOptions, BlockingOptions). The hook file
+//     hook's file (verney.Options, stevenson.Options, fortress.Options,
+//     Chess4Options, EssayOptions, BlockingOptions). The hook file
 //     registers a reader (RegisterOptions) that reads them through an
 //     OptionSource (the loader, with file, line and key in its errors);
 //     ReadHookOptions stores them on the Variant and HookOptions returns
@@ -95,14 +95,15 @@
 //     CellOf, SquareOf, CellStride, Dir.Step, Dir.Opposite,
 //     Dir.PawnCaptureSteps, Move.FromCell, Move.ToCell, NewMove, KindName;
 //   - the variant's tables: PlayableCells, IsPromotionCell, HasWalls,
-//     Partner, Captures, AttacksKing, PawnDir, and AddPawnAttack (from
-//     Hook.Compile, to teach the attack tests a pawn attack of the hook's);
+//     Walled, Partner, Captures, AttacksKing, PawnDir, and, from
+//     Hook.Compile, AddPawnAttack (to teach the attack tests a pawn attack
+//     of the hook's) and AddLeaper (a slider that also jumps as a knight);
 //   - the position: OnCell, PieceCells, KingCell, NextSeat, SetTurn,
 //     OutSeats, SetOut, SetOutSeats, ClearEnPassant, AddPawnMove,
 //     QueenMoves;
 //   - the game, for a hook's Settle and the like: LivePosition (the game's
-//     own position, not a copy), SetStatus, KnockOut, SideOf, OpponentOf,
-//     HasMoves, End, CheckDraws.
+//     own position, not a copy), SetStatus, KnockOut, RemoveArmy, SideOf,
+//     OpponentOf, HasMoves, End, CheckDraws.
 //
 // To add a variant: its YAML in configs/variants, a package
 // rules/NAME with its hook and Options, a line in rules/shipped; where a

@@ -213,3 +213,31 @@ func (p *Position) ClearEnPassant(s Seat) { p.ep[s] = epEntry{} }
 // SetStatus sets seat s's status in the game (a hook's Settle mating or
 // releasing a seat without taking its army off; Game.KnockOut eliminates).
 func (g *Game) SetStatus(s Seat, st Status) { g.status[s] = st }
+
+// AddLeaper makes the slider kind k (bishop, rook or queen) also jump
+// like a knight, from a hook's Compile (the Russian fortress's queen):
+// the move generator, the attack tests and the refusals treat the jump as
+// a knight's, barriers included.
+func (v *Variant) AddLeaper(k Kind) error {
+	if k != Bishop && k != Rook && k != Queen {
+		return fmt.Errorf("variant %s: only a bishop, rook or queen can be given a knight's jump, not a %s", v.Name, kindNames[k])
+	}
+	v.leaps[k] = true
+	return nil
+}
+
+// Walled reports whether a barrier stands across the one step from cell
+// c to cell c+step (step one of the king's or the knight's offsets);
+// false on a board without barriers.
+func (v *Variant) Walled(c, step int) bool {
+	for i := 0; i < 16; i++ {
+		if dirDelta[i] == step {
+			return v.Geometry.blocked[c]&(1<<i) != 0
+		}
+	}
+	return false
+}
+
+// RemoveArmy takes every piece of seat s off the board (a hook's Mated:
+// "the pieces of a checkmated side are removed from the board").
+func (g *Game) RemoveArmy(s Seat) { g.removeArmy(s) }

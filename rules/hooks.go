@@ -16,8 +16,8 @@ import (
 // captures and checks whom, options. Rules that data cannot express live
 // in a hook: in a variant package of its own (rules/verney for
 // verney.yaml, linked in by rules/shipped) or, for a variant not yet moved
-// out, in the rules file named after it (rules/russian_fortress.go for
-// russian-fortress.yaml). Each registers a maker (RegisterHook) that looks
+// out, in the rules file named after it (rules/blocking.go for
+// blocking-double.yaml). Each registers a maker (RegisterHook) that looks
 // at a compiled variant's data and returns the hook when the variant
 // calls for it. Variant.Compile asks
 // every maker, keeps the hooks that answer, lets each adjust the variant's
@@ -402,7 +402,8 @@ func (v *Variant) hook(b byte) Hook {
 }
 
 // HookOf returns v's hook of type T, the typed way to reach a variant's
-// own operations (for example the Russian fortress's truce pairs).
+// own operations (for example the Russian fortress's truce pairs,
+// rules.HookOf[*fortress.RussianFortress](v)).
 func HookOf[T Hook](v *Variant) (T, bool) {
 	for _, h := range v.hooks {
 		if t, ok := h.(T); ok {

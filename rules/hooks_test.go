@@ -75,3 +75,57 @@ func TestRegisterResultTag(t *testing.T) {
 		t.Errorf("Teams tag with a mode registered: %q, want 0-1", got)
 	}
 }
+
+// leaper is a test hook that gives the rook a knight's jump (AddLeaper).
+type leaper struct{ HookBase }
+
+func (leaper) ID() string { return "leaping-rook" }
+func (leaper) Compile(v *Variant) error {
+	if err := v.AddLeaper(King); err == nil {
+		return nil // refused below
+	}
+	return v.AddLeaper(Rook)
+}
+
+func init() {
+	registerHook(func(v *Variant) Hook {
+		if v.Name == "leaping-rook" {
+			return leaper{}
+		}
+		return nil
+	})
+}
+
+// A slider a hook gives the knight's jump (AddLeaper) jumps in the move
+// generator, attacks with the jump, and other kinds are refused.
+func TestAddLeaper(t *testing.T) {
+	v, err := NewTeams("modern")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.AddLeaper(Pawn); err == nil || !strings.Contains(err.Error(), "pawn") {
+		t.Errorf("AddLeaper(Pawn): %v, want the pawn refused by name", err)
+	}
+	v.Name = "leaping-rook"
+	if err := v.Compile(); err != nil {
+		t.Fatal(err)
+	}
+	if !v.leaps[Rook] || v.leaps[King] || v.plainCount {
+		t.Fatalf("leaps %v, plain count %v: want the rook alone added, off the plain count", v.leaps, v.plainCount)
+	}
+	p, err := ParseFEN4(v, v.Start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jumps []string
+	for _, m := range p.LegalMoves(nil) {
+		if p.At(m.From()).Kind() == Rook {
+			jumps = append(jumps, m.String())
+		}
+	}
+	// Red's rooks on d1 and k1: of the knight's squares, e3 and j3 are
+	// empty, c3 and l3 cut away, the rest hold Red's pawns.
+	if strings.Join(jumps, " ") != "d1-e3 k1-j3" {
+		t.Errorf("rook moves at the start %v, want the jumps d1-e3 k1-j3", jumps)
+	}
+}

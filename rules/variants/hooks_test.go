@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"boardd/rules"
+	"boardd/rules/fortress"
 	"boardd/rules/square"
 	verneyhook "boardd/rules/verney"
 )
@@ -68,7 +69,7 @@ func TestHookOf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, ok := rules.HookOf[*rules.RussianFortress](v)
+	h, ok := rules.HookOf[*fortress.RussianFortress](v)
 	if !ok || len(h.TrucePairs()) != 8 {
 		t.Fatalf("HookOf(russian-fortress) = %v, %v; want the fortress hook with 8 truce pairs", h, ok)
 	}
