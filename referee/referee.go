@@ -6,6 +6,7 @@ import (
 
 	"boardd/leds"
 	"boardd/rules"
+	"boardd/rules/essay"
 	"boardd/rules/square"
 )
 
@@ -273,7 +274,7 @@ func (r *Referee) Quiet() []Event {
 		}
 		inHand = true
 	}
-	if rules.HookOptions[rules.EssayOptions](r.g.Variant()).PartnerPawnSwap && SwapUnderway(p, r.g.LegalMoves(), r.trace, r.occ) {
+	if rules.HookOptions[essay.Options](r.g.Variant()).PartnerPawnSwap && SwapUnderway(p, r.g.LegalMoves(), r.trace, r.occ) {
 		return out // a partner pawn swap half made: wait for the second pawn
 	}
 	moves := r.g.LegalMoves()

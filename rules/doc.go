@@ -17,9 +17,11 @@
 //     captures and checks whom, options — compiled into lookup tables.
 //     configs/variants/NAME.yaml fills it (package rules/variants).
 //   - Position (position.go, movegen.go, perft.go, fen4.go,
-//     notation.go, explain.go): one position, make/unmake, pseudo-legal
-//     and legal moves, the last ply counted without generating it
-//     (CountLegal), FEN4, move text, and why a move is refused.
+//     notation.go, explain.go, swap.go, armies.go): one position,
+//     make/unmake, pseudo-legal and legal moves, the last ply counted
+//     without generating it (CountLegal), FEN4, move text, and why a move
+//     is refused; the move forms and mechanics a hook may switch on (the
+//     swap, an army played by another seat).
 //   - Game (game.go, draw.go, notes.go): everything above movement for
 //     chess.com's Teams and FFA — checkmate and when it counts,
 //     elimination, points, draws, resignation, time-outs, takeback and
@@ -31,15 +33,15 @@
 //     (stevenson.yaml → rules/stevenson, verney.yaml → rules/verney,
 //     russian-fortress.yaml → rules/fortress) or, for the variants not yet
 //     moved out, in the core file named after it (chess4*.yaml →
-//     chess4.go and chess4_ep.go, blocking-double.yaml → blocking.go,
-//     essay-*.yaml → essay.go). The core asks the hooks (Variant.hook,
+//     chess4.go and chess4_ep.go, blocking-double.yaml → blocking.go);
+//     essay-*.yaml → rules/essay. The core asks the hooks (Variant.hook,
 //     HookOf); it never tests a variant's name or mode beyond chess.com's
 //     Teams and FFA. A hook's per-game state (HookState) is kept with
 //     every turn and restored by Takeback and LookAhead.
 //   - Hook options: a hook's own keys in the variant file (pawn_leap,
 //     no_king_capture, each seat's fortress, …) are a typed struct in the
 //     hook's file (verney.Options, stevenson.Options, fortress.Options,
-//     Chess4Options, EssayOptions, BlockingOptions). The hook file
+//     essay.Options, Chess4Options, BlockingOptions). The hook file
 //     registers a reader (RegisterOptions) that reads them through an
 //     OptionSource (the loader, with file, line and key in its errors);
 //     ReadHookOptions stores them on the Variant and HookOptions returns
@@ -97,13 +99,16 @@
 //   - the variant's tables: PlayableCells, IsPromotionCell, HasWalls,
 //     Walled, Partner, Captures, AttacksKing, PawnDir, and, from
 //     Hook.Compile, AddPawnAttack (to teach the attack tests a pawn attack
-//     of the hook's) and AddLeaper (a slider that also jumps as a knight);
+//     of the hook's), AddLeaper (a slider that also jumps as a knight) and
+//     EnableInheritance (armies.go: an army played on by a partner);
 //   - the position: OnCell, PieceCells, KingCell, NextSeat, SetTurn,
 //     OutSeats, SetOut, SetOutSeats, ClearEnPassant, AddPawnMove,
-//     QueenMoves;
+//     QueenMoves, Consistent (for a hook's tests);
+//   - the swap, a move form of the core (swap.go) that a hook generates
+//     and plays: NewSwap, Move.IsSwap, Position.MakeSwap and UnmakeSwap;
 //   - the game, for a hook's Settle and the like: LivePosition (the game's
-//     own position, not a copy), SetStatus, KnockOut, RemoveArmy, SideOf,
-//     OpponentOf, HasMoves, End, CheckDraws.
+//     own position, not a copy), SetStatus, KnockOut, Checkmate,
+//     RemoveArmy, Reduced, SideOf, OpponentOf, HasMoves, End, CheckDraws.
 //
 // To add a variant: its YAML in configs/variants, a package
 // rules/NAME with its hook and Options, a line in rules/shipped; where a
@@ -121,7 +126,7 @@
 //     (or a table a hook filled in Compile, such as the leaper table), so
 //     a variant without hooks pays one predictable branch; a move of a
 //     hook's own kind (the essay's pawn swap) carries the hook flag and
-//     the hook's label (hookMove), and Make and Unmake hand it to the hook
+//     a label (hookMove, swap.go), and Make and Unmake hand it to the hook
 //     (OnMakeMove);
 //   - what the hot path needs is computed in Variant.Compile from what
 //     the hooks provide (plainCount, pawnHooks, oddLeaps), never from a

@@ -241,3 +241,45 @@ func (v *Variant) Walled(c, step int) bool {
 // RemoveArmy takes every piece of seat s off the board (a hook's Mated:
 // "the pieces of a checkmated side are removed from the board").
 func (g *Game) RemoveArmy(s Seat) { g.removeArmy(s) }
+
+// EnableInheritance switches on, from a hook's Compile, the core's armies
+// played by another seat (armies.go): a seat whose king is captured
+// leaves its army to a partner still playing, who moves it on its own
+// turns; FEN4 restores it (a seat written eliminated with live pieces and
+// no king).
+func (v *Variant) EnableInheritance() { v.inheritance = true }
+
+// Reduced reports whether seat s plays by chess's normal mate and
+// stalemate rules (the hook providing OnReduced decides, else its
+// partners are all out or, alone, two seats remain).
+func (g *Game) Reduced(s Seat) bool { return g.reduced(s) }
+
+// Checkmate knocks seat s out as checkmated (KnockOut with Mated) and
+// tells the hook that provides OnMated, as a hook's Settle does when a
+// mate counts.
+func (g *Game) Checkmate(rec *Record, s Seat) {
+	g.knockOut(rec, s, Mated)
+	g.v.hook(OnMated).Mated(g, s)
+}
+
+// Consistent returns the first disagreement between the board and the
+// piece lists (PieceCells), or nil: for the tests of a hook that makes
+// its own moves (MakeSwap) or changes a position.
+func (p *Position) Consistent() error {
+	var seen [numCells]bool
+	for s := Seat(0); s < NumSeats; s++ {
+		for i, c := range p.plist[s][:p.pcount[s]] {
+			pc := p.board[c]
+			if !pc.IsPiece() || pc.Seat() != s || int(p.pidx[c]) != i || seen[c] {
+				return fmt.Errorf("piece list of %s wrong at %s (%v): %s", s, squareOf(int(c)), pc, p.FEN4())
+			}
+			seen[c] = true
+		}
+	}
+	for _, c := range p.v.cells {
+		if p.board[c].IsPiece() && !seen[c] {
+			return fmt.Errorf("%v on %s missing from the lists: %s", p.board[c], squareOf(int(c)), p.FEN4())
+		}
+	}
+	return nil
+}

@@ -489,7 +489,7 @@ func ReadHookOptions(v *Variant, src OptionSource) error {
 }
 
 // SetHookOptions sets one hook's options on v (a value such as
-// VerneyOptions or EssayOptions), replacing those of the same type; a zero
+// verney.Options or essay.Options), replacing those of the same type; a zero
 // value removes them. Call Compile after.
 func (v *Variant) SetHookOptions(o any) {
 	t := reflect.TypeOf(o)
@@ -505,7 +505,7 @@ func (v *Variant) SetHookOptions(o any) {
 	v.hookOpts = out
 }
 
-// HookOptions returns v's options of type T (VerneyOptions, EssayOptions,
+// HookOptions returns v's options of type T (verney.Options, essay.Options,
 // …), or T's zero value when the variant sets none.
 func HookOptions[T any](v *Variant) T {
 	for _, x := range v.hookOpts {

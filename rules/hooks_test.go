@@ -129,3 +129,14 @@ func TestAddLeaper(t *testing.T) {
 		t.Errorf("rook moves at the start %v, want the jumps d1-e3 k1-j3", jumps)
 	}
 }
+
+// The chess.com variants, which have no hook, stay on the counting fast
+// path.
+func TestPlainVariantsFastPath(t *testing.T) {
+	for _, name := range []string{"teams", "ffa"} {
+		v, _ := NewVariant(name, "modern")
+		if !v.plainCount || v.pawnHooks {
+			t.Errorf("%s: plainCount %v pawnHooks %v, want true false", name, v.plainCount, v.pawnHooks)
+		}
+	}
+}

@@ -15,8 +15,8 @@ import (
 
 // Move is a move packed into 32 bits: from cell (9 bits), to cell (9
 // bits), promotion kind (3 bits), a flag (3 bits) and a label (8 bits)
-// that only the hook generating the move reads (hookMove). The zero Move
-// is "no move".
+// naming the form of a move a hook generated (hookMove: the swaps of
+// swap.go). The zero Move is "no move".
 type Move uint32
 
 // Move flags.
