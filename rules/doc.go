@@ -94,7 +94,7 @@
 //     mode's own PGN4 Result tag), OptionSource,
 //     ReadBools and BoolKey, HookOptions;
 //   - cells, the index of the padded mailbox that the hook methods take:
-//     CellOf, SquareOf, CellStride, Dir.Step, Dir.Opposite,
+//     CellOf, SquareOf, CellStride, LineStep, Dir.Step, Dir.Opposite,
 //     Dir.PawnCaptureSteps, Move.FromCell, Move.ToCell, NewMove, KindName;
 //   - the variant's tables: PlayableCells, IsPromotionCell, HasWalls,
 //     Walled, Partner, Captures, AttacksKing, PawnDir, and, from

@@ -283,3 +283,14 @@ func (p *Position) Consistent() error {
 	}
 	return nil
 }
+
+// LineStep returns the cell offset of one step along the queen line from
+// cell from towards cell to, and false when the two are the same cell or
+// share no rank, file or diagonal (Verney's opened lines).
+func LineStep(from, to int) (int, bool) {
+	df, dr := to%stride-from%stride, to/stride-from/stride
+	if (df == 0 && dr == 0) || (df != 0 && dr != 0 && abs(df) != abs(dr)) {
+		return 0, false
+	}
+	return sign(dr)*stride + sign(df), true
+}

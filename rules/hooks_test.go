@@ -140,3 +140,28 @@ func TestPlainVariantsFastPath(t *testing.T) {
 		}
 	}
 }
+
+// LineStep finds the queen line between two cells, or none.
+func TestLineStep(t *testing.T) {
+	for _, tt := range []struct {
+		from, to string
+		step     int
+		ok       bool
+	}{
+		{"d4", "d9", stride, true},
+		{"d9", "d4", -stride, true},
+		{"d4", "k4", 1, true},
+		{"k4", "d4", -1, true},
+		{"e4", "h7", stride + 1, true},
+		{"h7", "e4", -stride - 1, true},
+		{"h4", "e7", stride - 1, true},
+		{"e7", "h4", 1 - stride, true},
+		{"e4", "f6", 0, false},
+		{"e4", "e4", 0, false},
+	} {
+		step, ok := LineStep(cell(sq(tt.from)), cell(sq(tt.to)))
+		if step != tt.step || ok != tt.ok {
+			t.Errorf("LineStep(%s, %s) = %d, %v; want %d, %v", tt.from, tt.to, step, ok, tt.step, tt.ok)
+		}
+	}
+}
