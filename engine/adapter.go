@@ -9,7 +9,9 @@ package engine
 
 import (
 	"boardd/rules"
+	"boardd/rules/essay"
 	"boardd/rules/square"
+	"boardd/rules/stevenson"
 	"boardd/rules/verney"
 )
 
@@ -140,9 +142,9 @@ func newBoard(p *rules.Position) *board {
 		b.scoresPoints = true
 		b.stalemateDraws = !v.Options.StalemateScoresSelf
 		b.claimWin = v.Options.ClaimWin
-	case rules.CaptureAll:
+	case stevenson.CaptureAll:
 		b.mode = modeCaptureAll
-	case rules.LastStanding:
+	case essay.LastStanding:
 		b.mode = modeLast
 	case rules.Chess4:
 		b.mode = modeChess4

@@ -37,6 +37,13 @@ import (
 // Reply is a partner's answer to an announced move into check.
 type Reply uint8
 
+// Double is the mode of blocking-double.yaml (mode: double): two
+// individual games of chess on one board between the pairs of seats that
+// may capture each other; the other seats' pieces are blocks. A finished
+// game's two armies leave the board; the partnerships
+// (BlockingOptions.Side) score the two results.
+var Double = RegisterMode("double", "Double")
+
 // The four replies of the essay.
 const (
 	// ReplyUnwise: "his partner does not wish to relieve the check …, and

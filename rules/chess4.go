@@ -31,6 +31,12 @@ import (
 // seat's turns; its king is never in check and may be captured; a player
 // keeps one such army.
 
+// Chess4 is the mode of chess4.yaml and chess4-m2.yaml (mode: chess4):
+// everyone for himself; a checkmate counts only at the beginning of the
+// mated player's own turn, and is credited to the player whose move made
+// it; the last player left wins.
+var Chess4 = RegisterMode("chess4", "Chess4")
+
 // Chess4Options are chess4.yaml's and chess4-m2.yaml's rules (keys
 // no_king_capture, army_control, chain_en_passant), read by Chess4Hook
 // (shared/seeds/chess4-rules.txt).

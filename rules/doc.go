@@ -90,8 +90,9 @@
 // exported fields), is a small surface (hookapi.go), none of it on the
 // plain hot path:
 //
-//   - registration: RegisterHook, RegisterOptions, RegisterResultTag (a
-//     mode's own PGN4 Result tag), OptionSource,
+//   - registration: RegisterHook, RegisterOptions, RegisterMode (a mode
+//     beyond Teams and FFA, named by its key in the variant file),
+//     RegisterResultTag (a mode's own PGN4 Result tag), OptionSource,
 //     ReadBools and BoolKey, HookOptions;
 //   - cells, the index of the padded mailbox that the hook methods take:
 //     CellOf, SquareOf, CellStride, LineStep, Dir.Step, Dir.Opposite,
@@ -111,7 +112,8 @@
 //     RemoveArmy, Reduced, SideOf, OpponentOf, HasMoves, End, CheckDraws.
 //
 // To add a variant: its YAML in configs/variants, a package
-// rules/NAME with its hook and Options, a line in rules/shipped; where a
+// rules/NAME with its hook and Options (and its Mode, where its game
+// layer is not Teams' or FFA's), a line in rules/shipped; where a
 // hook needs more of the core, an exported accessor in hookapi.go, never a
 // test of the variant in a core file.
 //

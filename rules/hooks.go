@@ -43,7 +43,7 @@ const (
 	// move.
 	OnExplain
 	// OnReduced: Hook.Reduced decides whether a seat plays by normal mate
-	// rules (LastStanding).
+	// rules (mode last_standing).
 	OnReduced
 	// OnMated: Hook.Mated is told of a seat checkmated out of the game.
 	OnMated
@@ -147,7 +147,7 @@ type Hook interface {
 	Refuse(p *Position, m Move) string
 
 	// Reduced reports whether seat s plays by chess's normal mate and
-	// stalemate rules (LastStanding; OnReduced).
+	// stalemate rules (mode last_standing; OnReduced).
 	Reduced(g *Game, s Seat) bool
 	// Mated is told that seat s was checkmated out of the game (OnMated).
 	Mated(g *Game, s Seat)

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -164,4 +165,32 @@ func TestLineStep(t *testing.T) {
 			t.Errorf("LineStep(%s, %s) = %d, %v; want %d, %v", tt.from, tt.to, step, ok, tt.step, tt.ok)
 		}
 	}
+}
+
+// A variant package's mode is registered by key and named; the core's
+// are there without any, and a key may not be claimed twice.
+func TestRegisterMode(t *testing.T) {
+	for _, key := range []string{"teams", "ffa"} {
+		if _, ok := ModeByKey(key); !ok {
+			t.Errorf("core mode %q unknown", key)
+		}
+	}
+	m := RegisterMode("test_mode", "TestMode")
+	defer func() { modeNames = modeNames[:len(modeNames)-1] }()
+	if got, ok := ModeByKey("test_mode"); !ok || got != m || m.String() != "TestMode" {
+		t.Errorf("ModeByKey(test_mode) = %v, %v; want %v named TestMode", got, ok, m)
+	}
+	keys := ModeKeys()
+	if len(keys) < 3 || keys[0] != "teams" || keys[1] != "ffa" || !slices.IsSorted(keys[2:]) || !slices.Contains(keys, "test_mode") {
+		t.Errorf("ModeKeys() = %v: want teams, ffa, then the registered ones sorted", keys)
+	}
+	if _, ok := ModeByKey("chaos"); ok {
+		t.Error("an unregistered key names a mode")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a mode key registered twice did not panic")
+		}
+	}()
+	RegisterMode("ffa", "Again")
 }

@@ -20,6 +20,15 @@ import (
 	"boardd/rules/square"
 )
 
+// LastStanding is the mode of the essay's games and the Russian fortress
+// (mode: last_standing): partnerships (or everyone alone) play until one
+// side is left. While a seat is not yet reduced (its partner still plays;
+// in a game of singles, more than two remain) a mated or stalemated seat
+// must still move, even into check, and a seat is out only when its king
+// is captured; once reduced, normal checkmate puts it out and stalemate
+// draws.
+var LastStanding = rules.RegisterMode("last_standing", "LastStanding")
+
 // Options are the four-player chess essay's two optional rules (keys
 // options.partner_pawn_swap, options.partner_inherits_army), read by the
 // Essay hook. Both concern partners: a variant without partnerships
@@ -63,7 +72,7 @@ func init() {
 	rules.RegisterOptions(readOptions)
 	rules.RegisterHook(func(v *rules.Variant) rules.Hook {
 		o := rules.HookOptions[Options](v)
-		if v.Mode != rules.LastStanding && !o.PartnerPawnSwap && !o.PartnerInheritsArmy {
+		if v.Mode != LastStanding && !o.PartnerPawnSwap && !o.PartnerInheritsArmy {
 			return nil
 		}
 		return &Essay{v: v, o: o}
@@ -86,7 +95,7 @@ func (h *Essay) Provides(b byte) bool {
 	case rules.OnPieceMoves, rules.OnMakeMove:
 		return h.o.PartnerPawnSwap
 	case rules.OnSettle, rules.OnMustMove:
-		return h.v.Mode == rules.LastStanding
+		return h.v.Mode == LastStanding
 	}
 	return false
 }
