@@ -9,6 +9,7 @@ package engine
 
 import (
 	"boardd/rules"
+	"boardd/rules/chess4"
 	"boardd/rules/essay"
 	"boardd/rules/square"
 	"boardd/rules/stevenson"
@@ -146,9 +147,9 @@ func newBoard(p *rules.Position) *board {
 		b.mode = modeCaptureAll
 	case essay.LastStanding:
 		b.mode = modeLast
-	case rules.Chess4:
+	case chess4.Chess4:
 		b.mode = modeChess4
-		b.armyControl = rules.HookOptions[rules.Chess4Options](v).ArmyControl
+		b.armyControl = rules.HookOptions[chess4.Options](v).ArmyControl
 		b.stalemateDraws = true
 	case rules.Double:
 		b.mode = modeDouble
@@ -426,7 +427,7 @@ func controllers(g *rules.Game) [numSeats]Seat {
 // (Method 2 hands an army over); elsewhere a seat still in plays its own
 // and a seat that is out nobody's.
 func controller(g *rules.Game, s Seat) Seat {
-	if h, ok := rules.HookIn[*rules.Chess4Hook](g); ok {
+	if h, ok := rules.HookIn[*chess4.Chess4Hook](g); ok {
 		return h.Controller(s)
 	}
 	if st := g.Status(s); st == rules.Playing || st == rules.Walking {

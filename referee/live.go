@@ -16,6 +16,7 @@ import (
 	"boardd/referee/clock"
 	"boardd/referee/gametags"
 	"boardd/rules"
+	"boardd/rules/chess4"
 	"boardd/rules/pgn4"
 	"boardd/rules/square"
 	"boardd/sensors"
@@ -475,7 +476,7 @@ func (l *Live) moved(rec rules.Record, note string) {
 	if note != "" {
 		text += "; " + note
 	}
-	if c4, ok := rules.HookIn[*rules.Chess4Hook](g); ok {
+	if c4, ok := rules.HookIn[*chess4.Chess4Hook](g); ok {
 		if by, keep, other, open := c4.ArmyChoice(); open {
 			text += fmt.Sprintf("; %s keeps %s's army (more material), %s's turns static: keep_army may choose %s's until the next move", by, keep, other, other)
 		}
@@ -865,7 +866,7 @@ func (l *Live) protocolCommand(c Command) Reply {
 	return Reply{}
 }
 
-// keepArmy carries out Chess4 Method 2's permanent choice (rules.Chess4Hook.
+// keepArmy carries out Chess4 Method 2's permanent choice (chess4.Chess4Hook.
 // KeepArmy): the player who eliminated a second opponent keeps one of the
 // two armies, the other turns static. It is open from the move that
 // eliminated the second opponent until the next move; the rules took the
@@ -886,10 +887,10 @@ func (l *Live) keepArmy(c Command) Reply {
 	if _, over := g.Result(); over {
 		return fail("keep_army: the game is over")
 	}
-	if v := g.Variant(); v.Mode != rules.Chess4 || !rules.HookOptions[rules.Chess4Options](v).ArmyControl {
+	if v := g.Variant(); v.Mode != chess4.Chess4 || !rules.HookOptions[chess4.Options](v).ArmyControl {
 		return fail("keep_army: %s has no armies to keep (only chess4-m2 has)", v.Name)
 	}
-	c4, _ := rules.HookIn[*rules.Chess4Hook](g) // mode chess4 has the hook
+	c4, _ := rules.HookIn[*chess4.Chess4Hook](g) // mode chess4 has the hook
 	by, _, _, ok := c4.ArmyChoice()
 	if !ok {
 		return fail("keep_army: no choice of armies is open (it is, from the move that eliminates a player's second opponent until the next move)")

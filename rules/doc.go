@@ -31,17 +31,17 @@
 //     HookBase, registers a maker, says what it Provides and implements
 //     only that. The hook lives in a package of its own under rules/
 //     (stevenson.yaml → rules/stevenson, verney.yaml → rules/verney,
-//     russian-fortress.yaml → rules/fortress) or, for the variants not yet
-//     moved out, in the core file named after it (chess4*.yaml →
-//     chess4.go and chess4_ep.go, blocking-double.yaml → blocking.go);
-//     essay-*.yaml → rules/essay. The core asks the hooks (Variant.hook,
+//     russian-fortress.yaml → rules/fortress, essay-*.yaml → rules/essay,
+//     chess4*.yaml → rules/chess4) or, for the variant not yet moved out,
+//     in the core file named after it (blocking-double.yaml →
+//     blocking.go). The core asks the hooks (Variant.hook,
 //     HookOf); it never tests a variant's name or mode beyond chess.com's
 //     Teams and FFA. A hook's per-game state (HookState) is kept with
 //     every turn and restored by Takeback and LookAhead.
 //   - Hook options: a hook's own keys in the variant file (pawn_leap,
 //     no_king_capture, each seat's fortress, …) are a typed struct in the
 //     hook's file (verney.Options, stevenson.Options, fortress.Options,
-//     essay.Options, Chess4Options, BlockingOptions). The hook file
+//     essay.Options, chess4.Options, BlockingOptions). The hook file
 //     registers a reader (RegisterOptions) that reads them through an
 //     OptionSource (the loader, with file, line and key in its errors);
 //     ReadHookOptions stores them on the Variant and HookOptions returns
@@ -70,7 +70,7 @@
 // hooks, the operations of hookapi.go); a variant's own operations on a
 // game (blocking double's Announce and Reply, Chess4's Controller and
 // KeepArmy) are methods of its hook, reached bound to the game with
-// HookIn[*BlockingDouble](g) or HookIn[*Chess4Hook](g).
+// HookIn[*BlockingDouble](g) or HookIn[*chess4.Chess4Hook](g).
 //
 // # Variant packages
 //
@@ -93,23 +93,32 @@
 //   - registration: RegisterHook, RegisterOptions, RegisterMode (a mode
 //     beyond Teams and FFA, named by its key in the variant file),
 //     RegisterResultTag (a mode's own PGN4 Result tag), OptionSource,
-//     ReadBools and BoolKey, HookOptions;
+//     ReadBools and BoolKey, HookOptions, HookStateIn (a hook's state in a
+//     game);
 //   - cells, the index of the padded mailbox that the hook methods take:
 //     CellOf, SquareOf, CellStride, LineStep, Dir.Step, Dir.Opposite,
 //     Dir.PawnCaptureSteps, Move.FromCell, Move.ToCell, NewMove, KindName;
 //   - the variant's tables: PlayableCells, IsPromotionCell, HasWalls,
 //     Walled, Partner, Captures, AttacksKing, PawnDir, and, from
 //     Hook.Compile, AddPawnAttack (to teach the attack tests a pawn attack
-//     of the hook's), AddLeaper (a slider that also jumps as a knight) and
-//     EnableInheritance (armies.go: an army played on by a partner);
+//     of the hook's), AddLeaper (a slider that also jumps as a knight),
+//     ForbidCapture and EnableInheritance (armies.go: an army played on
+//     by a partner); CornerCells; Copy, a copy to change and Compile for
+//     one game (Game.PlayBy);
 //   - the position: OnCell, PieceCells, KingCell, NextSeat, SetTurn,
-//     OutSeats, SetOut, SetOutSeats, ClearEnPassant, AddPawnMove,
-//     QueenMoves, Consistent (for a hook's tests);
+//     OutSeats, SetOut, SetOutSeats, SetCastling, Revive,
+//     EnPassantCells, ClearEnPassant, AddPawnMove, PawnPushes,
+//     QueenMoves, Lift (on a copy, for a what-if), Consistent (for a
+//     hook's tests), and the one extension slot for a hook's own position
+//     state (Ext, SetExt, PositionExt; Make and Unmake tell the hook
+//     through OnEnPassant);
 //   - the swap, a move form of the core (swap.go) that a hook generates
 //     and plays: NewSwap, Move.IsSwap, Position.MakeSwap and UnmakeSwap;
 //   - the game, for a hook's Settle and the like: LivePosition (the game's
-//     own position, not a copy), SetStatus, KnockOut, Checkmate,
-//     RemoveArmy, Reduced, SideOf, OpponentOf, HasMoves, End, CheckDraws.
+//     own position, not a copy), PositionBefore (the history's),
+//     PlayBy, SetStatus, Eliminate, KnockOut, Checkmate, RemoveArmy,
+//     Reduced, SideOf, OpponentOf, HasMoves, End, EndShared, CheckDraws,
+//     SetTurnAfter, AddNote and ParseSeat (a hook's notes between turns).
 //
 // To add a variant: its YAML in configs/variants, a package
 // rules/NAME with its hook and Options (and its Mode, where its game

@@ -222,11 +222,13 @@ type HookState interface {
 	TakenBack() HookState
 }
 
-// posExt is position state a hook keeps (Position.ext): Make and Unmake
-// change it through the hook (Made, Unmade), Clone copies it.
-type posExt interface {
-	// clone returns an independent copy without the Unmake history.
-	clone() posExt
+// PositionExt is position state a hook keeps in the position's one
+// extension slot (Position.Ext, SetExt; Chess4's deferred en-passant
+// rights): Make and Unmake change it through the hook (OnEnPassant: Made,
+// Unmade), Clone copies it.
+type PositionExt interface {
+	// CopyExt returns an independent copy without the Unmake history.
+	CopyExt() PositionExt
 }
 
 // HookBase is the no-op Hook to embed: it provides nothing, and each of

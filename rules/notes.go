@@ -9,7 +9,7 @@ package rules
 //     move into check, the partner's reply, a claimed stalemate, an agreed
 //     draw of one game ("Green announces n7-n6", "Yellow replies I
 //     Accept", "Green claims stalemate", "Red and Yellow agree a draw").
-//   - Chess4, Method 2 (chess4.go): the permanent choice of the army a
+//   - Chess4, Method 2 (package rules/chess4): the permanent choice of the army a
 //     player keeps when he eliminates a second opponent ("Blue keeps
 //     Yellow's army").
 //

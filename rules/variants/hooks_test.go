@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"boardd/rules"
+	"boardd/rules/chess4"
 	"boardd/rules/fortress"
 	"boardd/rules/square"
 	verneyhook "boardd/rules/verney"
@@ -102,7 +103,7 @@ func TestHookIn(t *testing.T) {
 		if _, ok := rules.HookIn[*rules.BlockingDouble](g); ok != tt.blocking {
 			t.Errorf("%s: HookIn[*BlockingDouble] ok = %v, want %v", tt.variant, ok, tt.blocking)
 		}
-		c, ok := rules.HookIn[*rules.Chess4Hook](g)
+		c, ok := rules.HookIn[*chess4.Chess4Hook](g)
 		if ok != tt.chess4 {
 			t.Errorf("%s: HookIn[*Chess4Hook] ok = %v, want %v", tt.variant, ok, tt.chess4)
 		}
@@ -124,8 +125,8 @@ func blockingOf(g *rules.Game) *rules.BlockingDouble {
 
 // chess4Of returns Chess4's operations on g (rules.HookIn); it panics on
 // a game of another variant.
-func chess4Of(g *rules.Game) *rules.Chess4Hook {
-	c, ok := rules.HookIn[*rules.Chess4Hook](g)
+func chess4Of(g *rules.Game) *chess4.Chess4Hook {
+	c, ok := rules.HookIn[*chess4.Chess4Hook](g)
 	if !ok {
 		panic("not a chess4 game: " + g.Variant().Name)
 	}

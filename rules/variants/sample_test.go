@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"boardd/rules"
+	"boardd/rules/chess4"
 	"boardd/rules/pgn4"
 )
 
@@ -70,7 +71,7 @@ func decisiveSeeds(t *testing.T, v *rules.Variant, n int, max int64) []int64 {
 		res, over := g.Result()
 		return !over || res.Reason != "50-move rule"
 	}
-	if v.Mode == rules.Chess4 {
+	if v.Mode == chess4.Chess4 {
 		if out := seedsWhere(t, v, n, max, func(g *rules.Game) bool { return decisive(g) && mateOut(g) }); len(out) == n {
 			return out
 		}
