@@ -9,6 +9,7 @@ package engine
 
 import (
 	"boardd/rules"
+	"boardd/rules/blocking"
 	"boardd/rules/chess4"
 	"boardd/rules/essay"
 	"boardd/rules/square"
@@ -116,7 +117,7 @@ func newBoard(p *rules.Position) *board {
 	// Partnerships: Side where the variant numbers them (blocking double,
 	// whose partners may capture nobody's men but their opponents'), else
 	// seats that may not capture each other.
-	side := rules.HookOptions[rules.BlockingOptions](v).Side
+	side := rules.HookOptions[blocking.Options](v).Side
 	sided := false
 	for s := Seat(0); s < numSeats; s++ {
 		if side[s] != 0 {
@@ -151,7 +152,7 @@ func newBoard(p *rules.Position) *board {
 		b.mode = modeChess4
 		b.armyControl = rules.HookOptions[chess4.Options](v).ArmyControl
 		b.stalemateDraws = true
-	case rules.Double:
+	case blocking.Double:
 		b.mode = modeDouble
 	default:
 		b.mode = modeTeams

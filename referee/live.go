@@ -16,6 +16,7 @@ import (
 	"boardd/referee/clock"
 	"boardd/referee/gametags"
 	"boardd/rules"
+	"boardd/rules/blocking"
 	"boardd/rules/chess4"
 	"boardd/rules/pgn4"
 	"boardd/rules/square"
@@ -782,7 +783,7 @@ func (l *Live) drawCommand(c Command) Reply {
 }
 
 // protocolCommand carries out blocking double chess's moving into check
-// (rules.BlockingDouble.Announce, Reply, ClaimStalemate, through rules.HookIn): an announcement, the
+// (blocking.BlockingDouble.Announce, Reply, ClaimStalemate, through rules.HookIn): an announcement, the
 // partner's reply, or a stalemated seat's claim of the draw. Each is a
 // note of the game (Message.Note, journaled and replayed); a game that
 // ends by it (a claimed stalemate, a stalemate left after "Unwise") sends
@@ -793,7 +794,7 @@ func (l *Live) protocolCommand(c Command) Reply {
 	if err != nil {
 		return fail("%v", err)
 	}
-	d, ok := rules.HookIn[*rules.BlockingDouble](g)
+	d, ok := rules.HookIn[*blocking.BlockingDouble](g)
 	if !ok {
 		return fail("%s: %s has no announcing of moves into check (only blocking-double has)", c.Name, g.Variant().Name)
 	}
@@ -821,7 +822,7 @@ func (l *Live) protocolCommand(c Command) Reply {
 		msg = Message{Kind: MsgAnnounce, Seat: s.String(), Move: p.MoveText(m), Coord: m.String(),
 			Text: fmt.Sprintf("%s announces %s into check: %s replies (unwise, accept, another or impossible)", s, p.MoveText(m), partner)}
 	case CmdReply:
-		r, err := rules.ParseReply(c.Reply)
+		r, err := blocking.ParseReply(c.Reply)
 		if err != nil {
 			return fail("reply: %v", err)
 		}
@@ -831,9 +832,9 @@ func (l *Live) protocolCommand(c Command) Reply {
 		}
 		text := fmt.Sprintf("%s replies %s", s, r)
 		switch r {
-		case rules.ReplyAccept:
+		case blocking.ReplyAccept:
 			text += fmt.Sprintf(": %s must play %s, then %s must relieve the check", by, p.MoveText(m), s)
-		case rules.ReplyUnwise:
+		case blocking.ReplyUnwise:
 			text += fmt.Sprintf(": %s must make a move that does not expose the king", by)
 		default:
 			text += fmt.Sprintf(": %s may not play %s; it may announce another move or play a legal one", by, p.MoveText(m))
@@ -929,8 +930,8 @@ func announcedMove(g *rules.Game, text string) (rules.Move, error) {
 }
 
 // replyName is a reply as the reply command and message write it.
-func replyName(r rules.Reply) string {
-	return map[rules.Reply]string{rules.ReplyUnwise: "unwise", rules.ReplyAccept: "accept", rules.ReplyAnother: "another", rules.ReplyImpossible: "impossible"}[r]
+func replyName(r blocking.Reply) string {
+	return map[blocking.Reply]string{blocking.ReplyUnwise: "unwise", blocking.ReplyAccept: "accept", blocking.ReplyAnother: "another", blocking.ReplyImpossible: "impossible"}[r]
 }
 
 // commandSeat reads the seat of a command that changes the game, which is
@@ -1588,7 +1589,7 @@ func (l *Live) snapshot() State {
 	for _, s := range l.draws {
 		st.DrawOffers = append(st.DrawOffers, s.String())
 	}
-	if d, ok := rules.HookIn[*rules.BlockingDouble](g); ok {
+	if d, ok := rules.HookIn[*blocking.BlockingDouble](g); ok {
 		if m, by, accepted, ok := d.Announced(); ok {
 			st.Announcement = &AnnouncementInfo{Seat: by.String(), Move: p.MoveText(m), Coord: m.String(), Accepted: accepted}
 			if s, waiting := d.AwaitingReply(); waiting {

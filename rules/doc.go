@@ -32,16 +32,15 @@
 //     only that. The hook lives in a package of its own under rules/
 //     (stevenson.yaml → rules/stevenson, verney.yaml → rules/verney,
 //     russian-fortress.yaml → rules/fortress, essay-*.yaml → rules/essay,
-//     chess4*.yaml → rules/chess4) or, for the variant not yet moved out,
-//     in the core file named after it (blocking-double.yaml →
-//     blocking.go). The core asks the hooks (Variant.hook,
+//     chess4*.yaml → rules/chess4, blocking-double.yaml →
+//     rules/blocking). The core asks the hooks (Variant.hook,
 //     HookOf); it never tests a variant's name or mode beyond chess.com's
 //     Teams and FFA. A hook's per-game state (HookState) is kept with
 //     every turn and restored by Takeback and LookAhead.
 //   - Hook options: a hook's own keys in the variant file (pawn_leap,
 //     no_king_capture, each seat's fortress, …) are a typed struct in the
 //     hook's file (verney.Options, stevenson.Options, fortress.Options,
-//     essay.Options, chess4.Options, BlockingOptions). The hook file
+//     essay.Options, chess4.Options, blocking.Options). The hook file
 //     registers a reader (RegisterOptions) that reads them through an
 //     OptionSource (the loader, with file, line and key in its errors);
 //     ReadHookOptions stores them on the Variant and HookOptions returns
@@ -70,7 +69,7 @@
 // hooks, the operations of hookapi.go); a variant's own operations on a
 // game (blocking double's Announce and Reply, Chess4's Controller and
 // KeepArmy) are methods of its hook, reached bound to the game with
-// HookIn[*BlockingDouble](g) or HookIn[*chess4.Chess4Hook](g).
+// HookIn[*blocking.BlockingDouble](g) or HookIn[*chess4.Chess4Hook](g).
 //
 // # Variant packages
 //
@@ -108,17 +107,18 @@
 //   - the position: OnCell, PieceCells, KingCell, NextSeat, SetTurn,
 //     OutSeats, SetOut, SetOutSeats, SetCastling, Revive,
 //     EnPassantCells, ClearEnPassant, AddPawnMove, PawnPushes,
-//     QueenMoves, Lift (on a copy, for a what-if), Consistent (for a
-//     hook's tests), and the one extension slot for a hook's own position
-//     state (Ext, SetExt, PositionExt; Make and Unmake tell the hook
-//     through OnEnPassant);
+//     QueenMoves, PieceAttacks, Lift (on a copy, for a what-if),
+//     Consistent (for a hook's tests), and the one extension slot for a
+//     hook's own position state (Ext, SetExt, PositionExt; Make and
+//     Unmake tell the hook through OnEnPassant);
 //   - the swap, a move form of the core (swap.go) that a hook generates
 //     and plays: NewSwap, Move.IsSwap, Position.MakeSwap and UnmakeSwap;
 //   - the game, for a hook's Settle and the like: LivePosition (the game's
 //     own position, not a copy), PositionBefore (the history's),
 //     PlayBy, SetStatus, Eliminate, KnockOut, Checkmate, RemoveArmy,
-//     Reduced, SideOf, OpponentOf, HasMoves, End, EndShared, CheckDraws,
-//     SetTurnAfter, AddNote and ParseSeat (a hook's notes between turns).
+//     Reduced, SideOf, OpponentOf, HasMoves, TimesSeen, QuietMoves, End,
+//     EndShared, CheckDraws, and between turns SetTurnAfter, Resnap,
+//     AddNote, AddTurnNote and ParseSeat (a hook's notes).
 //
 // To add a variant: its YAML in configs/variants, a package
 // rules/NAME with its hook and Options (and its Mode, where its game

@@ -431,3 +431,31 @@ func (g *Game) EndShared(reason string, sharing []Seat) {
 
 // ParseSeat finds a seat by its name ("Red"), as notes write it.
 func ParseSeat(name string) (Seat, bool) { return seatByName(name) }
+
+// AddTurnNote records a note that belongs to the turn it precedes (blocking
+// double's announcement of a move into check and the partner's reply):
+// taking that turn back takes the note back too.
+func (g *Game) AddTurnNote(text string) {
+	g.addNote(Note{After: len(g.records), Text: text, withTurn: true})
+}
+
+// Resnap brings the game's record of the current state up to date after a
+// hook changed the game between turns (a reply, a claim): Takeback and
+// LookAhead restore from it. AddNote and AddTurnNote do it themselves.
+func (g *Game) Resnap() { g.resnap() }
+
+// TimesSeen returns how often the live position occurred before in the
+// game (the repetition count; during a hook's Settle, without the turn
+// being settled).
+func (g *Game) TimesSeen() int { return g.reps[g.pos.Hash()] }
+
+// QuietMoves shares the live position's half-move clock out among the
+// seats: how many of the plies since the last pawn move or capture each
+// seat made, rec's turn (being settled; nil: none) included (the essay's
+// 50-move rule for one of blocking double's games).
+func (g *Game) QuietMoves(rec *Record) [NumSeats]int { return g.quietMoves(rec) }
+
+// PieceAttacks reports whether the piece on cell c attacks cell t by its
+// kind's movement (barriers and blocking pieces included; whose piece
+// stands on t is not asked).
+func (p *Position) PieceAttacks(c, t int) bool { return p.pieceAttacks(c, t) }

@@ -14,10 +14,9 @@ import (
 //
 // A variant file (configs/variants/NAME.yaml) is data: board, seats, who
 // captures and checks whom, options. Rules that data cannot express live
-// in a hook: in a variant package of its own (rules/verney for
-// verney.yaml, linked in by rules/shipped) or, for a variant not yet moved
-// out, in the rules file named after it (rules/blocking.go for
-// blocking-double.yaml). Each registers a maker (RegisterHook) that looks
+// in a hook, in a variant package of its own (rules/verney for
+// verney.yaml, rules/blocking for blocking-double.yaml), linked in by
+// rules/shipped. Each registers a maker (RegisterHook) that looks
 // at a compiled variant's data and returns the hook when the variant
 // calls for it. Variant.Compile asks
 // every maker, keeps the hooks that answer, lets each adjust the variant's
@@ -428,7 +427,7 @@ type GameHook[T any] interface {
 // HookIn returns g's hook of type T bound to g, the typed way to reach a
 // variant's own operations on a game:
 //
-//	if d, ok := rules.HookIn[*rules.BlockingDouble](g); ok {
+//	if d, ok := rules.HookIn[*blocking.BlockingDouble](g); ok {
 //		err = d.Announce(s, m)
 //	}
 //

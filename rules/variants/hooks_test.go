@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"boardd/rules"
+	"boardd/rules/blocking"
 	"boardd/rules/chess4"
 	"boardd/rules/fortress"
 	"boardd/rules/square"
@@ -100,7 +101,7 @@ func TestHookIn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := rules.HookIn[*rules.BlockingDouble](g); ok != tt.blocking {
+		if _, ok := rules.HookIn[*blocking.BlockingDouble](g); ok != tt.blocking {
 			t.Errorf("%s: HookIn[*BlockingDouble] ok = %v, want %v", tt.variant, ok, tt.blocking)
 		}
 		c, ok := rules.HookIn[*chess4.Chess4Hook](g)
@@ -115,8 +116,8 @@ func TestHookIn(t *testing.T) {
 
 // blockingOf returns blocking double's operations on g (rules.HookIn); it
 // panics on a game of another variant.
-func blockingOf(g *rules.Game) *rules.BlockingDouble {
-	d, ok := rules.HookIn[*rules.BlockingDouble](g)
+func blockingOf(g *rules.Game) *blocking.BlockingDouble {
+	d, ok := rules.HookIn[*blocking.BlockingDouble](g)
 	if !ok {
 		panic("not a blocking-double game: " + g.Variant().Name)
 	}

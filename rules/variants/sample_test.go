@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"boardd/rules"
+	"boardd/rules/blocking"
 	"boardd/rules/chess4"
 	"boardd/rules/pgn4"
 )
@@ -144,7 +145,7 @@ func randomPlayout(t *testing.T, v *rules.Variant, seed int64) *rules.Game {
 			break
 		}
 		moves := g.LegalMoves()
-		if v.Mode == rules.Double && blockingRandomTurn(t, g, rng) {
+		if v.Mode == blocking.Double && blockingRandomTurn(t, g, rng) {
 			continue // announced, replied or claimed a stalemate
 		}
 		m := moves[rng.Intn(len(moves))]
@@ -177,7 +178,7 @@ func escapeMate(g *rules.Game) bool {
 			continue
 		}
 		partner, _ := blockingOf(g).AwaitingReply()
-		if blockingOf(g).Reply(partner, rules.ReplyAccept) == nil {
+		if blockingOf(g).Reply(partner, blocking.ReplyAccept) == nil {
 			return true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"boardd/referee"
 	"boardd/rules"
+	"boardd/rules/blocking"
 	"boardd/rules/chess4"
 )
 
@@ -139,8 +140,8 @@ func TestRecorderKeepsAnArmyChoiceAcrossACrash(t *testing.T) {
 
 // blockingOf returns blocking double's operations on g (rules.HookIn); it
 // panics on a game of another variant.
-func blockingOf(g *rules.Game) *rules.BlockingDouble {
-	d, ok := rules.HookIn[*rules.BlockingDouble](g)
+func blockingOf(g *rules.Game) *blocking.BlockingDouble {
+	d, ok := rules.HookIn[*blocking.BlockingDouble](g)
 	if !ok {
 		panic("not a blocking-double game: " + g.Variant().Name)
 	}
