@@ -98,7 +98,7 @@ type SeatRules struct {
 	// back towards its own side (the partner's back line); Resume the
 	// squares where a reversed pawn moves forward again (its own pawn
 	// line, and the back line beyond it a leap can reach). Used with
-	// VerneyOptions.PawnReversal.
+	// verney.Options.PawnReversal.
 	Reverse, Resume square.Set
 }
 

@@ -48,9 +48,10 @@ type Options struct {
 	// InertMates: a checkmate is judged as soon as it stands; the mated
 	// army stays on the board "inert and useless, both for attack and
 	// defence … not liable to capture by the adversaries", the seat misses
-	// its turns until a move lifts the mate (verneyMated: the check, or a
-	// guard of a flight square, taken or moved), which releases it; kings are never captured; the game is won when both partners
-	// are mated (game layer: settleVerney).
+	// its turns until a move lifts the mate (Verney.mated: the check, or
+	// a guard of a flight square, taken or moved), which releases it;
+	// kings are never captured; the game is won when both partners are
+	// mated (game layer: Verney.settle).
 	InertMates bool
 }
 
