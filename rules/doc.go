@@ -44,7 +44,7 @@
 //     registers a reader (RegisterOptions) that reads them through an
 //     OptionSource (the loader, with file, line and key in its errors);
 //     ReadHookOptions stores them on the Variant and HookOptions returns
-//     them. Adding a variant's option touches only its hook file and its
+//     them. Adding a variant's option touches only its package and its
 //     YAML.
 //
 // Variant keeps as core data only what several variants or the core
@@ -80,9 +80,12 @@
 // package's Options type). Package rules/shipped lists the shipped
 // variant packages in one block of blank imports, and the loader
 // (rules/variants) imports it; a variant file whose package is not linked
-// in fails to load, naming a key nobody reads. The core imports no variant
-// package and names none (rules/shipped's tests check both), so it builds
-// and its tests pass with any variant package removed.
+// in fails to load, naming a key nobody reads (or, for a mode, the modes
+// known). The core imports no variant package and names none, neither the
+// package nor its hook type nor its hook's ID (rules/shipped's tests check
+// both), so it builds and its tests pass with any variant package removed
+// (TestCoreWithoutEachVariant builds and tests it so, with go build
+// -overlay).
 //
 // What a hook package uses of the core, beyond the Hook interface, HookBase,
 // the Hook* lookups and the core API (Position, Game, Variant and their
