@@ -39,8 +39,8 @@
 //     every turn and restored by Takeback and LookAhead.
 //   - Hook options: a hook's own keys in the variant file (pawn_leap,
 //     no_king_capture, each seat's fortress, …) are a typed struct in the
-//     hook's file (verney.Options, stevenson.Options, fortress.Options,
-//     essay.Options, chess4.Options, blocking.Options). The hook file
+//     hook's package (verney.Options, stevenson.Options, fortress.Options,
+//     essay.Options, chess4.Options, blocking.Options). The package
 //     registers a reader (RegisterOptions) that reads them through an
 //     OptionSource (the loader, with file, line and key in its errors);
 //     ReadHookOptions stores them on the Variant and HookOptions returns
