@@ -164,6 +164,8 @@ type MQTT struct {
 		Listen         string `yaml:"listen"`
 		AllowAnonymous bool   `yaml:"allow_anonymous"`
 		Users          []User `yaml:"users"`
+		// Limits cap the broker's MQTT connections (TCP and WebSocket).
+		Limits Limits `yaml:"limits"`
 	} `yaml:"embedded"`
 	// Disabled turns MQTT off altogether.
 	Disabled bool `yaml:"disabled"`
@@ -196,7 +198,28 @@ type Web struct {
 	// MQTT over WebSocket as wss://); the session cookie is then Secure.
 	TLSCert string `yaml:"tls_cert"`
 	TLSKey  string `yaml:"tls_key"`
+	// Limits cap the HTTP port's connections and event streams.
+	Limits WebLimits `yaml:"limits"`
 }
+
+// Limits cap a port's connections; zero takes the built-in default
+// (docs/security.md). A total is never more than the process's file
+// handles allow, whatever the config says: the journal comes first.
+type Limits struct {
+	Connections           int `yaml:"connections"`
+	ConnectionsPerAddress int `yaml:"connections_per_address"`
+}
+
+// WebLimits are the HTTP port's Limits and its event streams' caps.
+type WebLimits struct {
+	Connections           int `yaml:"connections"`
+	ConnectionsPerAddress int `yaml:"connections_per_address"`
+	Streams               int `yaml:"streams"`
+	StreamsPerAddress     int `yaml:"streams_per_address"`
+}
+
+// MaxLimit bounds every limit a config sets.
+const MaxLimit = 100000
 
 // Log is the daemon's logging.
 type Log struct {
@@ -431,6 +454,22 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	if (d.Web.TLSCert == "") != (d.Web.TLSKey == "") {
 		bad("web", "tls_cert and tls_key go together: a certificate and its private key, both PEM files")
 	}
+	checkLimits := func(key string, total, perAddress int, what string) {
+		for _, l := range []struct {
+			key string
+			n   int
+		}{{key, total}, {key + "_per_address", perAddress}} {
+			if l.n < 0 || l.n > MaxLimit {
+				bad(l.key, "%d: want 1 to %d %s (leave it out for the default)", l.n, MaxLimit, what)
+			}
+		}
+		if total > 0 && perAddress > total {
+			bad(key+"_per_address", "%d is more than %s (%d): one address may hold at most all of them", perAddress, key, total)
+		}
+	}
+	checkLimits("web.limits.connections", d.Web.Limits.Connections, d.Web.Limits.ConnectionsPerAddress, "connections")
+	checkLimits("web.limits.streams", d.Web.Limits.Streams, d.Web.Limits.StreamsPerAddress, "event streams")
+	checkLimits("mqtt.embedded.limits.connections", d.MQTT.Embedded.Limits.Connections, d.MQTT.Embedded.Limits.ConnectionsPerAddress, "connections")
 	checkBot(d, bad)
 	s := &d.Sensors
 	if s.Rate < 10 || s.Rate > 2000 {

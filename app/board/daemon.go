@@ -32,6 +32,7 @@ import (
 
 	"boardd/app/catalog"
 	"boardd/configs"
+	"boardd/internal/connlimit"
 	"boardd/internal/lan"
 	"boardd/internal/printable"
 	"boardd/internal/statelock"
@@ -402,7 +403,8 @@ func (d *Daemon) startMQTT(ctx context.Context) error {
 		self := broker.GeneratePassword()
 		users = append(users, broker.User{Name: "boardd-mirror-" + d.cfg.Board, Password: self, Write: true})
 		b, err := broker.Start(broker.Config{Listen: c.Embedded.Listen, Users: users, AllowAnonymous: c.Embedded.AllowAnonymous, Log: d.quietLog("broker"),
-			ReservedIDs: map[string]string{mqtt.DefaultClientID(d.cfg.Board): "boardd-mirror-" + d.cfg.Board}})
+			ReservedIDs: map[string]string{mqtt.DefaultClientID(d.cfg.Board): "boardd-mirror-" + d.cfg.Board},
+			MaxConns:    capTotal(c.Embedded.Limits.Connections, 0.25), MaxConnsPerAddress: c.Embedded.Limits.ConnectionsPerAddress})
 		if err != nil {
 			return fmt.Errorf("mqtt.embedded: %w", err)
 		}
@@ -485,6 +487,7 @@ func (d *Daemon) startWeb(ctx context.Context) error {
 	games := d.rec.Store()
 	scheme := map[bool]string{false: "http", true: "https"}[d.cfg.Web.TLSCert != ""]
 	d.webSrv, err = web.New(web.Config{Board: d.Live, Password: pw, Title: d.cfg.Web.Title, Variants: names, Log: d.log.With("part", "web"),
+		MaxStreams: d.cfg.Web.Limits.Streams, MaxStreamsPerAddress: d.cfg.Web.Limits.StreamsPerAddress,
 		Games: &games, Lookup: catalog.Variant, Join: func() []string { return lan.Join(scheme, d.WebAddr) }}) // the terminal's QR address (greetLAN)
 	if err != nil {
 		return err
@@ -497,7 +500,8 @@ func (d *Daemon) startWeb(ctx context.Context) error {
 	}
 	// Connections capped per address and in total, within the file limit
 	// (docs/security.md).
-	capped, err := web.Listen(d.cfg.Web.Listen, web.HTTPLimits{})
+	lim := d.cfg.Web.Limits
+	capped, err := web.Listen(d.cfg.Web.Listen, web.HTTPLimits{MaxConns: capTotal(lim.Connections, 0.5), MaxConnsPerAddress: lim.ConnectionsPerAddress})
 	if err != nil {
 		return fmt.Errorf("web.listen: %w", err)
 	}
@@ -1129,4 +1133,14 @@ func CheckPorts(cfg configs.Daemon) error {
 		ln.Close()
 	}
 	return nil
+}
+
+// capTotal is a configured cap on a port's connections (0: the port's
+// default), never more than share of the file handles left after the
+// journal's (connlimit.TotalFor).
+func capTotal(configured int, share float64) int {
+	if configured <= 0 {
+		return 0
+	}
+	return connlimit.TotalFor(configured, share, 0)
 }
