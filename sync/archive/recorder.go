@@ -469,9 +469,22 @@ func (r *Recorder) pgn(path, id string) (string, *pgn4.Game, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	g, err := Restore(entries, r.Lookup)
+	pg, err := GamePGN4(entries, r.Lookup, r.Board, r.Site, id)
 	if err != nil {
 		return "", nil, err
+	}
+	return pg.String(), pg, nil
+}
+
+// GamePGN4 rebuilds a game from its journal entries (the first the start)
+// as PGN4 with its headers, as the board files it: its tags (mended as
+// the board takes them now), Board, GameId, Termination and Result, and
+// each turn's clock. site is the Site tag when the game's tags have none.
+// The club hub builds its stored games' PGN4 with it.
+func GamePGN4(entries []Entry, lookup Lookup, board, site, id string) (*pgn4.Game, error) {
+	g, err := Restore(entries, lookup)
+	if err != nil {
+		return nil, err
 	}
 	tags, _ := gameTags(entries) // Resume said what it mended
 	var out []pgn4.Tag
@@ -481,12 +494,12 @@ func (r *Recorder) pgn(path, id string) (string, *pgn4.Game, error) {
 		}
 	}
 	add("Event", tags["Event"])
-	add("Site", firstOf(tags["Site"], r.Site))
+	add("Site", firstOf(tags["Site"], site))
 	add("Round", tags["Round"])
 	for _, s := range []string{"Red", "Blue", "Yellow", "Green"} {
 		add(s, tags[s])
 	}
-	add("Board", r.Board)
+	add("Board", board)
 	add("GameId", id)
 	if res, over := g.Result(); over {
 		add("Termination", res.Reason)
@@ -517,7 +530,7 @@ func (r *Recorder) pgn(path, id string) (string, *pgn4.Game, error) {
 		return fmt.Sprintf("[%%clk %d:%02d:%02d]", ms/3600000, ms/60000%60, ms/1000%60)
 	})
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	if pg.Get("Result") == "" {
 		res, over := g.Result()
@@ -528,7 +541,7 @@ func (r *Recorder) pgn(path, id string) (string, *pgn4.Game, error) {
 			pg.Set("Result", res.Tag(g.Variant().Mode, [rules.NumSeats]string{tags["Red"], tags["Blue"], tags["Yellow"], tags["Green"]}))
 		}
 	}
-	return pg.String(), pg, nil
+	return pg, nil
 }
 
 // turnClocks lists the clocks after each turn of a journal's game, in the

@@ -35,8 +35,27 @@ type Board struct {
 }
 
 // Start runs the board until t ends: a Live board of Teams with players'
-// names and the event as tags, mirrored to the broker.
+// names and the event as tags (Run), mirrored to the broker.
 func Start(t *testing.T, b Board) *referee.Live {
+	t.Helper()
+	l := Run(t, b.Name, b.Keep)
+	ctx, stop := context.WithCancel(context.Background())
+	m, err := mqtt.Start(ctx, mqtt.Config{Broker: b.Broker, Username: b.User, Password: b.Password,
+		Board: b.Name, Source: l, KeepAlive: 5 * time.Second, ConnectTimeout: 2 * time.Second,
+		AckTimeout: 2 * time.Second, MaxReconnectInterval: 100 * time.Millisecond})
+	if err != nil {
+		stop()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close(); stop() })
+	return l
+}
+
+// Run runs a Live board of Teams named name, with players' names and
+// the event as tags, until t ends; keep is how many messages it keeps
+// (0: the default). Nothing mirrors it: read its stream with
+// referee.Resume.
+func Run(t *testing.T, name string, keep int) *referee.Live {
 	t.Helper()
 	v, err := rules.NewVariant("teams", "")
 	if err != nil {
@@ -46,7 +65,7 @@ func Start(t *testing.T, b Board) *referee.Live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := referee.NewLive(referee.LiveConfig{Board: b.Name, Variant: "teams", Keep: b.Keep,
+	l, err := referee.NewLive(referee.LiveConfig{Board: name, Variant: "teams", Keep: keep,
 		Tags:      map[string]string{"Red": "Ann", "Blue": "Bob", "Yellow": "Cy", "Green": "Di", "Event": "Club night"},
 		Occupancy: g.Position().Occupancy(), Quiet: 2 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -55,14 +74,7 @@ func Start(t *testing.T, b Board) *referee.Live {
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { l.Run(ctx); close(done) }()
-	m, err := mqtt.Start(ctx, mqtt.Config{Broker: b.Broker, Username: b.User, Password: b.Password,
-		Board: b.Name, Source: l, KeepAlive: 5 * time.Second, ConnectTimeout: 2 * time.Second,
-		AckTimeout: 2 * time.Second, MaxReconnectInterval: 100 * time.Millisecond})
-	if err != nil {
-		stop()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Close(); stop(); <-done })
+	t.Cleanup(func() { stop(); <-done })
 	return l
 }
 

@@ -1,0 +1,225 @@
+package live_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"boardd/app/hub/hubtest"
+	"boardd/app/hub/live"
+	"boardd/referee"
+)
+
+// messages plays moves on a real board and returns its stream so far.
+func messages(t *testing.T, name string, moves ...string) (*referee.Live, []referee.Message) {
+	t.Helper()
+	l := hubtest.Run(t, name, 0)
+	hubtest.Play(t, l, moves...)
+	sub, err := referee.Resume(l, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Cancel()
+	return l, sub.Backlog
+}
+
+func feed(t *testing.T, h *live.Hub, ms []referee.Message) {
+	t.Helper()
+	for _, m := range ms {
+		body, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Stored(m, body)
+	}
+}
+
+// The view the hub rebuilds from a board's stored messages shows what
+// the board's own display shows: pieces, whose turn, the last move lit,
+// the move list, checks, players, points and the seats' status.
+func TestViewFollowsTheBoard(t *testing.T) {
+	for _, n := range []int{0, 1, 4, 7, len(hubtest.TeamsMoves)} {
+		t.Run(fmt.Sprint(n, " moves"), func(t *testing.T) {
+			l, ms := messages(t, "club-1", hubtest.TeamsMoves[:n]...)
+			h := live.New(live.Config{})
+			feed(t, h, ms)
+			v, ok := h.View("club-1")
+			if !ok {
+				t.Fatal("no view of club-1")
+			}
+			want, got := l.State(), v.State
+			if got.Seq != want.Seq || got.Game != want.Game || got.Variant != want.Variant || got.Turn != want.Turn || got.FEN4 != want.FEN4 {
+				t.Errorf("seq/game/variant/turn/fen4: got %d %s %s %s %s\nwant %d %s %s %s %s", got.Seq, got.Game, got.Variant, got.Turn, got.FEN4,
+					want.Seq, want.Game, want.Variant, want.Turn, want.FEN4)
+			}
+			for _, c := range []struct {
+				what      string
+				got, want any
+			}{
+				{"pieces", got.Pieces, want.Pieces},
+				{"squares", got.Squares, want.Squares},
+				{"last move", got.LastMove, want.LastMove},
+				{"moves", got.Moves, want.Moves},
+				{"checks", got.Checks, want.Checks},
+				{"tags", got.Tags, want.Tags},
+			} {
+				if !reflect.DeepEqual(c.got, c.want) && !(isEmpty(c.got) && isEmpty(c.want)) {
+					t.Errorf("%s: got %v, want %v", c.what, c.got, c.want)
+				}
+			}
+			for i, s := range want.Seats {
+				g := got.Seats[i]
+				if g.Seat != s.Seat || g.Player != s.Player || g.Points != s.Points || g.Status != s.Status {
+					t.Errorf("seat %d: got %+v, want %+v", i, g, s)
+				}
+			}
+			if v.Moves != n || (n > 0 && v.LastMove != hubtest.TeamsMoves[n-1]) {
+				t.Errorf("moves %d, last %q; want %d and the last played", v.Moves, v.LastMove, n)
+			}
+			if v.Status != live.StatusPlaying {
+				t.Errorf("status %q, want playing", v.Status)
+			}
+		})
+	}
+}
+
+func isEmpty(v any) bool {
+	r := reflect.ValueOf(v)
+	return !r.IsValid() || (r.Kind() == reflect.Slice || r.Kind() == reflect.Map) && r.Len() == 0
+}
+
+// A resignation and the end of the game show on the view as
+// on the board; a board whose connection is gone is offline whatever its
+// game.
+func TestViewTakebackResignOffline(t *testing.T) {
+	l, _ := messages(t, "b", hubtest.TeamsMoves[:3]...)
+	h := live.New(live.Config{})
+	sub, err := referee.Resume(l, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Cancel()
+	feed(t, h, sub.Backlog)
+	last := sub.Backlog[len(sub.Backlog)-1].Seq
+	do := func(c referee.Command) {
+		t.Helper()
+		if r := l.Do(t.Context(), c); !r.OK {
+			t.Fatalf("%s: %s", c.Name, r.Error)
+		}
+	}
+	do(referee.Command{Name: referee.CmdResign, Seat: "Green"}) // Teams: Blue and Green lose
+	deadline := time.After(5 * time.Second)
+	for l.State().Status != "over" {
+		select {
+		case m := <-sub.Live:
+			feed(t, h, []referee.Message{m})
+			last = m.Seq
+		case <-deadline:
+			t.Fatal("the game did not end")
+		}
+	}
+	for l.State().Seq > last {
+		feed(t, h, []referee.Message{<-sub.Live})
+		last++
+	}
+	v, _ := h.View("b")
+	want := l.State()
+	if v.Status != live.StatusFinished || v.State.Status != "over" || !reflect.DeepEqual(v.State.Result, want.Result) {
+		t.Errorf("after the resignation: %s %s %+v, want finished, over, %+v", v.Status, v.State.Status, v.State.Result, want.Result)
+	}
+	for i, s := range want.Seats {
+		if v.State.Seats[i].Status != s.Status {
+			t.Errorf("seat %s: %q, want %q", s.Seat, v.State.Seats[i].Status, s.Status)
+		}
+	}
+	h.Status("b", "offline")
+	if v, _ := h.View("b"); v.Status != live.StatusOffline {
+		t.Errorf("offline board: %s", v.Status)
+	}
+}
+
+func msg(board string, seq uint64) referee.Message {
+	return referee.Message{Board: board, Seq: seq, Kind: referee.MsgClock, Text: "clocks paused"}
+}
+
+// Every stored message gets the next number; a subscriber coming back
+// with the last it had gets every later one still kept, in order, and
+// one asking for what is no longer kept (or from a future) gets Reset.
+func TestResume(t *testing.T) {
+	h := live.New(live.Config{Keep: 5})
+	for i := uint64(1); i <= 8; i++ {
+		feed(t, h, []referee.Message{msg([]string{"a", "b"}[i%2], i)})
+	}
+	if h.Last() != 8 {
+		t.Fatalf("last %d, want 8", h.Last())
+	}
+	for _, c := range []struct {
+		after uint64
+		want  []uint64
+		reset bool
+	}{
+		{8, nil, false},
+		{7, []uint64{8}, false},
+		{3, []uint64{4, 5, 6, 7, 8}, false},
+		{2, nil, true},
+		{0, nil, true},
+		{9, nil, true},
+	} {
+		s := h.Subscribe("", c.after, true)
+		var got []uint64
+		for _, it := range s.Backlog {
+			got = append(got, it.N)
+		}
+		if !reflect.DeepEqual(got, c.want) || s.Reset != c.reset {
+			t.Errorf("after %d: backlog %v reset %v, want %v %v", c.after, got, s.Reset, c.want, c.reset)
+		}
+		s.Cancel()
+	}
+	// Live: in order, one board's only when asked.
+	all, onlyA := h.Subscribe("", 0, false), h.Subscribe("a", 0, false)
+	feed(t, h, []referee.Message{msg("a", 9), msg("b", 9), msg("a", 10)})
+	for _, c := range []struct {
+		s    *live.Sub
+		want []uint64
+	}{{all, []uint64{9, 10, 11}}, {onlyA, []uint64{9, 11}}} {
+		var got []uint64
+		for range c.want {
+			it := <-c.s.C
+			got = append(got, it.N)
+			if len(it.Message) == 0 || len(it.Tile) == 0 || len(it.State) == 0 {
+				t.Errorf("item %d without its message or views", it.N)
+			}
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("live: %v, want %v", got, c.want)
+		}
+		c.s.Cancel()
+	}
+}
+
+// A subscriber that does not keep up is dropped (its channel closes)
+// rather than holding up the ingest; it resumes from its last N without
+// a gap.
+func TestSlowSubscriberDropped(t *testing.T) {
+	h := live.New(live.Config{Buffer: 2})
+	s := h.Subscribe("", 0, false)
+	feed(t, h, []referee.Message{msg("a", 1), msg("a", 2), msg("a", 3), msg("a", 4)}) // never blocks
+	var got []uint64
+	for it := range s.C {
+		got = append(got, it.N)
+	}
+	if !reflect.DeepEqual(got, []uint64{1, 2}) || h.Subscribers() != 0 {
+		t.Fatalf("dropped subscriber had %v (want 1 2), %d subscribers left", got, h.Subscribers())
+	}
+	again := h.Subscribe("", got[len(got)-1], true)
+	defer again.Cancel()
+	got = nil
+	for _, it := range again.Backlog {
+		got = append(got, it.N)
+	}
+	if !reflect.DeepEqual(got, []uint64{3, 4}) || again.Reset {
+		t.Errorf("resumed with %v (reset %v), want 3 4", got, again.Reset)
+	}
+}
