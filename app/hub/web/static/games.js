@@ -34,18 +34,18 @@
     for (const g of list) {
       const row = body.insertRow();
       row.dataset.id = g.id;
-      row.append(el('td', 'date', g.started.replace('T', ' ').slice(0, 16)), el('td', 'board', g.board),
-        el('td', 'event', [g.event, g.round && 'round ' + g.round].filter(Boolean).join(' · ')));
-      const players = el('td', 'players');
+      row.append(el('td', 'g-date', g.started.replace('T', ' ').slice(0, 16)), el('td', 'g-board', g.board),
+        el('td', 'g-event', [g.event, g.round && 'round ' + g.round].filter(Boolean).join(' · ')));
+      const players = el('td', 'g-players');
       for (const s of SEATS) {
         if (!g.players[s]) continue;
         const p = el('span');
         p.append(el('span', 'dot ' + seatClass(s)), g.players[s]);
         players.append(p);
       }
-      row.append(players, el('td', 'result', g.status === 'over' ? (g.result === '*' ? 'unfinished' : g.result) + (g.reason ? ' (' + g.reason + ')' : '') : 'playing'),
-        el('td', 'moves', String(g.moves)));
-      const act = el('td', 'act');
+      row.append(players, el('td', 'g-result', g.status === 'over' ? (g.result === '*' ? 'unfinished' : g.result) + (g.reason ? ' (' + g.reason + ')' : '') : 'playing'),
+        el('td', 'g-moves', String(g.moves)));
+      const act = el('td', 'g-act');
       const view = el('a', 'button view', 'View');
       view.href = '/board/' + encodeURIComponent(g.board) + '?view=' + encodeURIComponent(g.id);
       const dl = el('a', 'button', 'PGN4');

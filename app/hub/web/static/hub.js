@@ -10,6 +10,9 @@
   const tiles = new Map(); // board name -> tile
   const hub = { last: 0, retry: 1000, messages: 0 };
 
+  // The seats listed beside a small board, in two columns: Red and
+  // Yellow, Blue and Green (in Teams, a column is a team).
+  const ORDER = [0, 2, 1, 3];
   const STATUS = {
     playing: 'playing', finished: 'finished', offline: 'offline', 'set-up': 'set-up', idle: 'no game yet',
     paused: 'paused: disk', sensor_fault: 'sensor fault',
@@ -29,7 +32,9 @@
       name_: el('div', 'tile-name', name), badge: el('span', 'badge'), event: el('div', 'tile-event'),
       turn: el('div', 'tile-turn'), last: el('div', 'tile-last'), team: el('div', 'tile-team'), seats: el('ol', 'seats'),
     };
-    info.append(t.name_, t.badge, t.event, t.turn, t.last, t.team, t.seats);
+    const head = el('div', 'tile-head');
+    head.append(t.name_, t.badge);
+    info.append(head, t.turn, t.last, t.event, t.team, t.seats);
     a.append(mini, info);
     // Keep the tiles in the boards' order.
     const names = [...tiles.keys(), name].sort();
@@ -64,7 +69,8 @@
       t.turn.textContent = (w.length ? w.join(' & ') + (w.length > 1 ? ' win' : ' wins') : 'No winner') + (st.result.pgn4 ? ' (' + st.result.pgn4 + ')' : '');
     } else if (st.game && st.turn) {
       const seat = (st.seats || []).find((s) => s.seat === st.turn);
-      t.turn.append(el('span', 'dot ' + seatClass(st.turn)), st.turn + ' to move' + (seat && seat.player ? ': ' + seat.player : ''));
+      t.turn.append(el('span', 'dot ' + seatClass(st.turn)), ((seat && seat.player) || st.turn) + ' to move');
+      t.turn.title = st.turn + ' to move';
     }
     t.last.textContent = '';
     if (v.last_move) t.last.append(el('span', 'lbl', 'move ' + v.moves), v.last_move);
@@ -82,13 +88,13 @@
     const scored = /ffa/i.test(st.variant || '') || seats.some((s) => s.points);
     if (t.seats.children.length !== seats.length) {
       t.seats.textContent = '';
-      for (const s of seats) {
+      for (const s of ORDER.map((i) => seats[i]).filter(Boolean)) {
         const li = el('li', seatClass(s.seat));
         li.append(el('span', 'dot'), el('span', 'nm'), el('span', 'pt'), el('span', 'ck'));
         t.seats.append(li);
       }
     }
-    seats.forEach((s, i) => {
+    ORDER.map((i) => seats[i]).filter(Boolean).forEach((s, i) => {
       const li = t.seats.children[i];
       li.children[1].textContent = s.player || s.seat;
       li.children[2].textContent = scored ? s.points + ' pts' : '';
@@ -101,7 +107,7 @@
   function tickSeats(t) {
     const st = (t.view && t.view.state) || {};
     const elapsed = performance.now() - t.board.stateAt;
-    (st.seats || []).forEach((s, i) => {
+    ORDER.map((i) => (st.seats || [])[i]).filter(Boolean).forEach((s, i) => {
       const ck = t.seats.children[i] && t.seats.children[i].children[3];
       if (ck) ck.textContent = s.clock_ms < 0 ? '' : formatClock(s.running ? s.clock_ms - elapsed : s.clock_ms);
     });
@@ -114,19 +120,28 @@
     const main = $('tiles');
     const n = tiles.size;
     if (!n) return;
-    const list = getComputedStyle(main).display !== 'grid';
-    const W = main.clientWidth - 16, H = main.clientHeight - 16, gap = 8, pad = 14, side = 170;
-    let best = { cols: 1, rows: n, bs: 0 };
+    main.classList.remove('list');
+    if (getComputedStyle(main).display !== 'grid') { // a phone: the list
+      for (const t of tiles.values()) t.a.classList.add('small');
+      return;
+    }
+    const W = main.clientWidth - 16, H = main.clientHeight - 16, gap = 8, pad = 14, side = 150, low = 150;
+    let best = null;
     for (let cols = 1; cols <= n; cols++) {
       const rows = Math.ceil(n / cols);
       const w = (W - gap * (cols - 1)) / cols, h = (H - gap * (rows - 1)) / rows;
       const bs = Math.floor(Math.min(h - pad, w - pad - side - 8));
-      if (bs > best.bs) best = { cols, rows, bs };
+      if (h >= low && bs >= 100 && (!best || bs > best.bs)) best = { cols, rows, bs };
+    }
+    if (!best) { // too many boards for the window: a list, scrolling
+      main.classList.add('list');
+      for (const t of tiles.values()) t.a.classList.add('small');
+      return;
     }
     main.style.setProperty('--cols', String(best.cols));
     main.style.setProperty('--rows', String(best.rows));
-    main.style.setProperty('--tile-bs', Math.max(60, best.bs) + 'px');
-    for (const t of tiles.values()) t.a.classList.toggle('small', list || best.bs < 210);
+    main.style.setProperty('--tile-bs', best.bs + 'px');
+    for (const t of tiles.values()) t.a.classList.toggle('small', best.bs < 230);
   }
 
   function setConn(text, cls) {
