@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"boardd/app/hub/hubtest"
+	"boardd/internal/browsertest"
 	"boardd/referee"
 )
 
@@ -55,7 +56,7 @@ const readTiles = `JSON.stringify(Object.fromEntries([...document.querySelectorA
 // opens the board's full display; the finished game opens in the viewer
 // from /games and downloads as PGN4.
 func TestBrowserPageOfAllBoards(t *testing.T) {
-	hubtest.Chromium(t)
+	browsertest.Chromium(t)
 	h, out := startHub(t, t.TempDir(), "127.0.0.1:0")
 	join := joinLine.FindStringSubmatch(out)
 	if join == nil {
@@ -79,7 +80,7 @@ func TestBrowserPageOfAllBoards(t *testing.T) {
 		t.Fatal(r.Error)
 	}
 	base := "http://" + h.WebAddr
-	shots := hubtest.Artefacts(t)
+	shots := browsertest.Artefacts(t)
 
 	for _, size := range []struct {
 		name          string
@@ -91,7 +92,7 @@ func TestBrowserPageOfAllBoards(t *testing.T) {
 		{"tv", 1920, 1080, true},
 	} {
 		t.Run(size.name, func(t *testing.T) {
-			ctx := hubtest.Browser(t, size.width, size.height, 60*time.Second)
+			ctx := browsertest.Browser(t, size.width, size.height, 60*time.Second)
 			emulate := chromedp.EmulateViewport(int64(size.width), int64(size.height))
 			if size.name == "phone" {
 				emulate = chromedp.EmulateViewport(int64(size.width), int64(size.height), chromedp.EmulateMobile, chromedp.EmulateTouch)

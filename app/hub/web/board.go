@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"boardd/app/hub/store"
+	syncweb "boardd/sync/web"
 )
 
 // A board's routes under /api/boards/{board}/, the ones its own page
@@ -20,19 +21,6 @@ import (
 //	GET export?event=E         its games of an event in one PGN4 file
 //
 // Anything else (a command, a login, the join code) answers 404 in JSON.
-
-// boardGame is one line of a board's games, in the shape of the board's
-// own archive list (sync/web): file is the game's hub id.
-type boardGame struct {
-	File    string            `json:"file"`
-	Date    string            `json:"date"`
-	Event   string            `json:"event"`
-	Round   string            `json:"round"`
-	Board   string            `json:"board"`
-	Variant string            `json:"variant"`
-	Players map[string]string `json:"players"`
-	Result  string            `json:"result"`
-}
 
 func (h *handler) boardRoutes(m *http.ServeMux) {
 	m.HandleFunc("GET /api/boards/{board}/events", h.handleBoardEvents)
@@ -76,7 +64,7 @@ func (h *handler) boardView(w http.ResponseWriter, r *http.Request) (v struct{ S
 
 // boardGames lists the board's stored games (of an event, if given), the
 // finished ones, newest first.
-func (h *handler) boardGames(w http.ResponseWriter, r *http.Request, event string) ([]boardGame, bool) {
+func (h *handler) boardGames(w http.ResponseWriter, r *http.Request, event string) ([]syncweb.GameItem, bool) {
 	name := r.PathValue("board")
 	items, err := h.store.Games(r.Context(), store.GameFilter{Board: name, Event: event})
 	if err != nil {
@@ -84,12 +72,12 @@ func (h *handler) boardGames(w http.ResponseWriter, r *http.Request, event strin
 		writeError(w, http.StatusServiceUnavailable, "the hub cannot read its database; see its log")
 		return nil, false
 	}
-	out := []boardGame{}
+	out := []syncweb.GameItem{}
 	for _, it := range items {
 		if it.Board != name || it.Status != "over" || (event != "" && it.Event != event) {
 			continue // Board and Event match parts of names; the board's list wants its own
 		}
-		out = append(out, boardGame{File: GameID(it.Board, it.Game), Date: it.Started[:min(10, len(it.Started))], Event: it.Event, Round: it.Round,
+		out = append(out, syncweb.GameItem{File: GameID(it.Board, it.Game), Date: it.Started[:min(10, len(it.Started))], Event: it.Event, Round: it.Round,
 			Board: it.Board, Variant: it.Variant, Players: it.Players, Result: it.Result})
 	}
 	return out, true

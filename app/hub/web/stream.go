@@ -130,7 +130,7 @@ func (h *handler) handleEvents(w http.ResponseWriter, r *http.Request) {
 	defer context.AfterFunc(h.ctx, cancel)()
 
 	sub := h.live.Subscribe("", after, resume)
-	defer func() { sub.Cancel() }()
+	defer sub.Cancel() // pump cancels the one it ends with
 	out := newSSE(w, h.timing.write)
 	last := after
 	// start sends what a (re)subscription begins with: the kept messages
@@ -152,8 +152,41 @@ func (h *handler) handleEvents(w http.ResponseWriter, r *http.Request) {
 	if out.flush() != nil {
 		return
 	}
+	h.pump(ctx, out, sub, func(it live.Item, ok bool) *live.Sub {
+		if !ok {
+			// Dropped for falling behind: pick up after the last message
+			// sent.
+			sub := h.live.Subscribe("", last, true)
+			start(sub)
+			return sub
+		}
+		if it.N > 0 {
+			if it.N <= last {
+				return nil
+			}
+			out.event("message", strconv.FormatUint(it.N, 10), it.Message)
+			last = it.N
+		}
+		out.event("board", "", it.Tile)
+		return nil
+	})
+}
+
+// pump writes a stream's items until ctx ends or the client goes away or
+// stalls (it comes back resuming): take queues an item's events (ok
+// false: the subscription was dropped for falling behind) and returns
+// the subscription that replaces it, if any. Items already waiting go
+// into the same write; an idle stream gets a comment line now and then.
+func (h *handler) pump(ctx context.Context, out *sse, sub *live.Sub, take func(it live.Item, ok bool) *live.Sub) {
+	defer func() { sub.Cancel() }()
 	heartbeat := time.NewTicker(h.timing.heartbeat)
 	defer heartbeat.Stop()
+	handle := func(it live.Item, ok bool) bool {
+		if next := take(it, ok); next != nil {
+			sub = next
+		}
+		return ok
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -161,43 +194,17 @@ func (h *handler) handleEvents(w http.ResponseWriter, r *http.Request) {
 		case <-heartbeat.C:
 			out.buf.WriteString(": ping\n\n")
 		case it, ok := <-sub.C:
-			if !ok {
-				// Dropped for falling behind: pick up after the last
-				// message sent.
-				sub = h.live.Subscribe("", last, true)
-				start(sub)
-				break
-			}
-			if it.N > 0 {
-				if it.N <= last {
-					continue
-				}
-				out.event("message", strconv.FormatUint(it.N, 10), it.Message)
-				last = it.N
-			}
-			out.event("board", "", it.Tile)
-			// Take what else is waiting into the same write.
-			for more := true; more && out.buf.Len() < 64<<10; {
+			for more := handle(it, ok); more && out.buf.Len() < 64<<10; {
 				select {
 				case it, ok := <-sub.C:
-					if !ok {
-						more = false
-						sub = h.live.Subscribe("", last, true)
-						start(sub)
-						break
-					}
-					if it.N > 0 && it.N > last {
-						out.event("message", strconv.FormatUint(it.N, 10), it.Message)
-						last = it.N
-					}
-					out.event("board", "", it.Tile)
+					more = handle(it, ok)
 				default:
 					more = false
 				}
 			}
 		}
 		if out.flush() != nil {
-			return // the client went away or stalled; it comes back with Last-Event-ID
+			return
 		}
 	}
 }
@@ -241,7 +248,7 @@ func (h *handler) handleBoardEvents(w http.ResponseWriter, r *http.Request) {
 	// Subscribe first, then read the store: a message stored in between
 	// comes both ways and is sent once.
 	sub := h.live.Subscribe(name, 0, false)
-	defer func() { sub.Cancel() }()
+	defer sub.Cancel() // pump cancels the one it ends with
 	out := newSSE(w, h.timing.write)
 	last := from - 1
 	// catchUp sends the stored messages after last, and the view.
@@ -270,41 +277,28 @@ func (h *handler) handleBoardEvents(w http.ResponseWriter, r *http.Request) {
 	if catchUp() != nil || out.flush() != nil {
 		return
 	}
-	heartbeat := time.NewTicker(h.timing.heartbeat)
-	defer heartbeat.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-heartbeat.C:
-			out.buf.WriteString(": ping\n\n")
-		case it, ok := <-sub.C:
-			if !ok {
-				sub = h.live.Subscribe(name, 0, false)
-				if catchUp() != nil {
-					return
-				}
-				break
+	h.pump(ctx, out, sub, func(it live.Item, ok bool) *live.Sub {
+		switch {
+		case !ok: // dropped for falling behind: the store has what came meanwhile
+			sub := h.live.Subscribe(name, 0, false)
+			if catchUp() != nil {
+				cancel()
 			}
-			if it.N > 0 {
-				if it.Seq <= last {
-					continue
-				}
-				if it.Seq > last+1 { // cannot be: the ingest stores in order; read the store
-					if catchUp() != nil {
-						return
-					}
-					break
-				}
-				out.event("message", strconv.FormatUint(it.Seq, 10), it.Message)
-				last = it.Seq
+			return sub
+		case it.N > 0 && it.Seq <= last:
+			return nil // sent already, from the store
+		case it.N > 0 && it.Seq > last+1: // cannot be: the ingest stores in order; read the store
+			if catchUp() != nil {
+				cancel()
 			}
-			out.event("state", "", it.State)
+			return nil
+		case it.N > 0:
+			out.event("message", strconv.FormatUint(it.Seq, 10), it.Message)
+			last = it.Seq
 		}
-		if out.flush() != nil {
-			return
-		}
-	}
+		out.event("state", "", it.State)
+		return nil
+	})
 }
 
 // backlog is how many recent messages a board's stream opened without

@@ -1,4 +1,7 @@
-package hubtest
+// Package browsertest starts the headless chromium the browser tests drive
+// (sync/web, the club hub): found on the PATH or in $BOARDD_CHROMIUM,
+// skipped without one, failed under CI=true where it must be installed.
+package browsertest
 
 import (
 	"context"
