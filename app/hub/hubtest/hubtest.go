@@ -5,12 +5,15 @@ package hubtest
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"os"
 	"testing"
 	"time"
 
 	"boardd/referee"
 	"boardd/rules"
+	"boardd/rules/pgn4"
 	"boardd/sensors"
 	"boardd/sync/mqtt"
 )
@@ -85,23 +88,58 @@ func Play(t *testing.T, l *referee.Live, moves ...string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, mv := range moves {
-		steps, err := l.HandsFor(ctx, mv)
-		if err != nil {
-			t.Fatalf("%s: %v", mv, err)
-		}
-		var evs []sensors.Event
-		for _, s := range steps {
-			k := sensors.Place
-			if s.Lift {
-				k = sensors.Lift
-			}
-			evs = append(evs, sensors.Event{Kind: k, Square: s.Square})
-		}
-		if err := l.Feed(ctx, evs, true); err != nil {
+		if err := PlayOne(ctx, l, mv); err != nil {
 			t.Fatal(err)
 		}
-		if st := l.State(); len(st.Moves) == 0 || st.Moves[len(st.Moves)-1].Move != mv {
-			t.Fatalf("the board did not take %s: %+v", mv, st.Moves)
-		}
 	}
+}
+
+// PlayOne makes one move on the board by hand and says whether the board
+// took it.
+func PlayOne(ctx context.Context, l *referee.Live, mv string) error {
+	steps, err := l.HandsFor(ctx, mv)
+	if err != nil {
+		return fmt.Errorf("%s: %v", mv, err)
+	}
+	var evs []sensors.Event
+	for _, s := range steps {
+		k := sensors.Place
+		if s.Lift {
+			k = sensors.Lift
+		}
+		evs = append(evs, sensors.Event{Kind: k, Square: s.Square})
+	}
+	if err := l.Feed(ctx, evs, true); err != nil {
+		return err
+	}
+	if st := l.State(); len(st.Moves) == 0 || st.Moves[len(st.Moves)-1].Move != mv {
+		return fmt.Errorf("the board did not take %s: %+v", mv, st.Moves)
+	}
+	return nil
+}
+
+// GameMoves reads the moves of a real game from a PGN4 file (its first
+// game, replayed by the rules: each move as the board writes it), up to
+// its first turn that is no move (a resignation, a time-out).
+func GameMoves(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	pg, _, err := pgn4.ParseString(string(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	g, _, err := pgn4.ReplayWith(pg, "", nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var out []string
+	for _, rec := range g.Records() {
+		if rec.Action != rules.ActMove {
+			break
+		}
+		out = append(out, rec.Text)
+	}
+	return out, nil
 }
