@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"boardd/referee"
+	"boardd/referee/clock"
 	"boardd/rules"
 	"boardd/rules/pgn4"
 	"boardd/sensors"
@@ -35,13 +36,15 @@ type Board struct {
 	Name                   string
 	// Keep is how many messages the board keeps (0: the default).
 	Keep int
+	// Clock is the time control (nil: no clocks).
+	Clock *clock.Control
 }
 
 // Start runs the board until t ends: a Live board of Teams with players'
 // names and the event as tags (Run), mirrored to the broker.
 func Start(t *testing.T, b Board) *referee.Live {
 	t.Helper()
-	l := Run(t, b.Name, b.Keep)
+	l := RunWith(t, b.Name, func(c *referee.LiveConfig) { c.Keep, c.Clock = b.Keep, b.Clock })
 	ctx, stop := context.WithCancel(context.Background())
 	m, err := mqtt.Start(ctx, mqtt.Config{Broker: b.Broker, Username: b.User, Password: b.Password,
 		Board: b.Name, Source: l, KeepAlive: 5 * time.Second, ConnectTimeout: 2 * time.Second,
@@ -60,6 +63,13 @@ func Start(t *testing.T, b Board) *referee.Live {
 // referee.Resume.
 func Run(t *testing.T, name string, keep int) *referee.Live {
 	t.Helper()
+	return RunWith(t, name, func(c *referee.LiveConfig) { c.Keep = keep })
+}
+
+// RunWith is Run with the board's config changed by edit (a time
+// control, what it keeps).
+func RunWith(t *testing.T, name string, edit func(*referee.LiveConfig)) *referee.Live {
+	t.Helper()
 	v, err := rules.NewVariant("teams", "")
 	if err != nil {
 		t.Fatal(err)
@@ -68,9 +78,13 @@ func Run(t *testing.T, name string, keep int) *referee.Live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := referee.NewLive(referee.LiveConfig{Board: name, Variant: "teams", Keep: keep,
+	cfg := referee.LiveConfig{Board: name, Variant: "teams",
 		Tags:      map[string]string{"Red": "Ann", "Blue": "Bob", "Yellow": "Cy", "Green": "Di", "Event": "Club night"},
-		Occupancy: g.Position().Occupancy(), Quiet: 2 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+		Occupancy: g.Position().Occupancy(), Quiet: 2 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)}
+	if edit != nil {
+		edit(&cfg)
+	}
+	l, err := referee.NewLive(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,12 +10,17 @@ import (
 	"boardd/app/hub/hubtest"
 	"boardd/app/hub/live"
 	"boardd/referee"
+	"boardd/referee/clock"
 )
 
-// messages plays moves on a real board and returns its stream so far.
+// tenPlusFive is a time control: ten minutes each, five seconds a move.
+var tenPlusFive = &clock.Control{Base: 10 * time.Minute, Increment: 5 * time.Second}
+
+// messages plays moves on a real board with clocks and returns its
+// stream so far.
 func messages(t *testing.T, name string, moves ...string) (*referee.Live, []referee.Message) {
 	t.Helper()
-	l := hubtest.Run(t, name, 0)
+	l := hubtest.RunWith(t, name, func(c *referee.LiveConfig) { c.Clock = tenPlusFive })
 	hubtest.Play(t, l, moves...)
 	sub, err := referee.Resume(l, 1)
 	if err != nil {
@@ -71,8 +76,13 @@ func TestViewFollowsTheBoard(t *testing.T) {
 			}
 			for i, s := range want.Seats {
 				g := got.Seats[i]
-				if g.Seat != s.Seat || g.Player != s.Player || g.Points != s.Points || g.Status != s.Status {
+				if g.Seat != s.Seat || g.Player != s.Player || g.Points != s.Points || g.Status != s.Status || g.Running != s.Running {
 					t.Errorf("seat %d: got %+v, want %+v", i, g, s)
+				}
+				// A stopped clock shows what the board's shows; the
+				// running one counts down from the last message's.
+				if !s.Running && g.ClockMS != s.ClockMS || s.Running && (g.ClockMS <= 0 || g.ClockMS > tenPlusFive.Base.Milliseconds()+5000*int64(n)) {
+					t.Errorf("seat %d's clock: %d ms (running %v), the board's %d ms", i, g.ClockMS, g.Running, s.ClockMS)
 				}
 			}
 			if v.Moves != n || (n > 0 && v.LastMove != hubtest.TeamsMoves[n-1]) {

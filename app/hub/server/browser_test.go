@@ -18,6 +18,7 @@ import (
 	"boardd/app/hub/hubtest"
 	"boardd/internal/browsertest"
 	"boardd/referee"
+	"boardd/referee/clock"
 )
 
 // tileInfo is what the page of all boards shows of one board, and where.
@@ -27,6 +28,7 @@ type tileInfo struct {
 	Last     []string // the squares lit as the last move
 	LastText string
 	Small    bool
+	Clocks   int // clocks shown (on the seat cards, or beside a small board)
 	Tile     rect
 	Board    rect
 	// Cut names the texts of the tile that do not fit (clipped or cut
@@ -46,7 +48,8 @@ const readTiles = `JSON.stringify(Object.fromEntries([...document.querySelectorA
   const info = a.querySelector('.tile-info');
   if (info.scrollHeight > info.clientHeight + 1) cut.push('the details do not fit the tile: ' + info.scrollHeight + ' px in ' + info.clientHeight);
   return [a.dataset.board, {Seq: +a.dataset.seq, Status: a.dataset.status, Last: [...a.querySelectorAll('.sq.last')].map((e) => e.dataset.square).sort(),
-    LastText: a.querySelector('.tile-last').textContent, Small: a.classList.contains('small'), Tile: r(a), Board: r(a.querySelector('.board')), Cut: cut}];
+    LastText: a.querySelector('.tile-last').textContent, Small: a.classList.contains('small'),
+    Clocks: [...a.querySelectorAll('.card .clock, .seats .ck')].filter((e) => e.offsetParent && /\d:\d\d/.test(e.textContent)).length, Tile: r(a), Board: r(a.querySelector('.board')), Cut: cut}];
 })))`
 
 // The page of all boards with 12 boards playing, at a phone's, a
@@ -70,7 +73,8 @@ func TestBrowserPageOfAllBoards(t *testing.T) {
 	for i := 1; i <= n; i++ {
 		name := fmt.Sprintf("table-%02d", i)
 		names = append(names, name)
-		l := hubtest.Start(t, hubtest.Board{Broker: u.broker, User: u.user, Password: u.password, Name: name})
+		l := hubtest.Start(t, hubtest.Board{Broker: u.broker, User: u.user, Password: u.password, Name: name,
+			Clock: &clock.Control{Base: 10 * time.Minute, Increment: 5 * time.Second}})
 		lives[name] = l
 		hubtest.Play(t, l, hubtest.TeamsMoves[:1+i%9]...)
 		lastMove[name] = hubtest.TeamsMoves[i%9]
@@ -161,6 +165,9 @@ func TestBrowserPageOfAllBoards(t *testing.T) {
 				}
 				if size.grid && !ti.Tile.inside(screen) {
 					t.Errorf("%s: tile %+v is not in the window %+v", name, ti.Tile, screen)
+				}
+				if ti.Clocks != 4 {
+					t.Errorf("%s: %d clocks shown, want 4", name, ti.Clocks)
 				}
 				if len(ti.Cut) > 0 {
 					t.Errorf("%s: texts cut short: %v", name, ti.Cut)

@@ -10,9 +10,8 @@
   const tiles = new Map(); // board name -> tile
   const hub = { last: 0, retry: 1000, messages: 0 };
 
-  // The seats listed beside a small board, in two columns: Red and
-  // Yellow, Blue and Green (in Teams, a column is a team).
-  const ORDER = [0, 2, 1, 3];
+  // The seats listed beside a small board, in the order of play.
+  const ORDER = [0, 1, 2, 3];
   const STATUS = {
     playing: 'playing', finished: 'finished', offline: 'offline', 'set-up': 'set-up', idle: 'no game yet',
     paused: 'paused: disk', sensor_fault: 'sensor fault',
@@ -125,7 +124,7 @@
       for (const t of tiles.values()) t.a.classList.add('small');
       return;
     }
-    const W = main.clientWidth - 16, H = main.clientHeight - 16, gap = 8, pad = 14, side = 150, low = 150;
+    const W = main.clientWidth - 16, H = main.clientHeight - 16, gap = 8, pad = 14, side = 150, low = 190;
     let best = null;
     for (let cols = 1; cols <= n; cols++) {
       const rows = Math.ceil(n / cols);
