@@ -43,8 +43,8 @@ type loadFigures struct {
 	delivered []time.Duration // every delivery of a move: from the board's message to a viewer having it
 	perMsg    map[msgKey][]time.Duration
 	moves     map[msgKey]bool // the messages that are moves
-	dups      int // a message a viewer had already
-	skips     int // a number jumped: the stream left one out
+	dups      int             // a message a viewer had already
+	skips     int             // a number jumped: the stream left one out
 	reconnect int
 }
 
