@@ -289,6 +289,9 @@ type PageData struct {
 	// API is where the page's script finds its routes (default "/api"):
 	// the club hub serves a board's display under /api/boards/NAME.
 	API string
+	// Home, when set, is a link back before the title (the club hub's
+	// page of every board).
+	Home string
 }
 
 // RenderPage fills the display's page. Its script and style sheets are

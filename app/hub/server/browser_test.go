@@ -225,6 +225,12 @@ func TestBrowserPageOfAllBoards(t *testing.T) {
 			}
 			shot, _ = chromedp.Run(ctx, chromedp.FullScreenshot(100))
 			os.WriteFile(filepath.Join(shots, "hub-board.png"), shot, 0o644)
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("home"))); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := poll(ctx, `location.pathname === '/' && document.querySelectorAll('.tile').length === 12`, 10*time.Second); err != nil {
+				t.Errorf("back to every board: %v", err)
+			}
 
 			// Looking back: the finished game in the list, in the viewer.
 			if err := chromedp.Do(ctx, chromedp.Navigate(base+"/games?board="+finished)); err != nil {

@@ -57,7 +57,7 @@ func (h *handler) handleBoardPage(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no board "+clip(name)+" has joined this hub: the boards are listed at /", http.StatusNotFound)
 		return
 	}
-	data, err := syncweb.RenderPage(syncweb.PageData{Title: name, API: "/api/boards/" + url.PathEscape(name)})
+	data, err := syncweb.RenderPage(syncweb.PageData{Title: name, API: "/api/boards/" + url.PathEscape(name), Home: "/"})
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
