@@ -11,6 +11,8 @@ import (
 	"boardd/app/hub/live"
 	"boardd/referee"
 	"boardd/referee/clock"
+	"boardd/rules/square"
+	"boardd/sensors"
 )
 
 // tenPlusFive is a time control: ten minutes each, five seconds a move.
@@ -231,5 +233,90 @@ func TestSlowSubscriberDropped(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, []uint64{3, 4}) || again.Reset {
 		t.Errorf("resumed with %v (reset %v), want 3 4", got, again.Reset)
+	}
+}
+
+// The tile's status follows the board's messages and its connection:
+// no game yet, playing, a guided set-up (until the board matches the
+// game again or a move is made), finished, and whatever the game,
+// offline, paused or sensor fault while the board says so.
+func TestTileStatus(t *testing.T) {
+	m := func(seq uint64, kind string) referee.Message {
+		return referee.Message{Board: "b", Seq: seq, Game: "g1", Kind: kind, Variant: "teams"}
+	}
+	for _, c := range []struct {
+		name  string
+		kinds []string
+		conn  string
+		want  string
+	}{
+		{"no game", nil, "online", live.StatusIdle},
+		{"playing", []string{referee.MsgGameStart}, "online", live.StatusPlaying},
+		{"set-up", []string{referee.MsgGameStart, referee.MsgSetup}, "online", live.StatusSetup},
+		{"set up", []string{referee.MsgGameStart, referee.MsgSetup, referee.MsgCorrected}, "online", live.StatusPlaying},
+		{"over", []string{referee.MsgGameStart, referee.MsgGameOver}, "online", live.StatusFinished},
+		{"offline", []string{referee.MsgGameStart}, "offline", live.StatusOffline},
+		{"paused", []string{referee.MsgGameStart, referee.MsgSetup}, "paused", live.StatusPaused},
+		{"sensor fault", nil, "sensor_fault", live.StatusFault},
+		{"back online", []string{referee.MsgGameStart, referee.MsgGameOver}, "online", live.StatusFinished},
+	} {
+		h := live.New(live.Config{})
+		h.Status("b", c.conn)
+		for i, k := range c.kinds {
+			feed(t, h, []referee.Message{m(uint64(i+1), k)})
+		}
+		if v, _ := h.View("b"); v.Status != c.want {
+			t.Errorf("%s: %q, want %q", c.name, v.Status, c.want)
+		}
+	}
+}
+
+// A move taken back on the board (put back by hand, the takeback
+// confirmed) leaves the view as the board: the move gone from the list,
+// the one before it lit, the piece back.
+func TestViewTakeback(t *testing.T) {
+	l := hubtest.RunWith(t, "b", func(c *referee.LiveConfig) { c.Clock, c.Takeback = tenPlusFive, referee.TakebackAsk })
+	hubtest.Play(t, l, hubtest.TeamsMoves[:5]...)
+	// Qg1-i3 (Red's fifth turn) put back: lift i3, place g1.
+	var evs []sensors.Event
+	for _, s := range []struct {
+		sq   string
+		lift bool
+	}{{"i3", true}, {"g1", false}} {
+		q, err := square.Parse(s.sq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := sensors.Place
+		if s.lift {
+			k = sensors.Lift
+		}
+		evs = append(evs, sensors.Event{Kind: k, Square: q})
+	}
+	if err := l.Feed(t.Context(), evs, true); err != nil {
+		t.Fatal(err)
+	}
+	if st := l.State(); st.Status != "takeback_asked" {
+		t.Fatalf("the board's status %q after the queen went back, want takeback_asked", st.Status)
+	}
+	if r := l.Do(t.Context(), referee.Command{Name: referee.CmdTakebackConfirm}); !r.OK {
+		t.Fatal(r.Error)
+	}
+	sub, err := referee.Resume(l, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Cancel()
+	h := live.New(live.Config{})
+	feed(t, h, sub.Backlog)
+	v, _ := h.View("b")
+	want := l.State()
+	if len(want.Moves) != 4 || !reflect.DeepEqual(v.State.Moves, want.Moves) || !reflect.DeepEqual(v.State.LastMove, want.LastMove) ||
+		!reflect.DeepEqual(v.State.Pieces, want.Pieces) || v.State.Turn != want.Turn || v.State.Status != want.Status {
+		t.Errorf("after the takeback: moves %v last %v turn %s status %s\nthe board: moves %v last %v turn %s status %s",
+			v.State.Moves, v.State.LastMove, v.State.Turn, v.State.Status, want.Moves, want.LastMove, want.Turn, want.Status)
+	}
+	if v.Moves != 4 || v.LastMove != hubtest.TeamsMoves[3] {
+		t.Errorf("tile: %d moves, last %q; want 4 and %s", v.Moves, v.LastMove, hubtest.TeamsMoves[3])
 	}
 }

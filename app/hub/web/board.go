@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"boardd/app/hub/live"
 	"boardd/app/hub/store"
 	syncweb "boardd/sync/web"
 )
@@ -51,15 +52,15 @@ func (h *handler) boardRoutes(m *http.ServeMux) {
 }
 
 // boardView finds the board of the request, or answers 404.
-func (h *handler) boardView(w http.ResponseWriter, r *http.Request) (v struct{ State any }, ok bool) {
+func (h *handler) boardView(w http.ResponseWriter, r *http.Request) (live.View, bool) {
 	name := r.PathValue("board")
 	if h.live != nil {
-		if lv, found := h.live.View(name); found {
-			return struct{ State any }{lv.State}, true
+		if v, ok := h.live.View(name); ok {
+			return v, true
 		}
 	}
 	writeError(w, http.StatusNotFound, "no board "+clip(name)+" has joined this hub (GET /api/boards lists them)")
-	return v, false
+	return live.View{}, false
 }
 
 // boardGames lists the board's stored games (of an event, if given), the
