@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	neturl "net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"boardd/app/hub/hubtest"
+	"boardd/app/hub/server"
 	"boardd/referee"
 )
 
@@ -156,4 +158,48 @@ func hubURL(t *testing.T, raw string) joined {
 	}
 	pw, _ := u.User.Password()
 	return joined{broker: "tcp://" + u.Host, user: u.User.Username(), password: pw}
+}
+
+// A viewer following GET /api/events while the hub's process is killed
+// with SIGKILL and started again: it comes back with the last number it
+// had and gets every later message of the board, in order, none twice,
+// no reset, the numbers going on where they were (they count the
+// messages the database holds).
+func TestLiveStreamAcrossKill(t *testing.T) {
+	state := t.TempDir()
+	mqttAddr, webAddr := freePort(t), freePort(t)
+	join, kill, _ := hubProcessWeb(t, state, mqttAddr, webAddr)
+	pw := strings.TrimPrefix(strings.Split(join, "@")[0], "mqtt://board:")
+	l := hubtest.Start(t, hubtest.Board{Broker: "tcp://" + mqttAddr, User: server.BoardUser, Password: pw, Name: "club-9"})
+	base := "http://" + webAddr
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	evs, err := hubtest.Events(ctx, base+"/api/events", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hubtest.Play(t, l, hubtest.TeamsMoves[:6]...)
+	msgs, ids, _ := collect(t, evs, 7) // the game's start and 6 moves
+	kill()
+	hubtest.Play(t, l, hubtest.TeamsMoves[6:10]...)
+	hubProcessWeb(t, state, mqttAddr, webAddr)
+	hubtest.Play(t, l, hubtest.TeamsMoves[10:12]...)
+	lastID := strconv.FormatUint(ids[len(ids)-1], 10)
+	var more []referee.Message
+	var moreIDs []uint64
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		evs, err = hubtest.Events(ctx, base+"/api/events", lastID)
+		if err == nil {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the hub's web server did not come back: %v", err)
+		}
+	}
+	more, moreIDs, _ = collect(t, evs, int(l.State().Seq)-len(msgs))
+	for i, m := range more {
+		if m.Seq != uint64(len(msgs)+i+1) || moreIDs[i] != ids[len(ids)-1]+uint64(i+1) {
+			t.Fatalf("after the kill: message %d has seq %d, number %d; want seq %d, number %d", i, m.Seq, moreIDs[i], len(msgs)+i+1, ids[len(ids)-1]+uint64(i+1))
+		}
+	}
 }
