@@ -203,6 +203,21 @@ func TestBrowserPageOfAllBoards(t *testing.T) {
 			}
 			t.Logf("screenshot: %s", path)
 
+			if size.name == "phone" {
+				// The games on a phone (every board's, the games under way too):
+				// every game a block, nothing sideways.
+				if err := chromedp.Do(ctx, chromedp.Navigate(base+"/games")); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := poll(ctx, `document.querySelectorAll('#hub-games tbody tr').length === 12`, 10*time.Second); err != nil {
+					t.Fatalf("the games page: %v", err)
+				}
+				if w, _ := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); w > float64(size.width)+1 {
+					t.Errorf("the games page scrolls sideways on a phone: %v wide", w)
+				}
+				shot, _ = chromedp.Run(ctx, chromedp.FullScreenshot(100))
+				os.WriteFile(filepath.Join(shots, "hub-games-phone.png"), shot, 0o644)
+			}
 			if size.name != "tv" {
 				return
 			}
