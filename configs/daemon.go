@@ -153,13 +153,13 @@ type MQTT struct {
 	// Hub is a club hub's broker with the board account in it, as boardd
 	// hub prints it (mqtt://board:PASSWORD@club-server:1884): the board
 	// mirrors its games there too, keeping its own broker and page.
+	// Several URLs, comma-separated, are tried in order (the next when
+	// one is gone); the account is given once or alike in each.
 	Hub string `yaml:"hub"`
-	TLS struct {
-		CAFile             string `yaml:"ca_file"`
-		CertFile           string `yaml:"cert_file"`
-		KeyFile            string `yaml:"key_file"`
-		InsecureSkipVerify bool   `yaml:"insecure_skip_verify"`
-	} `yaml:"tls"`
+	// TLS is for an ssl:// or wss:// Broker, HubTLS for ssl:// or wss://
+	// hub URLs.
+	TLS      TLSFiles `yaml:"tls"`
+	HubTLS   TLSFiles `yaml:"hub_tls"`
 	Embedded struct {
 		Listen         string `yaml:"listen"`
 		AllowAnonymous bool   `yaml:"allow_anonymous"`
@@ -167,6 +167,14 @@ type MQTT struct {
 	} `yaml:"embedded"`
 	// Disabled turns MQTT off altogether.
 	Disabled bool `yaml:"disabled"`
+}
+
+// TLSFiles are the files for a TLS connection to a broker.
+type TLSFiles struct {
+	CAFile             string `yaml:"ca_file"`
+	CertFile           string `yaml:"cert_file"`
+	KeyFile            string `yaml:"key_file"`
+	InsecureSkipVerify bool   `yaml:"insecure_skip_verify"`
 }
 
 // User is an account on the embedded broker.
@@ -467,15 +475,7 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 		bad("mqtt.prefix", "%q: want a topic prefix without '+', '#' or spaces", m.Prefix)
 	}
 	if m.Hub != "" {
-		u, err := url.Parse(m.Hub)
-		switch {
-		case err != nil || u.Host == "" || u.User == nil || u.User.Username() == "":
-			bad("mqtt.hub", "want the URL boardd hub prints, such as mqtt://board:PASSWORD@club-server:1884, with the board account in it")
-		case !hasPassword(u):
-			bad("mqtt.hub", "the URL names user %q but no password: copy the whole URL boardd hub prints (mqtt://board:PASSWORD@host:port)", u.User.Username())
-		default:
-			oneOf("mqtt.hub", u.Scheme, "tcp", "mqtt", "ssl", "tls", "mqtts", "ws", "wss")
-		}
+		checkHubURLs(m.Hub, bad, oneOf)
 	}
 	if m.Broker != "" {
 		u, err := url.Parse(m.Broker)
@@ -505,15 +505,20 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 			seen[u.Name] = i + 1
 		}
 	}
-	for _, f := range []struct{ key, path string }{{"mqtt.tls.ca_file", m.TLS.CAFile}, {"mqtt.tls.cert_file", m.TLS.CertFile}, {"mqtt.tls.key_file", m.TLS.KeyFile}} {
-		if f.path != "" {
-			if _, err := os.Stat(f.path); err != nil {
-				bad(f.key, "%v", err)
+	for _, t := range []struct {
+		key   string
+		files TLSFiles
+	}{{"mqtt.tls", m.TLS}, {"mqtt.hub_tls", m.HubTLS}} {
+		for _, f := range []struct{ key, path string }{{".ca_file", t.files.CAFile}, {".cert_file", t.files.CertFile}, {".key_file", t.files.KeyFile}} {
+			if f.path != "" {
+				if _, err := os.Stat(f.path); err != nil {
+					bad(t.key+f.key, "%v", err)
+				}
 			}
 		}
-	}
-	if (m.TLS.CertFile == "") != (m.TLS.KeyFile == "") {
-		bad("mqtt.tls", "cert_file and key_file go together")
+		if (t.files.CertFile == "") != (t.files.KeyFile == "") {
+			bad(t.key, "cert_file and key_file go together")
+		}
 	}
 	if w := d.Web.Listen; w != "" && w != "off" {
 		if err := checkListen(w); err != nil {
@@ -650,6 +655,36 @@ func ParseColor(s string) ([3]uint8, error) {
 		c[i] = uint8(v)
 	}
 	return c, nil
+}
+
+// checkHubURLs checks mqtt.hub: one URL or several, comma-separated, the
+// first with the board's account in it, the others without one or with
+// the same.
+func checkHubURLs(list string, bad func(key, format string, args ...any) error, oneOf func(key, got string, want ...string) error) {
+	var user, pw string
+	for i, raw := range strings.Split(list, ",") {
+		u, err := url.Parse(strings.TrimSpace(raw))
+		which := ""
+		if strings.Contains(list, ",") {
+			which = fmt.Sprintf("URL %d: ", i+1)
+		}
+		switch {
+		case err != nil || u.Host == "" || i == 0 && (u.User == nil || u.User.Username() == ""):
+			bad("mqtt.hub", "%swant the URL boardd hub prints, such as mqtt://board:PASSWORD@club-server:1884, with the board account in it (several: comma-separated)", which)
+			return
+		case u.User != nil && !hasPassword(u):
+			bad("mqtt.hub", "%sthe URL names user %q but no password: copy the whole URL boardd hub prints (mqtt://board:PASSWORD@host:port)", which, u.User.Username())
+			return
+		case i == 0:
+			user, pw = u.User.Username(), func() string { p, _ := u.User.Password(); return p }()
+		case u.User != nil:
+			if p, _ := u.User.Password(); u.User.Username() != user || p != pw {
+				bad("mqtt.hub", "%sanother account than URL 1's: a board joins every hub of the list with one account (leave it out of the later URLs)", which)
+				return
+			}
+		}
+		oneOf("mqtt.hub", u.Scheme, "tcp", "mqtt", "ssl", "tls", "mqtts", "ws", "wss")
+	}
 }
 
 // hasPassword reports whether u carries a password.

@@ -156,3 +156,25 @@ func TestHubURLIsOneProblemAmongOthers(t *testing.T) {
 		}
 	}
 }
+
+// mqtt.hub takes several URLs, the account once or alike; hub_tls goes
+// with a hub.
+func TestHubURLs(t *testing.T) {
+	for _, tc := range []struct{ yaml, errHas string }{
+		{"mqtt:\n  hub: mqtt://board:pw@a:1884,mqtt://b:1884\n", ""},
+		{"mqtt:\n  hub: ssl://board:pw@a:8883, ssl://board:pw@b:8883\n", ""},
+		{"mqtt:\n  hub: mqtt://board:pw@a:1884,mqtt://board:pw2@b:1884\n", "URL 2: another account than URL 1's"},
+		{"mqtt:\n  hub: mqtt://a:1884,mqtt://board:pw@b:1884\n", "URL 1: want the URL boardd hub prints"},
+		{"mqtt:\n  hub: mqtt://board:pw@a:1884,http://b:1884\n", `"http": want tcp, mqtt`},
+		{"mqtt:\n  hub: mqtt://board:pw@a:1884,mqtt://board@b:1884\n", `URL 2: the URL names user "board" but no password`},
+		{"mqtt:\n  hub_tls:\n    cert_file: /nonexistent/c.pem\n", "mqtt.hub_tls.cert_file"},
+	} {
+		_, err := configs.Parse("f.yaml", []byte(tc.yaml))
+		switch {
+		case tc.errHas == "" && err != nil:
+			t.Errorf("%q: %v", tc.yaml, err)
+		case tc.errHas != "" && (err == nil || !strings.Contains(err.Error(), tc.errHas)):
+			t.Errorf("%q: error %v, want %q", tc.yaml, err, tc.errHas)
+		}
+	}
+}

@@ -29,7 +29,7 @@ func TestRunFlagsOverrideTheConfig(t *testing.T) {
 		// The flags go through the checks of the file (issue 28: a state
 		// directory config check refused was taken from --state).
 		{args: []string{"--state", "/proc/boardd"}, errHas: `state_dir: "/proc/boardd" is on /proc, the kernel's proc file system`},
-		{args: []string{"--state", "/sys/boardd"}, errHas: "(from --web, --mqtt, --state, --variant or --hub)"},
+		{args: []string{"--state", "/sys/boardd"}, errHas: "(from --web, --mqtt, --state, --variant, --hub or --hub-ca/--hub-cert/--hub-key)"},
 	} {
 		fs := flag.NewFlagSet("run", flag.ContinueOnError)
 		o := runFlags(fs)

@@ -469,19 +469,18 @@ func (r *Recorder) pgn(path, id string) (string, *pgn4.Game, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	pg, err := GamePGN4(entries, r.Lookup, r.Board, r.Site, id)
+	pg, err := GamePGN4(entries, r.Lookup, r.Site, r.Board, id)
 	if err != nil {
 		return "", nil, err
 	}
 	return pg.String(), pg, nil
 }
 
-// GamePGN4 rebuilds a game from its journal entries (the first the start)
-// as PGN4 with its headers, as the board files it: its tags (mended as
-// the board takes them now), Board, GameId, Termination and Result, and
-// each turn's clock. site is the Site tag when the game's tags have none.
-// The club hub builds its stored games' PGN4 with it.
-func GamePGN4(entries []Entry, lookup Lookup, board, site, id string) (*pgn4.Game, error) {
+// GamePGN4 writes a game's journal entries (a start entry first) as
+// PGN4, as the board archives it: the game's tags (Site defaulting to
+// site), the board, the game's id, the termination, the clocks after
+// each turn as comments, and the result.
+func GamePGN4(entries []Entry, lookup Lookup, site, board, id string) (*pgn4.Game, error) {
 	g, err := Restore(entries, lookup)
 	if err != nil {
 		return nil, err

@@ -38,6 +38,9 @@ type Board struct {
 	Keep int
 	// Clock is the time control (nil: no clocks).
 	Clock *clock.Control
+	// Key is the board's own key on a hub's board account
+	// (mqtt.JoinPassword); empty is "key-<Name>".
+	Key string
 }
 
 // Start runs the board until t ends: a Live board of Teams with players'
@@ -46,7 +49,10 @@ func Start(t *testing.T, b Board) *referee.Live {
 	t.Helper()
 	l := RunWith(t, b.Name, func(c *referee.LiveConfig) { c.Keep, c.Clock = b.Keep, b.Clock })
 	ctx, stop := context.WithCancel(context.Background())
-	m, err := mqtt.Start(ctx, mqtt.Config{Broker: b.Broker, Username: b.User, Password: b.Password,
+	if b.Key == "" {
+		b.Key = "key-" + b.Name
+	}
+	m, err := mqtt.Start(ctx, mqtt.Config{Broker: b.Broker, Username: b.User, Password: b.Password, Key: b.Key,
 		Board: b.Name, Source: l, KeepAlive: 5 * time.Second, ConnectTimeout: 2 * time.Second,
 		AckTimeout: 2 * time.Second, MaxReconnectInterval: 100 * time.Millisecond})
 	if err != nil {

@@ -16,6 +16,11 @@
 // message twice, none missing. When a board answers that it no longer
 // keeps the messages asked for, the hub records the gap and goes on from
 // the oldest the board keeps.
+//
+// A board's finished games published on games/<id> (its archive, sent
+// when it joins, and each game as it ends) are stored through
+// app/hub/importer unless the store has them: the games a board played
+// before it joined come this way.
 package ingest
 
 import (
@@ -33,6 +38,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"boardd/app/hub/importer"
 	"boardd/app/hub/store"
 	"boardd/referee"
 	"boardd/sync/mqtt"
@@ -171,7 +177,7 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 	}
 	filters := map[string]byte{}
-	for _, leaf := range []string{mqtt.TopicEvents, mqtt.TopicStatus, mqtt.TopicState, mqtt.TopicCmd + "/" + referee.CmdReplay + "/result"} {
+	for _, leaf := range []string{mqtt.TopicEvents, mqtt.TopicStatus, mqtt.TopicState, mqtt.TopicCmd + "/" + referee.CmdReplay + "/result", mqtt.TopicGames + "/+"} {
 		filters[prefix+"/+/"+leaf] = 1
 	}
 	c, err := cfg.Broker.Connect(mqttclient.ClientID("hub"), func(c paho.Client) error {
@@ -254,8 +260,12 @@ func (in *ingester) handle(ctx context.Context, m inbound) {
 			return
 		}
 		in.board(name).saw(st.Seq, in.now())
-	default: // cmd/replay/result
-		in.replyToReplay(ctx, name, m.payload)
+	default:
+		if id, ok := strings.CutPrefix(leaf, mqtt.TopicGames+"/"); ok {
+			in.game(ctx, name, id, m.payload)
+			return
+		}
+		in.replyToReplay(ctx, name, m.payload) // cmd/replay/result
 	}
 }
 
@@ -324,7 +334,33 @@ func (in *ingester) status(ctx context.Context, name, status string) {
 	} else if in.cfg.Live != nil {
 		in.cfg.Live.Status(name, status)
 	}
-	in.board(name)
+	b := in.board(name)
+	if status == mqtt.StatusOnline {
+		// A board name released and its history retired (boardd hub
+		// forget) starts again from the first message of the board that
+		// joins under it.
+		if seq, err := in.cfg.Store.LastSeq(ctx, name); err == nil && seq < b.held {
+			in.log.Info("hub: the board's earlier history was retired; taking its stream from the start", "board", name, "held", b.held)
+			b.held, b.seen, b.behind, b.asked = seq, seq, time.Time{}, time.Time{}
+		}
+	}
+}
+
+// game stores a finished game a board published on games/<id> (its
+// archive, sent when it joins, and each game as it ends) unless the
+// store has it: a game from before the board's stream reached the hub
+// comes this way (app/hub/importer).
+func (in *ingester) game(ctx context.Context, name, id string, payload []byte) {
+	if len(payload) == 0 {
+		return // a retained game cleared
+	}
+	o, err := importer.Published(ctx, in.cfg.Store, name, id, string(payload))
+	switch {
+	case err != nil && ctx.Err() == nil:
+		in.log.Warn("hub: a board's finished game not stored", "board", name, "game", id, "error", err)
+	case err == nil && o == importer.Stored:
+		in.log.Info("hub: a board's finished game stored from its archive", "board", name, "game", id)
+	}
 }
 
 // ask publishes cmd/replay from the board's next seq; unless force, not

@@ -51,7 +51,7 @@ func collect(t *testing.T, evs <-chan hubtest.Event, n int) (msgs []referee.Mess
 	return msgs, ids, views
 }
 
-// A viewer of GET /api/events gets every board's view at once, then
+// A viewer of GET /api/live gets every board's view at once, then
 // every message the hub stores, of every board, in order, numbered one
 // after the other; it goes away, the boards play on, and it comes back
 // with Last-Event-ID: it gets every message it missed, none twice. A
@@ -72,7 +72,7 @@ func TestLiveStreams(t *testing.T) {
 	})
 
 	ctx, cancel := context.WithCancel(context.Background())
-	evs, err := hubtest.Events(ctx, base+"/api/events", "")
+	evs, err := hubtest.Events(ctx, base+"/api/live", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestLiveStreams(t *testing.T) {
 	hubtest.Play(t, b, hubtest.TeamsMoves[2:5]...)
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
-	evs, err = hubtest.Events(ctx, base+"/api/events", strconv.FormatUint(ids[len(ids)-1], 10))
+	evs, err = hubtest.Events(ctx, base+"/api/live", strconv.FormatUint(ids[len(ids)-1], 10))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func hubURL(t *testing.T, raw string) joined {
 	return joined{broker: "tcp://" + u.Host, user: u.User.Username(), password: pw}
 }
 
-// A viewer following GET /api/events while the hub's process is killed
+// A viewer following GET /api/live while the hub's process is killed
 // with SIGKILL and started again: it comes back with the last number it
 // had and gets every later message of the board, in order, none twice,
 // no reset, the numbers going on where they were (they count the
@@ -174,7 +174,7 @@ func TestLiveStreamAcrossKill(t *testing.T) {
 	base := "http://" + webAddr
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	evs, err := hubtest.Events(ctx, base+"/api/events", "")
+	evs, err := hubtest.Events(ctx, base+"/api/live", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestLiveStreamAcrossKill(t *testing.T) {
 	var more []referee.Message
 	var moreIDs []uint64
 	for end := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		evs, err = hubtest.Events(ctx, base+"/api/events", lastID)
+		evs, err = hubtest.Events(ctx, base+"/api/live", lastID)
 		if err == nil {
 			break
 		}

@@ -21,12 +21,12 @@ import (
 
 // The load test (issue 31's measurement): a hub process, N real boards
 // playing a real game into it over MQTT, M viewers following every board
-// on GET /api/events. Off unless -hubload.boards is given:
+// on GET /api/live. Off unless -hubload.boards is given:
 //
 //	go test ./app/hub/server -run HubLoad -v -hubload.boards 20 -hubload.viewers 200
 var (
 	loadBoards  = flag.Int("hubload.boards", 0, "TestHubLoad: simulated boards playing into a hub process (0: the test is skipped); the issue's run: 20")
-	loadViewers = flag.Int("hubload.viewers", 50, "TestHubLoad: viewers following every board on GET /api/events")
+	loadViewers = flag.Int("hubload.viewers", 50, "TestHubLoad: viewers following every board on GET /api/live")
 	loadPace    = flag.Duration("hubload.pace", time.Second, "TestHubLoad: a board's time between two moves (a player's half minute, sped up)")
 	loadMoves   = flag.Int("hubload.moves", 40, "TestHubLoad: the moves each board plays of a real Teams game")
 )
@@ -146,7 +146,7 @@ func TestHubLoad(t *testing.T) {
 				if last > 0 {
 					id = strconv.FormatUint(last, 10)
 				}
-				evs, err := hubtest.Events(ctx, base+"/api/events", id)
+				evs, err := hubtest.Events(ctx, base+"/api/live", id)
 				if first {
 					first = false
 					connected.Done()

@@ -22,11 +22,6 @@ func (s *Store) MessageCount(ctx context.Context) (int64, error) {
 	return n, nil
 }
 
-// GameMessages returns a game's messages, in seq order.
-func (s *Store) GameMessages(ctx context.Context, board, game string) ([]Message, error) {
-	return s.messages(ctx, `SELECT board, seq, game, kind, at, body FROM messages WHERE board = $1 AND game = $2 ORDER BY seq`, board, game)
-}
-
 // BoardMessages returns at most limit messages of a board from seq from
 // on, in seq order.
 func (s *Store) BoardMessages(ctx context.Context, board string, from uint64, limit int) ([]Message, error) {

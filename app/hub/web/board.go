@@ -98,7 +98,7 @@ func (h *handler) handleBoardExport(w http.ResponseWriter, r *http.Request) {
 	var all []byte
 	for i, it := range slices.Backward(items) {
 		board, game, _ := parseGameID(it.File)
-		pg, code, err := h.gamePGN4(r.Context(), board, game)
+		text, code, err := h.gamePGN4(r.Context(), board, game)
 		if err != nil {
 			writeError(w, code, err.Error())
 			return
@@ -106,7 +106,7 @@ func (h *handler) handleBoardExport(w http.ResponseWriter, r *http.Request) {
 		if i < len(items)-1 {
 			all = append(all, '\n')
 		}
-		all = append(all, pg.String()...)
+		all = append(all, text...)
 	}
 	hd := w.Header()
 	hd.Set("Content-Type", "text/plain; charset=utf-8")

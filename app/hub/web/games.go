@@ -2,16 +2,13 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
+	"boardd/app/hub/event"
 	"boardd/app/hub/store"
-	"boardd/referee"
-	"boardd/rules"
-	"boardd/rules/pgn4"
 	"boardd/sync/archive"
 )
 
@@ -86,7 +83,7 @@ func (h *handler) servePGN4(w http.ResponseWriter, r *http.Request, id string) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	pg, code, err := h.gamePGN4(r.Context(), board, game)
+	text, code, err := h.gamePGN4(r.Context(), board, game)
 	if err != nil {
 		writeError(w, code, err.Error())
 		return
@@ -97,7 +94,7 @@ func (h *handler) servePGN4(w http.ResponseWriter, r *http.Request, id string) {
 	if r.URL.Query().Get("download") != "" {
 		hd.Set("Content-Disposition", `attachment; filename="`+fileName(board, game)+`"`)
 	}
-	w.Write([]byte(pg.String()))
+	w.Write([]byte(text))
 }
 
 // handleGameReplay answers every position of a game, for the viewer.
@@ -111,12 +108,12 @@ func (h *handler) serveReplay(w http.ResponseWriter, r *http.Request, id string)
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	pg, code, err := h.gamePGN4(r.Context(), board, game)
+	text, code, err := h.gamePGN4(r.Context(), board, game)
 	if err != nil {
 		writeError(w, code, err.Error())
 		return
 	}
-	rep, err := archive.Replay([]byte(pg.String()), h.cfg.Lookup)
+	rep, err := archive.Replay([]byte(text), h.cfg.Lookup)
 	if err != nil {
 		writeError(w, http.StatusUnprocessableEntity, "game "+id+" cannot be replayed: "+err.Error())
 		return
@@ -125,50 +122,44 @@ func (h *handler) serveReplay(w http.ResponseWriter, r *http.Request, id string)
 }
 
 // gamePGN4 rebuilds a stored game's PGN4 from its messages, as the board
-// files it (archive.GamePGN4); code is the HTTP status of an error.
-func (h *handler) gamePGN4(ctx context.Context, board, game string) (*pgn4.Game, int, error) {
+// files it (event.GamePGN4), a director's correction in place of the
+// board's result (with its note as a ResultCorrected tag, as the events'
+// exports write it); code is the HTTP status of an error.
+func (h *handler) gamePGN4(ctx context.Context, board, game string) (string, int, error) {
 	msgs, err := h.store.GameMessages(ctx, board, game)
 	if err != nil {
 		h.log.Error("hub web: cannot read a game", "board", board, "game", game, "error", err)
-		return nil, http.StatusServiceUnavailable, errors.New("the hub cannot read its database; see its log")
+		return "", http.StatusServiceUnavailable, errors.New("the hub cannot read its database; see its log")
 	}
 	if len(msgs) == 0 {
-		return nil, http.StatusNotFound, fmt.Errorf("game %s of board %s: the hub has no such game (GET /api/games lists them)", clip(game), clip(board))
+		return "", http.StatusNotFound, fmt.Errorf("game %s of board %s: the hub has no such game (GET /api/games lists them)", clip(game), clip(board))
 	}
-	var entries []archive.Entry
-	for _, sm := range msgs {
-		var m referee.Message
-		if json.Unmarshal(sm.Body, &m) != nil {
-			continue
-		}
-		if m.Kind == referee.MsgGameStart {
-			entries = []archive.Entry{{Seq: 1, Kind: "start", Msg: m.Seq, Game: m.Game, Variant: m.Variant, Start: m.Start, Tags: m.Tags, Clocks: m.Clocks}}
-			continue
-		}
-		if len(entries) == 0 {
-			continue
-		}
-		es, err := archive.JournalEntries(m)
-		if err != nil {
-			continue // a note kind without its note: nothing to replay
-		}
-		for _, e := range es {
-			e.Seq = uint64(len(entries) + 1)
-			entries = append(entries, e)
-		}
+	bodies := make([][]byte, len(msgs))
+	for i, m := range msgs {
+		bodies[i] = m.Body
 	}
-	if len(entries) == 0 {
-		return nil, http.StatusUnprocessableEntity, fmt.Errorf("game %s of board %s: the hub never had its start (the board no longer kept it when the hub asked), so its moves cannot be replayed", game, board)
-	}
-	lookup := archive.Lookup(h.cfg.Lookup)
-	if lookup == nil {
-		lookup = rules.NewVariant
-	}
-	pg, err := archive.GamePGN4(entries, lookup, board, "", game)
+	text, err := event.GamePGN4(board, game, bodies)
 	if err != nil {
-		return nil, http.StatusUnprocessableEntity, fmt.Errorf("game %s of board %s cannot be replayed: %v", game, board, err)
+		return "", http.StatusUnprocessableEntity, fmt.Errorf("%v: its moves cannot be replayed (the board no longer kept its start when the hub asked, or a move the rules refuse)", err)
 	}
-	return pg, http.StatusOK, nil
+	r, corrected, err := h.store.Result(ctx, board, game)
+	if err != nil || !corrected || r == nil {
+		return text, http.StatusOK, nil
+	}
+	g, _, _ := h.store.Game(ctx, board, game)
+	kind := event.FFA
+	if strings.Contains(strings.ToLower(g.Variant), event.Teams) {
+		kind = event.Teams
+	}
+	var names [4]string
+	for i, seat := range []string{"Red", "Blue", "Yellow", "Green"} {
+		names[i] = g.Tags[seat]
+	}
+	note := ""
+	if cs, err := h.store.Corrections(ctx, board, game); err == nil && len(cs) > 0 {
+		note = cs[len(cs)-1].Note
+	}
+	return event.SetResult(text, event.ResultTag(kind, event.Result{Winners: r.Winners, Points: r.Points}, names), note), http.StatusOK, nil
 }
 
 // fileName is a download's file name: board_game.pgn4, safe characters only.

@@ -181,13 +181,13 @@ func TestStreamsCappedAndReset(t *testing.T) {
 	defer cancel()
 	var evs []<-chan hubtest.Event
 	for range 2 { // two from one local address: the per-address cap is not theirs
-		e, err := hubtest.Events(ctx, h.srv.URL+"/api/events", "0")
+		e, err := hubtest.Events(ctx, h.srv.URL+"/api/live", "0")
 		if err != nil {
 			t.Fatal(err)
 		}
 		evs = append(evs, e)
 	}
-	resp, err := http.Get(h.srv.URL + "/api/events")
+	resp, err := http.Get(h.srv.URL + "/api/live")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 
 // The event streams (Server-Sent Events):
 //
-//	GET /api/events                  every board: "board" events (a board's
+//	GET /api/live                  every board: "board" events (a board's
 //	                                 View without its move list: at once for
 //	                                 every board, then whenever one changes)
 //	                                 and "message" events (every message the
@@ -24,7 +24,7 @@ import (
 //	                                 reads its stream: "state" (the View's
 //	                                 state) and "message" (id: the board's seq)
 //
-// /api/events resumes with Last-Event-ID (or ?after=N): the messages
+// /api/live resumes with Last-Event-ID (or ?after=N): the messages
 // after N follow in order when the hub still keeps them (live.Config.Keep);
 // otherwise a "reset" event comes first and the boards' current views
 // follow. /api/boards/{board}/events resumes with ?from=SEQ or
@@ -113,7 +113,7 @@ func lastID(r *http.Request, key string) (n uint64, ok bool, err error) {
 	return n, true, nil
 }
 
-// handleEvents is GET /api/events: every board.
+// handleEvents is GET /api/live: every board.
 func (h *handler) handleEvents(w http.ResponseWriter, r *http.Request) {
 	after, resume, err := lastID(r, "after")
 	if err != nil {
@@ -285,6 +285,11 @@ func (h *handler) handleBoardEvents(w http.ResponseWriter, r *http.Request) {
 				cancel()
 			}
 			return sub
+		case it.N > 0 && it.Seq == 1 && last > 1:
+			// The name's history was retired (boardd hub forget) and a
+			// board numbering from 1 took it: follow the new stream.
+			out.event("message", "1", it.Message)
+			last = 1
 		case it.N > 0 && it.Seq <= last:
 			return nil // sent already, from the store
 		case it.N > 0 && it.Seq > last+1: // cannot be: the ingest stores in order; read the store

@@ -10,7 +10,7 @@
 //	GET /static/...                  the board's page's script and style sheets (sync/web)
 //	GET /assets/...                  the hub's own pages' script and style sheet
 //	GET /api/boards                  every board that ever joined (JSON)
-//	GET /api/events                  every board, live (SSE; stream.go)
+//	GET /api/live                  every board, live (SSE; stream.go)
 //	GET /api/boards/{board}/...      one board's routes, as its own page reads them (board.go)
 //	GET /api/games                   stored games (JSON; games.go)
 //	GET /api/games/{id}.pgn4         one game's PGN4 (?download=1: as a file)
@@ -111,7 +111,7 @@ func New(s *store.Store, log *slog.Logger, opts ...Option) *Handler {
 	h.pageRoutes(mux)
 	h.boardRoutes(mux)
 	h.gameRoutes(mux)
-	mux.HandleFunc("GET /api/events", h.handleEvents)
+	mux.HandleFunc("GET /api/live", h.handleEvents)
 	return &Handler{handler: h, mux: mux}
 }
 

@@ -1,7 +1,7 @@
 'use strict';
 // The club hub's page of every board: a tile per board, its mini board
 // drawn by the board's own board.js, kept up to date by the hub's event
-// stream (GET /api/events: "board" events with a board's view, "message"
+// stream (GET /api/live: "board" events with a board's view, "message"
 // events with every stored message). A click opens the board's full
 // display (/board/NAME). Plain browser JavaScript, no build step.
 (function () {
@@ -150,7 +150,7 @@
   }
 
   function connect() {
-    const es = new EventSource('/api/events' + (hub.last ? '?after=' + hub.last : ''));
+    const es = new EventSource('/api/live' + (hub.last ? '?after=' + hub.last : ''));
     es.addEventListener('open', () => { setConn('live', 'ok'); hub.retry = 1000; });
     es.addEventListener('board', (e) => render(JSON.parse(e.data)));
     es.addEventListener('message', (e) => {

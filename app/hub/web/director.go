@@ -1,0 +1,173 @@
+package web
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"boardd/internal/throttle"
+)
+
+// The tournament director's login. The director has one password, made
+// on the hub's first start and kept in its eventState directory (hub/server);
+// logging in with it gives a session cookie, and every route that
+// changes an event needs that session and the DirectorHeader. Failed
+// logins are throttled per client address by internal/throttle, as the
+// board's own page throttles its logins.
+
+// DirectorCookie is the director's session cookie.
+const DirectorCookie = "boardd_hub_director"
+
+// DirectorHeader must be "1" on every changing request, as on the board's
+// own page: a cross-site form cannot set it, so the cookie alone is not
+// enough.
+const DirectorHeader = "X-Boardd-Request"
+
+// directorSessionTTL is how long a director's login lasts; maxDirectorSessions bounds
+// the sessions kept (the oldest go first).
+const (
+	directorSessionTTL  = 12 * time.Hour
+	maxDirectorSessions = 64
+)
+
+// director checks the director's password and keeps the sessions.
+type director struct {
+	password string
+	logins   *throttle.Limiter
+	now      func() time.Time
+
+	mu       sync.Mutex
+	sessions map[[32]byte]time.Time // token's hash → expiry
+}
+
+func newDirector(password string, now func() time.Time) *director {
+	if now == nil {
+		now = time.Now
+	}
+	return &director{password: password, now: now, logins: throttle.New(throttle.Config{Now: now}), sessions: map[[32]byte]time.Time{}}
+}
+
+// directorMe is the answer of the login routes.
+type directorMe struct {
+	Director bool   `json:"director"`
+	CanLogin bool   `json:"can_login"`
+	Error    string `json:"error,omitempty"`
+}
+
+func (d *director) handleMe(w http.ResponseWriter, r *http.Request) {
+	eventJSON(w, http.StatusOK, directorMe{Director: d.authed(r), CanLogin: d.password != ""})
+}
+
+func (d *director) handleLogin(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Password string `json:"password"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10)).Decode(&req); err != nil {
+		eventJSON(w, http.StatusBadRequest, directorMe{CanLogin: d.password != "", Error: `login: want a JSON body {"password":"..."}`})
+		return
+	}
+	if d.password == "" {
+		eventJSON(w, http.StatusUnauthorized, directorMe{Error: "this hub has no director's password: events are read-only"})
+		return
+	}
+	ok, wait := d.logins.Attempt(r.RemoteAddr, func() bool {
+		got, want := sha256.Sum256([]byte(req.Password)), sha256.Sum256([]byte(d.password))
+		return subtle.ConstantTimeCompare(got[:], want[:]) == 1
+	})
+	if wait > 0 {
+		secs := int((wait + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		eventJSON(w, http.StatusTooManyRequests, directorMe{CanLogin: true, Error: fmt.Sprintf("too many failed logins from %s: try again in %d s", throttle.Key(r.RemoteAddr), secs)})
+		return
+	}
+	if !ok {
+		eventJSON(w, http.StatusUnauthorized, directorMe{CanLogin: true, Error: "wrong password (the director's password is in the hub's eventState directory, hub-director-password)"})
+		return
+	}
+	var b [32]byte
+	rand.Read(b[:])
+	token := base64.RawURLEncoding.EncodeToString(b[:])
+	d.mu.Lock()
+	now := d.now()
+	var oldest [32]byte
+	var oldestExp time.Time
+	for k, exp := range d.sessions {
+		if !now.Before(exp) {
+			delete(d.sessions, k)
+		} else if oldestExp.IsZero() || exp.Before(oldestExp) {
+			oldest, oldestExp = k, exp
+		}
+	}
+	if len(d.sessions) >= maxDirectorSessions {
+		delete(d.sessions, oldest)
+	}
+	d.sessions[sha256.Sum256([]byte(token))] = now.Add(directorSessionTTL)
+	d.mu.Unlock()
+	http.SetCookie(w, &http.Cookie{Name: DirectorCookie, Value: token, Path: "/", MaxAge: int(directorSessionTTL / time.Second),
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	eventJSON(w, http.StatusOK, directorMe{Director: true, CanLogin: true})
+}
+
+func (d *director) handleLogout(w http.ResponseWriter, r *http.Request) {
+	if c, err := r.Cookie(DirectorCookie); err == nil {
+		d.mu.Lock()
+		delete(d.sessions, sha256.Sum256([]byte(c.Value)))
+		d.mu.Unlock()
+	}
+	http.SetCookie(w, &http.Cookie{Name: DirectorCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	eventJSON(w, http.StatusOK, directorMe{CanLogin: d.password != ""})
+}
+
+// authed tells whether the request carries a live director's session.
+func (d *director) authed(r *http.Request) bool {
+	if d.password == "" {
+		return false
+	}
+	c, err := r.Cookie(DirectorCookie)
+	if err != nil || c.Value == "" {
+		return false
+	}
+	k := sha256.Sum256([]byte(c.Value))
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	exp, ok := d.sessions[k]
+	if ok && !d.now().Before(exp) {
+		delete(d.sessions, k)
+		ok = false
+	}
+	return ok
+}
+
+// only guards a changing route: a director's session and the
+// DirectorHeader, or 401/403 saying what is missing.
+func (d *director) only(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !d.authed(r) {
+			eventError(w, http.StatusUnauthorized, "the tournament director's login is needed: POST /api/director/login")
+			return
+		}
+		if r.Header.Get(DirectorHeader) != "1" {
+			eventError(w, http.StatusForbidden, "missing header "+DirectorHeader+": 1 (it guards against cross-site requests)")
+			return
+		}
+		h(w, r)
+	}
+}
+
+func eventJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(v)
+}
+
+func eventError(w http.ResponseWriter, code int, msg string) {
+	eventJSON(w, code, map[string]string{"error": msg})
+}
