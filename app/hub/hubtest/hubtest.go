@@ -5,12 +5,16 @@ package hubtest
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"os"
 	"testing"
 	"time"
 
 	"boardd/referee"
+	"boardd/referee/clock"
 	"boardd/rules"
+	"boardd/rules/pgn4"
 	"boardd/sensors"
 	"boardd/sync/mqtt"
 )
@@ -32,32 +36,19 @@ type Board struct {
 	Name                   string
 	// Keep is how many messages the board keeps (0: the default).
 	Keep int
+	// Clock is the time control (nil: no clocks).
+	Clock *clock.Control
 	// Key is the board's own key on a hub's board account
 	// (mqtt.JoinPassword); empty is "key-<Name>".
 	Key string
 }
 
 // Start runs the board until t ends: a Live board of Teams with players'
-// names and the event as tags, mirrored to the broker.
+// names and the event as tags (Run), mirrored to the broker.
 func Start(t *testing.T, b Board) *referee.Live {
 	t.Helper()
-	v, err := rules.NewVariant("teams", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := rules.NewGame(v, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := referee.NewLive(referee.LiveConfig{Board: b.Name, Variant: "teams", Keep: b.Keep,
-		Tags:      map[string]string{"Red": "Ann", "Blue": "Bob", "Yellow": "Cy", "Green": "Di", "Event": "Club night"},
-		Occupancy: g.Position().Occupancy(), Quiet: 2 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := RunWith(t, b.Name, func(c *referee.LiveConfig) { c.Keep, c.Clock = b.Keep, b.Clock })
 	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { l.Run(ctx); close(done) }()
 	if b.Key == "" {
 		b.Key = "key-" + b.Name
 	}
@@ -68,7 +59,45 @@ func Start(t *testing.T, b Board) *referee.Live {
 		stop()
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { m.Close(); stop(); <-done })
+	t.Cleanup(func() { m.Close(); stop() })
+	return l
+}
+
+// Run runs a Live board of Teams named name, with players' names and
+// the event as tags, until t ends; keep is how many messages it keeps
+// (0: the default). Nothing mirrors it: read its stream with
+// referee.Resume.
+func Run(t *testing.T, name string, keep int) *referee.Live {
+	t.Helper()
+	return RunWith(t, name, func(c *referee.LiveConfig) { c.Keep = keep })
+}
+
+// RunWith is Run with the board's config changed by edit (a time
+// control, what it keeps).
+func RunWith(t *testing.T, name string, edit func(*referee.LiveConfig)) *referee.Live {
+	t.Helper()
+	v, err := rules.NewVariant("teams", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGame(v, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := referee.LiveConfig{Board: name, Variant: "teams",
+		Tags:      map[string]string{"Red": "Ann", "Blue": "Bob", "Yellow": "Cy", "Green": "Di", "Event": "Club night"},
+		Occupancy: g.Position().Occupancy(), Quiet: 2 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)}
+	if edit != nil {
+		edit(&cfg)
+	}
+	l, err := referee.NewLive(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { l.Run(ctx); close(done) }()
+	t.Cleanup(func() { stop(); <-done })
 	return l
 }
 
@@ -79,23 +108,58 @@ func Play(t *testing.T, l *referee.Live, moves ...string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, mv := range moves {
-		steps, err := l.HandsFor(ctx, mv)
-		if err != nil {
-			t.Fatalf("%s: %v", mv, err)
-		}
-		var evs []sensors.Event
-		for _, s := range steps {
-			k := sensors.Place
-			if s.Lift {
-				k = sensors.Lift
-			}
-			evs = append(evs, sensors.Event{Kind: k, Square: s.Square})
-		}
-		if err := l.Feed(ctx, evs, true); err != nil {
+		if err := PlayOne(ctx, l, mv); err != nil {
 			t.Fatal(err)
 		}
-		if st := l.State(); len(st.Moves) == 0 || st.Moves[len(st.Moves)-1].Move != mv {
-			t.Fatalf("the board did not take %s: %+v", mv, st.Moves)
-		}
 	}
+}
+
+// PlayOne makes one move on the board by hand and says whether the board
+// took it.
+func PlayOne(ctx context.Context, l *referee.Live, mv string) error {
+	steps, err := l.HandsFor(ctx, mv)
+	if err != nil {
+		return fmt.Errorf("%s: %v", mv, err)
+	}
+	var evs []sensors.Event
+	for _, s := range steps {
+		k := sensors.Place
+		if s.Lift {
+			k = sensors.Lift
+		}
+		evs = append(evs, sensors.Event{Kind: k, Square: s.Square})
+	}
+	if err := l.Feed(ctx, evs, true); err != nil {
+		return err
+	}
+	if st := l.State(); len(st.Moves) == 0 || st.Moves[len(st.Moves)-1].Move != mv {
+		return fmt.Errorf("the board did not take %s: %+v", mv, st.Moves)
+	}
+	return nil
+}
+
+// GameMoves reads the moves of a real game from a PGN4 file (its first
+// game, replayed by the rules: each move as the board writes it), up to
+// its first turn that is no move (a resignation, a time-out).
+func GameMoves(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	pg, _, err := pgn4.ParseString(string(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	g, _, err := pgn4.ReplayWith(pg, "", nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var out []string
+	for _, rec := range g.Records() {
+		if rec.Action != rules.ActMove {
+			break
+		}
+		out = append(out, rec.Text)
+	}
+	return out, nil
 }

@@ -59,10 +59,23 @@ type Config struct {
 	// ignored (and logged), so a publisher cannot fill the database with
 	// made-up boards.
 	MaxBoards int
+	// Live, if set, is told of each message after its commit, and of each
+	// board's status after it is stored: the hub's live broadcast
+	// (hub/live). Its calls come in the order of storing, from one
+	// goroutine, and must not block.
+	Live Notifier
 	// ReplayAfter is how long the hub waits for the messages it asked a
 	// board for before asking again (default 5 s); a fifth of it is how
 	// long a board's state may be ahead of its events before the hub asks.
 	ReplayAfter time.Duration
+}
+
+// Notifier is told what the hub stored (Config.Live).
+type Notifier interface {
+	// Stored: message m, published as body, is committed.
+	Stored(m referee.Message, body []byte)
+	// Status: the board's MQTT status is stored.
+	Status(board, status string)
 }
 
 // DefaultMaxBoards is Config.MaxBoards' default: far more boards than a
@@ -302,6 +315,9 @@ func (in *ingester) event(ctx context.Context, name string, payload []byte) {
 	b.stored(m.Seq, in.now())
 	if stored {
 		in.log.Debug("hub: stored", "board", name, "seq", m.Seq, "kind", m.Kind)
+		if in.cfg.Live != nil {
+			in.cfg.Live.Stored(m, payload)
+		}
 	}
 }
 
@@ -311,8 +327,12 @@ func (in *ingester) status(ctx context.Context, name, status string) {
 	default:
 		return
 	}
-	if err := in.cfg.Store.SetStatus(ctx, name, status); err != nil && ctx.Err() == nil {
-		in.log.Error("hub: cannot store a board's status", "board", name, "status", status, "error", err)
+	if err := in.cfg.Store.SetStatus(ctx, name, status); err != nil {
+		if ctx.Err() == nil {
+			in.log.Error("hub: cannot store a board's status", "board", name, "status", status, "error", err)
+		}
+	} else if in.cfg.Live != nil {
+		in.cfg.Live.Status(name, status)
 	}
 	b := in.board(name)
 	if status == mqtt.StatusOnline {

@@ -1,7 +1,8 @@
 // Package server assembles and runs the club hub (boardd hub): the MQTT
 // broker the boards publish into (its own embedded one by default, or
 // the club's), the database (hub/store), the ingest of every board's
-// stream (hub/ingest) and the web server (hub/web).
+// stream (hub/ingest), the live broadcast of what it stored (hub/live) and
+// the web server (hub/web).
 //
 // The embedded broker has three accounts: "board", which every board
 // joins with; "viewer", which may only read; and the hub's own, never
@@ -24,7 +25,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	neturl "net/url"
 	"os"
@@ -33,14 +33,17 @@ import (
 	"sync"
 	"time"
 
+	"boardd/app/catalog"
 	"boardd/app/hub/enroll"
 	"boardd/app/hub/ingest"
+	"boardd/app/hub/live"
 	"boardd/app/hub/store"
 	"boardd/app/hub/web"
 	"boardd/internal/lan"
 	"boardd/sync/broker"
 	"boardd/sync/mqtt"
 	"boardd/sync/mqttclient"
+	syncweb "boardd/sync/web"
 )
 
 // Defaults of Config.
@@ -105,6 +108,7 @@ type Hub struct {
 	cfg    Config
 	log    *slog.Logger
 	store  *store.Store
+	live   *live.Hub
 	broker *broker.Broker
 	http   *http.Server
 	cancel context.CancelFunc
@@ -158,18 +162,24 @@ func Start(ctx context.Context, cfg Config) (*Hub, error) {
 	if err != nil {
 		return nil, err
 	}
+	h.live = live.New(live.Config{Lookup: catalog.Variant})
+	if err := h.live.Load(ctx, h.store); err != nil {
+		return nil, err
+	}
 	if h.directorPW, err = broker.KeptPassword(filepath.Join(cfg.StateDir, "hub-director-password")); err != nil {
 		return nil, err
 	}
 	h.cmd = newCommander(hubBroker)
 	if cfg.Web != "off" {
-		ln, err := net.Listen("tcp", cfg.Web)
+		ln, err := syncweb.Listen(cfg.Web, syncweb.HTTPLimits{})
 		if err != nil {
 			return nil, fmt.Errorf("web server: listen on %s: %w (choose another address with --web ADDR; port 0 picks a free one)", cfg.Web, err)
 		}
 		h.WebAddr = ln.Addr().String()
+		wh := web.New(h.store, log.With("part", "web"), web.WithLive(h.live), web.WithLookup(catalog.Variant))
 		events := web.EventsConfig{Store: h.store, Log: log.With("part", "events"), Password: h.directorPW, Command: h.cmd.Do, ViewersLogin: cfg.ViewersLogin}
-		h.http = &http.Server{Handler: web.WithEvents(web.New(h.store, log.With("part", "web")), events), ReadHeaderTimeout: 10 * time.Second}
+		h.http = syncweb.HTTPServer(web.WithEvents(wh, events), ln, nil, log.With("part", "web"))
+		h.http.RegisterOnShutdown(func() { wh.Close() }) // an event stream never goes idle by itself
 		h.goRun(func() error {
 			if err := h.http.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 				return fmt.Errorf("web server: %w", err)
@@ -180,7 +190,7 @@ func Start(ctx context.Context, cfg Config) (*Hub, error) {
 	ictx, cancel := context.WithCancel(context.Background())
 	h.cancel = cancel
 	h.goRun(func() error {
-		return ingest.Run(ictx, ingest.Config{Broker: hubBroker, Store: h.store, Log: log.With("part", "ingest")})
+		return ingest.Run(ictx, ingest.Config{Broker: hubBroker, Store: h.store, Live: h.live, Log: log.With("part", "ingest")})
 	})
 	ok = true
 	return h, nil
@@ -315,7 +325,7 @@ func (h *Hub) Greet(w io.Writer) {
 		if urls := lan.Join("http", h.WebAddr); len(urls) > 0 {
 			url = urls[0]
 		}
-		fmt.Fprintf(w, "  web:          %sapi/boards\n", url)
+		fmt.Fprintf(w, "  web:          %s (every board; games at %sgames, JSON at %sapi/boards)\n", url, url, url)
 		fmt.Fprintf(w, "  events:       %sevents  (tournament director's password %s)\n", url, h.directorPW)
 	}
 	fmt.Fprintf(w, "  database:     %s (%s)\n", h.store, h.store.Engine())
