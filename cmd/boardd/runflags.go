@@ -12,12 +12,13 @@ import (
 // runOverrides are boardd run's flags for the settings changed most
 // often; each overrides its config key.
 type runOverrides struct {
-	web, mqtt, state, variant, hub *string
-	hubCA, hubCert, hubKey         *string
+	board, web, mqtt, state, variant, hub *string
+	hubCA, hubCert, hubKey                *string
 }
 
 func runFlags(fs *flag.FlagSet) runOverrides {
 	return runOverrides{
+		board:   fs.String("board", "", "the board's name: its MQTT topics, its name on a club hub, its games' Board tag (config board)"),
 		web:     fs.String("web", "", "the web display's address, host:port (config web.listen; off: none)"),
 		mqtt:    fs.String("mqtt", "", "the embedded MQTT broker's address, host:port (config mqtt.embedded.listen; off: no MQTT)"),
 		state:   fs.String("state", "", "the state directory: the game in progress, finished games, passwords (config state_dir)"),
@@ -32,6 +33,9 @@ func runFlags(fs *flag.FlagSet) runOverrides {
 // apply writes the flags given into cfg and checks it again.
 func (o runOverrides) apply(cfg *configs.Daemon) error {
 	changed := false
+	if *o.board != "" {
+		cfg.Board, changed = *o.board, true
+	}
 	if *o.web != "" {
 		cfg.Web.Listen, changed = *o.web, true
 	}
@@ -65,7 +69,7 @@ func (o runOverrides) apply(cfg *configs.Daemon) error {
 		return nil
 	}
 	if err := board.CheckConfig(cfg, "the command line"); err != nil {
-		return fmt.Errorf("%w (from --web, --mqtt, --state, --variant, --hub or --hub-ca/--hub-cert/--hub-key)", err)
+		return fmt.Errorf("%w (from --board, --web, --mqtt, --state, --variant, --hub or --hub-ca/--hub-cert/--hub-key)", err)
 	}
 	return nil
 }
