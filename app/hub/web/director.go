@@ -85,15 +85,23 @@ func (d *director) handleLogin(w http.ResponseWriter, r *http.Request) {
 		eventJSON(w, http.StatusUnauthorized, directorMe{CanLogin: true, Error: "wrong password (the director's password is in the hub's state directory, hub-director-password)"})
 		return
 	}
+	if err := d.start(w, r); err != nil {
+		eventJSON(w, http.StatusInternalServerError, directorMe{CanLogin: true, Error: "login: " + err.Error()})
+		return
+	}
+	eventJSON(w, http.StatusOK, directorMe{Director: true, CanLogin: true})
+}
+
+// start opens a director's session and gives the client its cookie.
+func (d *director) start(w http.ResponseWriter, r *http.Request) error {
 	d.mu.Lock()
 	token, err := d.sessions.Start(d.now(), directorSessionTTL, maxDirectorSessions)
 	d.mu.Unlock()
 	if err != nil {
-		eventJSON(w, http.StatusInternalServerError, directorMe{CanLogin: true, Error: "login: " + err.Error()})
-		return
+		return err
 	}
 	session.SetCookie(w, r, DirectorCookie, token, directorSessionTTL)
-	eventJSON(w, http.StatusOK, directorMe{Director: true, CanLogin: true})
+	return nil
 }
 
 func (d *director) handleLogout(w http.ResponseWriter, r *http.Request) {

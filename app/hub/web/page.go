@@ -15,23 +15,9 @@ var staticFiles embed.FS
 
 // pageRoutes serves the pages and their files.
 func (h *handler) pageRoutes(m *http.ServeMux) {
-	sub, err := fs.Sub(staticFiles, "static")
-	if err != nil {
-		panic(err) // the embedded directory is there
-	}
-	page := func(name string) http.HandlerFunc {
-		data, err := fs.ReadFile(sub, name)
-		if err != nil {
-			panic(err)
-		}
-		return func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Header().Set("Cache-Control", "no-cache")
-			w.Write(data)
-		}
-	}
-	m.HandleFunc("GET /{$}", page("hub.html"))
-	m.HandleFunc("GET /games", page("games.html"))
+	sub := staticSub()
+	m.HandleFunc("GET /{$}", staticPage("hub.html"))
+	m.HandleFunc("GET /games", staticPage("games.html"))
 	assets := http.FileServerFS(sub)
 	m.Handle("GET /assets/", http.StripPrefix("/assets/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p := r.URL.Path; p == "" || strings.HasSuffix(p, "/") || strings.HasSuffix(p, ".html") {
@@ -43,6 +29,27 @@ func (h *handler) pageRoutes(m *http.ServeMux) {
 	})))
 	m.Handle("GET /static/", http.StripPrefix("/static/", syncweb.StaticHandler()))
 	m.HandleFunc("GET /board/{board}", h.handleBoardPage)
+}
+
+func staticSub() fs.FS {
+	sub, err := fs.Sub(staticFiles, "static")
+	if err != nil {
+		panic(err) // the embedded directory is there
+	}
+	return sub
+}
+
+// staticPage serves the page name of the static directory.
+func staticPage(name string) http.HandlerFunc {
+	data, err := fs.ReadFile(staticSub(), name)
+	if err != nil {
+		panic(err)
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Write(data)
+	}
 }
 
 // handleBoardPage is a board's full live display: the board's own page,
