@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 
+	"boardd/app/hub/store"
 	syncweb "boardd/sync/web"
 )
 
@@ -53,7 +54,9 @@ func staticPage(name string) http.HandlerFunc {
 }
 
 // handleBoardPage is a board's full live display: the board's own page,
-// reading its routes under /api/boards/{board}.
+// reading its routes under /api/boards/{board}. A retired board's history
+// (boardd hub forget) has no live display: its page opens one of its
+// games (?view=ID, from /games), else goes to its games.
 func (h *handler) handleBoardPage(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("board")
 	if h.live == nil {
@@ -61,8 +64,14 @@ func (h *handler) handleBoardPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if _, ok := h.live.View(name); !ok {
-		http.Error(w, "no board "+clip(name)+" has joined this hub: the boards are listed at /", http.StatusNotFound)
-		return
+		if _, retired := store.Retired(name); !retired || !h.known(r, name) {
+			http.Error(w, "no board "+clip(name)+" has joined this hub: the boards are listed at /", http.StatusNotFound)
+			return
+		}
+		if r.URL.Query().Get("view") == "" { // a retired board's history: its games, not a live board
+			http.Redirect(w, r, "/games?board="+url.QueryEscape(name), http.StatusSeeOther)
+			return
+		}
 	}
 	data, err := syncweb.RenderPage(syncweb.PageData{Title: name, API: "/api/boards/" + url.PathEscape(name), Home: "/"})
 	if err != nil {
@@ -72,4 +81,10 @@ func (h *handler) handleBoardPage(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Write(data)
+}
+
+// known tells whether the store holds anything of the board name.
+func (h *handler) known(r *http.Request, name string) bool {
+	n, err := h.store.LastSeq(r.Context(), name)
+	return err == nil && n > 0
 }
