@@ -123,8 +123,8 @@ type Hub struct {
 	BrokerAddr, WebAddr string
 	boardPW, viewerPW   string
 	directorPW          string
-	webViewerPW         string // the viewers' web password with ViewersLogin
-	cmd                 *commander
+	webViewerPW         string                // the viewers' web password with ViewersLogin
+	cmd                 *mqttclient.Commander // sends the boards commands (a round's new_game)
 }
 
 // Start opens the database (migrating it), starts the broker, the ingest
@@ -177,7 +177,7 @@ func Start(ctx context.Context, cfg Config) (*Hub, error) {
 			return nil, err
 		}
 	}
-	h.cmd = newCommander(hubBroker)
+	h.cmd = mqttclient.NewCommander(hubBroker, "hub-cmd")
 	if cfg.Web != "off" {
 		ln, err := syncweb.Listen(cfg.Web, syncweb.HTTPLimits{})
 		if err != nil {
