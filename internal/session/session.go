@@ -7,7 +7,7 @@
 //
 // A Table is a map and not safe for concurrent use: its owner holds its
 // own lock around every call (so the owner's clock and the table change
-// together).
+// together), or keeps it in a Keeper, which does.
 package session
 
 import (
@@ -16,6 +16,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -97,4 +98,58 @@ func ClearCookie(w http.ResponseWriter, r *http.Request, name string) {
 func SamePassword(got, want string) bool {
 	g, w := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(want))
 	return subtle.ConstantTimeCompare(g[:], w[:]) == 1
+}
+
+// Keeper is a Table with what its owner keeps it under: the lock, the
+// clock and the cookie. Its methods take the lock; the owner keeps it to
+// read the table or change the clock. A Keeper is a value: the Table (a
+// map) and the lock are shared by its copies.
+type Keeper struct {
+	Mu    sync.Locker
+	Table Table
+	// Now is the clock, called with Mu held (default time.Now).
+	Now func() time.Time
+	// Cookie is the session cookie's name; TTL how long a session lasts;
+	// Max bounds the sessions kept.
+	Cookie string
+	TTL    time.Duration
+	Max    int
+}
+
+func (k Keeper) now() time.Time {
+	if k.Now == nil {
+		return time.Now()
+	}
+	return k.Now()
+}
+
+// Login starts a session and gives the client its cookie.
+func (k Keeper) Login(w http.ResponseWriter, r *http.Request) error {
+	k.Mu.Lock()
+	token, err := k.Table.Start(k.now(), k.TTL, k.Max)
+	k.Mu.Unlock()
+	if err != nil {
+		return err
+	}
+	SetCookie(w, r, k.Cookie, token, k.TTL)
+	return nil
+}
+
+// Logout ends the request's session (if any) and tells the client to
+// drop the cookie.
+func (k Keeper) Logout(w http.ResponseWriter, r *http.Request) {
+	if tok := Token(r, k.Cookie); tok != "" {
+		k.Mu.Lock()
+		k.Table.End(tok)
+		k.Mu.Unlock()
+	}
+	ClearCookie(w, r, k.Cookie)
+}
+
+// Valid tells whether the request carries a live session.
+func (k Keeper) Valid(r *http.Request) bool {
+	tok := Token(r, k.Cookie)
+	k.Mu.Lock()
+	defer k.Mu.Unlock()
+	return k.Table.Valid(tok, k.now())
 }

@@ -3,6 +3,7 @@ package session
 import (
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 )
@@ -82,5 +83,35 @@ func TestCookies(t *testing.T) {
 	}
 	if !SamePassword("pw", "pw") || SamePassword("pw", "pw2") || SamePassword("", "pw") {
 		t.Error("SamePassword")
+	}
+}
+
+// A Keeper logs in (a cookie the next request carries), checks and logs
+// out under its lock, on its clock.
+func TestKeeper(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	k := Keeper{Mu: &mu, Table: Table{}, Now: func() time.Time { return now }, Cookie: "c", TTL: time.Hour, Max: 4}
+	w := httptest.NewRecorder()
+	if err := k.Login(w, httptest.NewRequest("POST", "/login", nil)); err != nil {
+		t.Fatal(err)
+	}
+	with := httptest.NewRequest("GET", "/", nil)
+	for _, c := range w.Result().Cookies() {
+		with.AddCookie(c)
+	}
+	if !k.Valid(with) || k.Valid(httptest.NewRequest("GET", "/", nil)) {
+		t.Fatal("the session's cookie is not valid, or no cookie is")
+	}
+	mu.Lock()
+	now = now.Add(time.Hour)
+	mu.Unlock()
+	if k.Valid(with) {
+		t.Error("valid after its TTL")
+	}
+	k.Login(httptest.NewRecorder(), with)
+	k.Logout(httptest.NewRecorder(), with)
+	if len(k.Table) != 1 {
+		t.Errorf("%d sessions after an expiry and a logout of nothing live, want the one login", len(k.Table))
 	}
 }

@@ -66,42 +66,28 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnauthorized, me{CanLogin: true, Error: "wrong password"})
 		return
 	}
-	token, err := s.newSession()
-	if err != nil {
+	if err := s.keeper().Login(w, r); err != nil {
 		writeJSON(w, http.StatusInternalServerError, me{CanLogin: true, Error: "login: " + err.Error()})
 		return
 	}
-	session.SetCookie(w, r, CookieName, token, s.cfg.SessionTTL)
 	s.log.Info("web: login", "client", clientAddr(r))
 	writeJSON(w, http.StatusOK, me{Authenticated: true, CanLogin: true})
 }
 
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
-	if tok := session.Token(r, CookieName); tok != "" {
-		s.mu.Lock()
-		s.sessions.End(tok)
-		s.mu.Unlock()
-	}
-	session.ClearCookie(w, r, CookieName)
+	s.keeper().Logout(w, r)
 	writeJSON(w, http.StatusOK, me{CanLogin: s.cfg.Password != ""})
 }
 
-// newSession makes a random token and keeps its hash until it expires.
-func (s *Server) newSession() (string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sessions.Start(s.now(), s.cfg.SessionTTL, maxSessions)
+// keeper is the display's sessions, under s.mu and s.now.
+func (s *Server) keeper() session.Keeper {
+	return session.Keeper{Mu: &s.mu, Table: s.sessions, Now: func() time.Time { return s.now() },
+		Cookie: CookieName, TTL: s.cfg.SessionTTL, Max: maxSessions}
 }
 
 // authed tells whether the request carries a live session cookie.
 func (s *Server) authed(r *http.Request) bool {
-	if s.cfg.Password == "" {
-		return false
-	}
-	tok := session.Token(r, CookieName)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sessions.Valid(tok, s.now())
+	return s.cfg.Password != "" && s.keeper().Valid(r)
 }
 
 func (s *Server) handleCmd(w http.ResponseWriter, r *http.Request) {

@@ -9,10 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"boardd/app/hub/hubtest"
 	"boardd/app/hub/store"
 	"boardd/app/hub/web"
-	"boardd/referee"
 )
 
 // A result the tournament director corrected is the one /games lists (as
@@ -24,26 +22,7 @@ func TestGamesListTheCorrectedResult(t *testing.T) {
 	ctx := context.Background()
 
 	// a Teams game played on a real board: Green resigns, Red and Yellow win
-	l := hubtest.Run(t, "club-1", 0)
-	hubtest.Play(t, l, hubtest.TeamsMoves[:2]...)
-	if r := l.Do(t.Context(), referee.Command{Name: referee.CmdResign, Seat: "Green"}); !r.OK {
-		t.Fatal(r.Error)
-	}
-	sub, err := referee.Resume(l, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms := sub.Backlog
-	for deadline := time.After(5 * time.Second); ms[len(ms)-1].Kind != referee.MsgGameOver; {
-		select {
-		case m := <-sub.Live:
-			ms = append(ms, m)
-		case <-deadline:
-			t.Fatal("no game_over")
-		}
-	}
-	sub.Cancel()
-	h.take(t, ms)
+	l := h.finishedGame(t, "club-1", 2)
 	teamsGame := l.State().Game
 	boardTeams := l.State().Result.PGN4
 

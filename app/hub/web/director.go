@@ -40,15 +40,15 @@ type director struct {
 	logins   *throttle.Limiter
 	now      func() time.Time
 
-	mu       sync.Mutex
-	sessions session.Table
+	sessions session.Keeper
 }
 
 func newDirector(password string, now func() time.Time) *director {
 	if now == nil {
 		now = time.Now
 	}
-	return &director{password: password, now: now, logins: throttle.New(throttle.Config{Now: now}), sessions: session.Table{}}
+	return &director{password: password, now: now, logins: throttle.New(throttle.Config{Now: now}),
+		sessions: session.Keeper{Mu: &sync.Mutex{}, Table: session.Table{}, Now: now, Cookie: DirectorCookie, TTL: directorSessionTTL, Max: maxDirectorSessions}}
 }
 
 // directorMe is the answer of the login routes.
@@ -85,44 +85,21 @@ func (d *director) handleLogin(w http.ResponseWriter, r *http.Request) {
 		eventJSON(w, http.StatusUnauthorized, directorMe{CanLogin: true, Error: "wrong password (the director's password is in the hub's state directory, hub-director-password)"})
 		return
 	}
-	if err := d.start(w, r); err != nil {
+	if err := d.sessions.Login(w, r); err != nil {
 		eventJSON(w, http.StatusInternalServerError, directorMe{CanLogin: true, Error: "login: " + err.Error()})
 		return
 	}
 	eventJSON(w, http.StatusOK, directorMe{Director: true, CanLogin: true})
 }
 
-// start opens a director's session and gives the client its cookie.
-func (d *director) start(w http.ResponseWriter, r *http.Request) error {
-	d.mu.Lock()
-	token, err := d.sessions.Start(d.now(), directorSessionTTL, maxDirectorSessions)
-	d.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	session.SetCookie(w, r, DirectorCookie, token, directorSessionTTL)
-	return nil
-}
-
 func (d *director) handleLogout(w http.ResponseWriter, r *http.Request) {
-	if tok := session.Token(r, DirectorCookie); tok != "" {
-		d.mu.Lock()
-		d.sessions.End(tok)
-		d.mu.Unlock()
-	}
-	session.ClearCookie(w, r, DirectorCookie)
+	d.sessions.Logout(w, r)
 	eventJSON(w, http.StatusOK, directorMe{CanLogin: d.password != ""})
 }
 
 // authed tells whether the request carries a live director's session.
 func (d *director) authed(r *http.Request) bool {
-	if d.password == "" {
-		return false
-	}
-	tok := session.Token(r, DirectorCookie)
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.sessions.Valid(tok, d.now())
+	return d.password != "" && d.sessions.Valid(r)
 }
 
 // only guards a changing route: a director's session and the

@@ -19,7 +19,6 @@ import (
 	"boardd/app/hub/event"
 	"boardd/app/hub/store"
 	"boardd/internal/printable"
-	"boardd/internal/session"
 	"boardd/referee"
 	"boardd/referee/clock"
 	"boardd/referee/gametags"
@@ -77,7 +76,7 @@ func WithEvents(next http.Handler, cfg EventsConfig) http.Handler {
 	if !cfg.ViewersLogin {
 		return mux
 	}
-	v := &viewers{password: cfg.ViewersPassword, d: e.d, sessions: session.Table{}}
+	v := newViewers(cfg.ViewersPassword, e.d)
 	mux.HandleFunc("GET /login", staticPage("login.html"))
 	mux.HandleFunc("GET /api/viewer/me", v.handleMe)
 	mux.HandleFunc("POST /api/viewer/login", v.handleLogin)

@@ -9,10 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"boardd/app/hub/hubtest"
 	"boardd/app/hub/live"
 	"boardd/app/hub/web"
-	"boardd/referee"
 )
 
 // After boardd hub forget club-1 and a restart of the hub, the retired
@@ -21,26 +19,7 @@ import (
 // open in the viewer.
 func TestRetiredBoardIsHistoryNotABoard(t *testing.T) {
 	h := newHub(t)
-	l := hubtest.Run(t, "club-1", 0)
-	hubtest.Play(t, l, hubtest.TeamsMoves[:2]...)
-	if r := l.Do(t.Context(), referee.Command{Name: referee.CmdResign, Seat: "Green"}); !r.OK {
-		t.Fatal(r.Error)
-	}
-	sub, err := referee.Resume(l, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms := sub.Backlog
-	for deadline := time.After(5 * time.Second); ms[len(ms)-1].Kind != referee.MsgGameOver; {
-		select {
-		case m := <-sub.Live:
-			ms = append(ms, m)
-		case <-deadline:
-			t.Fatal("no game_over")
-		}
-	}
-	sub.Cancel()
-	h.take(t, ms)
+	h.finishedGame(t, "club-1", 2)
 	retired, err := h.store.RetireBoard(context.Background(), "club-1", time.Date(2026, 11, 28, 15, 4, 5, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)

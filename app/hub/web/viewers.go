@@ -37,9 +37,12 @@ const (
 type viewers struct {
 	password string
 	d        *director // its password logs in too; its sessions pass; its throttle counts
+	sessions session.Keeper
+}
 
-	mu       sync.Mutex
-	sessions session.Table
+func newViewers(password string, d *director) *viewers {
+	return &viewers{password: password, d: d, sessions: session.Keeper{Mu: &sync.Mutex{}, Table: session.Table{}, Now: d.now,
+		Cookie: ViewerCookie, TTL: viewerSessionTTL, Max: maxViewerSessions}}
 }
 
 // viewerMe is the answer of the viewers' login routes.
@@ -50,13 +53,7 @@ type viewerMe struct {
 }
 
 func (v *viewers) authed(r *http.Request) bool {
-	if v.d.authed(r) {
-		return true
-	}
-	tok := session.Token(r, ViewerCookie)
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return v.sessions.Valid(tok, v.d.now())
+	return v.d.authed(r) || v.sessions.Valid(r)
 }
 
 func (v *viewers) handleMe(w http.ResponseWriter, r *http.Request) {
@@ -89,27 +86,19 @@ func (v *viewers) handleLogin(w http.ResponseWriter, r *http.Request) {
 		eventJSON(w, http.StatusUnauthorized, viewerMe{Error: "wrong password (the viewers' password is printed when the hub starts and kept in its state directory, hub-web-viewer-password)"})
 		return
 	}
-	v.mu.Lock()
-	token, err := v.sessions.Start(v.d.now(), viewerSessionTTL, maxViewerSessions)
-	v.mu.Unlock()
+	err := v.sessions.Login(w, r)
 	if err == nil && director {
-		err = v.d.start(w, r)
+		err = v.d.sessions.Login(w, r)
 	}
 	if err != nil {
 		eventJSON(w, http.StatusInternalServerError, viewerMe{Error: "login: " + err.Error()})
 		return
 	}
-	session.SetCookie(w, r, ViewerCookie, token, viewerSessionTTL)
 	eventJSON(w, http.StatusOK, viewerMe{Viewer: true, Director: director})
 }
 
 func (v *viewers) handleLogout(w http.ResponseWriter, r *http.Request) {
-	if tok := session.Token(r, ViewerCookie); tok != "" {
-		v.mu.Lock()
-		v.sessions.End(tok)
-		v.mu.Unlock()
-	}
-	session.ClearCookie(w, r, ViewerCookie)
+	v.sessions.Logout(w, r)
 	eventJSON(w, http.StatusOK, viewerMe{})
 }
 

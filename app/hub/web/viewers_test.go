@@ -8,11 +8,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
-	"boardd/app/hub/hubtest"
 	"boardd/app/hub/web"
-	"boardd/referee"
 )
 
 // With --viewers-login every reading route of the hub needs a login: the
@@ -26,26 +23,7 @@ func TestViewersLoginGuardsEveryReadRoute(t *testing.T) {
 	// one hub's store, with a finished game and an event, behind two
 	// servers: the hub without the flag and with it
 	h := newHub(t)
-	l := hubtest.Run(t, "club-1", 0)
-	hubtest.Play(t, l, hubtest.TeamsMoves[:4]...)
-	if r := l.Do(t.Context(), referee.Command{Name: referee.CmdResign, Seat: "Green"}); !r.OK {
-		t.Fatal(r.Error)
-	}
-	sub, err := referee.Resume(l, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms := sub.Backlog
-	for deadline := time.After(5 * time.Second); ms[len(ms)-1].Kind != referee.MsgGameOver; {
-		select {
-		case m := <-sub.Live:
-			ms = append(ms, m)
-		case <-deadline:
-			t.Fatal("no game_over")
-		}
-	}
-	sub.Cancel()
-	h.take(t, ms)
+	l := h.finishedGame(t, "club-1", 4)
 	id := web.GameID("club-1", l.State().Game)
 
 	hubHandler := h.srv.Config.Handler
