@@ -293,6 +293,11 @@ type PageData struct {
 	// Home, when set, is a link back before the title (the club hub's
 	// page of every board).
 	Home string
+	// Copy, when set, makes the page a read-only copy of the board's
+	// display (the club hub's): it says where the board takes commands,
+	// and what cannot work on a copy is left out (the LEDs toggle: the
+	// copy has no lights; the login and the controls).
+	Copy string
 }
 
 // RenderPage fills the display's page. Its script and style sheets are

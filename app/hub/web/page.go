@@ -73,7 +73,7 @@ func (h *handler) handleBoardPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	data, err := syncweb.RenderPage(syncweb.PageData{Title: name, API: "/api/boards/" + url.PathEscape(name), Home: "/"})
+	data, err := syncweb.RenderPage(syncweb.PageData{Title: name, API: "/api/boards/" + url.PathEscape(name), Home: "/", Copy: copyNote})
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -82,6 +82,12 @@ func (h *handler) handleBoardPage(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Write(data)
 }
+
+// copyNote heads a board's display on the hub: a copy that shows and
+// takes no commands, and where they are given.
+const copyNote = "The hub's copy of this board's display: it shows the game and takes no commands. " +
+	"Commands (a new game, the clock, names, a resignation) are given on the board or on the board's own page, " +
+	"at the address the board printed when it started; an event's rounds are pushed from Events."
 
 // known tells whether the store holds anything of the board name.
 func (h *handler) known(r *http.Request, name string) bool {

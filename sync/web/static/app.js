@@ -443,10 +443,12 @@
       } catch (e) { /* not remembered, no harm */ }
       return null;
     };
-    leds.checked = params.get('leds') === '1' || store('boardd.leds') === '1';
+    // a read-only copy (the club hub's) has no lights to show
+    const copy = document.body.dataset.copy === 'true';
+    leds.checked = !copy && (params.get('leds') === '1' || store('boardd.leds') === '1');
     const showLeds = () => {
       document.body.classList.toggle('leds', leds.checked);
-      store('boardd.leds', leds.checked ? '1' : '0');
+      if (!copy) store('boardd.leds', leds.checked ? '1' : '0');
     };
     leds.addEventListener('change', showLeds);
     showLeds();
