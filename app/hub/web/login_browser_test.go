@@ -1,0 +1,55 @@
+package web_test
+
+import (
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"boardd/app/hub/web"
+	"boardd/internal/browsertest"
+)
+
+// With --viewers-login a viewer in a real browser asking for /games lands
+// on the login page, is told a wrong password, logs in with the viewers'
+// password and is back on /games, which lists the games.
+func TestBrowserViewersLogin(t *testing.T) {
+	h := newHub(t)
+	h.finishedGame(t, "club-1", 2)
+	var mu sync.Mutex
+	clock := time.Now()
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	srv := httptest.NewServer(web.WithEvents(h.srv.Config.Handler, web.EventsConfig{Store: h.store, Password: "dirpw", ViewersLogin: true, ViewersPassword: "viewpw", Now: now}))
+	t.Cleanup(srv.Close)
+	ctx := browsertest.Browser(t, 1024, 768, 60*time.Second)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/games?board=club")); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := poll(ctx, `location.pathname === '/login' && !!document.getElementById('viewer-login')`, 10*time.Second); !ok {
+		t.Fatalf("/games without a login did not go to the login page: %v", err)
+	}
+	try := func(pw string) {
+		t.Helper()
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(document.getElementById('password').value = '', true)`)); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("password"), pw), chromedp.Click(chromedp.CSS("#viewer-login button"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	try("guess")
+	if ok, _ := poll(ctx, `document.getElementById('login-note').textContent.includes('wrong password')`, 10*time.Second); !ok {
+		note, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('login-note').textContent`))
+		t.Fatalf("a wrong password: the page says %q", note)
+	}
+	mu.Lock()
+	clock = clock.Add(2 * time.Second) // past the throttle's wait after one failure
+	mu.Unlock()
+	try("viewpw")
+	if ok, _ := poll(ctx, `location.pathname + location.search === '/games?board=club' && document.querySelectorAll('#hub-games tbody tr').length === 1`, 10*time.Second); !ok {
+		where, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + ' ' + document.body.innerText.slice(0, 300)`))
+		t.Fatalf("after logging in: %s, want /games?board=club listing the game", where)
+	}
+}
