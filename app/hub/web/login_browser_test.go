@@ -52,4 +52,40 @@ func TestBrowserViewersLogin(t *testing.T) {
 		where, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + ' ' + document.body.innerText.slice(0, 300)`))
 		t.Fatalf("after logging in: %s, want /games?board=club listing the game", where)
 	}
+
+}
+
+// With --viewers-login, the page of all boards and a board's display
+// stay live while their login lasts; once it has ended and their stream
+// breaks (the hub restarts), each goes to the login page by itself (and
+// back after it), rather than trying again for ever.
+func TestBrowserLiveUntilTheLoginEnds(t *testing.T) {
+	for _, page := range []string{"/", "/board/club-1"} {
+		t.Run(page, func(t *testing.T) {
+			h := newHub(t)
+			h.finishedGame(t, "club-1", 2)
+			var mu sync.Mutex
+			clock := time.Now()
+			now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+			srv := httptest.NewServer(web.WithEvents(h.srv.Config.Handler, web.EventsConfig{Store: h.store, Password: "dirpw", ViewersLogin: true, ViewersPassword: "viewpw", Now: now}))
+			t.Cleanup(srv.Close)
+			ctx := browsertest.Browser(t, 1024, 768, 60*time.Second)
+			if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/login?next="+page),
+				chromedp.SendKeys(chromedp.ID("password"), "viewpw"), chromedp.Click(chromedp.CSS("#viewer-login button"))); err != nil {
+				t.Fatal(err)
+			}
+			if ok, _ := poll(ctx, `location.pathname === '`+page+`' && document.getElementById('conn').textContent === 'live'`, 10*time.Second); !ok {
+				where, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + ' ' + document.getElementById('conn')?.textContent`))
+				t.Fatalf("after logging in: %s, want %s live", where, page)
+			}
+			mu.Lock()
+			clock = clock.Add(8 * 24 * time.Hour)
+			mu.Unlock()
+			h.srv.Config.Handler.(*web.Handler).Close() // ends the streams, as a restart of the hub does
+			if ok, _ := poll(ctx, `location.pathname === '/login' && new URLSearchParams(location.search).get('next') === '`+page+`'`, 20*time.Second); !ok {
+				where, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
+				t.Errorf("after the login ended and the stream broke: at %s, want the login page (and back after)", where)
+			}
+		})
+	}
 }

@@ -119,7 +119,8 @@ func open(r *http.Request) bool {
 
 // guard answers every request but the open ones only with a session: a
 // page asked without one goes to /login (and back after), anything else
-// is answered 401.
+// is answered 401. (A page whose stream breaks asks for itself with HEAD:
+// once the session has ended, it goes to /login too.)
 func (v *viewers) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if open(r) || v.authed(r) {
@@ -127,7 +128,7 @@ func (v *viewers) guard(next http.Handler) http.Handler {
 			return
 		}
 		secure(w)
-		if r.Method == http.MethodGet && !strings.HasPrefix(r.URL.Path, "/api/") {
+		if (r.Method == http.MethodGet || r.Method == http.MethodHead) && !strings.HasPrefix(r.URL.Path, "/api/") {
 			http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
 			return
 		}

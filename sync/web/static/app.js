@@ -210,6 +210,7 @@
       // Reconnect ourselves so the new stream starts after the last message.
       es.close();
       setConn('reconnecting…', 'bad');
+      window.boardd.loginAgain();
       setTimeout(connect, app.retry);
       app.retry = Math.min(app.retry * 2, 15000);
     });
