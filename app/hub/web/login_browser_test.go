@@ -12,17 +12,25 @@ import (
 	"boardd/internal/browsertest"
 )
 
-// With --viewers-login a viewer in a real browser asking for /games lands
-// on the login page, is told a wrong password, logs in with the viewers'
-// password and is back on /games, which lists the games.
-func TestBrowserViewersLogin(t *testing.T) {
-	h := newHub(t)
+// guardedHub is a hub with a finished game of club-1 behind
+// --viewers-login (the viewers' password "viewpw"), on a clock that later
+// moves on.
+func guardedHub(t *testing.T) (h *hub, srv *httptest.Server, later func(time.Duration)) {
+	h = newHub(t)
 	h.finishedGame(t, "club-1", 2)
 	var mu sync.Mutex
 	clock := time.Now()
 	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
-	srv := httptest.NewServer(web.WithEvents(h.srv.Config.Handler, web.EventsConfig{Store: h.store, Password: "dirpw", ViewersLogin: true, ViewersPassword: "viewpw", Now: now}))
+	srv = httptest.NewServer(web.WithEvents(h.srv.Config.Handler, web.EventsConfig{Store: h.store, Password: "dirpw", ViewersLogin: true, ViewersPassword: "viewpw", Now: now}))
 	t.Cleanup(srv.Close)
+	return h, srv, func(d time.Duration) { mu.Lock(); clock = clock.Add(d); mu.Unlock() }
+}
+
+// With --viewers-login a viewer in a real browser asking for /games lands
+// on the login page, is told a wrong password, logs in with the viewers'
+// password and is back on /games, which lists the games.
+func TestBrowserViewersLogin(t *testing.T) {
+	_, srv, later := guardedHub(t)
 	ctx := browsertest.Browser(t, 1024, 768, 60*time.Second)
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/games?board=club")); err != nil {
 		t.Fatal(err)
@@ -44,9 +52,7 @@ func TestBrowserViewersLogin(t *testing.T) {
 		note, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('login-note').textContent`))
 		t.Fatalf("a wrong password: the page says %q", note)
 	}
-	mu.Lock()
-	clock = clock.Add(2 * time.Second) // past the throttle's wait after one failure
-	mu.Unlock()
+	later(2 * time.Second) // past the throttle's wait after one failure
 	try("viewpw")
 	if ok, _ := poll(ctx, `location.pathname + location.search === '/games?board=club' && document.querySelectorAll('#hub-games tbody tr').length === 1`, 10*time.Second); !ok {
 		where, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + ' ' + document.body.innerText.slice(0, 300)`))
@@ -62,13 +68,7 @@ func TestBrowserViewersLogin(t *testing.T) {
 func TestBrowserLiveUntilTheLoginEnds(t *testing.T) {
 	for _, page := range []string{"/", "/board/club-1"} {
 		t.Run(page, func(t *testing.T) {
-			h := newHub(t)
-			h.finishedGame(t, "club-1", 2)
-			var mu sync.Mutex
-			clock := time.Now()
-			now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
-			srv := httptest.NewServer(web.WithEvents(h.srv.Config.Handler, web.EventsConfig{Store: h.store, Password: "dirpw", ViewersLogin: true, ViewersPassword: "viewpw", Now: now}))
-			t.Cleanup(srv.Close)
+			h, srv, later := guardedHub(t)
 			ctx := browsertest.Browser(t, 1024, 768, 60*time.Second)
 			if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/login?next="+page),
 				chromedp.SendKeys(chromedp.ID("password"), "viewpw"), chromedp.Click(chromedp.CSS("#viewer-login button"))); err != nil {
@@ -78,9 +78,7 @@ func TestBrowserLiveUntilTheLoginEnds(t *testing.T) {
 				where, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + ' ' + document.getElementById('conn')?.textContent`))
 				t.Fatalf("after logging in: %s, want %s live", where, page)
 			}
-			mu.Lock()
-			clock = clock.Add(8 * 24 * time.Hour)
-			mu.Unlock()
+			later(8 * 24 * time.Hour)
 			h.srv.Config.Handler.(*web.Handler).Close() // ends the streams, as a restart of the hub does
 			if ok, _ := poll(ctx, `location.pathname === '/login' && new URLSearchParams(location.search).get('next') === '`+page+`'`, 20*time.Second); !ok {
 				where, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
