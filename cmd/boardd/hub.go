@@ -36,7 +36,7 @@ func runHub(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.Web, "web", server.DefaultWeb, `where the web server listens ("off": none)`)
 	fs.StringVar(&cfg.StateDir, "state", "", "the state directory: database and passwords (default $STATE_DIRECTORY or "+server.DefaultStateDir+")")
 	fs.StringVar(&cfg.Prefix, "prefix", mqtt.DefaultPrefix, "first topic level of the boards")
-	fs.BoolVar(&cfg.ViewersLogin, "viewers-login", false, "the events' pages need the tournament director's login for reading too (default: viewers need none)")
+	fs.BoolVar(&cfg.ViewersLogin, "viewers-login", false, "every page and reading route needs a login: the viewers' password (made on the first start, kept in the state directory, printed) or the director's (default: viewers need none)")
 	verbose := fs.Bool("v", false, "log every stored message and the broker's connections")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: boardd hub [--db PATH|postgres://…] [--broker URL[,URL…] [--ca FILE]] [--web ADDR] [--mqtt ADDR] [--state DIR] [--viewers-login]")

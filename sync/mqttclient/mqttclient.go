@@ -1,8 +1,10 @@
 // Package mqttclient is the client side of a board's MQTT mirror, for the
 // commands that follow boards from elsewhere (boardd collect, watch and
-// bot): the broker flags they share, a connection that reconnects and
-// resubscribes by itself, and a remote board (Dial) that reads the board's
-// state and sends it commands as a bot seat needs.
+// bot, the club hub): the broker flags they share, a connection that
+// reconnects and resubscribes by itself (a client id of its own each,
+// ClientID), a remote board (Dial) that reads the board's state and sends
+// it commands as a bot seat needs, and a Commander that sends any board
+// commands (the hub pushing a round).
 package mqttclient
 
 import (
@@ -10,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"sync/atomic"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
@@ -114,8 +117,14 @@ func Subscribe(c paho.Client, filters map[string]byte, h paho.MessageHandler) er
 	return nil
 }
 
-// ClientID is a client id unique to this process: boardd-<what>-<host>-<pid>.
+// ClientID is a client id for one connection, unique to it among this
+// process's (several Boards or Commanders of one process do not push
+// each other off the broker) and to this process among the machine's:
+// boardd-<what>-<host>-<pid>-<n>.
 func ClientID(what string) string {
 	host, _ := os.Hostname()
-	return fmt.Sprintf("boardd-%s-%s-%d", what, host, os.Getpid())
+	return fmt.Sprintf("boardd-%s-%s-%d-%d", what, host, os.Getpid(), connections.Add(1))
 }
+
+// connections counts the client ids given out.
+var connections atomic.Uint64

@@ -91,6 +91,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"boardd/internal/session"
 	"boardd/internal/throttle"
 	"boardd/referee"
 	"boardd/rules/pgn4"
@@ -163,7 +164,7 @@ type Server struct {
 	timing    streamTiming      // the event streams' pace (defaultTiming)
 
 	mu       sync.Mutex
-	sessions map[[32]byte]time.Time // sha256(token) → expiry
+	sessions session.Table // the logins
 	now      func() time.Time
 }
 
@@ -197,7 +198,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxStreamsPerAddress <= 0 {
 		cfg.MaxStreamsPerAddress = 4
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, sessions: map[[32]byte]time.Time{}, now: time.Now, timing: defaultTiming,
+	s := &Server{cfg: cfg, log: cfg.Log, sessions: session.Table{}, now: time.Now, timing: defaultTiming,
 		logins: throttle.New(throttle.Config{Delay: cfg.LoginDelay})}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -292,6 +293,11 @@ type PageData struct {
 	// Home, when set, is a link back before the title (the club hub's
 	// page of every board).
 	Home string
+	// Copy, when set, makes the page a read-only copy of the board's
+	// display (the club hub's): it says where the board takes commands,
+	// and what cannot work on a copy is left out (the LEDs toggle: the
+	// copy has no lights; the login and the controls).
+	Copy string
 }
 
 // RenderPage fills the display's page. Its script and style sheets are

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
 	neturl "net/url"
 	"os"
 	"path/filepath"
@@ -208,14 +209,24 @@ func TestBoardRejoinsAndAWipedBoardIsToldWhatToDo(t *testing.T) {
 		playOn(t, d, mv)
 	}
 	holds(t, h, d, "club-2")
-	boards(t, h, "the old history kept", func(b []apiBoard) bool {
-		for _, x := range b {
-			if x.Board == history && x.Moves == 2 && x.LastMove == hubtest.TeamsMoves[1] {
-				return true
-			}
-		}
-		return false
+	// The retired history is no board (not listed); its game is kept,
+	// listed under the retired name.
+	boards(t, h, "club-2 alone, the retired history not a board", func(b []apiBoard) bool {
+		return len(b) == 1 && b[0].Board == "club-2"
 	})
+	resp, err := http.Get("http://" + h.WebAddr + "/api/games?board=" + neturl.QueryEscape(history))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var games []struct {
+		Board string
+		Moves int
+	}
+	json.NewDecoder(resp.Body).Decode(&games)
+	resp.Body.Close()
+	if len(games) != 1 || games[0].Board != history || games[0].Moves != 2 {
+		t.Errorf("the old history's games: %+v, want its game of 2 moves under %s", games, history)
+	}
 	if strings.Count(log.String(), "boardd hub forget") > 3 {
 		t.Errorf("the refusal was logged at every try:\n%s", log.String())
 	}

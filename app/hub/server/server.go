@@ -86,8 +86,10 @@ type Config struct {
 	StateDir string
 	// Prefix is the boards' first topic level (default "boardd").
 	Prefix string
-	// ViewersLogin makes the events' pages need the director's login
-	// for reading too (by default viewers need none).
+	// ViewersLogin makes every page and reading route need a login: the
+	// viewers' password (hub-web-viewer-password in StateDir, made on
+	// the first start with it, printed) or the director's. By default
+	// viewers need none.
 	ViewersLogin bool
 	// Log receives the hub's log; nil discards it. BrokerLog receives the
 	// own broker's (connections come and go: a quieter level suits it).
@@ -121,7 +123,8 @@ type Hub struct {
 	BrokerAddr, WebAddr string
 	boardPW, viewerPW   string
 	directorPW          string
-	cmd                 *commander
+	webViewerPW         string                // the viewers' web password with ViewersLogin
+	cmd                 *mqttclient.Commander // sends the boards commands (a round's new_game)
 }
 
 // Start opens the database (migrating it), starts the broker, the ingest
@@ -169,7 +172,12 @@ func Start(ctx context.Context, cfg Config) (*Hub, error) {
 	if h.directorPW, err = broker.KeptPassword(filepath.Join(cfg.StateDir, "hub-director-password")); err != nil {
 		return nil, err
 	}
-	h.cmd = newCommander(hubBroker)
+	if cfg.ViewersLogin {
+		if h.webViewerPW, err = broker.KeptPassword(filepath.Join(cfg.StateDir, "hub-web-viewer-password")); err != nil {
+			return nil, err
+		}
+	}
+	h.cmd = mqttclient.NewCommander(hubBroker, "hub-cmd")
 	if cfg.Web != "off" {
 		ln, err := syncweb.Listen(cfg.Web, syncweb.HTTPLimits{})
 		if err != nil {
@@ -177,7 +185,7 @@ func Start(ctx context.Context, cfg Config) (*Hub, error) {
 		}
 		h.WebAddr = ln.Addr().String()
 		wh := web.New(h.store, log.With("part", "web"), web.WithLive(h.live), web.WithLookup(catalog.Variant))
-		events := web.EventsConfig{Store: h.store, Log: log.With("part", "events"), Password: h.directorPW, Command: h.cmd.Do, ViewersLogin: cfg.ViewersLogin}
+		events := web.EventsConfig{Store: h.store, Log: log.With("part", "events"), Password: h.directorPW, Command: h.cmd.Do, ViewersLogin: cfg.ViewersLogin, ViewersPassword: h.webViewerPW}
 		h.http = syncweb.HTTPServer(web.WithEvents(wh, events), ln, nil, log.With("part", "web"))
 		h.http.RegisterOnShutdown(func() { wh.Close() }) // an event stream never goes idle by itself
 		h.goRun(func() error {
@@ -327,6 +335,9 @@ func (h *Hub) Greet(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  web:          %s (every board; games at %sgames, JSON at %sapi/boards)\n", url, url, url)
 		fmt.Fprintf(w, "  events:       %sevents  (tournament director's password %s)\n", url, h.directorPW)
+		if h.cfg.ViewersLogin {
+			fmt.Fprintf(w, "  viewers:      log in at %slogin with the password %s (--viewers-login; the director's logs in too)\n", url, h.webViewerPW)
+		}
 	}
 	fmt.Fprintf(w, "  database:     %s (%s)\n", h.store, h.store.Engine())
 	fmt.Fprintf(w, "  state:        %s\n", h.cfg.StateDir)

@@ -95,9 +95,12 @@ type GameItem struct {
 	Event   string            `json:"event"`
 	Round   string            `json:"round"`
 	Players map[string]string `json:"players"` // seat → name
-	Result  string            `json:"result"`  // the PGN4 Result tag ("" while playing)
+	Result  string            `json:"result"`  // the board's PGN4 Result tag ("" while playing)
 	Reason  string            `json:"reason"`
 	Moves   int               `json:"moves"`
+	// Correction is the director's last correction of the result (nil:
+	// none); Result stays the board's.
+	Correction *Correction `json:"-"`
 }
 
 // Games lists stored games, newest first.
@@ -156,6 +159,13 @@ func (s *Store) Games(ctx context.Context, f GameFilter) ([]GameItem, error) {
 			return nil, err
 		}
 		out[i].Event, out[i].Round = tags["Event"], tags["Round"]
+		cs, err := s.Corrections(ctx, out[i].Board, out[i].Game)
+		if err != nil {
+			return nil, err
+		}
+		if len(cs) > 0 {
+			out[i].Correction = &cs[len(cs)-1]
+		}
 		for _, seat := range []string{"Red", "Blue", "Yellow", "Green"} {
 			if tags[seat] != "" {
 				out[i].Players[seat] = tags[seat]

@@ -78,8 +78,12 @@ func (h *handler) boardGames(w http.ResponseWriter, r *http.Request, event strin
 		if it.Board != name || it.Status != "over" || (event != "" && it.Event != event) {
 			continue // Board and Event match parts of names; the board's list wants its own
 		}
-		out = append(out, syncweb.GameItem{File: GameID(it.Board, it.Game), Date: it.Started[:min(10, len(it.Started))], Event: it.Event, Round: it.Round,
-			Board: it.Board, Variant: it.Variant, Players: it.Players, Result: it.Result})
+		g := listItem(it)
+		if g.Corrected {
+			g.Result += " (corrected)"
+		}
+		out = append(out, syncweb.GameItem{File: g.ID, Date: it.Started[:min(10, len(it.Started))], Event: it.Event, Round: it.Round,
+			Board: it.Board, Variant: it.Variant, Players: it.Players, Result: g.Result})
 	}
 	return out, true
 }

@@ -1,10 +1,6 @@
 package web
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -12,11 +8,12 @@ import (
 	"sync"
 	"time"
 
+	"boardd/internal/session"
 	"boardd/internal/throttle"
 )
 
 // The tournament director's login. The director has one password, made
-// on the hub's first start and kept in its eventState directory (hub/server);
+// on the hub's first start and kept in its state directory (hub/server);
 // logging in with it gives a session cookie, and every route that
 // changes an event needs that session and the DirectorHeader. Failed
 // logins are throttled per client address by internal/throttle, as the
@@ -28,7 +25,7 @@ const DirectorCookie = "boardd_hub_director"
 // DirectorHeader must be "1" on every changing request, as on the board's
 // own page: a cross-site form cannot set it, so the cookie alone is not
 // enough.
-const DirectorHeader = "X-Boardd-Request"
+const DirectorHeader = session.RequestHeader
 
 // directorSessionTTL is how long a director's login lasts; maxDirectorSessions bounds
 // the sessions kept (the oldest go first).
@@ -43,15 +40,15 @@ type director struct {
 	logins   *throttle.Limiter
 	now      func() time.Time
 
-	mu       sync.Mutex
-	sessions map[[32]byte]time.Time // token's hash → expiry
+	sessions session.Keeper
 }
 
 func newDirector(password string, now func() time.Time) *director {
 	if now == nil {
 		now = time.Now
 	}
-	return &director{password: password, now: now, logins: throttle.New(throttle.Config{Now: now}), sessions: map[[32]byte]time.Time{}}
+	return &director{password: password, now: now, logins: throttle.New(throttle.Config{Now: now}),
+		sessions: session.Keeper{Mu: &sync.Mutex{}, Table: session.Table{}, Now: now, Cookie: DirectorCookie, TTL: directorSessionTTL, Max: maxDirectorSessions}}
 }
 
 // directorMe is the answer of the login routes.
@@ -77,10 +74,7 @@ func (d *director) handleLogin(w http.ResponseWriter, r *http.Request) {
 		eventJSON(w, http.StatusUnauthorized, directorMe{Error: "this hub has no director's password: events are read-only"})
 		return
 	}
-	ok, wait := d.logins.Attempt(r.RemoteAddr, func() bool {
-		got, want := sha256.Sum256([]byte(req.Password)), sha256.Sum256([]byte(d.password))
-		return subtle.ConstantTimeCompare(got[:], want[:]) == 1
-	})
+	ok, wait := d.logins.Attempt(r.RemoteAddr, func() bool { return session.SamePassword(req.Password, d.password) })
 	if wait > 0 {
 		secs := int((wait + time.Second - 1) / time.Second)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
@@ -88,61 +82,24 @@ func (d *director) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !ok {
-		eventJSON(w, http.StatusUnauthorized, directorMe{CanLogin: true, Error: "wrong password (the director's password is in the hub's eventState directory, hub-director-password)"})
+		eventJSON(w, http.StatusUnauthorized, directorMe{CanLogin: true, Error: "wrong password (the director's password is in the hub's state directory, hub-director-password)"})
 		return
 	}
-	var b [32]byte
-	rand.Read(b[:])
-	token := base64.RawURLEncoding.EncodeToString(b[:])
-	d.mu.Lock()
-	now := d.now()
-	var oldest [32]byte
-	var oldestExp time.Time
-	for k, exp := range d.sessions {
-		if !now.Before(exp) {
-			delete(d.sessions, k)
-		} else if oldestExp.IsZero() || exp.Before(oldestExp) {
-			oldest, oldestExp = k, exp
-		}
+	if err := d.sessions.Login(w, r); err != nil {
+		eventJSON(w, http.StatusInternalServerError, directorMe{CanLogin: true, Error: "login: " + err.Error()})
+		return
 	}
-	if len(d.sessions) >= maxDirectorSessions {
-		delete(d.sessions, oldest)
-	}
-	d.sessions[sha256.Sum256([]byte(token))] = now.Add(directorSessionTTL)
-	d.mu.Unlock()
-	http.SetCookie(w, &http.Cookie{Name: DirectorCookie, Value: token, Path: "/", MaxAge: int(directorSessionTTL / time.Second),
-		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 	eventJSON(w, http.StatusOK, directorMe{Director: true, CanLogin: true})
 }
 
 func (d *director) handleLogout(w http.ResponseWriter, r *http.Request) {
-	if c, err := r.Cookie(DirectorCookie); err == nil {
-		d.mu.Lock()
-		delete(d.sessions, sha256.Sum256([]byte(c.Value)))
-		d.mu.Unlock()
-	}
-	http.SetCookie(w, &http.Cookie{Name: DirectorCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	d.sessions.Logout(w, r)
 	eventJSON(w, http.StatusOK, directorMe{CanLogin: d.password != ""})
 }
 
 // authed tells whether the request carries a live director's session.
 func (d *director) authed(r *http.Request) bool {
-	if d.password == "" {
-		return false
-	}
-	c, err := r.Cookie(DirectorCookie)
-	if err != nil || c.Value == "" {
-		return false
-	}
-	k := sha256.Sum256([]byte(c.Value))
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	exp, ok := d.sessions[k]
-	if ok && !d.now().Before(exp) {
-		delete(d.sessions, k)
-		ok = false
-	}
-	return ok
+	return d.password != "" && d.sessions.Valid(r)
 }
 
 // only guards a changing route: a director's session and the

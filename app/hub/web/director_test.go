@@ -153,13 +153,15 @@ func TestDirectorLogin(t *testing.T) {
 		t.Errorf("after logging out: %d, want 401", code)
 	}
 
-	// --viewers-login: reading needs the login too; the board list stays open
+	// --viewers-login: reading needs the login too, the board list as
+	// well (viewers_test.go has every route)
 	srv3, _, _ := hubWeb(t, true)
 	c3 := newEventClient(t, srv3.URL)
-	if code, _ := c3.do("GET", "/api/events", nil); code != 401 {
-		t.Errorf("viewers-login: GET /api/events without a login: %d, want 401", code)
+	for _, p := range []string{"/api/events", "/api/boards"} {
+		if code, _ := c3.do("GET", p, nil); code != 401 {
+			t.Errorf("viewers-login: GET %s without a login: %d, want 401", p, code)
+		}
 	}
-	c3.must(200, "GET", "/api/boards", nil, nil)
 	c3.must(200, "POST", "/api/director/login", map[string]string{"password": "pw"}, nil)
 	c3.must(200, "GET", "/api/events", nil, nil)
 }

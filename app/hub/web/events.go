@@ -36,8 +36,12 @@ type EventsConfig struct {
 	// Command sends a command to a board over MQTT and returns the
 	// board's reply (hub/server). nil: rounds cannot be pushed.
 	Command func(ctx context.Context, board string, c referee.Command) referee.Reply
-	// ViewersLogin makes reading the events need the director's login too.
+	// ViewersLogin makes every reading route need a login: a viewer's
+	// (ViewersPassword) or the director's (viewers.go).
 	ViewersLogin bool
+	// ViewersPassword is the viewers' password with ViewersLogin ("": only
+	// the director's password logs in).
+	ViewersPassword string
 	// Now is the clock of the sessions and the throttle (default time.Now).
 	Now func() time.Time
 }
@@ -54,23 +58,30 @@ func WithEvents(next http.Handler, cfg EventsConfig) http.Handler {
 	mux.HandleFunc("GET /api/director/me", e.d.handleMe)
 	mux.HandleFunc("POST /api/director/login", e.d.handleLogin)
 	mux.HandleFunc("POST /api/director/logout", e.d.handleLogout)
-	read := e.read
-	mux.HandleFunc("GET /api/events", read(e.list))
+	mux.HandleFunc("GET /api/events", e.list)
 	mux.HandleFunc("POST /api/events", e.d.only(e.create))
-	mux.HandleFunc("GET /api/events/{id}", read(e.show))
+	mux.HandleFunc("GET /api/events/{id}", e.show)
 	mux.HandleFunc("PUT /api/events/{id}", e.d.only(e.edit))
 	mux.HandleFunc("PUT /api/events/{id}/players", e.d.only(e.setPlayers))
 	mux.HandleFunc("POST /api/events/{id}/rounds/{n}/pair", e.d.only(e.pair))
 	mux.HandleFunc("POST /api/events/{id}/rounds/{n}/push", e.d.only(e.push))
 	mux.HandleFunc("POST /api/events/{id}/rounds/{n}/tables/{t}/result", e.d.only(e.correct))
-	mux.HandleFunc("GET /api/events/{id}/standings", read(e.standings))
-	mux.HandleFunc("GET /api/events/{id}/standings.csv", read(e.standingsCSV))
-	mux.HandleFunc("GET /api/events/{id}/players/{pid}", read(e.player))
-	mux.HandleFunc("GET /api/events/{id}/pgn4", read(e.eventPGN4))
-	mux.HandleFunc("GET /api/events/{id}/rounds/{n}/pgn4", read(e.roundPGN4))
+	mux.HandleFunc("GET /api/events/{id}/standings", e.standings)
+	mux.HandleFunc("GET /api/events/{id}/standings.csv", e.standingsCSV)
+	mux.HandleFunc("GET /api/events/{id}/players/{pid}", e.player)
+	mux.HandleFunc("GET /api/events/{id}/pgn4", e.eventPGN4)
+	mux.HandleFunc("GET /api/events/{id}/rounds/{n}/pgn4", e.roundPGN4)
 	e.pages(mux)
 	mux.Handle("/", next)
-	return mux
+	if !cfg.ViewersLogin {
+		return mux
+	}
+	v := newViewers(cfg.ViewersPassword, e.d)
+	mux.HandleFunc("GET /login", staticPage("login.html"))
+	mux.HandleFunc("GET /api/viewer/me", v.handleMe)
+	mux.HandleFunc("POST /api/viewer/login", v.handleLogin)
+	mux.HandleFunc("POST /api/viewer/logout", v.handleLogout)
+	return v.guard(mux)
 }
 
 type events struct {
@@ -78,17 +89,6 @@ type events struct {
 	s   *store.Store
 	log *slog.Logger
 	d   *director
-}
-
-// read guards a reading route when viewers need the login.
-func (e *events) read(h http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if e.cfg.ViewersLogin && !e.d.authed(r) {
-			eventError(w, http.StatusUnauthorized, "this hub shows its events after the director's login: POST /api/director/login")
-			return
-		}
-		h(w, r)
-	}
 }
 
 // fail answers a store error: 404 for what is not there, 409 for a

@@ -31,10 +31,41 @@ func parseGameID(id string) (board, game string, err error) {
 	return "", "", fmt.Errorf("game %q: want BOARD~GAME, as GET /api/games lists them (id)", clip(id))
 }
 
-// gameItem is one line of GET /api/games: the store's, with its id.
+// gameItem is one line of GET /api/games: the store's, with its id. A
+// result the director corrected is the correction's (result, as the PGN4
+// download's Result tag has it), marked so: corrected, the note, and the
+// board's own result.
 type gameItem struct {
 	ID string `json:"id"`
 	store.GameItem
+	Corrected   bool   `json:"corrected,omitempty"`
+	Note        string `json:"correction_note,omitempty"`
+	BoardResult string `json:"board_result,omitempty"`
+}
+
+// listItem is the store's item as the lists show it: a correction's
+// result in place of the board's.
+func listItem(it store.GameItem) gameItem {
+	g := gameItem{ID: GameID(it.Board, it.Game), GameItem: it}
+	if c := it.Correction; c != nil {
+		g.Corrected, g.Note, g.BoardResult = true, c.Note, it.Result
+		g.Result = correctedTag(it.Variant, it.Players, c.New)
+	}
+	return g
+}
+
+// correctedTag is the PGN4 Result tag of a director's correction r of a
+// game of variant, its players by seat.
+func correctedTag(variant string, players map[string]string, r store.Result) string {
+	kind := event.FFA
+	if strings.Contains(strings.ToLower(variant), event.Teams) {
+		kind = event.Teams
+	}
+	var names [4]string
+	for i, seat := range []string{"Red", "Blue", "Yellow", "Green"} {
+		names[i] = players[seat]
+	}
+	return event.ResultTag(kind, event.Result{Winners: r.Winners, Points: r.Points}, names)
 }
 
 func (h *handler) gameRoutes(m *http.ServeMux) {
@@ -62,7 +93,7 @@ func (h *handler) handleGames(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]gameItem, 0, len(items))
 	for _, it := range items {
-		out = append(out, gameItem{ID: GameID(it.Board, it.Game), GameItem: it})
+		out = append(out, listItem(it))
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -147,19 +178,11 @@ func (h *handler) gamePGN4(ctx context.Context, board, game string) (string, int
 		return text, http.StatusOK, nil
 	}
 	g, _, _ := h.store.Game(ctx, board, game)
-	kind := event.FFA
-	if strings.Contains(strings.ToLower(g.Variant), event.Teams) {
-		kind = event.Teams
-	}
-	var names [4]string
-	for i, seat := range []string{"Red", "Blue", "Yellow", "Green"} {
-		names[i] = g.Tags[seat]
-	}
 	note := ""
 	if cs, err := h.store.Corrections(ctx, board, game); err == nil && len(cs) > 0 {
 		note = cs[len(cs)-1].Note
 	}
-	return event.SetResult(text, event.ResultTag(kind, event.Result{Winners: r.Winners, Points: r.Points}, names), note), http.StatusOK, nil
+	return event.SetResult(text, correctedTag(g.Variant, g.Tags, *r), note), http.StatusOK, nil
 }
 
 // fileName is a download's file name: board_game.pgn4, safe characters only.

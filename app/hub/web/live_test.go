@@ -62,6 +62,33 @@ func (h *hub) take(t *testing.T, ms []referee.Message) {
 	}
 }
 
+// finishedGame plays the first moves of hubtest.TeamsMoves on a real
+// board, Green resigns, and the hub takes every message of the game.
+func (h *hub) finishedGame(t *testing.T, board string, moves int) *referee.Live {
+	t.Helper()
+	l := hubtest.Run(t, board, 0)
+	hubtest.Play(t, l, hubtest.TeamsMoves[:moves]...)
+	if r := l.Do(t.Context(), referee.Command{Name: referee.CmdResign, Seat: "Green"}); !r.OK {
+		t.Fatal(r.Error)
+	}
+	sub, err := referee.Resume(l, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Cancel()
+	ms := sub.Backlog
+	for deadline := time.After(5 * time.Second); ms[len(ms)-1].Kind != referee.MsgGameOver; {
+		select {
+		case m := <-sub.Live:
+			ms = append(ms, m)
+		case <-deadline:
+			t.Fatal("no game_over")
+		}
+	}
+	h.take(t, ms)
+	return l
+}
+
 func get(t *testing.T, u string) (int, http.Header, string) {
 	t.Helper()
 	resp, err := http.Get(u)
@@ -94,27 +121,7 @@ func TestGameID(t *testing.T) {
 // an unknown game 404.
 func TestGamePGN4(t *testing.T) {
 	h := newHub(t)
-	l := hubtest.Run(t, "club-1", 0)
-	hubtest.Play(t, l, hubtest.TeamsMoves[:6]...)
-	if r := l.Do(t.Context(), referee.Command{Name: referee.CmdResign, Seat: "Green"}); !r.OK {
-		t.Fatal(r.Error)
-	}
-	sub, err := referee.Resume(l, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.After(5 * time.Second)
-	ms := sub.Backlog
-	for ms[len(ms)-1].Kind != referee.MsgGameOver {
-		select {
-		case m := <-sub.Live:
-			ms = append(ms, m)
-		case <-deadline:
-			t.Fatal("no game_over")
-		}
-	}
-	sub.Cancel()
-	h.take(t, ms)
+	l := h.finishedGame(t, "club-1", 6)
 	id := web.GameID("club-1", l.State().Game)
 	code, hd, text := get(t, h.srv.URL+"/api/games/"+id+".pgn4?download=1")
 	if code != 200 || !strings.Contains(hd.Get("Content-Disposition"), "club-1_") {

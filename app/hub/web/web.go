@@ -1,6 +1,8 @@
 // Package web is the club hub's web server: the page of all boards, each
 // board's full live display, the stored games to look back at, and the
-// JSON and event-stream routes they read. Nothing here needs a login.
+// JSON and event-stream routes they read. Nothing here needs a login;
+// boardd hub --viewers-login puts them all behind the viewers' login
+// (WithEvents, viewers.go).
 //
 // # Routes
 //
@@ -117,12 +119,17 @@ func New(s *store.Store, log *slog.Logger, opts ...Option) *Handler {
 
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	secure(w)
+	h.mux.ServeHTTP(w, r)
+}
+
+// secure sets the headers every answer of the hub's pages carries.
+func secure(w http.ResponseWriter) {
 	hd := w.Header()
 	hd.Set("Content-Security-Policy", syncweb.CSP)
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "no-referrer")
 	hd.Set("X-Frame-Options", "DENY")
-	h.mux.ServeHTTP(w, r)
 }
 
 // Close ends the open event streams (their viewers come back later) and

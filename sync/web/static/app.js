@@ -210,6 +210,7 @@
       // Reconnect ourselves so the new stream starts after the last message.
       es.close();
       setConn('reconnecting…', 'bad');
+      window.boardd.loginAgain();
       setTimeout(connect, app.retry);
       app.retry = Math.min(app.retry * 2, 15000);
     });
@@ -443,10 +444,12 @@
       } catch (e) { /* not remembered, no harm */ }
       return null;
     };
-    leds.checked = params.get('leds') === '1' || store('boardd.leds') === '1';
+    // a read-only copy (the club hub's) has no lights to show
+    const copy = document.body.dataset.copy === 'true';
+    leds.checked = !copy && (params.get('leds') === '1' || store('boardd.leds') === '1');
     const showLeds = () => {
       document.body.classList.toggle('leds', leds.checked);
-      store('boardd.leds', leds.checked ? '1' : '0');
+      if (!copy) store('boardd.leds', leds.checked ? '1' : '0');
     };
     leds.addEventListener('change', showLeds);
     showLeds();

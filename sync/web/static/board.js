@@ -279,5 +279,15 @@
     }
   }
 
-  window.boardd = { SEATS, FILES, FILL, LINE, TEXT, el, seatIndex, seatClass, botLevels, formatClock, Board };
+  // loginAgain reloads the page when a broken event stream was the end of
+  // its login (a club hub with --viewers-login sends a page without one to
+  // its login page): the page asks for itself without following
+  // redirects. Elsewhere the page answers and nothing happens.
+  function loginAgain() {
+    fetch(location.href, { method: 'HEAD', redirect: 'manual', credentials: 'same-origin' })
+      .then((r) => { if (r.type === 'opaqueredirect') location.reload(); })
+      .catch(() => {});
+  }
+
+  window.boardd = { SEATS, FILES, FILL, LINE, TEXT, el, seatIndex, seatClass, botLevels, formatClock, Board, loginAgain };
 })();

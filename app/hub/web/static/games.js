@@ -43,8 +43,13 @@
         p.append(el('span', 'dot ' + seatClass(s)), g.players[s]);
         players.append(p);
       }
-      row.append(players, el('td', 'g-result', g.status === 'over' ? (g.result === '*' ? 'unfinished' : g.result) + (g.reason ? ' (' + g.reason + ')' : '') : 'playing'),
-        el('td', 'g-moves', String(g.moves)));
+      const result = el('td', 'g-result', g.status === 'over' || g.corrected ? (g.result === '*' ? 'unfinished' : g.result) + (g.reason && !g.corrected ? ' (' + g.reason + ')' : '') : 'playing');
+      if (g.corrected) {
+        // the director's correction, as the PGN4 download has it; the board's own result in the tooltip
+        result.append(' ', el('span', 'badge corrected', 'corrected'));
+        result.title = 'corrected by the tournament director: ' + g.correction_note + ' (the board had: ' + (g.board_result || 'no result') + (g.reason ? ', ' + g.reason : '') + ')';
+      }
+      row.append(players, result, el('td', 'g-moves', String(g.moves)));
       const act = el('td', 'g-act');
       const view = el('a', 'button view', 'View');
       view.href = '/board/' + encodeURIComponent(g.board) + '?view=' + encodeURIComponent(g.id);

@@ -164,6 +164,7 @@
       // gives up on a refused stream).
       es.close();
       setConn('reconnecting…', 'bad');
+      window.boardd.loginAgain();
       setTimeout(connect, hub.retry);
       hub.retry = Math.min(hub.retry * 2, 15000);
     });
