@@ -5,12 +5,14 @@ package hubtest
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"testing"
 	"time"
 
 	"boardd/referee"
 	"boardd/rules"
+	"boardd/rules/square"
 	"boardd/sensors"
 	"boardd/sync/mqtt"
 )
@@ -79,23 +81,63 @@ func Play(t *testing.T, l *referee.Live, moves ...string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, mv := range moves {
-		steps, err := l.HandsFor(ctx, mv)
-		if err != nil {
-			t.Fatalf("%s: %v", mv, err)
-		}
-		var evs []sensors.Event
-		for _, s := range steps {
-			k := sensors.Place
-			if s.Lift {
-				k = sensors.Lift
-			}
-			evs = append(evs, sensors.Event{Kind: k, Square: s.Square})
-		}
-		if err := l.Feed(ctx, evs, true); err != nil {
+		if err := Move(ctx, l, mv); err != nil {
 			t.Fatal(err)
 		}
-		if st := l.State(); len(st.Moves) == 0 || st.Moves[len(st.Moves)-1].Move != mv {
-			t.Fatalf("the board did not take %s: %+v", mv, st.Moves)
-		}
 	}
+}
+
+// Move makes one move (PGN4) on the board by hand and says why when the
+// board does not take it. Unlike Play it may run outside the test's
+// goroutine (several boards playing at once).
+func Move(ctx context.Context, l *referee.Live, mv string) error {
+	steps, err := l.HandsFor(ctx, mv)
+	if err != nil {
+		return fmt.Errorf("%s: %v", mv, err)
+	}
+	var evs []sensors.Event
+	for _, s := range steps {
+		k := sensors.Place
+		if s.Lift {
+			k = sensors.Lift
+		}
+		evs = append(evs, sensors.Event{Kind: k, Square: s.Square})
+	}
+	if err := l.Feed(ctx, evs, true); err != nil {
+		return fmt.Errorf("%s: %v", mv, err)
+	}
+	if st := l.State(); len(st.Moves) == 0 || st.Moves[len(st.Moves)-1].Move != mv {
+		return fmt.Errorf("the board did not take %s: %+v", mv, st.Moves)
+	}
+	return nil
+}
+
+// SetUp sets the pieces up as the board's game wants them (after a
+// new_game on a board where the last game's pieces stand): every piece
+// off a square that should be empty, one on every square that should
+// hold one, as the set-up lights show.
+func SetUp(ctx context.Context, l *referee.Live) error {
+	st := l.State()
+	var evs []sensors.Event
+	for _, name := range st.Wrong {
+		q, err := square.Parse(name)
+		if err != nil {
+			return err
+		}
+		evs = append(evs, sensors.Event{Kind: sensors.Lift, Square: q})
+	}
+	for _, name := range st.Missing {
+		q, err := square.Parse(name)
+		if err != nil {
+			return err
+		}
+		evs = append(evs, sensors.Event{Kind: sensors.Place, Square: q})
+	}
+	if err := l.Feed(ctx, evs, true); err != nil {
+		return err
+	}
+	if st := l.State(); st.Status != "playing" {
+		return fmt.Errorf("board %s after the set-up: %s (wrong %v, missing %v)", st.Board, st.Status, st.Wrong, st.Missing)
+	}
+	return nil
 }

@@ -21,13 +21,19 @@ import (
 )
 
 // childEnv makes the test binary a hub process (TestMain): state
-// directory and MQTT address, separated by a comma.
+// directory and MQTT address and, optionally, the web address and the
+// database (default: web off, hub.db in the state directory), separated
+// by commas.
 const childEnv = "BOARDD_HUB_TEST_CHILD"
 
 func TestMain(m *testing.M) {
 	if v := os.Getenv(childEnv); v != "" {
-		state, addr, _ := strings.Cut(v, ",")
-		h, err := server.Start(context.Background(), server.Config{StateDir: state, MQTT: addr, Web: "off"})
+		f := append(strings.Split(v, ","), "", "", "")
+		cfg := server.Config{StateDir: f[0], MQTT: f[1], Web: f[2], DB: f[3]}
+		if cfg.Web == "" {
+			cfg.Web = "off"
+		}
+		h, err := server.Start(context.Background(), cfg)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -39,12 +45,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// hubProcess starts this test binary as a hub on state and addr and
-// waits for its greeting; kill sends it SIGKILL.
-func hubProcess(t *testing.T, state, addr string) (join string, kill func()) {
+// hubProcess starts this test binary as a hub on state and addr (and
+// extra: the web address, the database; see childEnv) and waits for its
+// greeting; kill sends it SIGKILL.
+func hubProcess(t *testing.T, state, addr string, extra ...string) (join string, kill func()) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+state+","+addr)
+	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join(append([]string{state, addr}, extra...), ","))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

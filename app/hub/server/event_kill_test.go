@@ -1,0 +1,742 @@
+package server_test
+
+import (
+	"cmp"
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	neturl "net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"boardd/app/catalog"
+	"boardd/app/hub/hubtest"
+	"boardd/app/hub/store"
+	"boardd/app/hub/store/pgtest"
+	"boardd/referee"
+	"boardd/rules"
+	"boardd/rules/pgn4"
+)
+
+// eventLong makes TestEventKilledMidRound's games longer: 96 plies of
+// each real game instead of 24 (go test ./app/hub/server -run
+// EventKilled -hub.event-long).
+var eventLong = flag.Bool("hub.event-long", false, "TestEventKilledMidRound: play 96 plies of each real game instead of 24")
+
+// Sizes of the measured event (docs/hub.md, issue 31): 4 rounds of 10
+// boards, 40 players (20 teams of two in Teams).
+const (
+	fullRounds = 4
+	fullBoards = 10
+)
+
+// A full event played by real boards from the director's API to the
+// standings, with the hub's process killed with SIGKILL in the middle
+// of round 2 (half the boards finished, half in the middle of their
+// games, which they play on while the hub is down) and started again on
+// the same state directory and database. At the end every game each
+// board played is in the database with every turn its stream numbered,
+// in order, once; each round's tables are linked to the games the
+// boards played for them; and after every round the hub's standings
+// equal standings the test computes from the boards' own results.
+// Once on SQLite and once on PostgreSQL (skipped without it, except in
+// CI), FFA; and a Teams event on SQLite.
+func TestEventKilledMidRound(t *testing.T) {
+	plies := 24
+	if *eventLong {
+		plies = 96
+	}
+	t.Run("sqlite", func(t *testing.T) { runKilledEvent(t, "ffa", "", plies) })
+	t.Run("postgres", func(t *testing.T) {
+		pg := pgtest.Start(t)
+		runKilledEvent(t, "ffa", pg.NewDB(t), plies)
+	})
+	t.Run("teams-sqlite", func(t *testing.T) { runKilledEvent(t, "teams", "", plies) })
+}
+
+// killedEvent is one run: the hub's process and addresses, the director's
+// client, the boards, and what the boards played.
+type killedEvent struct {
+	t                  *testing.T
+	kind               string
+	state, mqtt, web   string
+	db                 string // "" is hub.db in state
+	kill               func()
+	a                  *api
+	live               map[string]*referee.Live
+	boards             []string
+	games              [][]string // real games' moves, by index
+	played             []playedGame
+	eventID            int64
+	eventName, players string
+}
+
+// playedGame is a game as its board played it: the board's own record.
+type playedGame struct {
+	round, table int
+	board, game  string
+	seats        [4]string // the names the board had at Red, Blue, Yellow, Green
+	result       referee.ResultInfo
+}
+
+func runKilledEvent(t *testing.T, kind, db string, plies int) {
+	began := time.Now()
+	e := &killedEvent{t: t, kind: kind, state: t.TempDir(), db: db, live: map[string]*referee.Live{}, eventName: "Club night " + kind}
+	e.mqtt, e.web = freeAddr(t), freeAddr(t)
+	e.games = realGames(t, kind, plies)
+	e.startHub()
+	join, _ := neturl.Parse(e.joinURL())
+	pw, _ := join.User.Password()
+	for i := 1; i <= fullBoards; i++ {
+		name := fmt.Sprintf("club-%02d", i)
+		e.boards = append(e.boards, name)
+		e.live[name] = hubtest.Start(t, hubtest.Board{Broker: "tcp://" + join.Host, User: join.User.Username(), Password: pw, Name: name})
+	}
+
+	var ev struct{ ID int64 }
+	e.a.must(201, "POST", "/api/events", map[string]any{"name": e.eventName, "kind": kind, "time_control": "-", "rounds": fullRounds, "boards": e.boards}, &ev)
+	e.eventID = ev.ID
+	var lines []string
+	for i := 1; i <= 40; i += 1 + b2i(kind == "teams") {
+		if kind == "teams" {
+			lines = append(lines, fmt.Sprintf("Player %02d & Player %02d", i, i+1))
+		} else {
+			lines = append(lines, fmt.Sprintf("Player %02d", i))
+		}
+	}
+	e.a.must(200, "PUT", e.base()+"/players", map[string]string{"text": strings.Join(lines, "\n")}, nil)
+
+	for r := 1; r <= fullRounds; r++ {
+		e.round(r)
+		e.checkStandings(r)
+	}
+	e.checkGames()
+	t.Logf("%s on %s: %d rounds × %d boards, %d plies a game, the hub killed in round 2: %v", kind, e.engine(), fullRounds, fullBoards, plies, time.Since(began).Round(time.Millisecond))
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (e *killedEvent) engine() string {
+	if e.db == "" {
+		return "SQLite"
+	}
+	return "PostgreSQL"
+}
+
+func (e *killedEvent) base() string { return fmt.Sprintf("/api/events/%d", e.eventID) }
+
+// startHub starts the hub's process (again) and logs the director in
+// with the password it keeps in its state directory.
+func (e *killedEvent) startHub() {
+	t := e.t
+	t.Helper()
+	_, e.kill = hubProcess(t, e.state, e.mqtt, e.web, e.db)
+	pw, err := os.ReadFile(filepath.Join(e.state, "hub-director-password"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jar, _ := cookiejar.New(nil)
+	e.a = &api{t: t, base: "http://" + e.web, c: &http.Client{Jar: jar, Timeout: 60 * time.Second}}
+	e.a.must(200, "POST", "/api/director/login", map[string]string{"password": strings.TrimSpace(string(pw))}, nil)
+}
+
+func (e *killedEvent) joinURL() string {
+	pw, err := os.ReadFile(filepath.Join(e.state, "hub-board-password"))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return "mqtt://board:" + strings.TrimSpace(string(pw)) + "@" + e.mqtt
+}
+
+// waitJoined waits, as a director does before pushing a round, until
+// the hub's page shows every board joined.
+func (e *killedEvent) waitJoined() {
+	t := e.t
+	t.Helper()
+	for end := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var bs []apiBoard
+		e.a.must(200, "GET", "/api/boards", nil, &bs)
+		on := 0
+		for _, b := range bs {
+			if b.Status != "offline" {
+				on++
+			}
+		}
+		if on == len(e.boards) {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the hub shows %d of %d boards joined: %+v", on, len(e.boards), bs)
+		}
+	}
+}
+
+// stop is where a board pauses in the middle of its game: before ply
+// at, it says so on reached and waits for open.
+type stop struct {
+	at            int
+	reached, open chan struct{}
+}
+
+func newStop(at int) *stop { return &stop{at: at, reached: make(chan struct{}), open: make(chan struct{})} }
+
+// round pairs round r, pushes it once every board shows joined, and has
+// every board play its game to the end; in round 2 the hub is killed
+// while boards 6 to 10 are in the middle of their games, they play on
+// while it is down (9 and 10 stop again halfway through the rest), and
+// it is started again before 9 and 10 finish.
+func (e *killedEvent) round(r int) {
+	t := e.t
+	t.Helper()
+	var ej eventJSON
+	e.a.must(200, "POST", fmt.Sprintf("%s/rounds/%d/pair", e.base(), r), nil, &ej)
+	tables := ej.Rounds[r-1].Tables
+	if len(tables) != fullBoards {
+		t.Fatalf("round %d has %d tables, want %d", r, len(tables), fullBoards)
+	}
+	e.waitJoined()
+	e.push(r)
+
+	type outcome struct {
+		g   playedGame
+		err error
+	}
+	done := make(chan outcome, len(tables))
+	stops := map[int][]*stop{}
+	var mid, late []*stop
+	for i, tb := range tables {
+		moves := e.games[((r-1)*fullBoards+i)%len(e.games)]
+		if r == 2 && tb.Table > fullBoards/2 {
+			s := newStop(len(moves) / 2)
+			mid = append(mid, s)
+			stops[tb.Table] = append(stops[tb.Table], s)
+			if tb.Table > fullBoards-2 {
+				s := newStop(3 * len(moves) / 4)
+				late = append(late, s)
+				stops[tb.Table] = append(stops[tb.Table], s)
+			}
+		}
+		go func() {
+			g, err := e.play(r, tb.Table, tb.Board, moves, stops[tb.Table])
+			done <- outcome{g, err}
+		}()
+	}
+	var games []playedGame
+	collect := func(n int) {
+		t.Helper()
+		for range n {
+			select {
+			case o := <-done:
+				if o.err != nil {
+					t.Fatalf("round %d: %v", r, o.err)
+				}
+				games = append(games, o.g)
+			case <-time.After(2 * time.Minute):
+				t.Fatalf("round %d: a board did not finish its game", r)
+			}
+		}
+	}
+	reach := func(ss []*stop) {
+		t.Helper()
+		for _, s := range ss {
+			select {
+			case <-s.reached:
+			case <-time.After(time.Minute):
+				t.Fatalf("round %d: a board did not reach ply %d", r, s.at)
+			}
+		}
+	}
+	if r == 2 {
+		// Half the boards finished, half in the middle of their games,
+		// and the hub has the round's games begun: kill it.
+		collect(len(tables) - len(mid))
+		reach(mid)
+		e.waitLinked(r, func(tb eventTable) bool { return tb.Table > fullBoards/2 })
+		e.kill()
+		t.Logf("round 2: the hub killed; boards %d to %d play on", fullBoards/2+1, fullBoards)
+		for _, s := range mid {
+			close(s.open)
+		}
+		collect(len(mid) - len(late))
+		reach(late)
+		e.startHub()
+		for _, s := range late {
+			close(s.open)
+		}
+		collect(len(late))
+	} else {
+		collect(len(tables))
+	}
+	e.played = append(e.played, games...)
+	// The hub has every table's game with its result.
+	e.waitLinked(r, func(tb eventTable) bool { return true })
+	e.waitResults(r, len(tables))
+}
+
+// push pushes round r, pushing again the tables a board did not answer
+// (a director's second click).
+func (e *killedEvent) push(r int) {
+	t := e.t
+	t.Helper()
+	var body any
+	for try := 0; ; try++ {
+		var pushed []struct {
+			Table int
+			Board string
+			OK    bool
+			Error string
+		}
+		e.a.must(200, "POST", fmt.Sprintf("%s/rounds/%d/push", e.base(), r), body, &pushed)
+		var again []int
+		for _, p := range pushed {
+			if !p.OK {
+				again = append(again, p.Table)
+			}
+		}
+		if len(again) == 0 {
+			return
+		}
+		if try == 3 {
+			t.Fatalf("round %d: pushed 4 times, tables %v still not taken: %+v", r, again, pushed)
+		}
+		t.Logf("round %d: pushing tables %v again: %+v", r, again, pushed)
+		body = map[string]any{"tables": again}
+	}
+}
+
+// play plays one board's game of round r: waits for the pushed game,
+// sets the pieces up, plays moves (pausing at stops) and ends the game
+// (FFA: three seats resign; Teams: one seat), and returns the board's
+// record of it.
+func (e *killedEvent) play(r, table int, board string, moves []string, stops []*stop) (playedGame, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	l := e.live[board]
+	st := l.State()
+	if st.Tags["Event"] != e.eventName || st.Tags["Round"] != strconv.Itoa(r) || st.Variant != e.kind {
+		return playedGame{}, fmt.Errorf("%s after the push of round %d: %s game, tags %v", board, r, st.Variant, st.Tags)
+	}
+	if err := hubtest.SetUp(ctx, l); err != nil {
+		return playedGame{}, err
+	}
+	for i, mv := range moves {
+		for _, s := range stops {
+			if s.at == i {
+				close(s.reached)
+				select {
+				case <-s.open:
+				case <-ctx.Done():
+					return playedGame{}, ctx.Err()
+				}
+			}
+		}
+		if err := hubtest.Move(ctx, l, mv); err != nil {
+			return playedGame{}, fmt.Errorf("%s, round %d, ply %d: %v", board, r, i+1, err)
+		}
+	}
+	// Who resigns differs from table to table and round to round, so
+	// the winners (and the standings) do too.
+	keep := (r + table) % 4
+	seats := []string{"Red", "Blue", "Yellow", "Green"}
+	for i, seat := range seats {
+		if l.State().Status == "over" {
+			break
+		}
+		if e.kind == "ffa" && i == keep || e.kind == "teams" && i != keep {
+			continue
+		}
+		if rep := l.Do(ctx, referee.Command{Name: referee.CmdResign, Seat: seat}); !rep.OK {
+			return playedGame{}, fmt.Errorf("%s: %s resigns: %s", board, seat, rep.Error)
+		}
+	}
+	st = l.State()
+	if st.Status != "over" || st.Result == nil {
+		return playedGame{}, fmt.Errorf("%s, round %d: the game is %s after the resignations", board, r, st.Status)
+	}
+	g := playedGame{round: r, table: table, board: board, game: st.Game, result: *st.Result}
+	for i, seat := range seats {
+		g.seats[i] = st.Tags[seat]
+	}
+	return g, nil
+}
+
+type eventTable = struct {
+	Table int    `json:"table"`
+	Board string `json:"board"`
+	Seats []struct {
+		Seat   string `json:"seat"`
+		Player int64  `json:"player"`
+		Name   string `json:"name"`
+	} `json:"seats"`
+	Game   string `json:"game"`
+	Result *struct {
+		Status    string `json:"status"`
+		Corrected bool   `json:"corrected"`
+		Note      string `json:"note"`
+		Result    *struct {
+			Winners []string `json:"winners"`
+			Points  []int    `json:"points"`
+		} `json:"result"`
+	} `json:"result"`
+}
+
+// waitLinked waits until the hub links round r's tables that which
+// picks to the games their boards play.
+func (e *killedEvent) waitLinked(r int, which func(eventTable) bool) {
+	e.t.Helper()
+	waitEvent(e.t, e.a, e.base(), fmt.Sprintf("round %d's tables linked to their boards' games", r), func(ej eventJSON) bool {
+		for _, tb := range ej.Rounds[r-1].Tables {
+			if which(tb) && (tb.Game == "" || tb.Game != e.live[tb.Board].State().Game) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// waitResults waits until the hub has the results of round r's n
+// tables.
+func (e *killedEvent) waitResults(r, n int) {
+	e.t.Helper()
+	waitEvent(e.t, e.a, e.base(), fmt.Sprintf("round %d's %d results", r, n), func(ej eventJSON) bool {
+		for _, tb := range ej.Rounds[r-1].Tables {
+			if tb.Result == nil || tb.Result.Result == nil {
+				return false
+			}
+		}
+		return len(ej.Rounds[r-1].Tables) == n
+	})
+}
+
+// standingRow is a line of the hub's standings, as far as the test
+// compares it.
+type standingRow struct {
+	Rank        int     `json:"rank"`
+	Name        string  `json:"name"`
+	Games       int     `json:"games"`
+	Points      int     `json:"points"`
+	Firsts      int     `json:"firsts"`
+	SB          float64 `json:"sb"`
+	MatchPoints int     `json:"match_points"`
+	Wins        int     `json:"wins"`
+	Draws       int     `json:"draws"`
+	Losses      int     `json:"losses"`
+	HeadToHead  int     `json:"head_to_head"`
+}
+
+// checkStandings compares the hub's standings after round r with those
+// computed here from the boards' own results.
+func (e *killedEvent) checkStandings(r int) {
+	t := e.t
+	t.Helper()
+	var got []standingRow
+	e.a.must(200, "GET", e.base()+"/standings", nil, &got)
+	want := e.expectedStandings()
+	if len(got) != len(want) {
+		t.Fatalf("after round %d: %d lines of standings, want %d", r, len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("after round %d, line %d of the standings:\n got  %+v\n want %+v", r, i+1, got[i], want[i])
+		}
+	}
+	if !t.Failed() {
+		t.Logf("after round %d: first %+v, last %+v", r, got[0], got[len(got)-1])
+	}
+}
+
+// expectedStandings ranks the players (teams) from the games the boards
+// played so far, by the rules docs/hub.md states: FFA by points, first
+// places (the board's winners, or the most points), then SB (for every
+// game the event points of each opponent finished behind, half for one
+// level); Teams by match points (2 a win, 1 a draw), head-to-head among
+// those level on match points, SB (the match points of the teams
+// beaten, half those drawn with), wins. Level on all: the better rank,
+// listed by name.
+func (e *killedEvent) expectedStandings() []standingRow {
+	rows := map[string]*standingRow{}
+	row := func(name string) *standingRow {
+		if rows[name] == nil {
+			rows[name] = &standingRow{Name: name}
+		}
+		return rows[name]
+	}
+	teamOf := func(g playedGame, side int) string { // side 0: Red and Yellow
+		a, b := g.seats[side], g.seats[side+2]
+		n1, _ := strconv.Atoi(strings.TrimPrefix(a, "Player "))
+		n2, _ := strconv.Atoi(strings.TrimPrefix(b, "Player "))
+		if n2 < n1 {
+			a = b
+		}
+		n, _ := strconv.Atoi(strings.TrimPrefix(a, "Player "))
+		return fmt.Sprintf("Player %02d & Player %02d", n, n+1)
+	}
+	if e.kind == "ffa" {
+		for _, g := range e.played {
+			top := slices.Max(g.result.Points)
+			for c, name := range g.seats {
+				rw := row(name)
+				rw.Games++
+				rw.Points += g.result.Points[c]
+				first := slices.Contains(g.result.Winners, []string{"Red", "Blue", "Yellow", "Green"}[c])
+				if len(g.result.Winners) == 0 {
+					first = g.result.Points[c] == top
+				}
+				if first {
+					rw.Firsts++
+				}
+			}
+		}
+		for _, g := range e.played {
+			for c, name := range g.seats {
+				for o, opp := range g.seats {
+					switch {
+					case o == c:
+					case g.result.Points[c] > g.result.Points[o]:
+						row(name).SB += float64(row(opp).Points)
+					case g.result.Points[c] == g.result.Points[o]:
+						row(name).SB += float64(row(opp).Points) / 2
+					}
+				}
+			}
+		}
+	} else {
+		type match struct {
+			a, b string
+			won  int // 0: a, 1: b, -1: drawn
+		}
+		var matches []match
+		for _, g := range e.played {
+			m := match{a: teamOf(g, 0), b: teamOf(g, 1), won: -1}
+			if slices.Contains(g.result.Winners, "Red") {
+				m.won = 0
+			} else if slices.Contains(g.result.Winners, "Blue") {
+				m.won = 1
+			}
+			matches = append(matches, m)
+			for side, name := range []string{m.a, m.b} {
+				rw := row(name)
+				rw.Games++
+				switch m.won {
+				case -1:
+					rw.Draws++
+					rw.MatchPoints++
+				case side:
+					rw.Wins++
+					rw.MatchPoints += 2
+				default:
+					rw.Losses++
+				}
+			}
+		}
+		for _, m := range matches {
+			for side, pair := range [][2]string{{m.a, m.b}, {m.b, m.a}} {
+				me, opp := row(pair[0]), row(pair[1])
+				mp := 0
+				switch m.won {
+				case -1:
+					mp = 1
+					me.SB += float64(opp.MatchPoints) / 2
+				case side:
+					mp = 2
+					me.SB += float64(opp.MatchPoints)
+				}
+				if me.MatchPoints == opp.MatchPoints {
+					me.HeadToHead += mp
+				}
+			}
+		}
+	}
+	var out []standingRow
+	for _, rw := range rows {
+		out = append(out, *rw)
+	}
+	key := func(a, b standingRow) int {
+		if e.kind == "ffa" {
+			return cmp.Or(cmp.Compare(b.Points, a.Points), cmp.Compare(b.Firsts, a.Firsts), cmp.Compare(b.SB, a.SB))
+		}
+		return cmp.Or(cmp.Compare(b.MatchPoints, a.MatchPoints), cmp.Compare(b.HeadToHead, a.HeadToHead), cmp.Compare(b.SB, a.SB), cmp.Compare(b.Wins, a.Wins))
+	}
+	slices.SortFunc(out, func(a, b standingRow) int { return cmp.Or(key(a, b), strings.Compare(a.Name, b.Name)) })
+	for i := range out {
+		out[i].Rank = i + 1
+		if i > 0 && key(out[i-1], out[i]) == 0 {
+			out[i].Rank = out[i-1].Rank
+		}
+	}
+	return out
+}
+
+// checkGames compares the database with what each board's own stream
+// holds: every message once, no gap; every game with its tags, every
+// turn in order with the seq the board gave it, its result; and every
+// table of every round linked to the game its board played for it.
+func (e *killedEvent) checkGames() {
+	t := e.t
+	t.Helper()
+	ctx := context.Background()
+	where := e.db
+	if where == "" {
+		where = filepath.Join(e.state, "hub.db")
+	}
+	s, err := store.Open(ctx, where)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	turns := 0
+	for _, board := range e.boards {
+		l := e.live[board]
+		msgs, _, unsub, err := l.Subscribe(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unsub()
+		last := l.State().Seq
+		if len(msgs) == 0 || msgs[0].Seq != 1 || msgs[len(msgs)-1].Seq != last {
+			t.Fatalf("%s keeps messages %d to %d of %d: the test needs them all", board, msgs[0].Seq, msgs[len(msgs)-1].Seq, last)
+		}
+		seqs, err := s.Seqs(ctx, board)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(seqs) != int(last) || seqs[0] != 1 || seqs[len(seqs)-1] != last {
+			t.Errorf("%s: the hub holds %d messages (%v…), the board sent %d", board, len(seqs), seqs[:min(5, len(seqs))], last)
+		}
+		if gaps, _ := s.Gaps(ctx, board); len(gaps) != 0 {
+			t.Errorf("%s: gaps %v", board, gaps)
+		}
+		// The board's turns, game by game, from its stream.
+		byGame := map[string][]referee.Message{}
+		var order []string
+		for _, m := range msgs {
+			switch m.Kind {
+			case referee.MsgGameStart:
+				order = append(order, m.Game)
+			case referee.MsgMove, referee.MsgResign:
+				byGame[m.Game] = append(byGame[m.Game], m)
+			}
+		}
+		for _, id := range order {
+			stored, err := s.Turns(ctx, board, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got, want []string
+			for _, u := range stored {
+				if u.UndoneSeq == 0 {
+					got = append(got, fmt.Sprintf("%d %s %s %s", u.Seq, u.Kind, u.Seat, u.Move))
+				}
+			}
+			for _, m := range byGame[id] {
+				want = append(want, fmt.Sprintf("%d %s %s %s", m.Seq, m.Kind, m.Seat, m.Move))
+			}
+			turns += len(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s game %s: the hub holds the turns\n %v\nthe board played\n %v", board, id, got, want)
+			}
+		}
+	}
+	// Every game played for a table: in the database with its tags and
+	// the board's result, and linked to its table.
+	rounds, err := s.Rounds(ctx, e.eventID, e.eventName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rounds) != fullRounds {
+		t.Fatalf("%d rounds stored, want %d", len(rounds), fullRounds)
+	}
+	for _, g := range e.played {
+		sg, ok, err := s.Game(ctx, g.board, g.game)
+		if err != nil || !ok {
+			t.Fatalf("%s game %s (round %d): not in the database (%v)", g.board, g.game, g.round, err)
+		}
+		if sg.Tags["Event"] != e.eventName || sg.Tags["Round"] != strconv.Itoa(g.round) || sg.Tags["Red"] != g.seats[0] || sg.Tags["Green"] != g.seats[3] {
+			t.Errorf("%s game %s: tags %v, want round %d, Red %s, Green %s", g.board, g.game, sg.Tags, g.round, g.seats[0], g.seats[3])
+		}
+		r := sg.Result
+		if sg.Status != "over" || r == nil || r.Reason != g.result.Reason || !slices.Equal(r.Points, g.result.Points) ||
+			!slices.Equal(r.Winners, g.result.Winners) && len(r.Winners)+len(g.result.Winners) > 0 {
+			t.Errorf("%s game %s: stored %s with result %+v, the board has %+v", g.board, g.game, sg.Status, r, g.result)
+		}
+		tb := rounds[g.round-1].Tables[g.table-1]
+		if tb.Board != g.board || tb.Game != g.game {
+			t.Errorf("round %d table %d: board %s game %s, the board played %s on %s", g.round, g.table, tb.Board, tb.Game, g.game, g.board)
+		}
+	}
+	// The event's PGN4 export holds every game.
+	_, all := e.a.do("GET", e.base()+"/pgn4", nil)
+	for _, g := range e.played {
+		if !strings.Contains(string(all), fmt.Sprintf("[GameId %q]", g.game)) {
+			t.Errorf("the event's PGN4 lacks %s's game %s", g.board, g.game)
+		}
+	}
+	t.Logf("%d games of the event, %d turns: all in the database as played", len(e.played), turns)
+}
+
+// realGames reads the real games of kind from the repository's
+// testdata/games (chess.com games; see its README) that start from the
+// variant's own position, and returns the first plies moves of each.
+func realGames(t *testing.T, kind string, plies int) [][]string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join("../../../testdata/games", kind, "*.pgn4"))
+	v, err := rules.NewVariant(kind, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	std, _ := rules.NewGame(v, "")
+	var out [][]string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pg, _, err := pgn4.ParseString(string(data))
+		if err != nil {
+			continue
+		}
+		g, _, err := pgn4.ReplayWith(pg, "", catalog.Variant)
+		if err != nil || g.Variant().Name != kind || g.StartFEN4() != std.StartFEN4() {
+			continue
+		}
+		var moves []string
+		for _, rec := range g.Records() {
+			if rec.Action != rules.ActMove || len(moves) == plies {
+				break
+			}
+			moves = append(moves, rec.Text)
+		}
+		if len(moves) >= 8 {
+			out = append(out, moves)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no real %s game in testdata/games", kind)
+	}
+	return out
+}
+
+// freeAddr is a free loopback address (for a hub that starts again on
+// the same addresses).
+func freeAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
