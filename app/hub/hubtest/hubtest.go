@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 	"testing"
 	"time"
 
@@ -43,6 +44,15 @@ type Board struct {
 // names and the event as tags, mirrored to the broker.
 func Start(t *testing.T, b Board) *referee.Live {
 	t.Helper()
+	l, _ := Run(t, b)
+	return l
+}
+
+// Run is Start that also returns a function switching the board off
+// before t ends (its mirror closed, its Live stopped), as a board whose
+// power is cut.
+func Run(t *testing.T, b Board) (*referee.Live, func()) {
+	t.Helper()
 	v, err := rules.NewVariant("teams", "")
 	if err != nil {
 		t.Fatal(err)
@@ -70,8 +80,10 @@ func Start(t *testing.T, b Board) *referee.Live {
 		stop()
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { m.Close(); stop(); <-done })
-	return l
+	var once sync.Once
+	off := func() { once.Do(func() { m.Close(); stop(); <-done }) }
+	t.Cleanup(off)
+	return l, off
 }
 
 // Play makes each move on the board by hand, as a player does, and

@@ -156,6 +156,12 @@ func Run(ctx context.Context, cfg Config) error {
 	for name, seq := range held {
 		in.boards[name] = &board{held: seq, seen: seq}
 	}
+	// No board is online until it says so: what the database holds is
+	// from before this start (the boards' last wills died with a killed
+	// hub's broker).
+	if err := cfg.Store.AllOffline(ctx); err != nil {
+		return fmt.Errorf("hub ingest: %w", err)
+	}
 	inbox := make(chan inbound, 1024)
 	push := func(m inbound) {
 		select {

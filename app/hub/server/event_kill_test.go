@@ -19,6 +19,7 @@ import (
 
 	"boardd/app/catalog"
 	"boardd/app/hub/hubtest"
+	"boardd/app/hub/server"
 	"boardd/app/hub/store"
 	"boardd/app/hub/store/pgtest"
 	"boardd/referee"
@@ -191,7 +192,9 @@ type stop struct {
 	reached, open chan struct{}
 }
 
-func newStop(at int) *stop { return &stop{at: at, reached: make(chan struct{}), open: make(chan struct{})} }
+func newStop(at int) *stop {
+	return &stop{at: at, reached: make(chan struct{}), open: make(chan struct{})}
+}
 
 // round pairs round r, pushes it once every board shows joined, and has
 // every board play its game to the end; in round 2 the hub is killed
@@ -740,3 +743,49 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
+// A board that goes away while the hub is down (the hub killed with
+// SIGKILL, its broker with it, so the board's last will never reaches
+// it) is offline on the hub's page when the hub is back: the director
+// waits for "every board joined" before pushing a round, and a board
+// shown playing that is gone would take its table's new_game into the
+// void. The board that comes back shows its moves and is not offline.
+func TestHubBackShowsGoneBoardsOffline(t *testing.T) {
+	state, addr, webAddr := t.TempDir(), freeAddr(t), freeAddr(t)
+	join, kill := hubProcess(t, state, addr, webAddr)
+	u, _ := neturl.Parse(join)
+	pw, _ := u.User.Password()
+	stay := hubtest.Start(t, hubtest.Board{Broker: "tcp://" + addr, User: server.BoardUser, Password: pw, Name: "club-1"})
+	_, off := hubtest.Run(t, hubtest.Board{Broker: "tcp://" + addr, User: server.BoardUser, Password: pw, Name: "club-2"})
+	a := &api{t: t, base: "http://" + webAddr, c: &http.Client{Timeout: 30 * time.Second}}
+	list := func(what string, ok func(map[string]apiBoard) bool) map[string]apiBoard {
+		t.Helper()
+		for end := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			var bs []apiBoard
+			a.must(200, "GET", "/api/boards", nil, &bs)
+			m := map[string]apiBoard{}
+			for _, b := range bs {
+				m[b.Board] = b
+			}
+			if ok(m) {
+				return m
+			}
+			if time.Now().After(end) {
+				t.Fatalf("the hub never showed %s: %+v", what, bs)
+			}
+		}
+	}
+	list("both boards joined", func(m map[string]apiBoard) bool {
+		return len(m) == 2 && m["club-1"].Status != "offline" && m["club-2"].Status != "offline"
+	})
+	kill()
+	off() // club-2's power is cut while the hub is down
+	hubtest.Play(t, stay, hubtest.TeamsMoves[:2]...)
+	hubProcess(t, state, addr, webAddr)
+	got := list("club-1's two moves", func(m map[string]apiBoard) bool { return m["club-1"].Moves == 2 })
+	if got["club-2"].Status != "offline" {
+		t.Errorf("club-2, switched off while the hub was down, shows %q after the hub is back, want offline", got["club-2"].Status)
+	}
+	if got["club-1"].Status == "offline" {
+		t.Errorf("club-1, back with the hub, shows offline")
+	}
+}
