@@ -44,14 +44,14 @@ type Board struct {
 // names and the event as tags, mirrored to the broker.
 func Start(t *testing.T, b Board) *referee.Live {
 	t.Helper()
-	l, _ := Run(t, b)
+	l := Live(t, b)
+	Mirror(t, b, l)
 	return l
 }
 
-// Run is Start that also returns a function switching the board off
-// before t ends (its mirror closed, its Live stopped), as a board whose
-// power is cut.
-func Run(t *testing.T, b Board) (*referee.Live, func()) {
+// Live runs the board until t ends without mirroring it anywhere (a
+// board whose network is down): Mirror connects it.
+func Live(t *testing.T, b Board) *referee.Live {
 	t.Helper()
 	v, err := rules.NewVariant("teams", "")
 	if err != nil {
@@ -70,20 +70,37 @@ func Run(t *testing.T, b Board) (*referee.Live, func()) {
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { l.Run(ctx); close(done) }()
-	if b.Key == "" {
-		b.Key = "key-" + b.Name
-	}
-	m, err := mqtt.Start(ctx, mqtt.Config{Broker: b.Broker, Username: b.User, Password: b.Password, Key: b.Key,
-		Board: b.Name, Source: l, KeepAlive: 5 * time.Second, ConnectTimeout: 2 * time.Second,
-		AckTimeout: 2 * time.Second, MaxReconnectInterval: 100 * time.Millisecond})
+	t.Cleanup(func() { stop(); <-done })
+	return l
+}
+
+// Mirror mirrors the running board l to b's broker, as boardd run does,
+// until t ends or the returned function closes it (the board's network
+// gone, its power cut). A mirror started again publishes from l's next
+// message (it has no state file): the hub asks for the ones it missed.
+func Mirror(t *testing.T, b Board, l *referee.Live) func() {
+	t.Helper()
+	off, err := mirror(b, l)
 	if err != nil {
-		stop()
 		t.Fatal(err)
 	}
 	var once sync.Once
-	off := func() { once.Do(func() { m.Close(); stop(); <-done }) }
-	t.Cleanup(off)
-	return l, off
+	closeOnce := func() { once.Do(off) }
+	t.Cleanup(closeOnce)
+	return closeOnce
+}
+
+func mirror(b Board, l *referee.Live) (func(), error) {
+	if b.Key == "" {
+		b.Key = "key-" + b.Name
+	}
+	m, err := mqtt.Start(context.Background(), mqtt.Config{Broker: b.Broker, Username: b.User, Password: b.Password, Key: b.Key,
+		Board: b.Name, Source: l, KeepAlive: 5 * time.Second, ConnectTimeout: 2 * time.Second,
+		AckTimeout: 2 * time.Second, MaxReconnectInterval: 100 * time.Millisecond})
+	if err != nil {
+		return nil, err
+	}
+	return func() { m.Close() }, nil
 }
 
 // Play makes each move on the board by hand, as a player does, and

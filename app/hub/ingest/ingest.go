@@ -10,12 +10,14 @@
 // duplicate (dropped), a newer one means messages are missing, and the
 // hub asks the board for them with its replay command (cmd/replay
 // {"from": N}, docs/mqtt.md), as it does for every board it knows each
-// time it (re)connects. A board whose retained state is ahead of what
+// time it (re)connects and for each board as it (re)joins (its status
+// online: an ask sent while it was away never reached it). A board whose retained state is ahead of what
 // the hub holds is asked the same, so a hub that was stopped, killed or
 // cut off for any time resumes every board where its database ends: no
 // message twice, none missing. When a board answers that it no longer
 // keeps the messages asked for, the hub records the gap and goes on from
-// the oldest the board keeps.
+// the oldest the board keeps. Every board is offline from the hub's
+// start until it is heard from.
 //
 // A board's finished games published on games/<id> (its archive, sent
 // when it joins, and each game as it ends) are stored through
@@ -329,6 +331,10 @@ func (in *ingester) status(ctx context.Context, name, status string) {
 			in.log.Info("hub: the board's earlier history was retired; taking its stream from the start", "board", name, "held", b.held)
 			b.held, b.seen, b.behind, b.asked = seq, seq, time.Time{}, time.Time{}
 		}
+		// The board (re)joined: what the hub asked while it was away
+		// (every board is asked as the hub connects) never reached it,
+		// and asking again waits ReplayAfter; ask now.
+		in.ask(name, b, true)
 	}
 }
 

@@ -246,6 +246,46 @@ func TestHubStoppedMidGameResumes(t *testing.T) {
 	}
 }
 
+// A board whose network is down when the hub starts misses the replay
+// the hub asks every board for as it connects; when the board joins
+// again, it is asked at once, not after ReplayAfter (here an hour: so
+// long a club's hub, just restarted after a kill -9, would show the
+// boards' tables behind while the director waits for the round).
+func TestHubAsksABoardThatJoinsAgain(t *testing.T) {
+	url := startBroker(t)
+	dbURL := filepath.Join(t.TempDir(), "hub.db")
+	check, err := store.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Close()
+	b := hubtest.Board{Broker: url, User: boardUser.Name, Password: boardUser.Password, Name: "club-5"}
+	l := hubtest.Live(t, b)
+	off := hubtest.Mirror(t, b, l)
+	slow := func(c *ingest.Config) { c.ReplayAfter = time.Hour }
+	h := startHub(t, url, dbURL, slow)
+	play(t, l, teamsMoves[:4]...)
+	waitHeld(t, check, "club-5", l.State().Seq)
+	h.stop()
+	// The board's network goes (its mirror closed: what it plays now
+	// reaches no broker), the hub starts and asks while it is gone.
+	off()
+	play(t, l, teamsMoves[4:8]...)
+	asks, _ := watchReplays(t, url, "club-5")
+	startHub(t, url, dbURL, slow)
+	select {
+	case <-asks: // into the void
+	case <-time.After(20 * time.Second):
+		t.Fatal("the hub starting asked the boards it knows nothing")
+	}
+	hubtest.Mirror(t, b, l) // the board joins again, from its next message
+	play(t, l, teamsMoves[8])
+	waitHeld(t, check, "club-5", l.State().Seq)
+	if seqs, _ := check.Seqs(context.Background(), "club-5"); !reflect.DeepEqual(seqs, seqRange(1, l.State().Seq)) {
+		t.Errorf("the hub holds seqs %v, want 1 to %d", seqs, l.State().Seq)
+	}
+}
+
 // A board that no longer keeps the start of its stream when the hub
 // first hears of it: the hub records the gap the board names and stores
 // everything from the oldest message the board keeps.

@@ -1,8 +1,10 @@
 package server_test
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/csv"
 	"flag"
 	"fmt"
 	"net"
@@ -116,9 +118,12 @@ func runKilledEvent(t *testing.T, kind, db string, plies int) {
 	e.a.must(200, "PUT", e.base()+"/players", map[string]string{"text": strings.Join(lines, "\n")}, nil)
 
 	for r := 1; r <= fullRounds; r++ {
+		t0 := time.Now()
 		e.round(r)
+		t.Logf("round %d played in %v", r, time.Since(t0).Round(time.Millisecond))
 		e.checkStandings(r)
 	}
+	e.checkCSV()
 	e.checkGames()
 	t.Logf("%s on %s: %d rounds × %d boards, %d plies a game, the hub killed in round 2: %v", kind, e.engine(), fullRounds, fullBoards, plies, time.Since(began).Round(time.Millisecond))
 }
@@ -264,13 +269,26 @@ func (e *killedEvent) round(r int) {
 	}
 	if r == 2 {
 		// Half the boards finished, half in the middle of their games,
-		// and the hub has the round's games begun: kill it.
+		// and the hub has the round's games begun: kill it, with the
+		// last two boards moving as it dies.
 		collect(len(tables) - len(mid))
 		reach(mid)
 		e.waitLinked(r, func(tb eventTable) bool { return tb.Table > fullBoards/2 })
+		for _, s := range mid[len(mid)-2:] {
+			close(s.open)
+		}
+		var bs []struct {
+			Board   string `json:"board"`
+			LastSeq uint64 `json:"last_seq"`
+		}
+		e.a.must(200, "GET", "/api/boards", nil, &bs)
 		e.kill()
-		t.Logf("round 2: the hub killed; boards %d to %d play on", fullBoards/2+1, fullBoards)
-		for _, s := range mid {
+		var held []string
+		for _, b := range bs {
+			held = append(held, fmt.Sprintf("%s %d/%d", b.Board, b.LastSeq, e.live[b.Board].State().Seq))
+		}
+		t.Logf("round 2: the hub killed (it held, of the boards' messages: %s); boards %d to %d play on", strings.Join(held, ", "), fullBoards/2+1, fullBoards)
+		for _, s := range mid[:len(mid)-2] {
 			close(s.open)
 		}
 		collect(len(mid) - len(late))
@@ -458,6 +476,32 @@ func (e *killedEvent) checkStandings(r int) {
 	}
 	if !t.Failed() {
 		t.Logf("after round %d: first %+v, last %+v", r, got[0], got[len(got)-1])
+	}
+}
+
+// checkCSV compares the standings' CSV with those computed here: rank
+// ("3=" when level with a neighbour), name, points (match points).
+func (e *killedEvent) checkCSV() {
+	t := e.t
+	t.Helper()
+	code, data := e.a.do("GET", e.base()+"/standings.csv", nil)
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	want := e.expectedStandings()
+	if code != 200 || err != nil || len(rows) != len(want)+1 {
+		t.Fatalf("standings.csv: %d %v, %d lines, want %d:\n%s", code, err, len(rows), len(want)+1, data)
+	}
+	for i, w := range want {
+		rank := strconv.Itoa(w.Rank)
+		if i > 0 && want[i-1].Rank == w.Rank || i+1 < len(want) && want[i+1].Rank == w.Rank {
+			rank += "="
+		}
+		pts := w.Points
+		if e.kind == "teams" {
+			pts = w.MatchPoints
+		}
+		if got := rows[i+1][:3]; !slices.Equal(got, []string{rank, w.Name, strconv.Itoa(pts)}) {
+			t.Errorf("standings.csv line %d: %v, want %s %s %d", i+2, got, rank, w.Name, pts)
+		}
 	}
 }
 
@@ -755,7 +799,8 @@ func TestHubBackShowsGoneBoardsOffline(t *testing.T) {
 	u, _ := neturl.Parse(join)
 	pw, _ := u.User.Password()
 	stay := hubtest.Start(t, hubtest.Board{Broker: "tcp://" + addr, User: server.BoardUser, Password: pw, Name: "club-1"})
-	_, off := hubtest.Run(t, hubtest.Board{Broker: "tcp://" + addr, User: server.BoardUser, Password: pw, Name: "club-2"})
+	gone := hubtest.Board{Broker: "tcp://" + addr, User: server.BoardUser, Password: pw, Name: "club-2"}
+	off := hubtest.Mirror(t, gone, hubtest.Live(t, gone))
 	a := &api{t: t, base: "http://" + webAddr, c: &http.Client{Timeout: 30 * time.Second}}
 	list := func(what string, ok func(map[string]apiBoard) bool) map[string]apiBoard {
 		t.Helper()
