@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -135,8 +136,21 @@ func Move(ctx context.Context, l *referee.Live, mv string) error {
 	if err := l.Feed(ctx, evs, true); err != nil {
 		return fmt.Errorf("%s: %v", mv, err)
 	}
-	if st := l.State(); len(st.Moves) == 0 || st.Moves[len(st.Moves)-1].Move != mv {
-		return fmt.Errorf("the board did not take %s: %+v", mv, st.Moves)
+	last := func() string {
+		if st := l.State(); len(st.Moves) > 0 {
+			return st.Moves[len(st.Moves)-1].Move
+		}
+		return ""
+	}
+	// A promotion with a choice: the board played its default piece and
+	// the player chooses another, as on the board's page.
+	if i := strings.Index(mv, "="); i > 0 && i+1 < len(mv) && last() != mv && strings.HasPrefix(last(), mv[:i+1]) {
+		if rep := l.Do(ctx, referee.Command{Name: referee.CmdPromote, Piece: mv[i+1 : i+2]}); !rep.OK {
+			return fmt.Errorf("%s: promote: %s", mv, rep.Error)
+		}
+	}
+	if got := last(); got != mv {
+		return fmt.Errorf("the board did not take %s: its last move is %q", mv, got)
 	}
 	return nil
 }

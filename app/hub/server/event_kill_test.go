@@ -29,10 +29,11 @@ import (
 	"boardd/rules/pgn4"
 )
 
-// eventLong makes TestEventKilledMidRound's games longer: 96 plies of
-// each real game instead of 24 (go test ./app/hub/server -run
-// EventKilled -hub.event-long).
-var eventLong = flag.Bool("hub.event-long", false, "TestEventKilledMidRound: play 96 plies of each real game instead of 24")
+// eventLong makes TestEventKilledMidRound's games the whole real games
+// (up to their first resignation, time-out or claim) instead of their
+// first 40 plies (go test ./app/hub/server -run EventKilled
+// -hub.event-long).
+var eventLong = flag.Bool("hub.event-long", false, "TestEventKilledMidRound: play the whole real games instead of their first 40 plies")
 
 // Sizes of the measured event (docs/hub.md, issue 31): 4 rounds of 10
 // boards, 40 players (20 teams of two in Teams).
@@ -53,9 +54,9 @@ const (
 // Once on SQLite and once on PostgreSQL (skipped without it, except in
 // CI), FFA; and a Teams event on SQLite.
 func TestEventKilledMidRound(t *testing.T) {
-	plies := 24
+	plies := 40
 	if *eventLong {
-		plies = 96
+		plies = 1000
 	}
 	t.Run("sqlite", func(t *testing.T) { runKilledEvent(t, "ffa", "", plies) })
 	t.Run("postgres", func(t *testing.T) {
@@ -88,6 +89,7 @@ type playedGame struct {
 	board, game  string
 	seats        [4]string // the names the board had at Red, Blue, Yellow, Green
 	result       referee.ResultInfo
+	moves        []referee.MoveInfo // the board's record of the game's turns
 }
 
 func runKilledEvent(t *testing.T, kind, db string, plies int) {
@@ -125,7 +127,11 @@ func runKilledEvent(t *testing.T, kind, db string, plies int) {
 	}
 	e.checkCSV()
 	e.checkGames()
-	t.Logf("%s on %s: %d rounds × %d boards, %d plies a game, the hub killed in round 2: %v", kind, e.engine(), fullRounds, fullBoards, plies, time.Since(began).Round(time.Millisecond))
+	length := fmt.Sprintf("the first %d plies of real games", plies)
+	if *eventLong {
+		length = "whole real games"
+	}
+	t.Logf("%s on %s: %d rounds × %d boards, %s, the hub killed in round 2: %v", kind, e.engine(), fullRounds, fullBoards, length, time.Since(began).Round(time.Millisecond))
 }
 
 func b2i(b bool) int {
@@ -373,10 +379,11 @@ func (e *killedEvent) play(r, table int, board string, moves []string, stops []*
 	keep := (r + table) % 4
 	seats := []string{"Red", "Blue", "Yellow", "Green"}
 	for i, seat := range seats {
-		if l.State().Status == "over" {
+		st := l.State()
+		if st.Status == "over" {
 			break
 		}
-		if e.kind == "ffa" && i == keep || e.kind == "teams" && i != keep {
+		if e.kind == "ffa" && i == keep || e.kind == "teams" && i != keep || st.Seats[i].Status != "playing" {
 			continue
 		}
 		if rep := l.Do(ctx, referee.Command{Name: referee.CmdResign, Seat: seat}); !rep.OK {
@@ -387,7 +394,7 @@ func (e *killedEvent) play(r, table int, board string, moves []string, stops []*
 	if st.Status != "over" || st.Result == nil {
 		return playedGame{}, fmt.Errorf("%s, round %d: the game is %s after the resignations", board, r, st.Status)
 	}
-	g := playedGame{round: r, table: table, board: board, game: st.Game, result: *st.Result}
+	g := playedGame{round: r, table: table, board: board, game: st.Game, result: *st.Result, moves: st.Moves}
 	for i, seat := range seats {
 		g.seats[i] = st.Tags[seat]
 	}
@@ -675,6 +682,11 @@ func (e *killedEvent) checkGames() {
 				order = append(order, m.Game)
 			case referee.MsgMove, referee.MsgResign:
 				byGame[m.Game] = append(byGame[m.Game], m)
+			case referee.MsgPromotionChanged:
+				// The last move with another piece: the hub stores it as
+				// that move taken back and played again by this message.
+				ms := byGame[m.Game]
+				ms[len(ms)-1].Move, ms[len(ms)-1].Seq = m.Move, m.Seq
 			}
 		}
 		for _, id := range order {
@@ -718,6 +730,22 @@ func (e *killedEvent) checkGames() {
 		if sg.Status != "over" || r == nil || r.Reason != g.result.Reason || !slices.Equal(r.Points, g.result.Points) ||
 			!slices.Equal(r.Winners, g.result.Winners) && len(r.Winners)+len(g.result.Winners) > 0 {
 			t.Errorf("%s game %s: stored %s with result %+v, the board has %+v", g.board, g.game, sg.Status, r, g.result)
+		}
+		stored, err := s.Turns(ctx, g.board, g.game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, want []string
+		for _, u := range stored {
+			if u.UndoneSeq == 0 {
+				got = append(got, u.Seat+" "+u.Move)
+			}
+		}
+		for _, m := range g.moves {
+			want = append(want, m.Seat+" "+m.Move)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s game %s: the hub holds\n %v\nthe board's record\n %v", g.board, g.game, got, want)
 		}
 		tb := rounds[g.round-1].Tables[g.table-1]
 		if tb.Board != g.board || tb.Game != g.game {
