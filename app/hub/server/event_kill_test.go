@@ -229,22 +229,22 @@ func (e *killedEvent) round(r int) {
 		err error
 	}
 	done := make(chan outcome, len(tables))
-	stops := map[int][]*stop{}
 	var mid, late []*stop
 	for i, tb := range tables {
 		moves := e.games[((r-1)*fullBoards+i)%len(e.games)]
+		var stops []*stop
 		if r == 2 && tb.Table > fullBoards/2 {
 			s := newStop(len(moves) / 2)
 			mid = append(mid, s)
-			stops[tb.Table] = append(stops[tb.Table], s)
+			stops = append(stops, s)
 			if tb.Table > fullBoards-2 {
 				s := newStop(3 * len(moves) / 4)
 				late = append(late, s)
-				stops[tb.Table] = append(stops[tb.Table], s)
+				stops = append(stops, s)
 			}
 		}
 		go func() {
-			g, err := e.play(r, tb.Table, tb.Board, moves, stops[tb.Table])
+			g, err := e.play(r, tb.Table, tb.Board, moves, stops)
 			done <- outcome{g, err}
 		}()
 	}
