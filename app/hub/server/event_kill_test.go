@@ -854,11 +854,10 @@ func TestHubBackShowsGoneBoardsOffline(t *testing.T) {
 	off() // club-2's power is cut while the hub is down
 	hubtest.Play(t, stay, hubtest.TeamsMoves[:2]...)
 	hubProcess(t, state, addr, webAddr)
-	got := list("club-1's two moves", func(m map[string]apiBoard) bool { return m["club-1"].Moves == 2 })
+	got := list("club-1 back with its two moves", func(m map[string]apiBoard) bool {
+		return m["club-1"].Moves == 2 && m["club-1"].Status != "offline"
+	})
 	if got["club-2"].Status != "offline" {
 		t.Errorf("club-2, switched off while the hub was down, shows %q after the hub is back, want offline", got["club-2"].Status)
-	}
-	if got["club-1"].Status == "offline" {
-		t.Errorf("club-1, back with the hub, shows offline")
 	}
 }
