@@ -401,26 +401,6 @@ func (e *killedEvent) play(r, table int, board string, moves []string, stops []*
 	return g, nil
 }
 
-type eventTable = struct {
-	Table int    `json:"table"`
-	Board string `json:"board"`
-	Seats []struct {
-		Seat   string `json:"seat"`
-		Player int64  `json:"player"`
-		Name   string `json:"name"`
-	} `json:"seats"`
-	Game   string `json:"game"`
-	Result *struct {
-		Status    string `json:"status"`
-		Corrected bool   `json:"corrected"`
-		Note      string `json:"note"`
-		Result    *struct {
-			Winners []string `json:"winners"`
-			Points  []int    `json:"points"`
-		} `json:"result"`
-	} `json:"result"`
-}
-
 // waitLinked waits until the hub links round r's tables that which
 // picks to the games their boards play.
 func (e *killedEvent) waitLinked(r int, which func(eventTable) bool) {
