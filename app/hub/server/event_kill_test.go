@@ -51,19 +51,22 @@ const (
 // in order, once; each round's tables are linked to the games the
 // boards played for them; and after every round the hub's standings
 // equal standings the test computes from the boards' own results.
-// Once on SQLite and once on PostgreSQL (skipped without it, except in
-// CI), FFA; and a Teams event on SQLite.
+// An FFA event (40 players) and a Teams event (20 teams), each on SQLite
+// and on PostgreSQL (skipped without it, except in CI).
 func TestEventKilledMidRound(t *testing.T) {
 	plies := 40
 	if *eventLong {
 		plies = 1000
 	}
-	t.Run("sqlite", func(t *testing.T) { runKilledEvent(t, "ffa", "", plies) })
+	t.Run("sqlite", func(t *testing.T) {
+		t.Run("ffa", func(t *testing.T) { runKilledEvent(t, "ffa", "", plies) })
+		t.Run("teams", func(t *testing.T) { runKilledEvent(t, "teams", "", plies) })
+	})
 	t.Run("postgres", func(t *testing.T) {
 		pg := pgtest.Start(t)
-		runKilledEvent(t, "ffa", pg.NewDB(t), plies)
+		t.Run("ffa", func(t *testing.T) { runKilledEvent(t, "ffa", pg.NewDB(t), plies) })
+		t.Run("teams", func(t *testing.T) { runKilledEvent(t, "teams", pg.NewDB(t), plies) })
 	})
-	t.Run("teams-sqlite", func(t *testing.T) { runKilledEvent(t, "teams", "", plies) })
 }
 
 // killedEvent is one run: the hub's process and addresses, the director's
@@ -81,6 +84,7 @@ type killedEvent struct {
 	played             []playedGame
 	eventID            int64
 	eventName, players string
+	claims             int // games ended by a claim of the win
 }
 
 // playedGame is a game as its board played it: the board's own record.
@@ -127,6 +131,9 @@ func runKilledEvent(t *testing.T, kind, db string, plies int) {
 	}
 	e.checkCSV()
 	e.checkGames()
+	if kind == "ffa" && e.claims == 0 {
+		t.Errorf("no game ended by a claim of the win: the test no longer covers claims")
+	}
 	length := fmt.Sprintf("the first %d plies of real games", plies)
 	if *eventLong {
 		length = "whole real games"
@@ -375,19 +382,39 @@ func (e *killedEvent) play(r, table int, board string, moves []string, stops []*
 		}
 	}
 	// Who resigns differs from table to table and round to round, so
-	// the winners (and the standings) do too.
-	keep := (r + table) % 4
+	// the winners (and the standings) do too. In FFA the last two
+	// standing end it as players do: the one leading by more than 20
+	// points claims the win, else the other resigns.
+	keep, second := (r+table)%4, (r+table+2)%4
 	seats := []string{"Red", "Blue", "Yellow", "Green"}
-	for i, seat := range seats {
-		st := l.State()
-		if st.Status == "over" {
-			break
+	do := func(name string, seat int) error {
+		if rep := l.Do(ctx, referee.Command{Name: name, Seat: seats[seat]}); !rep.OK {
+			return fmt.Errorf("%s, round %d: %s %s: %s", board, r, seats[seat], name, rep.Error)
 		}
-		if e.kind == "ffa" && i == keep || e.kind == "teams" && i != keep || st.Seats[i].Status != "playing" {
+		return nil
+	}
+	playing := func(seat int) bool { st := l.State(); return st.Status != "over" && st.Seats[seat].Status == "playing" }
+	for i := range seats {
+		if e.kind == "ffa" && (i == keep || i == second) || e.kind == "teams" && i != keep || !playing(i) {
 			continue
 		}
-		if rep := l.Do(ctx, referee.Command{Name: referee.CmdResign, Seat: seat}); !rep.OK {
-			return playedGame{}, fmt.Errorf("%s: %s resigns: %s", board, seat, rep.Error)
+		if err := do(referee.CmdResign, i); err != nil {
+			return playedGame{}, err
+		}
+	}
+	if e.kind == "ffa" && playing(keep) && playing(second) {
+		pts := l.State().Seats
+		var err error
+		switch lead := pts[keep].Points - pts[second].Points; {
+		case lead > 20:
+			err = do(referee.CmdClaimWin, keep)
+		case lead < -20:
+			err = do(referee.CmdClaimWin, second)
+		default:
+			err = do(referee.CmdResign, second)
+		}
+		if err != nil {
+			return playedGame{}, err
 		}
 	}
 	st = l.State()
@@ -662,6 +689,9 @@ func (e *killedEvent) checkGames() {
 				order = append(order, m.Game)
 			case referee.MsgMove, referee.MsgResign:
 				byGame[m.Game] = append(byGame[m.Game], m)
+			case referee.MsgWinClaimed: // stored as a turn of kind claim
+				m.Kind, m.Move = "claim", ""
+				byGame[m.Game] = append(byGame[m.Game], m)
 			case referee.MsgPromotionChanged:
 				// The last move with another piece: the hub stores it as
 				// that move taken back and played again by this message.
@@ -716,10 +746,18 @@ func (e *killedEvent) checkGames() {
 			t.Fatal(err)
 		}
 		var got, want []string
+		claims := 0
 		for _, u := range stored {
-			if u.UndoneSeq == 0 {
+			switch {
+			case u.UndoneSeq != 0:
+			case u.Kind == "claim": // a turn of the board's journal, not of its list of moves
+				claims++
+			default:
 				got = append(got, u.Seat+" "+u.Move)
 			}
+		}
+		if claims > 0 {
+			e.claims++
 		}
 		for _, m := range g.moves {
 			want = append(want, m.Seat+" "+m.Move)
@@ -739,7 +777,7 @@ func (e *killedEvent) checkGames() {
 			t.Errorf("the event's PGN4 lacks %s's game %s", g.board, g.game)
 		}
 	}
-	t.Logf("%d games of the event, %d turns: all in the database as played", len(e.played), turns)
+	t.Logf("%d games of the event (%d ended by a claim), %d turns: all in the database as played", len(e.played), e.claims, turns)
 }
 
 // realGames reads the real games of kind from the repository's
