@@ -428,11 +428,46 @@ func (e *killedEvent) play(r, table int, board string, moves []string, stops []*
 	return g, nil
 }
 
+// waitEvent polls the event until ok: as long as the hub takes in
+// more of the boards' messages (a loaded machine catching up after the
+// restart), and 20 s more once it takes in nothing.
+func (e *killedEvent) waitEvent(what string, ok func(eventJSON) bool) {
+	t := e.t
+	t.Helper()
+	held := func() (sum uint64, text string) {
+		var bs []struct {
+			Board   string `json:"board"`
+			Status  string `json:"status"`
+			LastSeq uint64 `json:"last_seq"`
+		}
+		e.a.must(200, "GET", "/api/boards", nil, &bs)
+		for _, b := range bs {
+			sum += b.LastSeq
+			text += fmt.Sprintf(" %s %s %d/%d", b.Board, b.Status, b.LastSeq, e.live[b.Board].State().Seq)
+		}
+		return sum, text
+	}
+	last, _ := held()
+	for still := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+		var ej eventJSON
+		e.a.must(200, "GET", e.base(), nil, &ej)
+		if ok(ej) {
+			return
+		}
+		switch now, text := held(); {
+		case now != last:
+			last, still = now, time.Now()
+		case time.Since(still) > 20*time.Second:
+			t.Fatalf("the event never showed %s; the hub holds of each board's messages:%s", what, text)
+		}
+	}
+}
+
 // waitLinked waits until the hub links round r's tables that which
 // picks to the games their boards play.
 func (e *killedEvent) waitLinked(r int, which func(eventTable) bool) {
 	e.t.Helper()
-	waitEvent(e.t, e.a, e.base(), fmt.Sprintf("round %d's tables linked to their boards' games", r), func(ej eventJSON) bool {
+	e.waitEvent(fmt.Sprintf("round %d's tables linked to their boards' games", r), func(ej eventJSON) bool {
 		for _, tb := range ej.Rounds[r-1].Tables {
 			if which(tb) && (tb.Game == "" || tb.Game != e.live[tb.Board].State().Game) {
 				return false
@@ -446,7 +481,7 @@ func (e *killedEvent) waitLinked(r int, which func(eventTable) bool) {
 // tables.
 func (e *killedEvent) waitResults(r, n int) {
 	e.t.Helper()
-	waitEvent(e.t, e.a, e.base(), fmt.Sprintf("round %d's %d results", r, n), func(ej eventJSON) bool {
+	e.waitEvent(fmt.Sprintf("round %d's %d results", r, n), func(ej eventJSON) bool {
 		for _, tb := range ej.Rounds[r-1].Tables {
 			if tb.Result == nil || tb.Result.Result == nil {
 				return false
