@@ -72,19 +72,19 @@ func TestEventKilledMidRound(t *testing.T) {
 // killedEvent is one run: the hub's process and addresses, the director's
 // client, the boards, and what the boards played.
 type killedEvent struct {
-	t                  *testing.T
-	kind               string
-	state, mqtt, web   string
-	db                 string // "" is hub.db in state
-	kill               func()
-	a                  *api
-	live               map[string]*referee.Live
-	boards             []string
-	games              [][]string // real games' moves, by index
-	played             []playedGame
-	eventID            int64
-	eventName, players string
-	claims             int // games ended by a claim of the win
+	t                *testing.T
+	kind             string
+	state, mqtt, web string
+	db               string // "" is hub.db in state
+	kill             func()
+	a                *api
+	live             map[string]*referee.Live
+	boards           []string
+	games            [][]string // real games' moves, by index
+	played           []playedGame
+	eventID          int64
+	eventName        string
+	claims           int // games ended by a claim of the win
 }
 
 // playedGame is a game as its board played it: the board's own record.
@@ -100,6 +100,12 @@ func runKilledEvent(t *testing.T, kind, db string, plies int) {
 	began := time.Now()
 	e := &killedEvent{t: t, kind: kind, state: t.TempDir(), db: db, live: map[string]*referee.Live{}, eventName: "Club night " + kind}
 	e.mqtt, e.web = freeAddr(t), freeAddr(t)
+	t.Cleanup(func() {
+		if t.Failed() {
+			log, _ := os.ReadFile(filepath.Join(e.state, "hub.log"))
+			t.Logf("the hub's log:\n%s", log)
+		}
+	})
 	e.games = realGames(t, kind, plies)
 	e.startHub()
 	join, _ := neturl.Parse(e.joinURL())
@@ -114,7 +120,11 @@ func runKilledEvent(t *testing.T, kind, db string, plies int) {
 	e.a.must(201, "POST", "/api/events", map[string]any{"name": e.eventName, "kind": kind, "time_control": "-", "rounds": fullRounds, "boards": e.boards}, &ev)
 	e.eventID = ev.ID
 	var lines []string
-	for i := 1; i <= 40; i += 1 + b2i(kind == "teams") {
+	step := 1
+	if kind == "teams" {
+		step = 2
+	}
+	for i := 1; i <= 40; i += step {
 		if kind == "teams" {
 			lines = append(lines, fmt.Sprintf("Player %02d & Player %02d", i, i+1))
 		} else {
@@ -139,13 +149,6 @@ func runKilledEvent(t *testing.T, kind, db string, plies int) {
 		length = "whole real games"
 	}
 	t.Logf("%s on %s: %d rounds × %d boards, %s, the hub killed in round 2: %v", kind, e.engine(), fullRounds, fullBoards, length, time.Since(began).Round(time.Millisecond))
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func (e *killedEvent) engine() string {

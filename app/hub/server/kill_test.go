@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -32,6 +33,11 @@ func TestMain(m *testing.M) {
 		cfg := server.Config{StateDir: f[0], MQTT: f[1], Web: f[2], DB: f[3]}
 		if cfg.Web == "" {
 			cfg.Web = "off"
+		}
+		// The hub's log, for a test that fails: hub.log in the state
+		// directory, each process's appended.
+		if lf, err := os.OpenFile(filepath.Join(cfg.StateDir, "hub.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644); err == nil {
+			cfg.Log = slog.New(slog.NewTextHandler(lf, nil))
 		}
 		h, err := server.Start(context.Background(), cfg)
 		if err != nil {
