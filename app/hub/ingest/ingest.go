@@ -387,11 +387,20 @@ func (in *ingester) replyToReplay(ctx context.Context, name string, payload []by
 	b := in.board(name)
 	if r.OK {
 		// The board has sent all it has (its replay comes as one block
-		// before the answer): a seq seen past that was no message of
-		// its stream (a confused publisher), or a state whose event is
-		// on its way; either way nothing to ask for now.
+		// before the answer). A seq seen past what the hub now holds:
+		// when the block brought some of what was asked, the rest was
+		// lost on the way (a broker drops messages to a client that does
+		// not keep up, as after a hub's restart, when every board
+		// replays at once), so ask for it; when it brought nothing, the
+		// seq was no message of the board's stream (a confused
+		// publisher), or a state whose event is on its way: nothing to
+		// ask for now.
 		if b.seen > b.held {
-			b.seen, b.behind = b.held, time.Time{}
+			if b.held >= b.askedFrom {
+				in.ask(name, b, true)
+			} else {
+				b.seen, b.behind = b.held, time.Time{}
+			}
 		}
 		return
 	}
