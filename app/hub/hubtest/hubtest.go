@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"boardd/referee/clock"
 	"boardd/rules"
 	"boardd/rules/pgn4"
+	"boardd/rules/square"
 	"boardd/sensors"
 	"boardd/sync/mqtt"
 )
@@ -47,20 +50,45 @@ type Board struct {
 // names and the event as tags (Run), mirrored to the broker.
 func Start(t *testing.T, b Board) *referee.Live {
 	t.Helper()
-	l := RunWith(t, b.Name, func(c *referee.LiveConfig) { c.Keep, c.Clock = b.Keep, b.Clock })
-	ctx, stop := context.WithCancel(context.Background())
+	l := Live(t, b)
+	Mirror(t, b, l)
+	return l
+}
+
+// Live runs the board until t ends without mirroring it anywhere (a
+// board whose network is down): Mirror connects it.
+func Live(t *testing.T, b Board) *referee.Live {
+	t.Helper()
+	return RunWith(t, b.Name, func(c *referee.LiveConfig) { c.Keep, c.Clock = b.Keep, b.Clock })
+}
+
+// Mirror mirrors the running board l to b's broker, as boardd run does,
+// until t ends or the returned function closes it (the board's network
+// gone, its power cut). A mirror started again publishes from l's next
+// message (it has no state file): the hub asks for the ones it missed.
+func Mirror(t *testing.T, b Board, l *referee.Live) func() {
+	t.Helper()
+	off, err := mirror(b, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	closeOnce := func() { once.Do(off) }
+	t.Cleanup(closeOnce)
+	return closeOnce
+}
+
+func mirror(b Board, l *referee.Live) (func(), error) {
 	if b.Key == "" {
 		b.Key = "key-" + b.Name
 	}
-	m, err := mqtt.Start(ctx, mqtt.Config{Broker: b.Broker, Username: b.User, Password: b.Password, Key: b.Key,
+	m, err := mqtt.Start(context.Background(), mqtt.Config{Broker: b.Broker, Username: b.User, Password: b.Password, Key: b.Key,
 		Board: b.Name, Source: l, KeepAlive: 5 * time.Second, ConnectTimeout: 2 * time.Second,
 		AckTimeout: 2 * time.Second, MaxReconnectInterval: 100 * time.Millisecond})
 	if err != nil {
-		stop()
-		t.Fatal(err)
+		return nil, err
 	}
-	t.Cleanup(func() { m.Close(); stop() })
-	return l
+	return func() { m.Close() }, nil
 }
 
 // Run runs a Live board of Teams named name, with players' names and
@@ -108,15 +136,16 @@ func Play(t *testing.T, l *referee.Live, moves ...string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, mv := range moves {
-		if err := PlayOne(ctx, l, mv); err != nil {
+		if err := Move(ctx, l, mv); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
-// PlayOne makes one move on the board by hand and says whether the board
-// took it.
-func PlayOne(ctx context.Context, l *referee.Live, mv string) error {
+// Move makes one move (PGN4) on the board by hand and says why when the
+// board does not take it. Unlike Play it may run outside the test's
+// goroutine (several boards playing at once).
+func Move(ctx context.Context, l *referee.Live, mv string) error {
 	steps, err := l.HandsFor(ctx, mv)
 	if err != nil {
 		return fmt.Errorf("%s: %v", mv, err)
@@ -130,10 +159,53 @@ func PlayOne(ctx context.Context, l *referee.Live, mv string) error {
 		evs = append(evs, sensors.Event{Kind: k, Square: s.Square})
 	}
 	if err := l.Feed(ctx, evs, true); err != nil {
+		return fmt.Errorf("%s: %v", mv, err)
+	}
+	last := func() string {
+		if st := l.State(); len(st.Moves) > 0 {
+			return st.Moves[len(st.Moves)-1].Move
+		}
+		return ""
+	}
+	// A promotion with a choice: the board played its default piece and
+	// the player chooses another, as on the board's page.
+	if i := strings.Index(mv, "="); i > 0 && i+1 < len(mv) && last() != mv && strings.HasPrefix(last(), mv[:i+1]) {
+		if rep := l.Do(ctx, referee.Command{Name: referee.CmdPromote, Piece: mv[i+1 : i+2]}); !rep.OK {
+			return fmt.Errorf("%s: promote: %s", mv, rep.Error)
+		}
+	}
+	if got := last(); got != mv {
+		return fmt.Errorf("the board did not take %s: its last move is %q", mv, got)
+	}
+	return nil
+}
+
+// SetUp sets the pieces up as the board's game wants them (after a
+// new_game on a board where the last game's pieces stand): every piece
+// off a square that should be empty, one on every square that should
+// hold one, as the set-up lights show.
+func SetUp(ctx context.Context, l *referee.Live) error {
+	st := l.State()
+	var evs []sensors.Event
+	for _, name := range st.Wrong {
+		q, err := square.Parse(name)
+		if err != nil {
+			return err
+		}
+		evs = append(evs, sensors.Event{Kind: sensors.Lift, Square: q})
+	}
+	for _, name := range st.Missing {
+		q, err := square.Parse(name)
+		if err != nil {
+			return err
+		}
+		evs = append(evs, sensors.Event{Kind: sensors.Place, Square: q})
+	}
+	if err := l.Feed(ctx, evs, true); err != nil {
 		return err
 	}
-	if st := l.State(); len(st.Moves) == 0 || st.Moves[len(st.Moves)-1].Move != mv {
-		return fmt.Errorf("the board did not take %s: %+v", mv, st.Moves)
+	if st := l.State(); st.Status != "playing" {
+		return fmt.Errorf("board %s after the set-up: %s (wrong %v, missing %v)", st.Board, st.Status, st.Wrong, st.Missing)
 	}
 	return nil
 }

@@ -10,12 +10,14 @@
 // duplicate (dropped), a newer one means messages are missing, and the
 // hub asks the board for them with its replay command (cmd/replay
 // {"from": N}, docs/mqtt.md), as it does for every board it knows each
-// time it (re)connects. A board whose retained state is ahead of what
+// time it (re)connects and for each board as it (re)joins (its status
+// online: an ask sent while it was away never reached it). A board whose retained state is ahead of what
 // the hub holds is asked the same, so a hub that was stopped, killed or
 // cut off for any time resumes every board where its database ends: no
 // message twice, none missing. When a board answers that it no longer
 // keeps the messages asked for, the hub records the gap and goes on from
-// the oldest the board keeps.
+// the oldest the board keeps. Every board is offline from the hub's
+// start until it is heard from.
 //
 // A board's finished games published on games/<id> (its archive, sent
 // when it joins, and each game as it ends) are stored through
@@ -168,6 +170,12 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	for name, seq := range held {
 		in.boards[name] = &board{held: seq, seen: seq}
+	}
+	// No board is online until it says so: what the database holds is
+	// from before this start (the boards' last wills died with a killed
+	// hub's broker).
+	if err := cfg.Store.AllOffline(ctx); err != nil {
+		return fmt.Errorf("hub ingest: %w", err)
 	}
 	inbox := make(chan inbound, 1024)
 	push := func(m inbound) {
@@ -343,6 +351,10 @@ func (in *ingester) status(ctx context.Context, name, status string) {
 			in.log.Info("hub: the board's earlier history was retired; taking its stream from the start", "board", name, "held", b.held)
 			b.held, b.seen, b.behind, b.asked = seq, seq, time.Time{}, time.Time{}
 		}
+		// The board (re)joined: what the hub asked while it was away
+		// (every board is asked as the hub connects) never reached it,
+		// and asking again waits ReplayAfter; ask now.
+		in.ask(name, b, true)
 	}
 }
 
@@ -395,11 +407,20 @@ func (in *ingester) replyToReplay(ctx context.Context, name string, payload []by
 	b := in.board(name)
 	if r.OK {
 		// The board has sent all it has (its replay comes as one block
-		// before the answer): a seq seen past that was no message of
-		// its stream (a confused publisher), or a state whose event is
-		// on its way; either way nothing to ask for now.
+		// before the answer). A seq seen past what the hub now holds:
+		// when the block brought some of what was asked, the rest was
+		// lost on the way (a broker drops messages to a client that does
+		// not keep up, as after a hub's restart, when every board
+		// replays at once), so ask for it; when it brought nothing, the
+		// seq was no message of the board's stream (a confused
+		// publisher), or a state whose event is on its way: nothing to
+		// ask for now.
 		if b.seen > b.held {
-			b.seen, b.behind = b.held, time.Time{}
+			if b.held >= b.askedFrom {
+				in.ask(name, b, true)
+			} else {
+				b.seen, b.behind = b.held, time.Time{}
+			}
 		}
 		return
 	}

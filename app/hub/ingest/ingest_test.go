@@ -246,6 +246,123 @@ func TestHubStoppedMidGameResumes(t *testing.T) {
 	}
 }
 
+// A board whose network is down when the hub starts misses the replay
+// the hub asks every board for as it connects; when the board joins
+// again, it is asked at once, not after ReplayAfter (here an hour: so
+// long a club's hub, just restarted after a kill -9, would show the
+// boards' tables behind while the director waits for the round).
+func TestHubAsksABoardThatJoinsAgain(t *testing.T) {
+	url := startBroker(t)
+	dbURL := filepath.Join(t.TempDir(), "hub.db")
+	check, err := store.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Close()
+	b := hubtest.Board{Broker: url, User: boardUser.Name, Password: boardUser.Password, Name: "club-5"}
+	l := hubtest.Live(t, b)
+	off := hubtest.Mirror(t, b, l)
+	slow := func(c *ingest.Config) { c.ReplayAfter = time.Hour }
+	h := startHub(t, url, dbURL, slow)
+	play(t, l, teamsMoves[:4]...)
+	waitHeld(t, check, "club-5", l.State().Seq)
+	h.stop()
+	// The board's network goes (its mirror closed: what it plays now
+	// reaches no broker), the hub starts and asks while it is gone.
+	off()
+	play(t, l, teamsMoves[4:8]...)
+	asks, _ := watchReplays(t, url, "club-5")
+	startHub(t, url, dbURL, slow)
+	select {
+	case <-asks: // into the void
+	case <-time.After(20 * time.Second):
+		t.Fatal("the hub starting asked the boards it knows nothing")
+	}
+	hubtest.Mirror(t, b, l) // the board joins again, from its next message
+	play(t, l, teamsMoves[8])
+	waitHeld(t, check, "club-5", l.State().Seq)
+	if seqs, _ := check.Seqs(context.Background(), "club-5"); !reflect.DeepEqual(seqs, seqRange(1, l.State().Seq)) {
+		t.Errorf("the hub holds seqs %v, want 1 to %d", seqs, l.State().Seq)
+	}
+}
+
+// A replay whose block loses its last messages on the way to the hub (a
+// broker drops messages to a client that does not keep up: mochi past
+// 1024 pending, as when every board replays at once after a hub's
+// restart) and whose answer arrives: the hub, still behind what it saw,
+// asks for the rest instead of taking the answer as "nothing more" (it
+// would then wait for the board's next message, and a finished game's
+// result with it). The board is played here by a publisher on its
+// topics, so the loss is the test's choice.
+func TestHubAsksForWhatAReplayLostOnTheWay(t *testing.T) {
+	url := startBroker(t)
+	dbURL := filepath.Join(t.TempDir(), "hub.db")
+	check, err := store.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Close()
+	asks, _ := watchReplays(t, url, "club-8")
+	startHub(t, url, dbURL, func(c *ingest.Config) { c.ReplayAfter = time.Hour })
+	pub := publisher(t, url)
+	publish := func(topic string, v any) {
+		t.Helper()
+		data, _ := json.Marshal(v)
+		if tok := pub.Publish(topic, 1, false, data); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+			t.Fatalf("publish: %v", tok.Error())
+		}
+	}
+	event := func(seq uint64) {
+		t.Helper()
+		publish(mqtt.Topic("", "club-8", mqtt.TopicEvents), referee.Message{Seq: seq, Board: "club-8", Game: "g1", Kind: referee.MsgClock})
+	}
+	// askFrom waits for the hub's ask from seq from (others are the
+	// hub's asks as it connected, made while the test was still
+	// publishing club-8's first message).
+	askFrom := func(from uint64) referee.Command {
+		t.Helper()
+		for end := time.After(20 * time.Second); ; {
+			select {
+			case a := <-asks:
+				var c referee.Command
+				if err := json.Unmarshal([]byte(a), &c); err != nil || c.From == nil {
+					t.Fatalf("an ask %s: %v", a, err)
+				}
+				if *c.From == from {
+					return c
+				}
+			case <-end:
+				t.Fatalf("the hub never asked from %d", from)
+			}
+		}
+	}
+	// The first message again until the hub, subscribing meanwhile,
+	// holds it; then the next ones.
+	for end := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		event(1)
+		if last, _ := check.LastSeqs(context.Background()); last["club-8"] == 1 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the hub never took club-8's first message")
+		}
+	}
+	for seq := uint64(2); seq <= 5; seq++ { // one at a time: the hub's client may hand on two at once out of order
+		event(seq)
+		waitHeld(t, check, "club-8", seq)
+	}
+	event(8) // early: 6 and 7 missing
+	c := askFrom(6)
+	event(6) // the replay's block, its last message lost
+	waitHeld(t, check, "club-8", 6)
+	event(7)
+	publish(mqtt.Topic("", "club-8", mqtt.TopicCmd+"/"+referee.CmdReplay+"/result"), referee.Reply{ID: c.ID, OK: true})
+	waitHeld(t, check, "club-8", 7)
+	askFrom(8)
+	event(8)
+	waitHeld(t, check, "club-8", 8)
+}
+
 // A board that no longer keeps the start of its stream when the hub
 // first hears of it: the hub records the gap the board names and stores
 // everything from the oldest message the board keeps.

@@ -72,27 +72,9 @@ type eventJSON struct {
 		Name string `json:"name"`
 	} `json:"event"`
 	Rounds []struct {
-		Number int  `json:"number"`
-		Pushed bool `json:"pushed"`
-		Tables []struct {
-			Table int    `json:"table"`
-			Board string `json:"board"`
-			Seats []struct {
-				Seat   string `json:"seat"`
-				Player int64  `json:"player"`
-				Name   string `json:"name"`
-			} `json:"seats"`
-			Game   string `json:"game"`
-			Result *struct {
-				Status    string `json:"status"`
-				Corrected bool   `json:"corrected"`
-				Note      string `json:"note"`
-				Result    *struct {
-					Winners []string `json:"winners"`
-					Points  []int    `json:"points"`
-				} `json:"result"`
-			} `json:"result"`
-		} `json:"tables"`
+		Number int          `json:"number"`
+		Pushed bool         `json:"pushed"`
+		Tables []eventTable `json:"tables"`
 	} `json:"rounds"`
 	Standings []struct {
 		Rank   int    `json:"rank"`
@@ -101,6 +83,27 @@ type eventJSON struct {
 		Firsts int    `json:"firsts"`
 		Games  int    `json:"games"`
 	} `json:"standings"`
+}
+
+// eventTable is a table of a round in the event's JSON.
+type eventTable struct {
+	Table int    `json:"table"`
+	Board string `json:"board"`
+	Seats []struct {
+		Seat   string `json:"seat"`
+		Player int64  `json:"player"`
+		Name   string `json:"name"`
+	} `json:"seats"`
+	Game   string `json:"game"`
+	Result *struct {
+		Status    string `json:"status"`
+		Corrected bool   `json:"corrected"`
+		Note      string `json:"note"`
+		Result    *struct {
+			Winners []string `json:"winners"`
+			Points  []int    `json:"points"`
+		} `json:"result"`
+	} `json:"result"`
 }
 
 // The whole flow over HTTP with two real boards: the director logs in,

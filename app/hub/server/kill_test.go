@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -21,18 +22,24 @@ import (
 )
 
 // childEnv makes the test binary a hub process (TestMain): state
-// directory, MQTT address and (optional) web address, separated by
-// commas.
+// directory and MQTT address and, optionally, the web address and the
+// database (default: web off, hub.db in the state directory), separated
+// by commas.
 const childEnv = "BOARDD_HUB_TEST_CHILD"
 
 func TestMain(m *testing.M) {
 	if v := os.Getenv(childEnv); v != "" {
-		state, addr, _ := strings.Cut(v, ",")
-		addr, web, _ := strings.Cut(addr, ",")
-		if web == "" {
-			web = "off"
+		f := append(strings.Split(v, ","), "", "", "")
+		cfg := server.Config{StateDir: f[0], MQTT: f[1], Web: f[2], DB: f[3]}
+		if cfg.Web == "" {
+			cfg.Web = "off"
 		}
-		h, err := server.Start(context.Background(), server.Config{StateDir: state, MQTT: addr, Web: web})
+		// The hub's log, for a test that fails: hub.log in the state
+		// directory, each process's appended.
+		if lf, err := os.OpenFile(filepath.Join(cfg.StateDir, "hub.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644); err == nil {
+			cfg.Log = slog.New(slog.NewTextHandler(lf, nil))
+		}
+		h, err := server.Start(context.Background(), cfg)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -44,23 +51,27 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// hubProcess starts this test binary as a hub on state and addr and
-// waits for its greeting; kill sends it SIGKILL.
-func hubProcess(t *testing.T, state, addr string) (join string, kill func()) {
+// hubProcess starts this test binary as a hub on state and addr (and
+// extra: the web address, the database; see childEnv) and waits for its
+// greeting; kill sends it SIGKILL.
+func hubProcess(t *testing.T, state, addr string, extra ...string) (join string, kill func()) {
 	t.Helper()
-	join, kill, _ = hubProcessWeb(t, state, addr, "")
+	join, kill, _ = hubProcessPid(t, state, addr, extra...)
 	return join, kill
 }
 
-// hubProcessWeb is hubProcess with the web server on web ("": none); it
-// returns the process's id too.
+// hubProcessWeb is hubProcess with the web server on web; it returns the
+// process's id too.
 func hubProcessWeb(t *testing.T, state, addr, web string) (join string, kill func(), pid int) {
 	t.Helper()
-	if web != "" {
-		addr += "," + web
-	}
+	return hubProcessPid(t, state, addr, web)
+}
+
+// hubProcessPid is hubProcess returning the process's id too.
+func hubProcessPid(t *testing.T, state, addr string, extra ...string) (join string, kill func(), pid int) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+state+","+addr)
+	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join(append([]string{state, addr}, extra...), ","))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

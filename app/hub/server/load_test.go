@@ -211,7 +211,7 @@ func TestHubLoad(t *testing.T) {
 			next := time.Now()
 			for _, mv := range moves {
 				pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-				err := hubtest.PlayOne(pctx, b.live, mv)
+				err := hubtest.Move(pctx, b.live, mv)
 				cancel()
 				if err != nil {
 					t.Errorf("%s: %v", b.name, err)

@@ -124,6 +124,17 @@ func (s *Store) Gap(ctx context.Context, board string, first, last uint64, reaso
 	return tx.Commit()
 }
 
+// AllOffline marks every board offline: a hub starting has heard from
+// none of them yet (its own broker, killed, never passed on their last
+// wills), and each board's status comes again as it (re)joins, or from
+// the club broker's retained status.
+func (s *Store) AllOffline(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE boards SET status = 'offline'`); err != nil {
+		return fmt.Errorf("store %s: boards offline: %w", s.where, err)
+	}
+	return nil
+}
+
 // SetStatus keeps a board's last MQTT status (online, offline, …).
 func (s *Store) SetStatus(ctx context.Context, board, status string) error {
 	tx, err := s.db.BeginTx(ctx, nil)

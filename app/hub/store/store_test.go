@@ -228,6 +228,29 @@ func TestStore(t *testing.T) {
 				t.Errorf("boards: %+v", sum)
 			}
 		}},
+		{"every board offline at a hub's start", func(t *testing.T, url string) {
+			s := open(t, url)
+			ctx := context.Background()
+			record(t, s, msg("club-1", 1, "g1", "game_start"), func(tx *store.Tx) error { return tx.StartGame("ffa", "", nil) })
+			for _, b := range []string{"club-1", "club-2"} {
+				if err := s.SetStatus(ctx, b, "online"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s.AllOffline(ctx); err != nil {
+				t.Fatal(err)
+			}
+			sum, _ := s.Boards(ctx)
+			if len(sum) != 2 || sum[0].Status != "offline" || sum[1].Status != "offline" || sum[0].Game != "g1" {
+				t.Errorf("boards: %+v, want both offline, club-1's game kept", sum)
+			}
+			if err := s.SetStatus(ctx, "club-2", "online"); err != nil {
+				t.Fatal(err)
+			}
+			if sum, _ = s.Boards(ctx); sum[1].Status != "idle" {
+				t.Errorf("club-2 back online: %+v", sum[1])
+			}
+		}},
 		{"bad messages are refused", func(t *testing.T, url string) {
 			s := open(t, url)
 			for _, m := range []store.Message{msg("", 1, "g", "move"), msg("club-1", 0, "g", "move"), msg("club-1", 1<<63, "g", "move")} {
