@@ -127,6 +127,7 @@ func (m *Mirror) replay(ctx context.Context, from uint64) referee.Reply {
 	}
 	m.pubMu.Lock()
 	defer m.pubMu.Unlock()
+	var last uint64
 	for _, msg := range backlog {
 		data := m.encode(msg)
 		if data == nil {
@@ -135,8 +136,12 @@ func (m *Mirror) replay(ctx context.Context, from uint64) referee.Reply {
 		if err := m.send(ctx, m.t.events, false, data); err != nil {
 			return referee.Reply{Error: fmt.Sprintf("replay from %d: interrupted at %d: %v; ask again", from, msg.Seq, err)}
 		}
+		last = msg.Seq
 	}
-	return referee.Reply{OK: true}
+	// Seq says how far the block went: a subscriber that lacks some of it
+	// lost them on the way (a broker drops messages to a client that
+	// does not keep up) and asks again.
+	return referee.Reply{OK: true, Seq: last}
 }
 
 // probeID returns the "id" of a payload ParseCommand refused, if it has a

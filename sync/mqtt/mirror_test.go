@@ -349,8 +349,8 @@ func TestReplay(t *testing.T) {
 	if !slices.Equal(raw, want) {
 		t.Errorf("events %v, want 1…20 then 15…21", raw)
 	}
-	if r := c.replies[0]; !r.OK || r.ID != "r" {
-		t.Errorf("reply %+v", r)
+	if r := c.replies[0]; !r.OK || r.ID != "r" || r.Seq != 20 {
+		t.Errorf("reply %+v, want ok with seq 20 (how far the block went)", r)
 	}
 
 	board.Forget(10)

@@ -405,6 +405,14 @@ func (in *ingester) replyToReplay(ctx context.Context, name string, payload []by
 		return
 	}
 	b := in.board(name)
+	if r.OK && r.Seq > b.held {
+		// The board's answer says its block went up to r.Seq, and the
+		// hub holds less: the rest was lost on the way, the whole block
+		// perhaps. Asked for again once ReplayAfter has passed (the
+		// tick), and again after each ReplayAfter until it is all here.
+		b.saw(r.Seq, in.now())
+		return
+	}
 	if r.OK {
 		// The board has sent all it has (its replay comes as one block
 		// before the answer). A seq seen past what the hub now holds:

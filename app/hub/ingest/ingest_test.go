@@ -363,6 +363,70 @@ func TestHubAsksForWhatAReplayLostOnTheWay(t *testing.T) {
 	waitHeld(t, check, "club-8", 8)
 }
 
+// A replay whose whole block is lost on the way (only the answer comes,
+// saying how far the block went): the hub asks again after ReplayAfter,
+// until it holds it all, instead of waiting for the board's next message
+// (at the end of a game there may be none for a long time).
+func TestHubAsksAgainWhenAWholeReplayIsLost(t *testing.T) {
+	url := startBroker(t)
+	dbURL := filepath.Join(t.TempDir(), "hub.db")
+	check, err := store.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Close()
+	asks, _ := watchReplays(t, url, "club-7")
+	startHub(t, url, dbURL, func(c *ingest.Config) { c.ReplayAfter = 300 * time.Millisecond })
+	pub := publisher(t, url)
+	publish := func(topic string, v any) {
+		t.Helper()
+		data, _ := json.Marshal(v)
+		if tok := pub.Publish(topic, 1, false, data); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+			t.Fatalf("publish: %v", tok.Error())
+		}
+	}
+	event := func(seq uint64) {
+		t.Helper()
+		publish(mqtt.Topic("", "club-7", mqtt.TopicEvents), referee.Message{Seq: seq, Board: "club-7", Game: "g1", Kind: referee.MsgClock})
+	}
+	askFrom := func(from uint64) referee.Command {
+		t.Helper()
+		for end := time.After(20 * time.Second); ; {
+			select {
+			case a := <-asks:
+				var c referee.Command
+				if err := json.Unmarshal([]byte(a), &c); err != nil || c.From == nil {
+					t.Fatalf("an ask %s: %v", a, err)
+				}
+				if *c.From == from {
+					return c
+				}
+			case <-end:
+				t.Fatalf("the hub never asked from %d", from)
+			}
+		}
+	}
+	for end := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		event(1)
+		if last, _ := check.LastSeqs(context.Background()); last["club-7"] == 1 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the hub never took club-7's first message")
+		}
+	}
+	event(4) // early: 2 and 3 missing
+	c := askFrom(2)
+	// The block (2, 3, 4) lost on the way; only the answer comes.
+	publish(mqtt.Topic("", "club-7", mqtt.TopicCmd+"/"+referee.CmdReplay+"/result"), referee.Reply{ID: c.ID, OK: true, Seq: 4})
+	c = askFrom(2) // asked again, with nothing more from the board
+	for seq := uint64(2); seq <= 4; seq++ {
+		event(seq)
+	}
+	publish(mqtt.Topic("", "club-7", mqtt.TopicCmd+"/"+referee.CmdReplay+"/result"), referee.Reply{ID: c.ID, OK: true, Seq: 4})
+	waitHeld(t, check, "club-7", 4)
+}
+
 // A board that no longer keeps the start of its stream when the hub
 // first hears of it: the hub records the gap the board names and stores
 // everything from the oldest message the board keeps.
