@@ -200,7 +200,9 @@ func ClientOptions(broker, username, password string, t TLS) (*paho.ClientOption
 // CheckID checks a board or game id that becomes one topic level (and a
 // file name for collectors): 1 to 64 characters of UTF-8, no '/', '+',
 // '#', no control or invisible characters (internal/printable: bidi
-// overrides, zero-width spaces, …), not "." or "..", not starting with '$'.
+// overrides, zero-width spaces, …), not starting with '$'; and none of
+// the characters a NATS cluster (the league's broker, docs/league.md)
+// cannot carry in a topic level: '.', ' ', '*', '>', '@'.
 func CheckID(what, id string) error {
 	switch {
 	case id == "":
@@ -209,14 +211,15 @@ func CheckID(what, id string) error {
 		return fmt.Errorf("%s id %.20q… is longer than 64 bytes", what, id)
 	case !utf8.ValidString(id):
 		return fmt.Errorf("%s id %q is not UTF-8", what, id)
-	case id == "." || id == "..":
-		return fmt.Errorf("%s id %q is not a name", what, id)
 	case strings.HasPrefix(id, "$"):
 		return fmt.Errorf("%s id %q must not start with '$' (topics reserved by brokers)", what, id)
 	}
 	for _, r := range id {
 		if r == '/' || r == '+' || r == '#' {
 			return fmt.Errorf("%s id %q must not contain %q (one MQTT topic level)", what, id, r)
+		}
+		if strings.ContainsRune(natsReserved, r) {
+			return fmt.Errorf("%s id %q must not contain %q: a NATS broker cannot carry it in a topic (use '-' or '_')", what, id, r)
 		}
 	}
 	if err := printable.Check(id); err != nil {
@@ -225,9 +228,16 @@ func CheckID(what, id string) error {
 	return nil
 }
 
+// natsReserved are the characters NATS (2.9) refuses, reads as
+// wildcards or loses in a topic level: '.' and ' ' close the client's
+// connection, a level "*" or ">" is a wildcard of NATS subjects, and a
+// QoS 1 message on a topic with '@' never reaches a QoS 1 subscriber
+// (app/hub/league's TestBoardIDsNATSCarries).
+const natsReserved = ". *>@"
+
 func checkPrefix(p string) error {
-	if p == "" || strings.ContainsAny(p, "+#\x00") || strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") || strings.Contains(p, "//") || strings.HasPrefix(p, "$") {
-		return fmt.Errorf("mqtt prefix %q: want topic levels without '+', '#', empty levels or a leading '$', like %q", p, DefaultPrefix)
+	if p == "" || strings.ContainsAny(p, "+#\x00"+natsReserved) || strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") || strings.Contains(p, "//") || strings.HasPrefix(p, "$") {
+		return fmt.Errorf("mqtt prefix %q: want topic levels without '+', '#', '.', ' ', '*', '>', '@' (NATS), empty levels or a leading '$', like %q", p, DefaultPrefix)
 	}
 	return nil
 }
