@@ -6,6 +6,8 @@
 package mqttclient
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -114,8 +116,14 @@ func Subscribe(c paho.Client, filters map[string]byte, h paho.MessageHandler) er
 	return nil
 }
 
-// ClientID is a client id unique to this process: boardd-<what>-<host>-<pid>.
+// ClientID is a client id of its own for each connection:
+// boardd-<what>-<host>-<pid>-<random>. Two clients with one id throw
+// each other off the broker (on a NATS cluster from any node): two hubs
+// in one process, or in containers that share a host name and pid 1,
+// must not share one.
 func ClientID(what string) string {
 	host, _ := os.Hostname()
-	return fmt.Sprintf("boardd-%s-%s-%d", what, host, os.Getpid())
+	var r [4]byte
+	rand.Read(r[:])
+	return fmt.Sprintf("boardd-%s-%s-%d-%s", what, host, os.Getpid(), hex.EncodeToString(r[:]))
 }
