@@ -184,7 +184,10 @@ func ClientOptions(broker, username, password string, t TLS) (*paho.ClientOption
 	if !secure && !t.Empty() {
 		return nil, fmt.Errorf("mqtt broker URL %q: TLS files are set but the URL is not ssl:// or wss://", broker)
 	}
-	o := paho.NewClientOptions().AddBroker(broker).SetStore(nopStore{})
+	// MQTT 3.1.1 only: left to choose, paho retries a refused CONNECT
+	// as MQTT 3.1, which NATS does not speak, and a wrong password then
+	// reads as a network error.
+	o := paho.NewClientOptions().AddBroker(broker).SetStore(nopStore{}).SetProtocolVersion(4)
 	o.SetUsername(username)
 	o.SetPassword(password)
 	if secure {

@@ -4,6 +4,7 @@
 package hubtest
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"testing"
@@ -32,6 +33,9 @@ type Board struct {
 	Name                   string
 	// Keep is how many messages the board keeps (0: the default).
 	Keep int
+	// Reconnect is the longest pause between the mirror's attempts to
+	// reach the broker (0: 100 ms, for a broker that comes back at once).
+	Reconnect time.Duration
 }
 
 // Start runs the board until t ends: a Live board of Teams with players'
@@ -57,7 +61,7 @@ func Start(t *testing.T, b Board) *referee.Live {
 	go func() { l.Run(ctx); close(done) }()
 	m, err := mqtt.Start(ctx, mqtt.Config{Broker: b.Broker, Username: b.User, Password: b.Password,
 		Board: b.Name, Source: l, KeepAlive: 5 * time.Second, ConnectTimeout: 2 * time.Second,
-		AckTimeout: 2 * time.Second, MaxReconnectInterval: 100 * time.Millisecond})
+		AckTimeout: 2 * time.Second, MaxReconnectInterval: cmp.Or(b.Reconnect, 100*time.Millisecond)})
 	if err != nil {
 		stop()
 		t.Fatal(err)

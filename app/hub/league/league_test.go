@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -24,6 +25,7 @@ import (
 	"boardd/app/hub/store/pgtest"
 	"boardd/referee"
 	"boardd/sync/mqtt"
+	"boardd/sync/mqttclient"
 )
 
 // The league's passwords in the tests.
@@ -68,7 +70,7 @@ type board struct {
 
 // startBoard runs a board publishing to the node as the board account.
 func startBoard(t *testing.T, name, node string) *board {
-	return &board{name: name, live: hubtest.Start(t, hubtest.Board{Broker: node, User: "board", Password: boardPW, Name: name})}
+	return &board{name: name, live: hubtest.Start(t, hubtest.Board{Broker: node, User: "board", Password: boardPW, Name: name, Reconnect: 2 * time.Second})}
 }
 
 // play makes the board's next n moves of hubtest.TeamsMoves.
@@ -95,6 +97,17 @@ func openDB(t *testing.T, db string) *store.Store {
 // exactly once and its moves those it played, in order.
 func waitAll(t *testing.T, s *store.Store, boards ...*board) {
 	t.Helper()
+	if err := waitHeld(s, boards...); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range boards {
+		checkBoard(t, s, b)
+	}
+}
+
+// waitHeld waits (60 s at most) until the database holds every message
+// of every board.
+func waitHeld(s *store.Store, boards ...*board) error {
 	ctx := context.Background()
 	deadline := time.Now().Add(60 * time.Second)
 	for _, b := range boards {
@@ -105,12 +118,12 @@ func waitAll(t *testing.T, s *store.Store, boards ...*board) {
 				break
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("the database holds %s up to seq %d, want %d (%v)", b.name, held[b.name], last, err)
+				return fmt.Errorf("the database holds %s up to seq %d, want %d (%v)", b.name, held[b.name], last, err)
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		checkBoard(t, s, b)
 	}
+	return nil
 }
 
 // checkBoard checks that the database holds b's messages 1 to its last
@@ -228,4 +241,17 @@ func connect(t *testing.T, node, user, pw string) paho.Client {
 	}
 	t.Cleanup(func() { cl.Disconnect(0) })
 	return cl
+}
+
+// A wrong password on a NATS node is named as such: paho, left to
+// itself, retries a refused MQTT 3.1.1 CONNECT as MQTT 3.1, which NATS
+// does not speak, and reported a network error instead.
+func TestWrongPasswordOnTheCluster(t *testing.T) {
+	c := startCluster(t)
+	for _, node := range c.MQTTURLs() {
+		_, err := mqttclient.Broker{URL: node, User: "hub", Password: "wrong"}.Connect(mqttclient.ClientID("hub"), func(paho.Client) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), `the broker refused user "hub" and that password`) {
+			t.Errorf("connect to %s with a wrong password: %v", node, err)
+		}
+	}
 }

@@ -16,18 +16,22 @@ package natstest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	paho "github.com/eclipse/paho.mqtt.golang"
 )
 
 // User is an account of the cluster: its password and what it may do.
@@ -85,6 +89,8 @@ type Cluster struct {
 	dir   string
 	Nodes []*Node
 	mu    sync.Mutex
+	// mqttUser is who connects to see that a node takes MQTT clients.
+	mqttUser User
 }
 
 // Path finds nats-server ($BOARDD_NATS_SERVER, the PATH, /usr/sbin), or
@@ -147,19 +153,24 @@ func Start(t testing.TB, n int, users ...User) *Cluster {
 	}
 }
 
+// writeConf writes nd's configuration with users.
+func (c *Cluster) writeConf(nd *Node, users []User) error {
+	nc := NodeConf{Name: nd.Name, Host: "127.0.0.1", Client: nd.Client, Route: nd.Route, MQTT: nd.MQTT,
+		Monitor: fmt.Sprintf("127.0.0.1:%d", nd.HTTP), Store: filepath.Join(nd.dir, "jetstream"), Users: users}
+	for _, o := range c.Nodes {
+		if o != nd {
+			nc.Routes = append(nc.Routes, fmt.Sprintf("nats-route://127.0.0.1:%d", o.Route))
+		}
+	}
+	return os.WriteFile(nd.conf, []byte(Conf(nc)), 0o600)
+}
+
 func (c *Cluster) startAll(users []User) error {
 	for _, nd := range c.Nodes {
 		if err := os.MkdirAll(nd.dir, 0o755); err != nil {
 			return err
 		}
-		nc := NodeConf{Name: nd.Name, Host: "127.0.0.1", Client: nd.Client, Route: nd.Route, MQTT: nd.MQTT,
-			Monitor: fmt.Sprintf("127.0.0.1:%d", nd.HTTP), Store: filepath.Join(nd.dir, "jetstream"), Users: users}
-		for _, o := range c.Nodes {
-			if o != nd {
-				nc.Routes = append(nc.Routes, fmt.Sprintf("nats-route://127.0.0.1:%d", o.Route))
-			}
-		}
-		if err := os.WriteFile(nd.conf, []byte(Conf(nc)), 0o600); err != nil {
+		if err := c.writeConf(nd, users); err != nil {
 			return err
 		}
 		if err := c.launch(nd); err != nil {
@@ -167,11 +178,46 @@ func (c *Cluster) startAll(users []User) error {
 		}
 	}
 	for _, nd := range c.Nodes {
-		if err := c.waitHealthy(nd, 60*time.Second); err != nil {
+		if err := c.waitHealthy(nd, "", 60*time.Second); err != nil {
+			return err
+		}
+	}
+	// NATS makes its MQTT streams at the first MQTT connection, and
+	// cannot make them (replicated on three nodes) with a node down:
+	// a cluster that lost a node before any MQTT client came would take
+	// none until the node is back. A league's cluster has long had its
+	// first client when a node fails; so has this one.
+	if len(users) > 0 {
+		c.mqttUser = users[0]
+	}
+	for _, nd := range c.Nodes {
+		if err := mqttOnce(nd, c.mqttUser, 60*time.Second); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// mqttOnce connects an MQTT client to nd as u, trying until limit.
+func mqttOnce(nd *Node, u User, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		o := paho.NewClientOptions().AddBroker(nd.MQTTURL()).SetUsername(u.Name).SetPassword(u.Password).
+			SetClientID("natstest-" + nd.Name).SetProtocolVersion(4).SetCleanSession(true).SetAutoReconnect(false).
+			SetConnectTimeout(10 * time.Second)
+		c := paho.NewClient(o)
+		tok := c.Connect()
+		tok.WaitTimeout(15 * time.Second)
+		err := tok.Error()
+		if err == nil && c.IsConnected() {
+			c.Disconnect(0)
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("natstest: node %s takes no MQTT client within %s: %v\n%s", nd.Name, limit, err, nd.logTail())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 // NodeConf is what Conf writes for one node.
@@ -203,11 +249,13 @@ func Conf(n NodeConf) string {
 	fmt.Fprintf(&b, "server_name: %s\nlisten: \"%s:%d\"\nhttp: %q\n", n.Name, n.Host, n.Client, n.Monitor)
 	fmt.Fprintf(&b, "max_payload: 1MB\n\n")
 	fmt.Fprintf(&b, "jetstream {\n  store_dir: %q\n  max_memory_store: 64MB\n  max_file_store: 1GB\n}\n\n", n.Store)
-	fmt.Fprintf(&b, "cluster {\n  name: league\n  listen: \"%s:%d\"\n  routes: [\n", n.Host, n.Route)
-	for _, r := range n.Routes {
-		fmt.Fprintf(&b, "    %s\n", r)
+	if len(n.Routes) > 0 { // a node alone is no cluster
+		fmt.Fprintf(&b, "cluster {\n  name: league\n  listen: \"%s:%d\"\n  routes: [\n", n.Host, n.Route)
+		for _, r := range n.Routes {
+			fmt.Fprintf(&b, "    %s\n", r)
+		}
+		fmt.Fprintf(&b, "  ]\n}\n\n")
 	}
-	fmt.Fprintf(&b, "  ]\n}\n\n")
 	fmt.Fprintf(&b, "mqtt {\n  listen: \"%s:%d\"\n  stream_replicas: %d\n}\n", n.Host, n.MQTT, min(len(n.Routes)+1, 3))
 	if len(n.Users) > 0 {
 		fmt.Fprintf(&b, "\nauthorization {\n  users: [\n")
@@ -283,8 +331,8 @@ func (c *Cluster) launch(nd *Node) error {
 
 // waitHealthy waits until nd's monitoring answers /healthz with 200
 // (JetStream current with the cluster), or its process exits.
-func (c *Cluster) waitHealthy(nd *Node, limit time.Duration) error {
-	url := fmt.Sprintf("http://127.0.0.1:%d/healthz", nd.HTTP)
+func (c *Cluster) waitHealthy(nd *Node, query string, limit time.Duration) error {
+	url := fmt.Sprintf("http://127.0.0.1:%d/healthz%s", nd.HTTP, query)
 	deadline := time.Now().Add(limit)
 	var last string
 	for {
@@ -330,6 +378,41 @@ func (c *Cluster) Log(i int) string {
 	return string(b)
 }
 
+// WaitHealthy waits (limit at most) until every running node answers
+// /healthz with 200: every stream and consumer current, the state to
+// take the next fault from (R3 survives one node down, not a second
+// before the first has caught up).
+func (c *Cluster) WaitHealthy(limit time.Duration) {
+	c.t.Helper()
+	for _, nd := range c.Nodes {
+		if !nd.Running() {
+			continue
+		}
+		if err := c.waitHealthy(nd, "", limit); err != nil {
+			c.t.Fatal(err)
+		}
+	}
+}
+
+// SetUsers gives every running node these accounts instead (its
+// configuration rewritten and reloaded, SIGHUP, as systemctl reload
+// does): connected clients keep their connections under the new
+// permissions.
+func (c *Cluster) SetUsers(users ...User) {
+	c.t.Helper()
+	for _, nd := range c.Nodes {
+		if err := c.writeConf(nd, users); err != nil {
+			c.t.Fatal(err)
+		}
+		c.mu.Lock()
+		cmd := nd.cmd
+		c.mu.Unlock()
+		if cmd != nil {
+			cmd.Process.Signal(syscall.SIGHUP)
+		}
+	}
+}
+
 // Kill kills node i with SIGKILL: no goodbye to its clients or routes.
 func (c *Cluster) Kill(i int) { c.stop(c.Nodes[i], syscall.SIGKILL) }
 
@@ -365,7 +448,14 @@ func (c *Cluster) Restart(i int) {
 		if err = c.launch(nd); err != nil {
 			break
 		}
-		if err = c.waitHealthy(nd, 60*time.Second); err == nil {
+		// Its JetStream server current (/healthz?js-server-only): each
+		// stream and consumer catches up in its own time (NATS 2.9 may
+		// report a consumer of retained messages "not current" for
+		// minutes); and it takes MQTT clients.
+		if err = c.waitHealthy(nd, "?js-server-only=true", 60*time.Second); err == nil {
+			err = mqttOnce(nd, c.mqttUser, 60*time.Second)
+		}
+		if err == nil {
 			return
 		}
 		c.stop(nd, syscall.SIGKILL)
@@ -384,4 +474,162 @@ func freePort(t testing.TB) int {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// Link is a TCP path from a client to a node that a test can cut, as a
+// network cable pulled: its address forwards to the node until Cut
+// closes every connection through it and refuses new ones, until
+// Restore.
+type Link struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	cut    bool
+	conns  map[net.Conn]bool
+}
+
+// NewLink forwards a loopback address to target (host:port, or a
+// tcp:// URL) until t ends.
+func NewLink(t testing.TB, target string) *Link {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &Link{ln: ln, target: strings.TrimPrefix(target, "tcp://"), conns: map[net.Conn]bool{}}
+	go l.serve()
+	t.Cleanup(func() { ln.Close(); l.Cut() })
+	return l
+}
+
+// URL is the link's address as a client URL (tcp://127.0.0.1:PORT).
+func (l *Link) URL() string { return "tcp://" + l.ln.Addr().String() }
+
+func (l *Link) serve() {
+	for {
+		c, err := l.ln.Accept()
+		if err != nil {
+			return
+		}
+		l.mu.Lock()
+		if l.cut {
+			l.mu.Unlock()
+			c.Close()
+			continue
+		}
+		l.conns[c] = true
+		l.mu.Unlock()
+		go l.forward(c)
+	}
+}
+
+func (l *Link) forward(c net.Conn) {
+	s, err := net.DialTimeout("tcp", l.target, 5*time.Second)
+	if err != nil {
+		l.drop(c)
+		return
+	}
+	l.mu.Lock()
+	if l.cut {
+		l.mu.Unlock()
+		s.Close()
+		l.drop(c)
+		return
+	}
+	l.conns[s] = true
+	l.mu.Unlock()
+	done := make(chan struct{}, 2)
+	copyAll := func(dst, src net.Conn) {
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := src.Read(buf)
+			if n > 0 {
+				if _, werr := dst.Write(buf[:n]); werr != nil {
+					break
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+		done <- struct{}{}
+	}
+	go copyAll(s, c)
+	go copyAll(c, s)
+	<-done
+	l.drop(c)
+	l.drop(s)
+}
+
+func (l *Link) drop(c net.Conn) {
+	c.Close()
+	l.mu.Lock()
+	delete(l.conns, c)
+	l.mu.Unlock()
+}
+
+// Cut closes every connection through the link and refuses new ones.
+func (l *Link) Cut() {
+	l.mu.Lock()
+	l.cut = true
+	conns := l.conns
+	l.conns = map[net.Conn]bool{}
+	l.mu.Unlock()
+	for c := range conns {
+		c.Close()
+	}
+}
+
+// Restore lets connections through again.
+func (l *Link) Restore() {
+	l.mu.Lock()
+	l.cut = false
+	l.mu.Unlock()
+}
+
+// MQTTClients lists the MQTT clients connected to node i (by client id)
+// with their subscriptions as NATS subjects (boardd/+/events is
+// boardd.*.events), from the node's monitoring (/connz).
+func (c *Cluster) MQTTClients(i int) (map[string][]string, error) {
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/connz?subs=true&limit=100000", c.Nodes[i].HTTP))
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var connz struct {
+		Connections []struct {
+			MQTTClient string   `json:"mqtt_client"`
+			Subs       []string `json:"subscriptions_list"`
+		} `json:"connections"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&connz); err != nil {
+		return nil, fmt.Errorf("natstest: node %s's /connz: %w", c.Nodes[i].Name, err)
+	}
+	out := map[string][]string{}
+	for _, cn := range connz.Connections {
+		if cn.MQTTClient != "" {
+			out[cn.MQTTClient] = cn.Subs
+		}
+	}
+	return out, nil
+}
+
+// WaitSubscribed waits (60 s at most) until an MQTT client whose id
+// starts with client is connected to node i with a subscription to
+// subject.
+func (c *Cluster) WaitSubscribed(i int, client, subject string) {
+	c.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		clients, err := c.MQTTClients(i)
+		for id, subs := range clients {
+			if strings.HasPrefix(id, client) && slices.Contains(subs, subject) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("natstest: no MQTT client %s… subscribed to %s on node %s within 60 s (%v, %v)", client, subject, c.Nodes[i].Name, clients, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
