@@ -54,8 +54,13 @@ func (l *league) waitAll(t *testing.T, s *store.Store, boards ...*board) {
 	if err := waitHeld(s, boards...); err != nil {
 		for i, nd := range l.c.Nodes {
 			clients, cerr := l.c.MQTTClients(i)
-			log := l.c.Log(i)
-			t.Logf("node %s (running: %v): MQTT clients %v %v; log:\n%s", nd.Name, nd.Running(), clients, cerr, log[max(0, len(log)-4000):])
+			var lines []string
+			for _, line := range strings.Split(l.c.Log(i), "\n") {
+				if !strings.Contains(line, "connect to route") && !strings.Contains(line, "Healthcheck failed") && !strings.Contains(line, "[INF]") {
+					lines = append(lines, line)
+				}
+			}
+			t.Logf("node %s (running: %v): MQTT clients %v %v; log:\n%s", nd.Name, nd.Running(), clients, cerr, strings.Join(lines[max(0, len(lines)-25):], "\n"))
 		}
 		t.Fatal(err)
 	}

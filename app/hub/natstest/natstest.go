@@ -256,7 +256,7 @@ func Conf(n NodeConf) string {
 		}
 		fmt.Fprintf(&b, "  ]\n}\n\n")
 	}
-	fmt.Fprintf(&b, "mqtt {\n  listen: \"%s:%d\"\n  stream_replicas: %d\n}\n", n.Host, n.MQTT, min(len(n.Routes)+1, 3))
+	fmt.Fprintf(&b, "mqtt {\n  listen: \"%s:%d\"\n  stream_replicas: %d\n  consumer_replicas: 1\n}\n", n.Host, n.MQTT, min(len(n.Routes)+1, 3))
 	if len(n.Users) > 0 {
 		fmt.Fprintf(&b, "\nauthorization {\n  users: [\n")
 		for _, u := range n.Users {
