@@ -160,7 +160,15 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	filters := map[string]byte{}
 	for _, leaf := range []string{mqtt.TopicEvents, mqtt.TopicStatus, mqtt.TopicState, mqtt.TopicCmd + "/" + referee.CmdReplay + "/result"} {
-		filters[prefix+"/+/"+leaf] = 1
+		// QoS 0: what the hub holds is decided by the seqs and the
+		// boards' replays, not by the broker's redelivery (a clean
+		// session redelivers nothing after a reconnect anyway). On a
+		// NATS cluster a QoS 1 subscription is a JetStream consumer,
+		// which stalls, or is gone with the node it lives on, while
+		// the connection stays up: the hub heard nothing more and did
+		// not know. A QoS 0 subscription is a plain NATS one, carried
+		// by every node.
+		filters[prefix+"/+/"+leaf] = 0
 	}
 	var conns atomic.Uint64 // the connection's number
 	subscribe := func(c paho.Client) error {

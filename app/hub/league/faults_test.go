@@ -173,3 +173,30 @@ func TestHubWaitsForARefusedSubscription(t *testing.T) {
 	b.play(t, 2)
 	waitAll(t, openDB(t, db), b)
 }
+
+// JetStream loses the consumers behind the MQTT clients' QoS 1
+// subscriptions (as when the node they lived on dies) while their
+// connections stay up: the hub still hears every board (its
+// subscriptions are QoS 0, plain NATS ones, and the seqs and replays
+// make them whole), and stores every move once, in order.
+func TestHubHearsWithoutJetStreamConsumers(t *testing.T) {
+	admin := natstest.User{Name: "admin", Password: "pw-admin"}
+	c := natstest.Start(t, 3, append(natstest.League("boardd", boardPW, hubPW, viewerPW), admin)...)
+	db := filepath.Join(t.TempDir(), "hub.db")
+	startHub(t, db, c.Nodes[1].MQTTURL())
+	boards := []*board{startBoard(t, "club-1", c.Nodes[0].MQTTURL()), startBoard(t, "club-2", c.Nodes[2].MQTTURL())}
+	c.WaitSubscribed(1, "boardd-hub-", "boardd.*.events")
+	s := openDB(t, db)
+	for _, b := range boards {
+		b.play(t, 2)
+	}
+	waitAll(t, s, boards...)
+	n, err := c.DropMQTTConsumers(admin)
+	if err != nil || n == 0 {
+		t.Fatalf("dropped %d consumers: %v", n, err)
+	}
+	for _, b := range boards {
+		b.play(t, 2)
+	}
+	waitAll(t, s, boards...)
+}

@@ -633,3 +633,80 @@ func (c *Cluster) WaitSubscribed(i int, client, subject string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// DropMQTTConsumers deletes every JetStream consumer of the cluster's
+// MQTT messages stream ($MQTT_msgs: one per QoS 1 subscription of an
+// MQTT client), as the loss of the node a consumer lived on does, with
+// the clients' connections left up. It logs in over NATS as admin, a
+// user allowed to publish to $JS.API.>, and returns how many it deleted.
+func (c *Cluster) DropMQTTConsumers(admin User) (int, error) {
+	// Each node's /jsz lists the consumers it holds.
+	names := map[string]bool{}
+	var nd *Node
+	for _, n := range c.Nodes {
+		if !n.Running() {
+			continue
+		}
+		nd = n
+		resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/jsz?accounts=true&streams=true&consumers=true", n.HTTP))
+		if err != nil {
+			return 0, err
+		}
+		var jsz struct {
+			Accounts []struct {
+				Streams []struct {
+					Name      string `json:"name"`
+					Consumers []struct {
+						Name string `json:"name"`
+					} `json:"consumer_detail"`
+				} `json:"stream_detail"`
+			} `json:"account_details"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&jsz)
+		resp.Body.Close()
+		if err != nil {
+			return 0, fmt.Errorf("natstest: node %s's /jsz: %w", n.Name, err)
+		}
+		for _, a := range jsz.Accounts {
+			for _, st := range a.Streams {
+				if st.Name == "$MQTT_msgs" {
+					for _, cn := range st.Consumers {
+						names[cn.Name] = true
+					}
+				}
+			}
+		}
+	}
+	if nd == nil || len(names) == 0 {
+		return 0, nil
+	}
+	conn, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", nd.Client), 5*time.Second)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	auth, _ := json.Marshal(map[string]any{"user": admin.Name, "pass": admin.Password, "verbose": false, "pedantic": false})
+	var b strings.Builder
+	fmt.Fprintf(&b, "CONNECT %s\r\nSUB _INBOX.natstest.> 1\r\n", auth)
+	for name := range names {
+		fmt.Fprintf(&b, "PUB $JS.API.CONSUMER.DELETE.$MQTT_msgs.%s _INBOX.natstest.%d 0\r\n\r\n", name, len(name))
+	}
+	conn.SetDeadline(time.Now().Add(20 * time.Second))
+	if _, err := conn.Write([]byte(b.String())); err != nil {
+		return 0, err
+	}
+	// One answer per request: {"success":true} or an error.
+	buf := make([]byte, 64<<10)
+	var got strings.Builder
+	for strings.Count(got.String(), "MSG _INBOX.natstest.") < len(names) {
+		k, err := conn.Read(buf)
+		got.Write(buf[:k])
+		if strings.Contains(got.String(), "-ERR") {
+			return 0, fmt.Errorf("natstest: node %s: %s", nd.Name, got.String())
+		}
+		if err != nil {
+			return 0, fmt.Errorf("natstest: node %s: %w (%s)", nd.Name, err, got.String())
+		}
+	}
+	return strings.Count(got.String(), `"success":true`), nil
+}

@@ -60,12 +60,16 @@ func sharedScript() []struct {
 	add("game_start", func(tx *store.Tx) error { return tx.StartGame("teams", "", map[string]string{"Red": "Ann"}) })
 	for i := range 30 {
 		mv := fmt.Sprintf("m%d", i)
-		add("move", func(tx *store.Tx) error { return tx.AddTurn(store.Turn{Kind: "move", Seat: "Red", Move: mv, Coord: mv}) })
+		add("move", func(tx *store.Tx) error {
+			return tx.AddTurn(store.Turn{Kind: "move", Seat: "Red", Move: mv, Coord: mv})
+		})
 		if i%4 == 3 {
 			add("takeback", func(tx *store.Tx) error { return tx.Takeback() })
 		}
 	}
-	add("game_over", func(tx *store.Tx) error { return tx.Finish(store.Result{Reason: "checkmate", Winners: []string{"Red"}}) })
+	add("game_over", func(tx *store.Tx) error {
+		return tx.Finish(store.Result{Reason: "checkmate", Winners: []string{"Red"}})
+	})
 	return out
 }
 
