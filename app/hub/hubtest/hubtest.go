@@ -4,9 +4,13 @@
 package hubtest
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"log/slog"
+	"os"
+	"os/exec"
+	"syscall"
 	"testing"
 	"time"
 
@@ -96,4 +100,41 @@ func Play(t *testing.T, l *referee.Live, moves ...string) {
 			t.Fatalf("the board did not take %s: %+v", mv, st.Moves)
 		}
 	}
+}
+
+// Child runs this test binary again as a child process, with env added
+// to its environment (a TestMain that sees it plays the part: a hub
+// process, for one) and no test of its own, and waits for the first line
+// of its standard output that ready accepts, which it returns. kill sends
+// the child SIGKILL and waits for it (also when t ends).
+func Child(t *testing.T, env []string, ready func(line string) bool) (line string, kill func()) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := false
+	kill = func() {
+		if !killed {
+			killed = true
+			cmd.Process.Signal(syscall.SIGKILL)
+			cmd.Wait()
+		}
+	}
+	t.Cleanup(kill)
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if ready(sc.Text()) {
+			return sc.Text(), kill
+		}
+	}
+	kill()
+	t.Fatalf("the child process (%v) ended without the line it was waited for", env)
+	return "", nil
 }

@@ -56,11 +56,13 @@ func (l *league) waitAll(t *testing.T, s *store.Store, boards ...*board) {
 			clients, cerr := l.c.MQTTClients(i)
 			var lines []string
 			for _, line := range strings.Split(l.c.Log(i), "\n") {
-				if !strings.Contains(line, "connect to route") && !strings.Contains(line, "Healthcheck failed") && !strings.Contains(line, "[INF]") {
+				quiet := strings.Contains(line, "connect to route") || strings.Contains(line, "Healthcheck failed") ||
+					strings.Contains(line, "[INF]") && !strings.Contains(line, "xiting") && !strings.Contains(line, "hutdown") && !strings.Contains(line, "leader")
+				if !quiet {
 					lines = append(lines, line)
 				}
 			}
-			t.Logf("node %s (running: %v): MQTT clients %v %v; log:\n%s", nd.Name, nd.Running(), clients, cerr, strings.Join(lines[max(0, len(lines)-25):], "\n"))
+			t.Logf("node %s (running: %v): MQTT clients %v %v; log:\n%s", nd.Name, nd.Running(), clients, cerr, strings.Join(lines[max(0, len(lines)-40):], "\n"))
 		}
 		t.Fatal(err)
 	}

@@ -1,17 +1,15 @@
 package league_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 
+	"boardd/app/hub/hubtest"
 	"boardd/app/hub/server"
 	"boardd/app/hub/store/pgtest"
 )
@@ -44,33 +42,10 @@ func TestMain(m *testing.M) {
 // the boards from the node; kill sends it SIGKILL.
 func hubProcess(t *testing.T, db, node string) (kill func()) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+db+" "+hubURL(node))
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	killed := false
-	kill = func() {
-		if !killed {
-			killed = true
-			cmd.Process.Signal(syscall.SIGKILL)
-			cmd.Wait()
-		}
-	}
-	t.Cleanup(kill)
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		if strings.HasPrefix(sc.Text(), "hub: taking in the boards from ") {
-			return kill
-		}
-	}
-	t.Fatal("the hub process printed no greeting")
-	return nil
+	_, kill = hubtest.Child(t, []string{childEnv + "=" + db + " " + hubURL(node)}, func(line string) bool {
+		return strings.HasPrefix(line, "hub: taking in the boards from ")
+	})
+	return kill
 }
 
 // apiBoard is a board as GET /api/boards answers it.

@@ -1,16 +1,13 @@
 package server_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -43,33 +40,8 @@ func TestMain(m *testing.M) {
 // waits for its greeting; kill sends it SIGKILL.
 func hubProcess(t *testing.T, state, addr string) (join string, kill func()) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+state+","+addr)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	killed := false
-	kill = func() {
-		if !killed {
-			killed = true
-			cmd.Process.Signal(syscall.SIGKILL)
-			cmd.Wait()
-		}
-	}
-	t.Cleanup(kill)
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		if m := joinLine.FindStringSubmatch(sc.Text()); m != nil {
-			return m[1], kill
-		}
-	}
-	t.Fatalf("the hub process printed no join line")
-	return "", nil
+	line, kill := hubtest.Child(t, []string{childEnv + "=" + state + "," + addr}, joinLine.MatchString)
+	return joinLine.FindStringSubmatch(line)[1], kill
 }
 
 // The hub's process killed with SIGKILL in the middle of a game, its
