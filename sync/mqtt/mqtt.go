@@ -231,11 +231,11 @@ func CheckID(what, id string) error {
 	return nil
 }
 
-// natsReserved are the characters NATS (2.9) refuses, reads as
-// wildcards or loses in a topic level: '.' and ' ' close the client's
-// connection, a level "*" or ">" is a wildcard of NATS subjects, and a
-// QoS 1 message on a topic with '@' never reaches a QoS 1 subscriber
-// (app/hub/league's TestBoardIDsNATSCarries).
+// natsReserved are the characters NATS (2.9) refuses or loses in a
+// topic level, and its wildcards: '.' and ' ' close the client's
+// connection, a subscription with a level ">" is refused, a QoS 1
+// message on a topic with '@' never reaches a QoS 1 subscriber, and '*'
+// is NATS's other wildcard (app/hub/league's TestBoardIDsNATSCarries).
 const natsReserved = ". *>@"
 
 func checkPrefix(p string) error {

@@ -182,10 +182,12 @@ func TestHubAndBoardsOnTheCluster(t *testing.T) {
 
 // Every board id mqtt.CheckID lets through is carried by NATS as it is:
 // published under boardd/<id>/events on one node, it arrives under the
-// same topic on another (NATS 2.9 closes the connection of a client
-// publishing a topic with '.' or ' ', reads a level "*" or ">" as a
-// wildcard, and a QoS 1 message on a topic with '@' never reaches a
-// QoS 1 subscriber: CheckID refuses those).
+// same topic on another, and the board's subscription to its commands
+// takes the hub's command (NATS 2.9 closes the connection of a client
+// publishing a topic with '.' or ' ', refuses a subscription with a
+// level ">", and a QoS 1 message on a topic with '@' never reaches a
+// QoS 1 subscriber: CheckID refuses those, and '*', NATS's other
+// wildcard).
 func TestBoardIDsNATSCarries(t *testing.T) {
 	c := startCluster(t)
 	hub := connect(t, c.Nodes[1].MQTTURL(), "hub", hubPW)
@@ -222,6 +224,28 @@ func TestBoardIDsNATSCarries(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Errorf("board id %q: nothing received within 5 s (connection up: %v)", id, pub.IsConnected())
 		}
+		// and back: the board's subscription to its commands, as the
+		// mirror makes it, takes the hub's command
+		filter := mqtt.Topic(mqtt.DefaultPrefix, id, mqtt.TopicCmd+"/+")
+		cmds := make(chan paho.Message, 10)
+		sub := pub.Subscribe(filter, 1, func(_ paho.Client, m paho.Message) { cmds <- m })
+		if !sub.WaitTimeout(10*time.Second) || sub.Error() != nil || sub.(*paho.SubscribeToken).Result()[filter] != 1 {
+			t.Errorf("board id %q: subscribe to %s: %v %v", id, filter, sub.Error(), sub.(*paho.SubscribeToken).Result())
+			continue
+		}
+		cmd := mqtt.Topic(mqtt.DefaultPrefix, id, mqtt.TopicCmd+"/replay")
+		if tok := hub.Publish(cmd, 1, false, id); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+			t.Errorf("board id %q: the hub's command: %v", id, tok.Error())
+		}
+		select {
+		case m := <-cmds:
+			if m.Topic() != cmd || string(m.Payload()) != id {
+				t.Errorf("board id %q: command sent on %s, received on %s: %q", id, cmd, m.Topic(), m.Payload())
+			}
+		case <-time.After(5 * time.Second):
+			t.Errorf("board id %q: its command not received within 5 s", id)
+		}
+		pub.Unsubscribe(filter).WaitTimeout(10 * time.Second)
 	}
 	if refused != 18 { // '/', '+', '#', '.', ' ', '*', '>', '@' alone and inside, '$' first, ".."
 		t.Errorf("CheckID refused %d of the ids", refused)
