@@ -70,7 +70,7 @@ type board struct {
 
 // startBoard runs a board publishing to the node as the board account.
 func startBoard(t *testing.T, name, node string) *board {
-	return &board{name: name, live: hubtest.Start(t, hubtest.Board{Broker: node, User: "board", Password: boardPW, Name: name, Reconnect: 2 * time.Second})}
+	return &board{name: name, live: hubtest.Start(t, hubtest.Board{Broker: node, User: natstest.BoardUser, Password: boardPW, Name: name, Reconnect: 2 * time.Second})}
 }
 
 // play makes the board's next n moves of hubtest.TeamsMoves.
@@ -208,7 +208,7 @@ func TestBoardIDsNATSCarries(t *testing.T) {
 			continue
 		}
 		if pub == nil || !pub.IsConnected() {
-			pub = connect(t, c.Nodes[0].MQTTURL(), "board", boardPW)
+			pub = connect(t, c.Nodes[0].MQTTURL(), natstest.BoardUser, boardPW)
 		}
 		topic := mqtt.Topic(mqtt.DefaultPrefix, id, mqtt.TopicEvents)
 		tok := pub.Publish(topic, 1, false, id)

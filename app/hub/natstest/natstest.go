@@ -46,14 +46,19 @@ type User struct {
 	Publish, PublishDeny, Subscribe, SubscribeDeny []string
 }
 
+// BoardUser is the league's account of the boards: not "board", the
+// name of a club hub's own board account, to which a board adds its key
+// (mqtt.JoinPassword), which NATS does not know.
+const BoardUser = "boards"
+
 // League are the accounts of a league's cluster for boards publishing
-// under prefix (boardd): "board" publishes its stream and the replies
+// under prefix (boardd): BoardUser publishes a board's stream and the replies
 // to commands but no command, and reads its commands; "hub" reads every
 // board and sends the commands; "viewer" only reads.
 func League(prefix, boardPW, hubPW, viewerPW string) []User {
 	sub := "$MQTT.sub.>"
 	return []User{
-		{Name: "board", Password: boardPW, Publish: []string{prefix + ".>"}, PublishDeny: []string{prefix + ".*.cmd.*"},
+		{Name: BoardUser, Password: boardPW, Publish: []string{prefix + ".>"}, PublishDeny: []string{prefix + ".*.cmd.*"},
 			Subscribe: []string{prefix + ".*.cmd.*", sub}},
 		{Name: "hub", Password: hubPW, Publish: []string{prefix + ".*.cmd.*"},
 			Subscribe: []string{prefix, prefix + ".>", sub}},

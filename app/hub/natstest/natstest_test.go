@@ -120,7 +120,7 @@ func TestLeagueCluster(t *testing.T) {
 	if g, got := subscribe(t, hub, "boardd/#"); g != 1 {
 		t.Fatalf("the hub's subscription granted %#x", g)
 	} else {
-		board := connect(t, c.Nodes[0].MQTTURL(), "board", "pw-board", "boardd-club-1")
+		board := connect(t, c.Nodes[0].MQTTURL(), natstest.BoardUser, "pw-board", "boardd-club-1")
 		if g, cmds := subscribe(t, board, "boardd/club-1/cmd/+"); g != 1 {
 			t.Fatalf("the board's subscription to its commands granted %#x", g)
 		} else {
