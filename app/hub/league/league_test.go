@@ -92,9 +92,10 @@ func openDB(t *testing.T, db string) *store.Store {
 	return s
 }
 
-// waitAll waits (two minutes at most: CI runs many packages at once) until the database holds every message of
-// every board, then checks each board's messages are 1 to its last seq
-// exactly once and its moves those it played, in order.
+// waitAll waits (two minutes at most: CI runs many packages at once)
+// until the database holds every message of every board, then checks
+// each board's messages are 1 to its last seq exactly once and its moves
+// those it played, in order.
 func waitAll(t *testing.T, s *store.Store, boards ...*board) {
 	t.Helper()
 	if err := waitHeld(s, boards...); err != nil {
@@ -105,8 +106,8 @@ func waitAll(t *testing.T, s *store.Store, boards ...*board) {
 	}
 }
 
-// waitHeld waits (two minutes at most) until the database holds every message
-// of every board.
+// waitHeld waits (two minutes at most) until the database holds every
+// message of every board.
 func waitHeld(s *store.Store, boards ...*board) error {
 	ctx := context.Background()
 	deadline := time.Now().Add(2 * time.Minute)
