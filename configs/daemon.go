@@ -153,20 +153,30 @@ type MQTT struct {
 	// Hub is a club hub's broker with the board account in it, as boardd
 	// hub prints it (mqtt://board:PASSWORD@club-server:1884): the board
 	// mirrors its games there too, keeping its own broker and page.
+	// Several URLs, comma-separated, are tried in order (the next when
+	// one is gone); the account is given once or alike in each.
 	Hub string `yaml:"hub"`
-	TLS struct {
-		CAFile             string `yaml:"ca_file"`
-		CertFile           string `yaml:"cert_file"`
-		KeyFile            string `yaml:"key_file"`
-		InsecureSkipVerify bool   `yaml:"insecure_skip_verify"`
-	} `yaml:"tls"`
+	// TLS is for an ssl:// or wss:// Broker, HubTLS for ssl:// or wss://
+	// hub URLs.
+	TLS      TLSFiles `yaml:"tls"`
+	HubTLS   TLSFiles `yaml:"hub_tls"`
 	Embedded struct {
 		Listen         string `yaml:"listen"`
 		AllowAnonymous bool   `yaml:"allow_anonymous"`
 		Users          []User `yaml:"users"`
+		// Limits cap the broker's MQTT connections (TCP and WebSocket).
+		Limits Limits `yaml:"limits"`
 	} `yaml:"embedded"`
 	// Disabled turns MQTT off altogether.
 	Disabled bool `yaml:"disabled"`
+}
+
+// TLSFiles are the files for a TLS connection to a broker.
+type TLSFiles struct {
+	CAFile             string `yaml:"ca_file"`
+	CertFile           string `yaml:"cert_file"`
+	KeyFile            string `yaml:"key_file"`
+	InsecureSkipVerify bool   `yaml:"insecure_skip_verify"`
 }
 
 // User is an account on the embedded broker.
@@ -188,7 +198,28 @@ type Web struct {
 	// MQTT over WebSocket as wss://); the session cookie is then Secure.
 	TLSCert string `yaml:"tls_cert"`
 	TLSKey  string `yaml:"tls_key"`
+	// Limits cap the HTTP port's connections and event streams.
+	Limits WebLimits `yaml:"limits"`
 }
+
+// Limits cap a port's connections; zero takes the built-in default
+// (docs/security.md). A total is never more than the process's file
+// handles allow, whatever the config says: the journal comes first.
+type Limits struct {
+	Connections           int `yaml:"connections"`
+	ConnectionsPerAddress int `yaml:"connections_per_address"`
+}
+
+// WebLimits are the HTTP port's Limits and its event streams' caps.
+type WebLimits struct {
+	Connections           int `yaml:"connections"`
+	ConnectionsPerAddress int `yaml:"connections_per_address"`
+	Streams               int `yaml:"streams"`
+	StreamsPerAddress     int `yaml:"streams_per_address"`
+}
+
+// MaxLimit bounds every limit a config sets.
+const MaxLimit = 100000
 
 // Log is the daemon's logging.
 type Log struct {
@@ -423,6 +454,22 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 	if (d.Web.TLSCert == "") != (d.Web.TLSKey == "") {
 		bad("web", "tls_cert and tls_key go together: a certificate and its private key, both PEM files")
 	}
+	checkLimits := func(key string, total, perAddress int, what string) {
+		for _, l := range []struct {
+			key string
+			n   int
+		}{{key, total}, {key + "_per_address", perAddress}} {
+			if l.n < 0 || l.n > MaxLimit {
+				bad(l.key, "%d: want 1 to %d %s (leave it out for the default)", l.n, MaxLimit, what)
+			}
+		}
+		if total > 0 && perAddress > total {
+			bad(key+"_per_address", "%d is more than %s (%d): one address may hold at most all of them", perAddress, key, total)
+		}
+	}
+	checkLimits("web.limits.connections", d.Web.Limits.Connections, d.Web.Limits.ConnectionsPerAddress, "connections")
+	checkLimits("web.limits.streams", d.Web.Limits.Streams, d.Web.Limits.StreamsPerAddress, "event streams")
+	checkLimits("mqtt.embedded.limits.connections", d.MQTT.Embedded.Limits.Connections, d.MQTT.Embedded.Limits.ConnectionsPerAddress, "connections")
 	checkBot(d, bad)
 	s := &d.Sensors
 	if s.Rate < 10 || s.Rate > 2000 {
@@ -467,15 +514,7 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 		bad("mqtt.prefix", "%q: want a topic prefix without '+', '#' or spaces", m.Prefix)
 	}
 	if m.Hub != "" {
-		u, err := url.Parse(m.Hub)
-		switch {
-		case err != nil || u.Host == "" || u.User == nil || u.User.Username() == "":
-			bad("mqtt.hub", "want the URL boardd hub prints, such as mqtt://board:PASSWORD@club-server:1884, with the board account in it")
-		case !hasPassword(u):
-			bad("mqtt.hub", "the URL names user %q but no password: copy the whole URL boardd hub prints (mqtt://board:PASSWORD@host:port)", u.User.Username())
-		default:
-			oneOf("mqtt.hub", u.Scheme, "tcp", "mqtt", "ssl", "tls", "mqtts", "ws", "wss")
-		}
+		checkHubURLs(m.Hub, bad, oneOf)
 	}
 	if m.Broker != "" {
 		u, err := url.Parse(m.Broker)
@@ -505,15 +544,20 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 			seen[u.Name] = i + 1
 		}
 	}
-	for _, f := range []struct{ key, path string }{{"mqtt.tls.ca_file", m.TLS.CAFile}, {"mqtt.tls.cert_file", m.TLS.CertFile}, {"mqtt.tls.key_file", m.TLS.KeyFile}} {
-		if f.path != "" {
-			if _, err := os.Stat(f.path); err != nil {
-				bad(f.key, "%v", err)
+	for _, t := range []struct {
+		key   string
+		files TLSFiles
+	}{{"mqtt.tls", m.TLS}, {"mqtt.hub_tls", m.HubTLS}} {
+		for _, f := range []struct{ key, path string }{{".ca_file", t.files.CAFile}, {".cert_file", t.files.CertFile}, {".key_file", t.files.KeyFile}} {
+			if f.path != "" {
+				if _, err := os.Stat(f.path); err != nil {
+					bad(t.key+f.key, "%v", err)
+				}
 			}
 		}
-	}
-	if (m.TLS.CertFile == "") != (m.TLS.KeyFile == "") {
-		bad("mqtt.tls", "cert_file and key_file go together")
+		if (t.files.CertFile == "") != (t.files.KeyFile == "") {
+			bad(t.key, "cert_file and key_file go together")
+		}
 	}
 	if w := d.Web.Listen; w != "" && w != "off" {
 		if err := checkListen(w); err != nil {
@@ -650,6 +694,36 @@ func ParseColor(s string) ([3]uint8, error) {
 		c[i] = uint8(v)
 	}
 	return c, nil
+}
+
+// checkHubURLs checks mqtt.hub: one URL or several, comma-separated, the
+// first with the board's account in it, the others without one or with
+// the same.
+func checkHubURLs(list string, bad func(key, format string, args ...any) error, oneOf func(key, got string, want ...string) error) {
+	var user, pw string
+	for i, raw := range strings.Split(list, ",") {
+		u, err := url.Parse(strings.TrimSpace(raw))
+		which := ""
+		if strings.Contains(list, ",") {
+			which = fmt.Sprintf("URL %d: ", i+1)
+		}
+		switch {
+		case err != nil || u.Host == "" || i == 0 && (u.User == nil || u.User.Username() == ""):
+			bad("mqtt.hub", "%swant the URL boardd hub prints, such as mqtt://board:PASSWORD@club-server:1884, with the board account in it (several: comma-separated)", which)
+			return
+		case u.User != nil && !hasPassword(u):
+			bad("mqtt.hub", "%sthe URL names user %q but no password: copy the whole URL boardd hub prints (mqtt://board:PASSWORD@host:port)", which, u.User.Username())
+			return
+		case i == 0:
+			user, pw = u.User.Username(), func() string { p, _ := u.User.Password(); return p }()
+		case u.User != nil:
+			if p, _ := u.User.Password(); u.User.Username() != user || p != pw {
+				bad("mqtt.hub", "%sanother account than URL 1's: a board joins every hub of the list with one account (leave it out of the later URLs)", which)
+				return
+			}
+		}
+		oneOf("mqtt.hub", u.Scheme, "tcp", "mqtt", "ssl", "tls", "mqtts", "ws", "wss")
+	}
 }
 
 // hasPassword reports whether u carries a password.

@@ -72,6 +72,10 @@ func TestParseErrors(t *testing.T) {
 		{"user without password", "mqtt:\n  embedded:\n    users: [{name: a}]\n", `line 3: mqtt.embedded.users: user 1: needs a name and a password`},
 		{"missing ca", "mqtt:\n  tls:\n    ca_file: /nonexistent/ca.pem\n", `line 3: mqtt.tls.ca_file: stat /nonexistent/ca.pem`},
 		{"bad web", "web:\n  listen: 8080\n", `line 2: web.listen: "8080": want host:port`},
+		{"negative web limit", "web:\n  limits: {connections: -1}\n", `line 2: web.limits.connections: -1: want 1 to 100000 connections (leave it out for the default)`},
+		{"streams per address past the total", "web:\n  limits: {streams: 8, streams_per_address: 9}\n", `web.limits.streams_per_address: 9 is more than web.limits.streams (8)`},
+		{"huge broker limit", "mqtt:\n  embedded:\n    limits: {connections_per_address: 1000000}\n", `line 3: mqtt.embedded.limits.connections_per_address: 1000000: want 1 to 100000`},
+		{"typo in a limit", "web:\n  limits: {stream: 8}\n", `web.limits: unknown key stream (did you mean streams?)`},
 		{"bad mcp addr", "sensors:\n  mcp23017:\n    addrs: [\"0x30\"]\n", `line 3: sensors.mcp23017.addrs: "0x30": want an MCP23017 address`},
 		{"matrix without pins", "sensors:\n  driver: gpiomatrix\n", `sensors.gpiomatrix: needs cols and rows`},
 		{"listen on hardware", "sensors:\n  driver: hc165\n  listen: \":7165\"\n", `sensors.listen: only the sim driver`},
@@ -155,6 +159,28 @@ func TestHubURLIsOneProblemAmongOthers(t *testing.T) {
 	for _, want := range []string{`line 2: mqtt.hub: the URL names user "board" but no password`, `line 4: log.level: "loud"`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("got %v\nwant it to say %q", err, want)
+		}
+	}
+}
+
+// mqtt.hub takes several URLs, the account once or alike; hub_tls goes
+// with a hub.
+func TestHubURLs(t *testing.T) {
+	for _, tc := range []struct{ yaml, errHas string }{
+		{"mqtt:\n  hub: mqtt://board:pw@a:1884,mqtt://b:1884\n", ""},
+		{"mqtt:\n  hub: ssl://board:pw@a:8883, ssl://board:pw@b:8883\n", ""},
+		{"mqtt:\n  hub: mqtt://board:pw@a:1884,mqtt://board:pw2@b:1884\n", "URL 2: another account than URL 1's"},
+		{"mqtt:\n  hub: mqtt://a:1884,mqtt://board:pw@b:1884\n", "URL 1: want the URL boardd hub prints"},
+		{"mqtt:\n  hub: mqtt://board:pw@a:1884,http://b:1884\n", `"http": want tcp, mqtt`},
+		{"mqtt:\n  hub: mqtt://board:pw@a:1884,mqtt://board@b:1884\n", `URL 2: the URL names user "board" but no password`},
+		{"mqtt:\n  hub_tls:\n    cert_file: /nonexistent/c.pem\n", "mqtt.hub_tls.cert_file"},
+	} {
+		_, err := configs.Parse("f.yaml", []byte(tc.yaml))
+		switch {
+		case tc.errHas == "" && err != nil:
+			t.Errorf("%q: %v", tc.yaml, err)
+		case tc.errHas != "" && (err == nil || !strings.Contains(err.Error(), tc.errHas)):
+			t.Errorf("%q: error %v, want %q", tc.yaml, err, tc.errHas)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"boardd/internal/pi"
 	"boardd/internal/pins"
 	"boardd/internal/yamlpos"
 
@@ -47,12 +48,20 @@ func runHardwareChecks(c *Checking) error {
 
 // Pins returns the GPIO jobs of the configured hardware: the switch
 // driver's pins and buses and the LED driver's SPI bus, as the registered
-// drivers give them (internal/pins).
+// drivers give them (internal/pins), on the Pi this runs on (a Pi 5 has
+// some SPI buses on other pins; any other machine counts them as a Pi 4
+// does).
 func (d *Daemon) Pins() (*pins.Wiring, error) {
+	return d.PinsOn(pi.KindOf(pi.Model("/")) == pi.Pi5)
+}
+
+// PinsOn is Pins on a Pi 5 (pi5) or an earlier Pi, whatever this machine
+// is: boardd doctor --root checks another Pi's tree.
+func (d *Daemon) PinsOn(pi5 bool) (*pins.Wiring, error) {
 	hardware.mu.Lock()
 	all := hardware.pins
 	hardware.mu.Unlock()
-	w := &pins.Wiring{}
+	w := &pins.Wiring{Pi5: pi5}
 	var errs []error
 	for _, f := range all {
 		errs = append(errs, f(d, w))

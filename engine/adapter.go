@@ -9,7 +9,11 @@ package engine
 
 import (
 	"boardd/rules"
+	"boardd/rules/blocking"
+	"boardd/rules/chess4"
+	"boardd/rules/essay"
 	"boardd/rules/square"
+	"boardd/rules/stevenson"
 	"boardd/rules/verney"
 )
 
@@ -113,7 +117,7 @@ func newBoard(p *rules.Position) *board {
 	// Partnerships: Side where the variant numbers them (blocking double,
 	// whose partners may capture nobody's men but their opponents'), else
 	// seats that may not capture each other.
-	side := rules.HookOptions[rules.BlockingOptions](v).Side
+	side := rules.HookOptions[blocking.Options](v).Side
 	sided := false
 	for s := Seat(0); s < numSeats; s++ {
 		if side[s] != 0 {
@@ -140,15 +144,15 @@ func newBoard(p *rules.Position) *board {
 		b.scoresPoints = true
 		b.stalemateDraws = !v.Options.StalemateScoresSelf
 		b.claimWin = v.Options.ClaimWin
-	case rules.CaptureAll:
+	case stevenson.CaptureAll:
 		b.mode = modeCaptureAll
-	case rules.LastStanding:
+	case essay.LastStanding:
 		b.mode = modeLast
-	case rules.Chess4:
+	case chess4.Chess4:
 		b.mode = modeChess4
-		b.armyControl = rules.HookOptions[rules.Chess4Options](v).ArmyControl
+		b.armyControl = rules.HookOptions[chess4.Options](v).ArmyControl
 		b.stalemateDraws = true
-	case rules.Double:
+	case blocking.Double:
 		b.mode = modeDouble
 	default:
 		b.mode = modeTeams
@@ -424,7 +428,7 @@ func controllers(g *rules.Game) [numSeats]Seat {
 // (Method 2 hands an army over); elsewhere a seat still in plays its own
 // and a seat that is out nobody's.
 func controller(g *rules.Game, s Seat) Seat {
-	if h, ok := rules.HookIn[*rules.Chess4Hook](g); ok {
+	if h, ok := rules.HookIn[*chess4.Chess4Hook](g); ok {
 		return h.Controller(s)
 	}
 	if st := g.Status(s); st == rules.Playing || st == rules.Walking {

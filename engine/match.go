@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"boardd/rules"
+	"boardd/rules/blocking"
 )
 
 // Player chooses moves for a seat: a bot, or one of the measuring
@@ -155,12 +156,12 @@ func PlayGame(ctx context.Context, v *rules.Variant, fen string, players [numSea
 		if turns >= MaxTurns {
 			return Outcome{Result: rules.Result{Reason: "move limit"}, Turns: turns, Game: g}, nil
 		}
-		bd, double := rules.HookIn[*rules.BlockingDouble](g)
+		bd, double := rules.HookIn[*blocking.BlockingDouble](g)
 		if s, ok := awaitingReply(bd, double); ok {
 			// Blocking double: the bots never announce a move into
 			// check, but answer one with the first reply the rules take.
 			replied := false
-			for r := rules.ReplyUnwise; r <= rules.ReplyUnwise+3; r++ {
+			for r := blocking.ReplyUnwise; r <= blocking.ReplyUnwise+3; r++ {
 				if bd.Reply(s, r) == nil {
 					replied = true
 					break
@@ -229,7 +230,7 @@ func winnerKind(v *rules.Variant, r rules.Result, players [numSeats]Player) stri
 
 // awaitingReply returns the seat that must answer an announced move in
 // blocking double (bd, when double), and whether one must.
-func awaitingReply(bd *rules.BlockingDouble, double bool) (Seat, bool) {
+func awaitingReply(bd *blocking.BlockingDouble, double bool) (Seat, bool) {
 	if !double {
 		return noSeat, false
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"boardd/rules"
+	"boardd/rules/essay"
 	"boardd/rules/square"
 )
 
@@ -133,7 +134,7 @@ func Infer(p *rules.Position, moves []rules.Move, obs Observation) Verdict {
 		if v.Kind == Moved {
 			v.Others = others
 		}
-		if v.Kind == Moved && rules.HookOptions[rules.EssayOptions](p.Variant()).PartnerPawnSwap {
+		if v.Kind == Moved && rules.HookOptions[essay.Options](p.Variant()).PartnerPawnSwap {
 			v.Then = swapAfter(p, v.Move, obs) // a quick swap reply changes no switch
 		}
 		return v

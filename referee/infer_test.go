@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"boardd/rules"
+	"boardd/rules/essay"
 	"boardd/rules/square"
 )
 
@@ -200,7 +201,7 @@ func BenchmarkInferCastle(b *testing.B) {
 // trace (both squares empty at one moment) shows the move.
 func TestInferPawnSwap(t *testing.T) {
 	swap, _ := rules.NewTeams("modern") // partners Red+Yellow, as in the essay's partnership game
-	swap.SetHookOptions(rules.EssayOptions{PartnerPawnSwap: true})
+	swap.SetHookOptions(essay.Options{PartnerPawnSwap: true})
 	if err := swap.Compile(); err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +248,7 @@ func TestInferPawnSwap(t *testing.T) {
 // it, and Infer returns it as the move that followed.
 func TestInferPawnSwapQuickReply(t *testing.T) {
 	v, _ := rules.NewTeams("modern")
-	v.SetHookOptions(rules.EssayOptions{PartnerPawnSwap: true})
+	v.SetHookOptions(essay.Options{PartnerPawnSwap: true})
 	if err := v.Compile(); err != nil {
 		t.Fatal(err)
 	}

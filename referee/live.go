@@ -16,6 +16,8 @@ import (
 	"boardd/referee/clock"
 	"boardd/referee/gametags"
 	"boardd/rules"
+	"boardd/rules/blocking"
+	"boardd/rules/chess4"
 	"boardd/rules/pgn4"
 	"boardd/rules/square"
 	"boardd/sensors"
@@ -475,7 +477,7 @@ func (l *Live) moved(rec rules.Record, note string) {
 	if note != "" {
 		text += "; " + note
 	}
-	if c4, ok := rules.HookIn[*rules.Chess4Hook](g); ok {
+	if c4, ok := rules.HookIn[*chess4.Chess4Hook](g); ok {
 		if by, keep, other, open := c4.ArmyChoice(); open {
 			text += fmt.Sprintf("; %s keeps %s's army (more material), %s's turns static: keep_army may choose %s's until the next move", by, keep, other, other)
 		}
@@ -781,7 +783,7 @@ func (l *Live) drawCommand(c Command) Reply {
 }
 
 // protocolCommand carries out blocking double chess's moving into check
-// (rules.BlockingDouble.Announce, Reply, ClaimStalemate, through rules.HookIn): an announcement, the
+// (blocking.BlockingDouble.Announce, Reply, ClaimStalemate, through rules.HookIn): an announcement, the
 // partner's reply, or a stalemated seat's claim of the draw. Each is a
 // note of the game (Message.Note, journaled and replayed); a game that
 // ends by it (a claimed stalemate, a stalemate left after "Unwise") sends
@@ -792,7 +794,7 @@ func (l *Live) protocolCommand(c Command) Reply {
 	if err != nil {
 		return fail("%v", err)
 	}
-	d, ok := rules.HookIn[*rules.BlockingDouble](g)
+	d, ok := rules.HookIn[*blocking.BlockingDouble](g)
 	if !ok {
 		return fail("%s: %s has no announcing of moves into check (only blocking-double has)", c.Name, g.Variant().Name)
 	}
@@ -820,7 +822,7 @@ func (l *Live) protocolCommand(c Command) Reply {
 		msg = Message{Kind: MsgAnnounce, Seat: s.String(), Move: p.MoveText(m), Coord: m.String(),
 			Text: fmt.Sprintf("%s announces %s into check: %s replies (unwise, accept, another or impossible)", s, p.MoveText(m), partner)}
 	case CmdReply:
-		r, err := rules.ParseReply(c.Reply)
+		r, err := blocking.ParseReply(c.Reply)
 		if err != nil {
 			return fail("reply: %v", err)
 		}
@@ -830,9 +832,9 @@ func (l *Live) protocolCommand(c Command) Reply {
 		}
 		text := fmt.Sprintf("%s replies %s", s, r)
 		switch r {
-		case rules.ReplyAccept:
+		case blocking.ReplyAccept:
 			text += fmt.Sprintf(": %s must play %s, then %s must relieve the check", by, p.MoveText(m), s)
-		case rules.ReplyUnwise:
+		case blocking.ReplyUnwise:
 			text += fmt.Sprintf(": %s must make a move that does not expose the king", by)
 		default:
 			text += fmt.Sprintf(": %s may not play %s; it may announce another move or play a legal one", by, p.MoveText(m))
@@ -865,7 +867,7 @@ func (l *Live) protocolCommand(c Command) Reply {
 	return Reply{}
 }
 
-// keepArmy carries out Chess4 Method 2's permanent choice (rules.Chess4Hook.
+// keepArmy carries out Chess4 Method 2's permanent choice (chess4.Chess4Hook.
 // KeepArmy): the player who eliminated a second opponent keeps one of the
 // two armies, the other turns static. It is open from the move that
 // eliminated the second opponent until the next move; the rules took the
@@ -886,10 +888,10 @@ func (l *Live) keepArmy(c Command) Reply {
 	if _, over := g.Result(); over {
 		return fail("keep_army: the game is over")
 	}
-	if v := g.Variant(); v.Mode != rules.Chess4 || !rules.HookOptions[rules.Chess4Options](v).ArmyControl {
+	if v := g.Variant(); v.Mode != chess4.Chess4 || !rules.HookOptions[chess4.Options](v).ArmyControl {
 		return fail("keep_army: %s has no armies to keep (only chess4-m2 has)", v.Name)
 	}
-	c4, _ := rules.HookIn[*rules.Chess4Hook](g) // mode chess4 has the hook
+	c4, _ := rules.HookIn[*chess4.Chess4Hook](g) // mode chess4 has the hook
 	by, _, _, ok := c4.ArmyChoice()
 	if !ok {
 		return fail("keep_army: no choice of armies is open (it is, from the move that eliminates a player's second opponent until the next move)")
@@ -928,8 +930,8 @@ func announcedMove(g *rules.Game, text string) (rules.Move, error) {
 }
 
 // replyName is a reply as the reply command and message write it.
-func replyName(r rules.Reply) string {
-	return map[rules.Reply]string{rules.ReplyUnwise: "unwise", rules.ReplyAccept: "accept", rules.ReplyAnother: "another", rules.ReplyImpossible: "impossible"}[r]
+func replyName(r blocking.Reply) string {
+	return map[blocking.Reply]string{blocking.ReplyUnwise: "unwise", blocking.ReplyAccept: "accept", blocking.ReplyAnother: "another", blocking.ReplyImpossible: "impossible"}[r]
 }
 
 // commandSeat reads the seat of a command that changes the game, which is
@@ -1587,7 +1589,7 @@ func (l *Live) snapshot() State {
 	for _, s := range l.draws {
 		st.DrawOffers = append(st.DrawOffers, s.String())
 	}
-	if d, ok := rules.HookIn[*rules.BlockingDouble](g); ok {
+	if d, ok := rules.HookIn[*blocking.BlockingDouble](g); ok {
 		if m, by, accepted, ok := d.Announced(); ok {
 			st.Announcement = &AnnouncementInfo{Seat: by.String(), Move: p.MoveText(m), Coord: m.String(), Accepted: accepted}
 			if s, waiting := d.AwaitingReply(); waiting {

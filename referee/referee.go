@@ -6,6 +6,8 @@ import (
 
 	"boardd/leds"
 	"boardd/rules"
+	"boardd/rules/blocking"
+	"boardd/rules/essay"
 	"boardd/rules/square"
 )
 
@@ -273,7 +275,7 @@ func (r *Referee) Quiet() []Event {
 		}
 		inHand = true
 	}
-	if rules.HookOptions[rules.EssayOptions](r.g.Variant()).PartnerPawnSwap && SwapUnderway(p, r.g.LegalMoves(), r.trace, r.occ) {
+	if rules.HookOptions[essay.Options](r.g.Variant()).PartnerPawnSwap && SwapUnderway(p, r.g.LegalMoves(), r.trace, r.occ) {
 		return out // a partner pawn swap half made: wait for the second pawn
 	}
 	moves := r.g.LegalMoves()
@@ -919,7 +921,7 @@ func (r *Referee) Frame(f *leds.Frame) {
 	// partner's reply or accepted and still to be made, is lit in the
 	// announcer's colour, its king in the check colour; once it is made,
 	// the king the partner must relieve is lit in the check colour.
-	if d, ok := rules.HookIn[*rules.BlockingDouble](r.g); ok {
+	if d, ok := rules.HookIn[*blocking.BlockingDouble](r.g); ok {
 		if m, by, _, ok := d.Announced(); ok {
 			f.Set(m.From(), pal.Turn[by])
 			f.Set(m.To(), pal.Turn[by])

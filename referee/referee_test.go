@@ -8,6 +8,7 @@ import (
 	"boardd/configs"
 	"boardd/leds"
 	"boardd/rules"
+	"boardd/rules/essay"
 	"boardd/rules/square"
 	"boardd/rules/variants"
 )
@@ -317,7 +318,7 @@ func TestPaletteSetColor(t *testing.T) {
 // the position before the swap.
 func TestRefereePawnSwapByHand(t *testing.T) {
 	v, _ := rules.NewTeams("modern")
-	v.SetHookOptions(rules.EssayOptions{PartnerPawnSwap: true})
+	v.SetHookOptions(essay.Options{PartnerPawnSwap: true})
 	if err := v.Compile(); err != nil {
 		t.Fatal(err)
 	}

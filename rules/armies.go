@@ -2,8 +2,9 @@ package rules
 
 // Armies played by another seat: the core's mechanics for an army whose
 // seat has lost its king but whose pieces play on, moved by a partner
-// (Position.heir). The essay's alternate rule (rules/essay.go, variant
-// essay-partners-alternate) switches it on through Variant.inheritance;
+// (Position.heir). The essay's alternate rule (package rules/essay,
+// variant essay-partners-alternate) switches it on from its hook's
+// Compile (Variant.EnableInheritance, which sets Variant.inheritance);
 // nothing here runs otherwise (the generator asks only when a position
 // has an heir).
 //

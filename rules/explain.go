@@ -276,6 +276,8 @@ func abs(x int) int {
 	return x
 }
 
+// sign returns -1, 0 or 1 as x is negative, zero or positive (LineStep,
+// the refusals and the attack tests; the one copy).
 func sign(x int) int {
 	switch {
 	case x < 0:

@@ -137,6 +137,7 @@ func ParseFEN4(v *Variant, fen string) (*Position, error) {
 	if p.out[p.turn] {
 		return nil, fmt.Errorf("FEN4: %s is to move but marked eliminated", p.turn)
 	}
+	p.readHeirs()
 	if v.provides&(1<<OnRead) != 0 {
 		for _, h := range v.hooks {
 			if h.Provides(OnRead) {

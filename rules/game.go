@@ -32,7 +32,7 @@ const (
 	Resigned
 	TimedOut
 	KingCaptured
-	// Wiped: every piece of the seat has been captured (CaptureAll).
+	// Wiped: every piece of the seat has been captured (mode capture_all, stevenson.CaptureAll).
 	Wiped
 	// Finished: the seat's individual game is over and its army has left
 	// the board, whatever the result (Double).
@@ -250,7 +250,7 @@ func (g *Game) LegalMoves() []Move {
 }
 
 // mustMove reports whether seat s, having no legal move, must still make
-// one that leaves its king in check (LastStanding, not yet reduced).
+// one that leaves its king in check (mode last_standing, not yet reduced).
 func (g *Game) mustMove(s Seat) bool {
 	return g.v.provides&(1<<OnMustMove) != 0 && g.v.hook(OnMustMove).MustMove(g, s)
 }
@@ -932,7 +932,7 @@ func (g *Game) quietMoves(rec *Record) [NumSeats]int {
 }
 
 // normalRules reports whether every seat still playing follows chess's
-// normal mate rules: always, except in LastStanding before it is reduced
+// normal mate rules: always, except in mode last_standing before it is reduced
 // (a king forced to move into check can still be captured).
 func (g *Game) normalRules() bool {
 	if g.v.provides&(1<<OnMustMove) == 0 {

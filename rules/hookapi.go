@@ -213,3 +213,249 @@ func (p *Position) ClearEnPassant(s Seat) { p.ep[s] = epEntry{} }
 // SetStatus sets seat s's status in the game (a hook's Settle mating or
 // releasing a seat without taking its army off; Game.KnockOut eliminates).
 func (g *Game) SetStatus(s Seat, st Status) { g.status[s] = st }
+
+// AddLeaper makes the slider kind k (bishop, rook or queen) also jump
+// like a knight, from a hook's Compile (the Russian fortress's queen):
+// the move generator, the attack tests and the refusals treat the jump as
+// a knight's, barriers included.
+func (v *Variant) AddLeaper(k Kind) error {
+	if k != Bishop && k != Rook && k != Queen {
+		return fmt.Errorf("variant %s: only a bishop, rook or queen can be given a knight's jump, not a %s", v.Name, kindNames[k])
+	}
+	v.leaps[k] = true
+	return nil
+}
+
+// Walled reports whether a barrier stands across the one step from cell
+// c to cell c+step (step one of the king's or the knight's offsets);
+// false on a board without barriers.
+func (v *Variant) Walled(c, step int) bool {
+	for i := 0; i < 16; i++ {
+		if dirDelta[i] == step {
+			return v.Geometry.blocked[c]&(1<<i) != 0
+		}
+	}
+	return false
+}
+
+// RemoveArmy takes every piece of seat s off the board (a hook's Mated:
+// "the pieces of a checkmated side are removed from the board").
+func (g *Game) RemoveArmy(s Seat) { g.removeArmy(s) }
+
+// EnableInheritance switches on, from a hook's Compile, the core's armies
+// played by another seat (armies.go): a seat whose king is captured
+// leaves its army to a partner still playing, who moves it on its own
+// turns; FEN4 restores it (a seat written eliminated with live pieces and
+// no king).
+func (v *Variant) EnableInheritance() { v.inheritance = true }
+
+// Reduced reports whether seat s plays by chess's normal mate and
+// stalemate rules (the hook providing OnReduced decides, else its
+// partners are all out or, alone, two seats remain).
+func (g *Game) Reduced(s Seat) bool { return g.reduced(s) }
+
+// Checkmate knocks seat s out as checkmated (KnockOut with Mated) and
+// tells the hook that provides OnMated, as a hook's Settle does when a
+// mate counts.
+func (g *Game) Checkmate(rec *Record, s Seat) {
+	g.knockOut(rec, s, Mated)
+	g.v.hook(OnMated).Mated(g, s)
+}
+
+// Consistent returns the first disagreement between the board and the
+// piece lists (PieceCells), or nil: for the tests of a hook that makes
+// its own moves (MakeSwap) or changes a position.
+func (p *Position) Consistent() error {
+	var seen [numCells]bool
+	for s := Seat(0); s < NumSeats; s++ {
+		for i, c := range p.plist[s][:p.pcount[s]] {
+			pc := p.board[c]
+			if !pc.IsPiece() || pc.Seat() != s || int(p.pidx[c]) != i || seen[c] {
+				return fmt.Errorf("piece list of %s wrong at %s (%v): %s", s, squareOf(int(c)), pc, p.FEN4())
+			}
+			seen[c] = true
+		}
+	}
+	for _, c := range p.v.cells {
+		if p.board[c].IsPiece() && !seen[c] {
+			return fmt.Errorf("%v on %s missing from the lists: %s", p.board[c], squareOf(int(c)), p.FEN4())
+		}
+	}
+	return nil
+}
+
+// LineStep returns the cell offset of one step along the queen line from
+// cell from towards cell to, and false when the two are the same cell or
+// share no rank, file or diagonal (Verney's opened lines).
+func LineStep(from, to int) (int, bool) {
+	df, dr := to%stride-from%stride, to/stride-from/stride
+	if (df == 0 && dr == 0) || (df != 0 && dr != 0 && abs(df) != abs(dr)) {
+		return 0, false
+	}
+	return sign(dr)*stride + sign(df), true
+}
+
+// Ext returns the hook's state in the position's extension slot
+// (PositionExt), nil when the slot is empty.
+func (p *Position) Ext() PositionExt { return p.ext }
+
+// SetExt fills the position's extension slot (from a hook's Made, the
+// first time it needs state of its own there).
+func (p *Position) SetExt(x PositionExt) { p.ext = x }
+
+// EnPassantCells returns seat s's plain en-passant entry as cells: the
+// square its pawn skipped and the square the pawn stands on, 0 twice for
+// none (EnPassant gives them as squares).
+func (p *Position) EnPassantCells(s Seat) (skipped, pawn int) {
+	return int(p.ep[s].target), int(p.ep[s].pawn)
+}
+
+// PawnPushes appends the forward moves only of seat s's pawn on cell c:
+// one step, and two from its double-step squares (Chess4's passed pawn,
+// which "may not capture … but it may move").
+func (p *Position) PawnPushes(moves []Move, c int, s Seat) []Move {
+	v := p.v
+	fwdDir := int(v.Seats[s].Forward)
+	fwd := dirDelta[fwdDir]
+	walls := v.Geometry.hasWalls
+	blocked := &v.Geometry.blocked
+	t := c + fwd
+	if p.board[t] != NoPiece || (walls && blocked[c]&(1<<fwdDir) != 0) {
+		return moves
+	}
+	moves = p.addPawnMove(moves, c, t, s)
+	if v.DoubleStep && v.dblCell[s][c] && p.board[t+fwd] == NoPiece && !(walls && blocked[t]&(1<<fwdDir) != 0) {
+		moves = append(moves, newMove(c, t+fwd, NoKind, flagDouble))
+	}
+	return moves
+}
+
+// Lift takes the piece on cell c off the board, as a hand lifting it: for
+// a hook's what-if on a copy (Clone) of a position, such as Chess4's mate
+// lifted in the middle of a move. It cannot be made undone.
+func (p *Position) Lift(c int) {
+	pc := p.board[c]
+	if !pc.IsPiece() {
+		return
+	}
+	p.removePiece(pc.Seat(), c)
+	p.board[c] = NoPiece
+	if pc.Kind() == King && int(p.king[pc.Seat()]) == c {
+		p.king[pc.Seat()] = 0
+	}
+}
+
+// Revive brings seat s's grey army back to life and gives it turns again,
+// undoing Game.Eliminate's greying (Chess4's kept army).
+func (p *Position) Revive(s Seat) {
+	for _, c := range p.plist[s][:p.pcount[s]] {
+		p.board[c] &^= deadFlag
+	}
+	p.out[s] = false
+}
+
+// SetCastling sets seat s's castling rights (Chess4's acquired army,
+// whose king and rooks earn them back).
+func (p *Position) SetCastling(s Seat, kingside, queenside bool) {
+	p.castle[s] = 0
+	if kingside {
+		p.castle[s] |= castleShort
+	}
+	if queenside {
+		p.castle[s] |= castleLong
+	}
+}
+
+// CornerCells returns the cells of seat s's two rook corners
+// (SeatRules.RookHomes), 0 where it has none.
+func (v *Variant) CornerCells(s Seat) [2]int { return v.corners[s] }
+
+// ForbidCapture forbids, from a hook's Compile, seat s's pieces to
+// capture the piece pc (Chess4's active king).
+func (v *Variant) ForbidCapture(s Seat, pc Piece) { v.capTab[s][pc] = false }
+
+// Copy returns a copy of v to change (its exported tables: CanCapture,
+// Checks, …) and Compile, as Chess4's army control does for one game
+// (Game.PlayBy); v itself is left as it is.
+func (v *Variant) Copy() *Variant {
+	nv := *v
+	nv.cells = nil
+	return &nv
+}
+
+// PlayBy gives the game's live position the rules of v, a compiled Copy
+// of the game's variant (Chess4's army control: who captures and checks
+// whom changes in play); nil restores the game's own variant.
+func (g *Game) PlayBy(v *Variant) {
+	if v == nil {
+		v = g.v
+	}
+	g.pos.v = v
+}
+
+// HookStateIn returns g's hook state of type S (Hook.NewState), the way a
+// hook reaches its own state in a game.
+func HookStateIn[S HookState](g *Game) (S, bool) { return hookState[S](g) }
+
+// PositionBefore returns the position before turn i was played (0: the
+// start; during a hook's Settle, PositionBefore(len(g.Records())) is the
+// one before the turn being settled). It is the game's own record: read
+// it, do not change it.
+func (g *Game) PositionBefore(i int) *Position { return g.snaps[i].pos }
+
+// SetTurnAfter records the live position's turn as the last turn's
+// TurnAfter, after a hook changed whose turn it is between turns
+// (Chess4's KeepArmy).
+func (g *Game) SetTurnAfter() { g.records[len(g.records)-1].TurnAfter = g.pos.turn }
+
+// AddNote records a note after the turns played so far (Notes), first
+// dropping the last note when it was made at the same moment and replaces
+// (nil: never) reports true for its text: a later choice of the same turn
+// replacing an earlier one.
+func (g *Game) AddNote(text string, replaces func(old string) bool) {
+	if n := len(g.notes); n > 0 && replaces != nil && g.notes[n-1].After == len(g.records) && replaces(g.notes[n-1].Text) {
+		g.notes = g.notes[: n-1 : n-1]
+	}
+	g.note(text)
+}
+
+// Eliminate takes seat s out with status st: its army turns grey, it
+// has no more turns (KnockOut also records it in the turn's record).
+func (g *Game) Eliminate(s Seat, st Status) { g.eliminate(s, st) }
+
+// EndShared ends the game drawn, shared by the seats listed (Chess4's
+// draws among the players still in).
+func (g *Game) EndShared(reason string, sharing []Seat) {
+	g.result = &Result{Reason: reason, Points: g.pos.points, Sharing: sharing}
+}
+
+// ParseSeat finds a seat by its name ("Red"), as notes write it.
+func ParseSeat(name string) (Seat, bool) { return seatByName(name) }
+
+// AddTurnNote records a note that belongs to the turn it precedes (blocking
+// double's announcement of a move into check and the partner's reply):
+// taking that turn back takes the note back too.
+func (g *Game) AddTurnNote(text string) {
+	g.addNote(Note{After: len(g.records), Text: text, withTurn: true})
+}
+
+// Resnap brings the game's record of the current state up to date after a
+// hook changed the game between turns (a reply, a claim): Takeback and
+// LookAhead restore from it. AddNote and AddTurnNote do it themselves.
+func (g *Game) Resnap() { g.resnap() }
+
+// TimesSeen returns how often the live position occurred before in the
+// game (the repetition count; during a hook's Settle, without the turn
+// being settled).
+func (g *Game) TimesSeen() int { return g.reps[g.pos.Hash()] }
+
+// QuietMoves shares the live position's half-move clock out among the
+// seats: how many of the plies since the last pawn move or capture each
+// seat made, rec's turn (being settled; nil: none) included (the essay's
+// 50-move rule for one of blocking double's games).
+func (g *Game) QuietMoves(rec *Record) [NumSeats]int { return g.quietMoves(rec) }
+
+// PieceAttacks reports whether the piece on cell c attacks cell t by its
+// kind's movement (barriers and blocking pieces included; whose piece
+// stands on t is not asked).
+func (p *Position) PieceAttacks(c, t int) bool { return p.pieceAttacks(c, t) }

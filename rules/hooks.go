@@ -14,10 +14,9 @@ import (
 //
 // A variant file (configs/variants/NAME.yaml) is data: board, seats, who
 // captures and checks whom, options. Rules that data cannot express live
-// in a hook: in a variant package of its own (rules/verney for
-// verney.yaml, linked in by rules/shipped) or, for a variant not yet moved
-// out, in the rules file named after it (rules/russian_fortress.go for
-// russian-fortress.yaml). Each registers a maker (RegisterHook) that looks
+// in a hook, in a variant package of its own (rules/verney for
+// verney.yaml, rules/blocking for blocking-double.yaml), linked in by
+// rules/shipped. Each registers a maker (RegisterHook) that looks
 // at a compiled variant's data and returns the hook when the variant
 // calls for it. Variant.Compile asks
 // every maker, keeps the hooks that answer, lets each adjust the variant's
@@ -43,7 +42,7 @@ const (
 	// move.
 	OnExplain
 	// OnReduced: Hook.Reduced decides whether a seat plays by normal mate
-	// rules (LastStanding).
+	// rules (mode last_standing).
 	OnReduced
 	// OnMated: Hook.Mated is told of a seat checkmated out of the game.
 	OnMated
@@ -147,7 +146,7 @@ type Hook interface {
 	Refuse(p *Position, m Move) string
 
 	// Reduced reports whether seat s plays by chess's normal mate and
-	// stalemate rules (LastStanding; OnReduced).
+	// stalemate rules (mode last_standing; OnReduced).
 	Reduced(g *Game, s Seat) bool
 	// Mated is told that seat s was checkmated out of the game (OnMated).
 	Mated(g *Game, s Seat)
@@ -222,11 +221,13 @@ type HookState interface {
 	TakenBack() HookState
 }
 
-// posExt is position state a hook keeps (Position.ext): Make and Unmake
-// change it through the hook (Made, Unmade), Clone copies it.
-type posExt interface {
-	// clone returns an independent copy without the Unmake history.
-	clone() posExt
+// PositionExt is position state a hook keeps in the position's one
+// extension slot (Position.Ext, SetExt; Chess4's deferred en-passant
+// rights): Make and Unmake change it through the hook (OnEnPassant: Made,
+// Unmade), Clone copies it.
+type PositionExt interface {
+	// CopyExt returns an independent copy without the Unmake history.
+	CopyExt() PositionExt
 }
 
 // HookBase is the no-op Hook to embed: it provides nothing, and each of
@@ -402,7 +403,8 @@ func (v *Variant) hook(b byte) Hook {
 }
 
 // HookOf returns v's hook of type T, the typed way to reach a variant's
-// own operations (for example the Russian fortress's truce pairs).
+// own operations (for example the Russian fortress's truce pairs,
+// rules.HookOf[*fortress.RussianFortress](v)).
 func HookOf[T Hook](v *Variant) (T, bool) {
 	for _, h := range v.hooks {
 		if t, ok := h.(T); ok {
@@ -425,7 +427,7 @@ type GameHook[T any] interface {
 // HookIn returns g's hook of type T bound to g, the typed way to reach a
 // variant's own operations on a game:
 //
-//	if d, ok := rules.HookIn[*rules.BlockingDouble](g); ok {
+//	if d, ok := rules.HookIn[*blocking.BlockingDouble](g); ok {
 //		err = d.Announce(s, m)
 //	}
 //
@@ -488,7 +490,7 @@ func ReadHookOptions(v *Variant, src OptionSource) error {
 }
 
 // SetHookOptions sets one hook's options on v (a value such as
-// VerneyOptions or EssayOptions), replacing those of the same type; a zero
+// verney.Options or essay.Options), replacing those of the same type; a zero
 // value removes them. Call Compile after.
 func (v *Variant) SetHookOptions(o any) {
 	t := reflect.TypeOf(o)
@@ -504,7 +506,7 @@ func (v *Variant) SetHookOptions(o any) {
 	v.hookOpts = out
 }
 
-// HookOptions returns v's options of type T (VerneyOptions, EssayOptions,
+// HookOptions returns v's options of type T (verney.Options, essay.Options,
 // …), or T's zero value when the variant sets none.
 func HookOptions[T any](v *Variant) T {
 	for _, x := range v.hookOpts {

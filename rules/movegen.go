@@ -15,8 +15,8 @@ import (
 
 // Move is a move packed into 32 bits: from cell (9 bits), to cell (9
 // bits), promotion kind (3 bits), a flag (3 bits) and a label (8 bits)
-// that only the hook generating the move reads (hookMove). The zero Move
-// is "no move".
+// naming the form of a move a hook generated (hookMove: the swaps of
+// swap.go). The zero Move is "no move".
 type Move uint32
 
 // Move flags.
@@ -273,9 +273,6 @@ func (p *Position) pieceMoves(moves []Move, c int, pc Piece, s Seat, anyEP bool)
 		moves = p.slide(moves, c, dirN, dirW+1, capTab, walls)
 	case Queen:
 		moves = p.slide(moves, c, dirN, dirNW+1, capTab, walls)
-		if v.leaps[Queen] {
-			moves = p.queenJumps(moves, c, capTab)
-		}
 	case King:
 		for i := 0; i < numKingDirs; i++ {
 			t := c + dirDelta[i]
@@ -291,7 +288,37 @@ func (p *Position) pieceMoves(moves []Move, c int, pc Piece, s Seat, anyEP bool)
 			moves = p.castleMoves(moves, c, s)
 		}
 	}
+	if v.oddLeaps && pc.Kind() != Knight && v.leaps[pc.Kind()] {
+		moves = p.leapMoves(moves, c, capTab)
+	}
 	return moves
+}
+
+// leapMoves appends the knight jumps from cell c of a slider that also
+// leaps like a knight (Variant.leaps, AddLeaper).
+func (p *Position) leapMoves(moves []Move, c int, capTab *[256]bool) []Move {
+	blocked := &p.v.Geometry.blocked
+	for i := 8; i < 16; i++ {
+		if blocked[c]&(1<<i) != 0 {
+			continue
+		}
+		t := c + dirDelta[i]
+		if q := p.board[t]; q == NoPiece || capTab[q] {
+			moves = append(moves, newMove(c, t, NoKind, flagNormal))
+		}
+	}
+	return moves
+}
+
+// leapHits reports whether a slider on cell c that also leaps like a
+// knight attacks cell t with the jump.
+func (p *Position) leapHits(c, t int) bool {
+	for i := 8; i < 16; i++ {
+		if c+dirDelta[i] == t && p.v.Geometry.blocked[c]&(1<<i) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // CountLegal returns len(LegalMoves()) without building the list where it
@@ -947,7 +974,7 @@ func (p *Position) pieceAttacks(c, t int) bool {
 			}
 		}
 	case Bishop, Rook, Queen:
-		if p.v.leaps[pc.Kind()] && p.queenJumpHits(c, t) {
+		if p.v.leaps[pc.Kind()] && p.leapHits(c, t) {
 			return true
 		}
 		df, dr := t%stride-c%stride, t/stride-c/stride

@@ -48,8 +48,9 @@ type Position struct {
 	pidx   [numCells]uint8
 
 	// ext is position state a hook keeps behind OnEnPassant (Chess4's
-	// deferred en-passant rights, chess4_ep.go); nil where none does.
-	ext posExt
+	// deferred en-passant rights, package rules/chess4); nil where none
+	// does.
+	ext PositionExt
 
 	// Notation details kept for an exact FEN4 round trip.
 	extras  []extra
@@ -99,7 +100,7 @@ func (p *Position) Clone() *Position {
 	c := *p
 	c.extras = append([]extra(nil), p.extras...)
 	if p.ext != nil {
-		c.ext = p.ext.clone()
+		c.ext = p.ext.CopyExt()
 	}
 	return &c
 }

@@ -72,19 +72,7 @@ func TestRandomPlayoutInvariants(t *testing.T) {
 
 func checkLists(t *testing.T, p *Position) {
 	t.Helper()
-	var seen [numCells]bool
-	for s := Seat(0); s < NumSeats; s++ {
-		for i, c := range p.plist[s][:p.pcount[s]] {
-			pc := p.board[c]
-			if !pc.IsPiece() || pc.Seat() != s || int(p.pidx[c]) != i || seen[c] {
-				t.Fatalf("piece list of %s wrong at %s (%v): %s", s, squareOf(int(c)), pc, p.FEN4())
-			}
-			seen[c] = true
-		}
-	}
-	for _, c := range p.v.cells {
-		if p.board[c].IsPiece() && !seen[c] {
-			t.Fatalf("%v on %s missing from the lists", p.board[c], squareOf(int(c)))
-		}
+	if err := p.Consistent(); err != nil {
+		t.Fatal(err)
 	}
 }

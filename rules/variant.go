@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"boardd/rules/square"
@@ -14,53 +15,68 @@ import (
 // variant's hooks (hooks.go) and computes what the hot path needs from
 // what they provide.
 
-// Mode is the family of rules a variant's game layer follows.
+// Mode is the family of rules a variant's game layer follows: Teams and
+// FFA are the core's; every other mode is registered by the variant
+// package whose hook carries it out (RegisterMode), and the variant file
+// names it by its key (mode: chess4).
 type Mode uint8
 
-// Modes.
+// The core's modes.
 const (
 	// Teams: two partnerships; the first team to checkmate an opponent wins.
 	Teams Mode = iota
 	// FFA: everyone for themselves, scored in points.
 	FFA
-	// CaptureAll: two partnerships; a side wins by capturing every piece
-	// of the other side (Stevenson's four-player chess). No checkmate.
-	CaptureAll
-	// LastStanding: partnerships (or everyone alone) play until one side
-	// is left. While a seat is not yet reduced (its partner still plays;
-	// in a game of singles, more than two remain) a mated or stalemated
-	// seat must still move, even into check, and a seat is out only when
-	// its king is captured; once reduced, normal checkmate puts it out and
-	// stalemate draws (the four-player chess essay).
-	LastStanding
-	// Chess4: everyone for himself (Chess4, shared/seeds/chess4-rules.txt).
-	// A checkmate counts only at the beginning of the mated player's own
-	// turn, and is credited to the player whose move made it; the last
-	// player left wins. See rules/chess4.go.
-	Chess4
-	// Double: two individual games of chess on one board between the
-	// pairs of seats that may capture each other; the other seats' pieces
-	// are blocks. A finished game's two armies leave the board; the
-	// partnerships (BlockingOptions.Side) score the two results (the essay's
-	// blocking double chess, rules/blocking.go).
-	Double
 )
+
+// modeNames are the modes known: the core's, then those registered, each
+// with its key in a variant file and its name as PGN4's Variant tag
+// writes it.
+var modeNames = []struct{ key, name string }{{"teams", "Teams"}, {"ffa", "FFA"}}
+
+// RegisterMode adds a mode, called from a variant package's package
+// variables: key is the variant file's word for it ("chess4"), name the
+// mode's name ("Chess4"). It returns the new mode; the package's hook
+// carries it out (its maker answers for variants of the mode). A key
+// registered twice panics: two packages may not claim one mode.
+func RegisterMode(key, name string) Mode {
+	for _, m := range modeNames {
+		if m.key == key {
+			panic(fmt.Sprintf("rules: mode %q registered twice", key))
+		}
+	}
+	modeNames = append(modeNames, struct{ key, name string }{key, name})
+	return Mode(len(modeNames) - 1)
+}
+
+// ModeByKey returns the mode a variant file names by key, if the core or
+// a linked-in variant package knows it.
+func ModeByKey(key string) (Mode, bool) {
+	for i, m := range modeNames {
+		if m.key == key {
+			return Mode(i), true
+		}
+	}
+	return 0, false
+}
+
+// ModeKeys lists the keys of the modes known: the core's (teams, ffa),
+// then the registered ones in alphabetical order.
+func ModeKeys() []string {
+	var reg []string
+	for _, m := range modeNames[FFA+1:] {
+		reg = append(reg, m.key)
+	}
+	slices.Sort(reg)
+	return append([]string{modeNames[Teams].key, modeNames[FFA].key}, reg...)
+}
 
 // String names the mode as PGN4's Variant tag does.
 func (m Mode) String() string {
-	switch m {
-	case FFA:
-		return "FFA"
-	case CaptureAll:
-		return "CaptureAll"
-	case LastStanding:
-		return "LastStanding"
-	case Chess4:
-		return "Chess4"
-	case Double:
-		return "Double"
+	if int(m) < len(modeNames) {
+		return modeNames[m].name
 	}
-	return "Teams"
+	return fmt.Sprintf("Mode(%d)", m)
 }
 
 // SeatRules is what differs between seats: which way their pawns go and
@@ -82,7 +98,7 @@ type SeatRules struct {
 	// back towards its own side (the partner's back line); Resume the
 	// squares where a reversed pawn moves forward again (its own pawn
 	// line, and the back line beyond it a leap can reach). Used with
-	// VerneyOptions.PawnReversal.
+	// verney.Options.PawnReversal.
 	Reverse, Resume square.Set
 }
 

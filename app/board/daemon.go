@@ -19,7 +19,6 @@ import (
 	"maps"
 	"net"
 	"net/http"
-	neturl "net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,6 +32,7 @@ import (
 
 	"boardd/app/catalog"
 	"boardd/configs"
+	"boardd/internal/connlimit"
 	"boardd/internal/lan"
 	"boardd/internal/printable"
 	"boardd/internal/statelock"
@@ -403,7 +403,8 @@ func (d *Daemon) startMQTT(ctx context.Context) error {
 		self := broker.GeneratePassword()
 		users = append(users, broker.User{Name: "boardd-mirror-" + d.cfg.Board, Password: self, Write: true})
 		b, err := broker.Start(broker.Config{Listen: c.Embedded.Listen, Users: users, AllowAnonymous: c.Embedded.AllowAnonymous, Log: d.quietLog("broker"),
-			ReservedIDs: map[string]string{mqtt.DefaultClientID(d.cfg.Board): "boardd-mirror-" + d.cfg.Board}})
+			ReservedIDs: map[string]string{mqtt.DefaultClientID(d.cfg.Board): "boardd-mirror-" + d.cfg.Board},
+			MaxConns:    capTotal(c.Embedded.Limits.Connections, 0.25), MaxConnsPerAddress: c.Embedded.Limits.ConnectionsPerAddress})
 		if err != nil {
 			return fmt.Errorf("mqtt.embedded: %w", err)
 		}
@@ -411,7 +412,7 @@ func (d *Daemon) startMQTT(ctx context.Context) error {
 		url, user, pass = "tcp://"+lan.Dialable(b.Addr()), "boardd-mirror-"+d.cfg.Board, self
 	}
 	m, err := mqtt.Start(ctx, mqtt.Config{Broker: url, Username: user, Password: pass, Prefix: c.Prefix, Board: d.cfg.Board,
-		TLS:    mqtt.TLS{CAFile: c.TLS.CAFile, CertFile: c.TLS.CertFile, KeyFile: c.TLS.KeyFile, InsecureSkipVerify: c.TLS.InsecureSkipVerify},
+		TLS:    tlsOf(c.TLS),
 		Source: d.Live, GamePGN4: d.rec.GamePGN4, StateFile: filepath.Join(d.cfg.StateDir, "mqtt-acked"), Log: d.log.With("part", "mqtt")})
 	if err != nil {
 		return fmt.Errorf("mqtt: %w", err)
@@ -428,20 +429,45 @@ func (d *Daemon) startHub(ctx context.Context) error {
 	if c.Hub == "" {
 		return nil
 	}
-	u, err := neturl.Parse(c.Hub)
-	if err != nil || u.User == nil {
-		return fmt.Errorf("mqtt.hub: want mqtt://board:PASSWORD@host:port")
+	hubs, err := mqtt.ParseBrokers(c.Hub)
+	if err != nil || hubs.User == "" {
+		return fmt.Errorf("mqtt.hub: want mqtt://board:PASSWORD@host:port (several: comma-separated)")
 	}
-	user := u.User.Username()
-	pass, _ := u.User.Password()
-	u.User = nil
-	m, err := mqtt.Start(ctx, mqtt.Config{Broker: u.String(), Username: user, Password: pass, Prefix: c.Prefix, Board: d.cfg.Board,
-		Source: d.Live, GamePGN4: d.rec.GamePGN4, StateFile: filepath.Join(d.cfg.StateDir, "hub-acked"), Log: d.log.With("part", "hub")})
+	user, pass := hubs.User, hubs.Password
+	// The hub's board account: the board's own key goes with the
+	// password, made on its first join and kept (hub-key); the hub binds
+	// the board's name to it.
+	var key string
+	if user == mqtt.HubBoardUser {
+		if key, err = broker.KeptPassword(filepath.Join(d.cfg.StateDir, "hub-key")); err != nil {
+			return fmt.Errorf("mqtt.hub: the board's key: %w", err)
+		}
+	}
+	m, err := mqtt.Start(ctx, mqtt.Config{Broker: hubs.String(), Username: user, Password: pass, Key: key, Prefix: c.Prefix, Board: d.cfg.Board,
+		TLS:    tlsOf(c.HubTLS),
+		Source: d.Live, GamePGN4: d.rec.GamePGN4, StateFile: filepath.Join(d.cfg.StateDir, "hub-acked"), Log: d.log.With("part", "hub"),
+		Refused: hubRefused(d.cfg.Board, filepath.Join(d.cfg.StateDir, "hub-key"))})
 	if err != nil {
 		return fmt.Errorf("mqtt.hub: %w", err)
 	}
 	d.Hub = m
+	d.goRun("sending the archive to the hub", func() error { return d.sendArchive(ctx) })
 	return nil
+}
+
+// tlsOf is the mirror's TLS of a config's files.
+func tlsOf(f configs.TLSFiles) mqtt.TLS {
+	return mqtt.TLS{CAFile: f.CAFile, CertFile: f.CertFile, KeyFile: f.KeyFile, InsecureSkipVerify: f.InsecureSkipVerify}
+}
+
+// hubRefused says what to do when the hub's broker refuses the board.
+func hubRefused(board, keyFile string) func(error) string {
+	return func(err error) string {
+		if errors.Is(err, mqtt.ErrRefusedIDRejected) {
+			return fmt.Sprintf("the hub knows board %q by another key than this board's (%s): if this is that board and its state directory was wiped or replaced, the tournament director runs `boardd hub forget %s` on the hub (the old board's games stay there under another name) and this board joins at its next try; if another board has that name, give this one another name (config key board)", board, keyFile, board)
+		}
+		return "the hub's broker refused the user name or password of mqtt.hub (or --hub): copy the URL boardd hub prints again (boards join with: boardd run --hub …)"
+	}
 }
 
 func (d *Daemon) startWeb(ctx context.Context) error {
@@ -461,6 +487,7 @@ func (d *Daemon) startWeb(ctx context.Context) error {
 	games := d.rec.Store()
 	scheme := map[bool]string{false: "http", true: "https"}[d.cfg.Web.TLSCert != ""]
 	d.webSrv, err = web.New(web.Config{Board: d.Live, Password: pw, Title: d.cfg.Web.Title, Variants: names, Log: d.log.With("part", "web"),
+		MaxStreams: d.cfg.Web.Limits.Streams, MaxStreamsPerAddress: d.cfg.Web.Limits.StreamsPerAddress,
 		Games: &games, Lookup: catalog.Variant, Join: func() []string { return lan.Join(scheme, d.WebAddr) }}) // the terminal's QR address (greetLAN)
 	if err != nil {
 		return err
@@ -473,7 +500,8 @@ func (d *Daemon) startWeb(ctx context.Context) error {
 	}
 	// Connections capped per address and in total, within the file limit
 	// (docs/security.md).
-	capped, err := web.Listen(d.cfg.Web.Listen, web.HTTPLimits{})
+	lim := d.cfg.Web.Limits
+	capped, err := web.Listen(d.cfg.Web.Listen, web.HTTPLimits{MaxConns: capTotal(lim.Connections, 0.5), MaxConnsPerAddress: lim.ConnectionsPerAddress})
 	if err != nil {
 		return fmt.Errorf("web.listen: %w", err)
 	}
@@ -524,8 +552,7 @@ func (d *Daemon) greet(w io.Writer) {
 		fmt.Fprintf(w, "  MQTT: mirroring to %s (topics %s/%s/#)\n", d.cfg.MQTT.Broker, d.cfg.MQTT.Prefix, d.cfg.Board)
 	}
 	if d.Hub != nil {
-		u, _ := neturl.Parse(d.cfg.MQTT.Hub)
-		fmt.Fprintf(w, "  club hub:     mirroring to %s (topics %s/%s/#)\n", u.Redacted(), d.cfg.MQTT.Prefix, d.cfg.Board)
+		fmt.Fprintf(w, "  club hub:     mirroring to %s (topics %s/%s/#)\n", mqtt.RedactList(d.cfg.MQTT.Hub), d.cfg.MQTT.Prefix, d.cfg.Board)
 	}
 	if d.SimAddr != "" {
 		fmt.Fprintf(w, "  sim switches: %s (lines such as: lift h2, place h4)\n", d.SimAddr)
@@ -971,28 +998,38 @@ func checkTags(c *configs.Checking) error {
 }
 
 // checkMQTTTLS: the TLS files are certificates and keys, and go with the
-// broker's URL, exactly as the mirror will read them.
+// broker's URL (mqtt.tls) and the hub's (mqtt.hub_tls), exactly as the
+// mirrors will read them.
 func checkMQTTTLS(c *configs.Checking) error {
 	m := c.Config.MQTT
-	t := mqtt.TLS{CAFile: m.TLS.CAFile, CertFile: m.TLS.CertFile, KeyFile: m.TLS.KeyFile, InsecureSkipVerify: m.TLS.InsecureSkipVerify}
-	if m.Disabled || t.Empty() {
-		return nil
-	}
-	url := m.Broker
-	if url == "" {
-		url = "tcp://" + lan.Dialable(m.Embedded.Listen) // the embedded broker speaks plain MQTT
-	}
-	if _, err := mqtt.ClientOptions(url, m.Username, m.Password, t); err != nil {
-		key := "mqtt.tls"
-		switch {
-		case strings.Contains(err.Error(), "CA file"):
-			key = "mqtt.tls.ca_file"
-		case strings.Contains(err.Error(), "client certificate"):
-			key = "mqtt.tls.cert_file"
+	var errs []error
+	check := func(key, url string, t mqtt.TLS) {
+		if t.Empty() {
+			return
 		}
-		return c.Errorf(key, "%v", err)
+		if _, err := mqtt.ClientOptions(url, "", "", t); err != nil {
+			switch {
+			case strings.Contains(err.Error(), "CA file"):
+				key += ".ca_file"
+			case strings.Contains(err.Error(), "client certificate"):
+				key += ".cert_file"
+			}
+			errs = append(errs, c.Errorf(key, "%v", err))
+		}
 	}
-	return nil
+	if !m.Disabled {
+		url := m.Broker
+		if url == "" {
+			url = "tcp://" + lan.Dialable(m.Embedded.Listen) // the embedded broker speaks plain MQTT
+		}
+		check("mqtt.tls", url, tlsOf(m.TLS))
+	}
+	if hubs, err := mqtt.ParseBrokers(m.Hub); m.Hub != "" && err == nil {
+		check("mqtt.hub_tls", hubs.String(), tlsOf(m.HubTLS))
+	} else if m.Hub == "" && !tlsOf(m.HubTLS).Empty() {
+		errs = append(errs, c.Errorf("mqtt.hub_tls", "set, but no hub to join (mqtt.hub)"))
+	}
+	return errors.Join(errs...)
 }
 
 // checkWebTLS: the web display's certificate and key load as a pair.
@@ -1096,4 +1133,14 @@ func CheckPorts(cfg configs.Daemon) error {
 		ln.Close()
 	}
 	return nil
+}
+
+// capTotal is a configured cap on a port's connections (0: the port's
+// default), never more than share of the file handles left after the
+// journal's (connlimit.TotalFor).
+func capTotal(configured int, share float64) int {
+	if configured <= 0 {
+		return 0
+	}
+	return connlimit.TotalFor(configured, share, 0)
 }

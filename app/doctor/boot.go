@@ -16,7 +16,8 @@ import (
 type bootConfig struct {
 	shown    string            // the path as the Pi sees it
 	params   map[string]string // base dtparam=…
-	overlays []bootOverlay     // dtoverlay=… in order
+	overlays []bootOverlay     // dtoverlay=… in order, as the firmware loads them
+	unloaded []bootOverlay     // dtoverlay=… lines the firmware loads nothing for on this Pi
 	settings map[string]string // other key=value lines
 	files    []string          // every file read, as the Pi sees it
 }
@@ -107,7 +108,16 @@ func (r *bootReader) read(shown string, depth int) {
 				continue
 			}
 			name, params := pins.ParseOverlay(val)
-			r.b.overlays = append(r.b.overlays, bootOverlay{name: name, params: params, line: "dtoverlay=" + val, file: shown})
+			// The firmware loads another overlay for some on a Pi 5
+			// (spi3-1cs is spi3-1cs-pi5 there, on other pins) and none
+			// for a bus that Pi does not have on its header.
+			loaded, ok := pins.Loaded(name, r.kind == pi.Pi5)
+			if !ok {
+				r.b.unloaded = append(r.b.unloaded, bootOverlay{name: name, params: params, line: "dtoverlay=" + val, file: shown})
+				r.last = nil
+				continue
+			}
+			r.b.overlays = append(r.b.overlays, bootOverlay{name: loaded, params: params, line: "dtoverlay=" + val, file: shown})
 			r.last = &r.b.overlays[len(r.b.overlays)-1]
 		default:
 			r.b.settings[key] = val

@@ -159,7 +159,7 @@ func (c *checker) model() {
 // usedBuses are the SPI and I²C buses the configured drivers use, as
 // they report them (configs.Daemon.Pins).
 func (c *checker) usedBuses() []pins.Bus {
-	w, _ := c.env.Config.Pins() // a pin error is the pins check's to report
+	w, _ := c.env.Config.PinsOn(c.kind == pi.Pi5) // a pin error is the pins check's to report
 	return w.Buses
 }
 
@@ -188,7 +188,11 @@ func (c *checker) buses() {
 		case enabled:
 			c.add(Fail, topic, fmt.Sprintf("%s is missing for %s, though %s enables it: the Pi has not rebooted since", b.Dev, what, c.boot.shown), "run `sudo reboot`")
 		default:
-			c.add(Fail, topic, fmt.Sprintf("%s is missing for %s: %s does not enable it", b.Dev, what, c.boot.shown), c.addLine(need))
+			fix := c.addLine(need)
+			if twin := c.twinSPI(b); twin != "" {
+				fix = twin
+			}
+			c.add(Fail, topic, fmt.Sprintf("%s is missing for %s: %s does not enable it", b.Dev, what, c.boot.shown), fix)
 		}
 		if b.I2C && b.N == 1 && b.HzKey != "" {
 			have := c.boot.param("i2c_arm_baudrate")
@@ -268,7 +272,7 @@ func (c *checker) coreFreq() {
 // bus boardd itself uses through a line is not a clash with its own
 // driver; the chip selects the line adds beyond the one boardd uses are.
 func (c *checker) pins() {
-	w, err := c.env.Config.Pins()
+	w, err := c.env.Config.PinsOn(c.kind == pi.Pi5)
 	if err != nil {
 		c.add(Fail, "pins", err.Error(), fmt.Sprintf("edit %s", c.env.ConfigPath))
 		return
@@ -285,7 +289,7 @@ func (c *checker) pins() {
 	lines := map[string]*bootClaim{}
 	claim := func(bc *bootClaim, ps []pins.BootPin) {
 		if bc.own != nil {
-			ps = slices.DeleteFunc(ps, func(p pins.BootPin) bool { return slices.Contains(pins.BusPins(*bc.own), p.GPIO) })
+			ps = slices.DeleteFunc(ps, func(p pins.BootPin) bool { return slices.Contains(w.BusPins(*bc.own), p.GPIO) })
 		}
 		key := "config.txt:" + bc.line
 		who := fmt.Sprintf("`%s` in %s", bc.line, bc.file)
@@ -313,6 +317,10 @@ func (c *checker) pins() {
 			bc.own = own(true, 0)
 		}
 		claim(bc, pins.BaseParam(p))
+	}
+	for _, o := range c.boot.unloaded {
+		c.add(Warn, "pins", fmt.Sprintf("`%s` in %s does nothing on a %s: the overlay is not made for this Pi (a Pi 5 has no SPI4 or SPI6 on its header; *-pi5 overlays are for a Pi 5 only)", o.line, o.file, c.kind),
+			fmt.Sprintf("remove the line from %s (docs/hardware.md lists the buses of each Pi), then run `sudo reboot`", o.file))
 	}
 	for _, o := range c.boot.overlays {
 		what, ps, known := pins.Overlay(o.name, o.params)
@@ -383,9 +391,38 @@ func (b *bootClaim) whatOn(k pins.Conflict) string {
 	return k.Second.What
 }
 
+// twinSPI is the fix for SPI bus b when config.txt enables, instead of
+// b's bus, another on the same pins (SPI6 for SPI1 on a Pi 4): use that
+// bus's device. "" when there is none.
+func (c *checker) twinSPI(b pins.Bus) string {
+	if b.I2C {
+		return ""
+	}
+	w, _ := c.env.Config.PinsOn(c.kind == pi.Pi5)
+	for _, o := range c.boot.overlays {
+		var n, k int
+		if _, err := fmt.Sscanf(o.name, "spi%d-%dcs", &n, &k); err != nil || n == b.N || k <= b.CS || !w.SameSPIPins(n, b.N) {
+			continue
+		}
+		dev := fmt.Sprintf("/dev/spidev%d.%d", n, b.CS)
+		return fmt.Sprintf("set %s: %s in %s (`%s` in %s enables SPI%d on the pins of SPI%d, a full SPI controller), then run `sudo systemctl restart boardd`",
+			b.Key, dev, c.env.ConfigPath, o.line, o.file, n, b.N)
+	}
+	return ""
+}
+
 // bootFix is the fix for a config.txt line that takes boardd's pin gpio.
 func (c *checker) bootFix(bc *bootClaim, gpio int, mine pins.Job, w *pins.Wiring) string {
 	reboot := ", then run `sudo reboot`"
+	if bc.bus && bc.own == nil {
+		for _, b := range w.Buses {
+			if b.Key == mine.Key {
+				if twin := c.twinSPI(b); twin != "" && strings.Contains(twin, "`"+bc.line+"`") {
+					return twin
+				}
+			}
+		}
+	}
 	if bc.own != nil && !bc.own.I2C && bc.own.N != 0 {
 		return fmt.Sprintf("replace the line `%s` in %s with `%s` (boardd uses only CE%d of SPI%d, %s)", bc.line, bc.file, pins.SPILine(bc.own.N, bc.own.CS), bc.own.CS, bc.own.N, bc.own.Dev) + reboot
 	}

@@ -90,6 +90,24 @@ func TestFixtures(t *testing.T) {
 				"set leds.max_amps in /etc/boardd/boardd.yaml to what the LED supply delivers after the Pi (e.g. 4 for a 5 V 5 A supply that also feeds the Pi)"},
 			{Fail, "supply", "the Pi is under-voltage now (get_throttled 0x50005)", "use a 5.1 V supply rated for this Pi (1.2 A for a Zero, 2.5 A for a Pi 2 or 3, 3 A for a Pi 4, 5 A for a Pi 5) with a short, thick cable, and feed the LEDs from their own supply or straight from the supply's terminals, never through the Pi"},
 		}},
+		// A Pi 4 whose config.txt enables SPI6 (the pins of SPI1, on a
+		// full controller) while the config names SPI1: use SPI6's device.
+		{"pi4-spi6", "Raspberry Pi 4 Model B Rev 1.4 (Pi 4)", 13, []want{
+			{Fail, "spi1", "/dev/spidev1.0 is missing for the 74HC165 chain (sensors.hc165.spi /dev/spidev1.0): /boot/firmware/config.txt does not enable it",
+				"set sensors.hc165.spi: /dev/spidev6.0 in /etc/boardd/boardd.yaml (`dtoverlay=spi6-1cs` in /boot/firmware/config.txt enables SPI6 on the pins of SPI1, a full SPI controller), then run `sudo systemctl restart boardd`"},
+			{Fail, "pins", "GPIO18 has two jobs: SPI1 CE0 (the 74HC165 chain, sensors.hc165.spi /dev/spidev1.0) and SPI6 CE0 (`dtoverlay=spi6-1cs` in /boot/firmware/config.txt, unused by boardd); GPIO19 too; GPIO20 too; GPIO21 too",
+				"set sensors.hc165.spi: /dev/spidev6.0 in /etc/boardd/boardd.yaml (`dtoverlay=spi6-1cs` in /boot/firmware/config.txt enables SPI6 on the pins of SPI1, a full SPI controller), then run `sudo systemctl restart boardd`"},
+		}},
+		// A Pi 5 counts its own SPI pins: SPI3 is GPIO 4-7 there (0-3 on a
+		// Pi 4), and it has no SPI6.
+		{"pi5-spi", "Raspberry Pi 5 Model B Rev 1.0 (Pi 5)", 12, []want{
+			{Warn, "pins", "`dtoverlay=spi6-1cs` in /boot/firmware/config.txt does nothing on a Pi 5",
+				"remove the line from /boot/firmware/config.txt (docs/hardware.md lists the buses of each Pi), then run `sudo reboot`"},
+			{Fail, "pins", "GPIO5 has two jobs: SPI3 MISO (the 74HC165 chain, sensors.hc165.spi /dev/spidev3.0) and the 74HC165 latch (sensors.hc165.latch GPIO5)",
+				"edit /etc/boardd/boardd.yaml (sensors.hc165.latch)"},
+			{Fail, "pins", "GPIO7 has two jobs: SPI3 SCLK (the 74HC165 chain, sensors.hc165.spi /dev/spidev3.0) and SPI0 CE1 (the ws2812 LEDs, leds.ws2812.spi /dev/spidev0.0)",
+				"edit /etc/boardd/boardd.yaml (leds.ws2812.spi)"},
+		}},
 		// Issue 29: a Pi 2 has no Bluetooth, so its serial console holds
 		// GPIO 14 and 15 unless config.txt says enable_uart=0.
 		{"pi2", "Raspberry Pi 2 Model B Rev 1.1 (Pi 2)", 6, []want{

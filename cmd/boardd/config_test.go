@@ -31,7 +31,7 @@ func TestConfigCheckRefusesWhatRunRefuses(t *testing.T) {
 		{"web TLS without its key", "web:\n  tls_cert: " + notCert + "\n", `line 2: web: tls_cert and tls_key go together`},
 		{"web TLS not a certificate", "web:\n  tls_cert: " + notCert + "\n  tls_key: " + notCert + "\n", `line 2: web.tls_cert: certificate ` + notCert + ` with key ` + notCert + `: tls: failed to find any PEM data in certificate input`},
 		{"unknown key", "web:\n  titel: Club\n", `line 2: web: unknown key titel (did you mean title?)`},
-		{"unknown key, no near one", "web:\n  colour: red\n", `web: unknown key colour (known keys here: listen, password, title, tls_cert, tls_key)`},
+		{"unknown key, no near one", "web:\n  colour: red\n", `web: unknown key colour (known keys here: limits, listen, password, title, tls_cert, tls_key)`},
 		{"unknown top key", "boards: 2\n", `line 1: unknown key boards (did you mean board?)`},
 		{"not a number", "sensors:\n  rate: fast\n", `line 2: sensors.rate: "fast": want a number`},
 		{"not a whole number", "leds: {brightness: 0.5}\n", `leds.brightness: "0.5": want a whole number`},

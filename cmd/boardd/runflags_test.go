@@ -29,7 +29,9 @@ func TestRunFlagsOverrideTheConfig(t *testing.T) {
 		// The flags go through the checks of the file (issue 28: a state
 		// directory config check refused was taken from --state).
 		{args: []string{"--state", "/proc/boardd"}, errHas: `state_dir: "/proc/boardd" is on /proc, the kernel's proc file system`},
-		{args: []string{"--state", "/sys/boardd"}, errHas: "(from --web, --mqtt, --state, --variant or --hub)"},
+		{args: []string{"--state", "/sys/boardd"}, errHas: "(from --board, --web, --mqtt, --state, --variant, --hub or --hub-ca/--hub-cert/--hub-key)"},
+		{args: []string{"--board", "club-2"}, check: func(c configs.Daemon) bool { return c.Board == "club-2" }},
+		{args: []string{"--board", "club/2"}, errHas: `board: "club/2": want a short id`},
 	} {
 		fs := flag.NewFlagSet("run", flag.ContinueOnError)
 		o := runFlags(fs)

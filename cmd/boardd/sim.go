@@ -10,6 +10,7 @@ import (
 	"boardd/app/termsim"
 	"boardd/internal/printable"
 	"boardd/rules"
+	"boardd/rules/fortress"
 	"boardd/rules/square"
 	"boardd/sync/archive"
 )
@@ -51,8 +52,8 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if fen != "" && rules.HookOptions[rules.FortressOptions](v).Fortresses != [rules.NumSeats]square.Set{} {
-		if err := rules.CheckFortressStart(v, fen); err != nil {
+	if fen != "" && rules.HookOptions[fortress.Options](v).Fortresses != [rules.NumSeats]square.Set{} {
+		if err := fortress.CheckStart(v, fen); err != nil {
 			fmt.Fprintln(stderr, "warning: not a fortress start position:", err)
 		}
 	}

@@ -76,6 +76,13 @@ var overlays = map[string]ovDef{
 	"spi5-2cs": {what: "SPI5", pins: spiPins(5, 13, 14, 15, 12, 26)},
 	"spi6-1cs": {what: "SPI6", pins: spiPins(6, 19, 20, 21, 18)},
 	"spi6-2cs": {what: "SPI6", pins: spiPins(6, 19, 20, 21, 18, 27)},
+	// A Pi 5's (bcm2712 only; the firmware loads them for spiN-Mcs there).
+	"spi2-1cs-pi5": {what: "SPI2", pins: spiPins(2, 1, 2, 3, 0)},
+	"spi2-2cs-pi5": {what: "SPI2", pins: spiPins(2, 1, 2, 3, 0, 24)},
+	"spi3-1cs-pi5": {what: "SPI3", pins: spiPins(3, 5, 6, 7, 4)},
+	"spi3-2cs-pi5": {what: "SPI3", pins: spiPins(3, 5, 6, 7, 4, 25)},
+	"spi5-1cs-pi5": {what: "SPI5", pins: spiPins(5, 13, 14, 15, 12)},
+	"spi5-2cs-pi5": {what: "SPI5", pins: spiPins(5, 13, 14, 15, 12, 26)},
 
 	"i2c0": i2c("I2C0", choice{"pins_0_1", [2]int{0, 1}}),
 	"i2c1": i2c("I2C1", choice{"pins_2_3", [2]int{2, 3}}),
@@ -137,9 +144,39 @@ func init() {
 	}
 }
 
+// pi5Overlays are the overlays the firmware loads in place of others on
+// a Pi 5 (the kernel's overlay_map: the RP1 has these buses on other
+// pins), and notOnPi5 those it does not load there at all.
+var (
+	pi5Overlays = map[string]string{
+		"spi2-1cs": "spi2-1cs-pi5", "spi2-2cs": "spi2-2cs-pi5",
+		"spi3-1cs": "spi3-1cs-pi5", "spi3-2cs": "spi3-2cs-pi5",
+		"spi5-1cs": "spi5-1cs-pi5", "spi5-2cs": "spi5-2cs-pi5",
+	}
+	notOnPi5 = []string{"spi4-1cs", "spi4-2cs", "spi6-1cs", "spi6-2cs"}
+)
+
+// Loaded is the overlay the firmware loads for dtoverlay=name: on a Pi 5
+// spi3-1cs is spi3-1cs-pi5, and an overlay of a bus the Pi 5 does not
+// have on its header (SPI4, SPI6) loads nothing (ok false). Elsewhere
+// an overlay made for the Pi 5 only (*-pi5) loads nothing.
+func Loaded(name string, pi5 bool) (loaded string, ok bool) {
+	if !pi5 {
+		return name, !strings.HasSuffix(name, "-pi5")
+	}
+	if slices.Contains(notOnPi5, name) {
+		return "", false
+	}
+	if n, ok := pi5Overlays[name]; ok {
+		return n, true
+	}
+	return name, true
+}
+
 // Overlay returns the header pins dtoverlay=name,params takes, and what
 // the overlay is ("SPI1", "1-Wire"); known is false for an overlay this
-// table does not list (its pins are not checked).
+// table does not list (its pins are not checked). name is the overlay
+// loaded (Loaded).
 func Overlay(name string, params map[string]string) (what string, pins []BootPin, known bool) {
 	d, ok := overlays[name]
 	if !ok {
@@ -250,8 +287,8 @@ func (w *Wiring) Boot(pins []BootPin, who, key string) {
 
 // BusPins are the GPIOs a driver's SPI device /dev/spidevN.C takes as
 // SPI adds them (MISO, MOSI, SCLK and the chip select; both chip selects
-// on SPI0), or I²C bus N's SDA and SCL.
-func BusPins(b Bus) []int {
+// on SPI0), or I²C bus N's SDA and SCL, on the wiring's Pi.
+func (w *Wiring) BusPins(b Bus) []int {
 	if b.I2C {
 		switch b.N {
 		case 1:
@@ -261,7 +298,7 @@ func BusPins(b Bus) []int {
 		}
 		return nil
 	}
-	s, ok := spiBuses[b.N]
+	s, ok := w.spiBus(b.N)
 	if !ok || b.CS >= len(s.ce) {
 		return nil
 	}

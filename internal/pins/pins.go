@@ -12,7 +12,8 @@
 // SPI buses are counted as the overlays docs/hardware.md gives set them
 // up: SPI0 (dtparam=spi=on) takes GPIO 7–11 (both chip selects); SPI1
 // (dtoverlay=spi1-1cs) takes GPIO 18–21; SPI3–6 (Pi 4 and 5, the *-1cs
-// overlays) take their four pins. None of the board's chips has a chip
+// overlays) take their four pins; a Pi 5 (Wiring.Pi5) has SPI2, SPI3 and
+// SPI5 on other pins and no SPI4 or SPI6 on the header. None of the board's chips has a chip
 // select input that keeps it off the bus (a 74HC165 drives QH whenever it
 // is clocked, an APA102 or WS2812 takes whatever comes down MOSI), so two
 // drivers on one bus conflict even on different chip selects.
@@ -59,7 +60,11 @@ type Wiring struct {
 	// UsesGPIO says a job drives or reads a single GPIO (through the GPIO
 	// character device, /dev/gpiochip*), not only buses.
 	UsesGPIO bool
-	owners   int
+	// Pi5 says the wiring is on a Pi 5, whose SPI2, SPI3 and SPI5 sit on
+	// other pins (set it before adding jobs; the zero value counts the
+	// buses as a Pi 1-4 has them).
+	Pi5    bool
+	owners int
 }
 
 // Bus is one SPI or I²C bus a wiring uses.
@@ -113,6 +118,43 @@ var spiBuses = map[int]struct {
 	6: {19, 20, 21, []int{18, 27}},
 }
 
+// spiBusesPi5 are a Pi 5's: its RP1 chip has SPI0 and SPI1 where the
+// earlier Pis have them, SPI2, SPI3 and SPI5 on the header pins the
+// kernel's spiN-Mcs-pi5 overlays give (which the firmware loads for
+// spiN-Mcs on a Pi 5: overlay_map), and no SPI4 or SPI6 on the header.
+var spiBusesPi5 = map[int]struct {
+	miso, mosi, sclk int
+	ce               []int
+}{
+	0: spiBuses[0],
+	1: spiBuses[1],
+	2: {1, 2, 3, []int{0, 24}},
+	3: {5, 6, 7, []int{4, 25}},
+	5: {13, 14, 15, []int{12, 26}},
+}
+
+// spiBus is the pins of SPI bus n on the wiring's Pi.
+func (w *Wiring) spiBus(n int) (b struct {
+	miso, mosi, sclk int
+	ce               []int
+}, ok bool) {
+	if w.Pi5 {
+		b, ok = spiBusesPi5[n]
+	} else {
+		b, ok = spiBuses[n]
+	}
+	return b, ok
+}
+
+// SameSPIPins says SPI buses a and b use the same MISO, MOSI and SCLK
+// pins on the wiring's Pi (SPI1 and SPI6 of a Pi 4: the auxiliary
+// controller and a full one on GPIO 19-21).
+func (w *Wiring) SameSPIPins(a, b int) bool {
+	x, ok1 := w.spiBus(a)
+	y, ok2 := w.spiBus(b)
+	return ok1 && ok2 && x.miso == y.miso && x.mosi == y.mosi && x.sclk == y.sclk
+}
+
 // SPI adds the pins of the SPI device dev (/dev/spidev1.0 or SPI1.0),
 // used by who (e.g. "the 74HC165 chain"), set by key. A device on a bus
 // this package does not know adds nothing: its pins are not checked.
@@ -125,7 +167,7 @@ func (w *Wiring) SPI(dev, who, key string) error {
 		return nil
 	}
 	w.Buses = append(w.Buses, Bus{N: bus, CS: cs, Dev: fmt.Sprintf("/dev/spidev%d.%d", bus, cs), Who: who, Key: key})
-	b, ok := spiBuses[bus]
+	b, ok := w.spiBus(bus)
 	if !ok || cs >= len(b.ce) {
 		return nil
 	}
@@ -149,7 +191,7 @@ func (w *Wiring) SPI(dev, who, key string) error {
 // chipSelects chip selects (dtoverlay=spi1-3cs: 3), as one claim: what a
 // bus enabled in config.txt takes even when nothing uses it.
 func (w *Wiring) SPIBus(bus, chipSelects int, who, key string) {
-	b, ok := spiBuses[bus]
+	b, ok := w.spiBus(bus)
 	if !ok {
 		return
 	}

@@ -184,3 +184,66 @@ func TestBusesAndSingleGPIOs(t *testing.T) {
 		}
 	}
 }
+
+// A Pi 5's RP1 has SPI2, SPI3 and SPI5 on other header pins than a Pi 4
+// (the firmware's overlay_map loads spiN-Mcs-pi5 for spiN-Mcs there) and
+// no SPI4 or SPI6 on the header.
+func TestPi5SPIBuses(t *testing.T) {
+	tests := []struct {
+		dev  string
+		pi5  bool
+		want []int
+	}{
+		{"/dev/spidev3.0", false, []int{1, 2, 3, 0}},
+		{"/dev/spidev3.0", true, []int{5, 6, 7, 4}},
+		{"/dev/spidev2.0", true, []int{1, 2, 3, 0}},
+		{"/dev/spidev5.1", true, []int{13, 14, 15, 26}},
+		{"/dev/spidev1.0", true, []int{19, 20, 21, 18}},
+		{"/dev/spidev6.0", false, []int{19, 20, 21, 18}},
+		{"/dev/spidev6.0", true, nil},
+		{"/dev/spidev4.0", true, nil},
+	}
+	for _, tc := range tests {
+		w := &Wiring{Pi5: tc.pi5}
+		if err := w.SPI(tc.dev, "chain", "sensors.hc165.spi"); err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, j := range w.Jobs {
+			got = append(got, j.GPIO)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s (Pi 5 %v): pins %v, want %v", tc.dev, tc.pi5, got, tc.want)
+		}
+	}
+	if w := (&Wiring{}); !w.SameSPIPins(1, 6) || w.SameSPIPins(1, 3) {
+		t.Error("on a Pi 4 SPI6 is on SPI1's pins and SPI3 is not")
+	}
+}
+
+func TestLoadedOverlays(t *testing.T) {
+	tests := []struct {
+		name   string
+		pi5    bool
+		loaded string
+		ok     bool
+	}{
+		{"spi3-1cs", false, "spi3-1cs", true},
+		{"spi3-1cs", true, "spi3-1cs-pi5", true},
+		{"spi5-2cs", true, "spi5-2cs-pi5", true},
+		{"spi1-1cs", true, "spi1-1cs", true},
+		{"spi6-1cs", true, "", false},
+		{"spi4-2cs", true, "", false},
+		{"spi2-1cs-pi5", false, "spi2-1cs-pi5", false},
+		{"w1-gpio", true, "w1-gpio", true},
+	}
+	for _, tc := range tests {
+		loaded, ok := Loaded(tc.name, tc.pi5)
+		if ok != tc.ok || ok && loaded != tc.loaded {
+			t.Errorf("Loaded(%q, pi5 %v) = %q, %v; want %q, %v", tc.name, tc.pi5, loaded, ok, tc.loaded, tc.ok)
+		}
+	}
+	if what, ps, known := Overlay("spi3-1cs-pi5", nil); !known || what != "SPI3" || len(ps) != 4 || ps[0].GPIO != 5 {
+		t.Errorf("spi3-1cs-pi5: %s %v %v", what, ps, known)
+	}
+}

@@ -85,10 +85,11 @@ func (l *Limiter) Counts() Counts {
 }
 
 type entry struct {
-	fails    int       // failures in a row
-	next     time.Time // no attempt before this
-	last     time.Time // last attempt
-	inFlight bool      // an attempt is being checked
+	fails    int           // failures in a row
+	next     time.Time     // no attempt before this
+	last     time.Time     // last attempt
+	inFlight bool          // an attempt is being checked
+	done     chan struct{} // closed when the attempt in flight ends
 }
 
 // New makes a Limiter.
@@ -127,12 +128,27 @@ func New(cfg Config) *Limiter {
 // answers false and how long to wait, and check is not run. Otherwise it
 // answers check's result (and a wait of 0); a false result is counted
 // against addr before Attempt returns, a true one clears addr's record.
-// A second attempt from addr while one is being checked is refused.
+// A second attempt from addr while one is being checked waits for that
+// one's outcome (at most Delay), then is decided as if it came after it:
+// boards behind one address (a NAT, a test) that log in at once all get
+// in, and parallel guesses from one address are checked one by one.
 func (l *Limiter) Attempt(addr string, check func() bool) (ok bool, wait time.Duration) {
 	key := Key(addr)
-	if wait := l.begin(key); wait > 0 {
-		l.refused.Add(1)
-		return false, wait
+	for {
+		wait, busy := l.begin(key)
+		if busy != nil {
+			select {
+			case <-busy:
+				continue
+			case <-time.After(l.cfg.Delay):
+			}
+			wait = l.cfg.Delay
+		}
+		if wait > 0 {
+			l.refused.Add(1)
+			return false, wait
+		}
+		break
 	}
 	ok = check()
 	l.end(key, ok)
@@ -143,7 +159,10 @@ func (l *Limiter) Attempt(addr string, check func() bool) (ok bool, wait time.Du
 	return ok, 0
 }
 
-func (l *Limiter) begin(key string) time.Duration {
+// begin decides whether key may be checked now (a wait of 0, and key is
+// then in flight until end), must wait, or must first see the outcome of
+// the attempt in flight (busy, closed when it ends).
+func (l *Limiter) begin(key string) (wait time.Duration, busy <-chan struct{}) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.cfg.Now()
@@ -166,14 +185,14 @@ func (l *Limiter) begin(key string) time.Duration {
 	e.last = now
 	switch {
 	case e.inFlight:
-		return l.cfg.Delay
+		return 0, e.done
 	case now.Before(e.next):
-		return e.next.Sub(now)
+		return e.next.Sub(now), nil
 	case len(l.recent) >= l.cfg.Global && !l.isProven(key, now):
-		return l.recent[0].Add(l.cfg.Window).Sub(now)
+		return l.recent[0].Add(l.cfg.Window).Sub(now), nil
 	}
-	e.inFlight = true
-	return 0
+	e.inFlight, e.done = true, make(chan struct{})
+	return 0, nil
 }
 
 func (l *Limiter) end(key string, ok bool) {
@@ -185,6 +204,10 @@ func (l *Limiter) end(key string, ok bool) {
 		l.addrs[key] = e
 	}
 	e.inFlight = false
+	if e.done != nil {
+		close(e.done)
+		e.done = nil
+	}
 	now := l.cfg.Now()
 	if ok {
 		delete(l.addrs, key)

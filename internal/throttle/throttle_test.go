@@ -174,6 +174,8 @@ func TestKey(t *testing.T) {
 	}
 }
 
+// Parallel guesses from one address are checked one by one: after the
+// first wrong one, the others must wait its delay and are refused.
 func TestConcurrentAttemptsFromOneAddress(t *testing.T) {
 	l := New(Config{Delay: time.Hour, Global: 1000})
 	var checks atomic.Int32
@@ -186,6 +188,27 @@ func TestConcurrentAttemptsFromOneAddress(t *testing.T) {
 	wg.Wait()
 	if n := checks.Load(); n != 1 {
 		t.Errorf("50 parallel guesses from one address: %d checked, want 1", n)
+	}
+}
+
+// Boards behind one address (a NAT, or a test's loopback) that log in
+// at the same moment with the right password all get in: an attempt
+// while another is being checked waits for its outcome instead of being
+// refused (the broker's boards, the hub's first start).
+func TestConcurrentRightAttemptsFromOneAddress(t *testing.T) {
+	l := New(Config{Delay: time.Hour, Global: 1000})
+	var ok, checks atomic.Int32
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			if good, _ := l.Attempt("10.0.0.9:1", func() bool { checks.Add(1); time.Sleep(time.Millisecond); return true }); good {
+				ok.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if ok.Load() != 20 || checks.Load() != 20 {
+		t.Errorf("20 parallel right logins from one address: %d let in, %d checked; want all 20", ok.Load(), checks.Load())
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"boardd/rules"
+	"boardd/rules/chess4"
 	"boardd/rules/square"
 )
 
@@ -139,7 +140,7 @@ func FromGame(g *rules.Game, info Info) (*Game, error) {
 // captures on B7, checking Gold and checkmating Black and White". Under
 // Chess4's rule 1 the mated player is out only when the checkmating
 // player's next turn begins, a turn or more later; the mark stays on the
-// mating move (rules.Chess4Hook.MateMade), not on the move after which the
+// mating move (chess4.Chess4Hook.MateMade), not on the move after which the
 // elimination is recorded. Elsewhere a mate puts its seat out on the move
 // itself (rec.Out); a king captured counts as mated.
 func marks(ng *rules.Game, mover rules.Seat, rec rules.Record, before [rules.NumSeats]bool) string {
@@ -147,8 +148,8 @@ func marks(ng *rules.Game, mover rules.Seat, rec rules.Record, before [rules.Num
 	var checked, mated []byte
 	made := map[rules.Seat]bool{}
 	waiting := map[rules.Seat]bool{} // checkmated, not out yet (Chess4)
-	c4, isC4 := rules.HookIn[*rules.Chess4Hook](ng)
-	isC4 = isC4 && ng.Variant().Mode == rules.Chess4
+	c4, isC4 := rules.HookIn[*chess4.Chess4Hook](ng)
+	isC4 = isC4 && ng.Variant().Mode == chess4.Chess4
 	for _, s := range rec.Out {
 		if st := ng.Status(s); st == rules.KingCaptured || (st == rules.Mated && !isC4) {
 			made[s] = true
@@ -211,8 +212,8 @@ func resultTag(g *rules.Game) string {
 	if !over {
 		return "*"
 	}
-	if g.Variant().Mode == rules.Chess4 {
-		return res.Tag(rules.Chess4, [rules.NumSeats]string{})
+	if g.Variant().Mode == chess4.Chess4 {
+		return res.Tag(chess4.Chess4, [rules.NumSeats]string{})
 	}
 	win := res.Winners
 	if len(win) == 0 {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"boardd/rules"
+	"boardd/rules/blocking"
+	"boardd/rules/chess4"
 )
 
 // FromGame writes a game played in the rules engine as PGN4, in
@@ -130,11 +132,11 @@ func FromGameWith(g *rules.Game, tags []Tag, comment func(i int, rec rules.Recor
 			}
 		}
 	}
-	if res, over := g.Result(); over && v.Mode == rules.Double {
-		out.Set("Result", res.Tag(rules.Double, [rules.NumSeats]string{}))
+	if res, over := g.Result(); over && v.Mode == blocking.Double {
+		out.Set("Result", res.Tag(blocking.Double, [rules.NumSeats]string{}))
 		out.Set("Termination", res.Reason)
 	}
-	if res, over := g.Result(); over && (v.Mode == rules.Teams || v.Mode == rules.Chess4) {
+	if res, over := g.Result(); over && (v.Mode == rules.Teams || v.Mode == chess4.Chess4) {
 		out.Set("Result", res.Tag(v.Mode, [rules.NumSeats]string{}))
 	}
 	return out, bad

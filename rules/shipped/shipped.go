@@ -12,6 +12,10 @@
 package shipped
 
 import (
+	_ "boardd/rules/blocking"  // blocking-double.yaml
+	_ "boardd/rules/chess4"    // chess4.yaml, chess4-m2.yaml
+	_ "boardd/rules/essay"     // essay-*.yaml (and the mode of russian-fortress.yaml)
+	_ "boardd/rules/fortress"  // russian-fortress.yaml
 	_ "boardd/rules/stevenson" // stevenson.yaml
 	_ "boardd/rules/verney"    // verney.yaml
 )

@@ -21,6 +21,11 @@ import (
 	"boardd/rules/square"
 )
 
+// CaptureAll is the mode of stevenson.yaml (mode: capture_all): two
+// partnerships; a side wins by capturing every piece of the other side.
+// No checkmate.
+var CaptureAll = rules.RegisterMode("capture_all", "CaptureAll")
+
 // Options are stevenson.yaml's rules (keys king_moves_as_queen,
 // promote_to_captured, head_to_head_stuck), read by the Stevenson hook.
 type Options struct {
@@ -48,7 +53,7 @@ func init() {
 	rules.RegisterOptions(readOptions)
 	rules.RegisterHook(func(v *rules.Variant) rules.Hook {
 		o := rules.HookOptions[Options](v)
-		if o == (Options{}) && v.Mode != rules.CaptureAll {
+		if o == (Options{}) && v.Mode != CaptureAll {
 			return nil
 		}
 		return &Stevenson{v: v, o: o}
@@ -77,7 +82,7 @@ func (h *Stevenson) Provides(b byte) bool {
 	case rules.OnExplain:
 		return o.PromoteToCaptured || o.HeadToHeadStuck
 	case rules.OnSettle, rules.OnDraws:
-		return h.v.Mode == rules.CaptureAll
+		return h.v.Mode == CaptureAll
 	}
 	return false
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"boardd/rules"
+	"boardd/rules/blocking"
 	"boardd/rules/pgn4"
 	"boardd/rules/square"
 )
@@ -302,8 +303,8 @@ func TestBlockingTeamResult(t *testing.T) {
 		if !over {
 			t.Fatalf("%s: not over", c.name)
 		}
-		if !equalSeats(res.Winners, c.winners) || res.Tag(rules.Double, [4]string{}) != c.tag || !strings.HasSuffix(res.Reason, c.endsWith) {
-			t.Errorf("%s: winners %v tag %s reason %q; want %v %s …%s", c.name, res.Winners, res.Tag(rules.Double, [4]string{}), res.Reason, c.winners, c.tag, c.endsWith)
+		if !equalSeats(res.Winners, c.winners) || res.Tag(blocking.Double, [4]string{}) != c.tag || !strings.HasSuffix(res.Reason, c.endsWith) {
+			t.Errorf("%s: winners %v tag %s reason %q; want %v %s …%s", c.name, res.Winners, res.Tag(blocking.Double, [4]string{}), res.Reason, c.winners, c.tag, c.endsWith)
 		}
 		if len(blockingOf(g).GameResults()) != 2 {
 			t.Errorf("%s: %d individual results", c.name, len(blockingOf(g).GameResults()))
@@ -467,13 +468,13 @@ func TestBlockingMoveIntoCheck(t *testing.T) {
 	if len(g.LegalMoves()) != 0 {
 		t.Error("Red may move while waiting for the reply")
 	}
-	if err := blockingOf(g).Reply(bdYellow, rules.ReplyAccept); err == nil {
+	if err := blockingOf(g).Reply(bdYellow, blocking.ReplyAccept); err == nil {
 		t.Error("Yellow (not the partner) replied")
 	}
 	if s, ok := blockingOf(g).AwaitingReply(); !ok || s != bdBlack {
 		t.Errorf("awaiting %v %v, want Black", s, ok)
 	}
-	if err := blockingOf(g).Reply(bdBlack, rules.ReplyAccept); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, blocking.ReplyAccept); err != nil {
 		t.Fatal(err)
 	}
 	if ms := g.LegalMoves(); len(ms) != 1 || ms[0] != n6 {
@@ -511,7 +512,7 @@ func TestBlockingReplies(t *testing.T) {
 	// not expose his king to check".
 	g := bdPrivilegeGame(t)
 	blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "n6"))
-	if err := blockingOf(g).Reply(bdBlack, rules.ReplyUnwise); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, blocking.ReplyUnwise); err != nil {
 		t.Fatal(err)
 	}
 	if err := blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "m6")); err == nil {
@@ -526,7 +527,7 @@ func TestBlockingReplies(t *testing.T) {
 	// expose his King to check, or simply make a move which does not".
 	g = bdPrivilegeGame(t)
 	blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "n6"))
-	if err := blockingOf(g).Reply(bdBlack, rules.ReplyAnother); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, blocking.ReplyAnother); err != nil {
 		t.Fatal(err)
 	}
 	if err := blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "n6")); err == nil {
@@ -538,7 +539,7 @@ func TestBlockingReplies(t *testing.T) {
 	if err := blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "m6")); err != nil {
 		t.Errorf("a different move into check: %v", err)
 	}
-	if err := blockingOf(g).Reply(bdBlack, rules.ReplyAnother); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, blocking.ReplyAnother); err != nil {
 		t.Fatal(err)
 	}
 	playCross(t, g, "n7", "n8")
@@ -548,7 +549,7 @@ func TestBlockingReplies(t *testing.T) {
 	// (Rk10-k6), so the claim is refused.
 	g = bdPrivilegeGame(t)
 	blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "n6"))
-	if err := blockingOf(g).Reply(bdBlack, rules.ReplyImpossible); err == nil {
+	if err := blockingOf(g).Reply(bdBlack, blocking.ReplyImpossible); err == nil {
 		t.Error("Impossible accepted though Black can interpose")
 	}
 	// A knight's check cannot be blocked: Yellow's knight k3 covers m4.
@@ -559,7 +560,7 @@ func TestBlockingReplies(t *testing.T) {
 	if err := blockingOf(g).Announce(bdRed, into); err != nil {
 		t.Fatal(err)
 	}
-	if err := blockingOf(g).Reply(bdBlack, rules.ReplyImpossible); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, blocking.ReplyImpossible); err != nil {
 		t.Fatalf("Impossible refused: %v", err)
 	}
 	if err := blockingOf(g).Announce(bdRed, into); err == nil {
@@ -571,7 +572,7 @@ func TestBlockingReplies(t *testing.T) {
 	g = bdGame(t, "R", 0, knight)
 	playCross(t, g, "d2", "d3")
 	blockingOf(g).Announce(bdRed, bdMove(t, g, "n5", "m4"))
-	if err := blockingOf(g).Reply(bdBlack, rules.ReplyAccept); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, blocking.ReplyAccept); err != nil {
 		t.Fatal(err)
 	}
 	playCross(t, g, "n5", "m4")
@@ -626,7 +627,7 @@ func TestBlockingStalemateEscape(t *testing.T) {
 	if err := blockingOf(g).Announce(bdRed, bdMove(t, g, "n4", "n5")); err != nil {
 		t.Fatal(err)
 	}
-	if err := blockingOf(g).Reply(bdBlack, rules.ReplyAccept); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, blocking.ReplyAccept); err != nil {
 		t.Fatal(err)
 	}
 	playCross(t, g, "n4", "n5")
@@ -637,7 +638,7 @@ func TestBlockingStalemateEscape(t *testing.T) {
 	// After Unwise Red has no move it may make: stalemate.
 	g = start()
 	blockingOf(g).Announce(bdRed, bdMove(t, g, "n4", "n5"))
-	if err := blockingOf(g).Reply(bdBlack, rules.ReplyUnwise); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, blocking.ReplyUnwise); err != nil {
 		t.Fatal(err)
 	}
 	if r := blockingOf(g).GameResults(); len(r) != 1 || r[0].Reason != "stalemate" {
@@ -658,7 +659,7 @@ func TestBlockingStalemateEscape(t *testing.T) {
 func TestBlockingTakebackAndPGN4(t *testing.T) {
 	g := bdPrivilegeGame(t)
 	blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "n6"))
-	if err := blockingOf(g).Reply(bdBlack, rules.ReplyAccept); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, blocking.ReplyAccept); err != nil {
 		t.Fatal(err)
 	}
 	playCross(t, g, "n7", "n6")
@@ -674,7 +675,7 @@ func TestBlockingTakebackAndPGN4(t *testing.T) {
 	if err := blockingOf(g).Announce(bdRed, bdMove(t, g, "n7", "n6")); err != nil {
 		t.Fatal(err)
 	}
-	blockingOf(g).Reply(bdBlack, rules.ReplyAnother)
+	blockingOf(g).Reply(bdBlack, blocking.ReplyAnother)
 	playCross(t, g, "n7", "n8")
 	playCross(t, g, "k10", "k9")
 	if err := g.AgreeDraw([]rules.Seat{bdYellow, bdRed}); err != nil {
@@ -747,7 +748,7 @@ func blockingRandomTurn(t *testing.T, g *rules.Game, rng *rand.Rand) bool {
 		}
 		partner, _ := blockingOf(g).AwaitingReply()
 		_ = by
-		replies := []rules.Reply{rules.ReplyUnwise, rules.ReplyAccept, rules.ReplyAnother, rules.ReplyImpossible}
+		replies := []blocking.Reply{blocking.ReplyUnwise, blocking.ReplyAccept, blocking.ReplyAnother, blocking.ReplyImpossible}
 		for {
 			if err := blockingOf(g).Reply(partner, replies[rng.Intn(len(replies))]); err == nil {
 				return true
@@ -797,7 +798,7 @@ func TestBlockingTakebackKeepsNotesBeforeAClaim(t *testing.T) {
 	if err := blockingOf(g).Announce(bdRed, bdMove(t, g, "n4", "n5")); err != nil {
 		t.Fatal(err)
 	}
-	if err := blockingOf(g).Reply(bdBlack, rules.ReplyAnother); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, blocking.ReplyAnother); err != nil {
 		t.Fatal(err)
 	}
 	if err := blockingOf(g).ClaimStalemate(bdRed); err != nil {
@@ -864,7 +865,7 @@ func TestBlockingMateWithAnEscape(t *testing.T) {
 	if err := blockingOf(g).Announce(bdRed, m5); err != nil {
 		t.Fatal(err)
 	}
-	if err := blockingOf(g).Reply(bdBlack, rules.ReplyAccept); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, blocking.ReplyAccept); err != nil {
 		t.Fatal(err)
 	}
 	playCross(t, g, "n4", "m5")
@@ -885,7 +886,7 @@ func TestBlockingMateWithAnEscape(t *testing.T) {
 	if err := blockingOf(g).Announce(bdRed, m5); err != nil {
 		t.Fatal(err)
 	}
-	if err := blockingOf(g).Reply(bdBlack, rules.ReplyUnwise); err != nil {
+	if err := blockingOf(g).Reply(bdBlack, blocking.ReplyUnwise); err != nil {
 		t.Fatal(err)
 	}
 	if g.Status(bdRed) != rules.Mated {

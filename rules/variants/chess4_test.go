@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"boardd/rules"
+	"boardd/rules/chess4"
 	"boardd/rules/square"
 )
 
@@ -401,8 +402,8 @@ func TestChess4End(t *testing.T) {
 	if !equalSeats(res.Winners, []rules.Seat{rules.Red}) || res.Tag(v.Mode, [4]string{}) != "1-0-0-0" {
 		t.Errorf("result %+v tag %q, want White wins, 1-0-0-0", res, res.Tag(v.Mode, [4]string{}))
 	}
-	if draw := (rules.Result{Reason: "stalemate", Sharing: []rules.Seat{rules.Red, rules.Blue, rules.Yellow, rules.Green}}); draw.Tag(rules.Chess4, [4]string{}) != "1/4-1/4-1/4-1/4" {
-		t.Errorf("four-way draw tag %q", draw.Tag(rules.Chess4, [4]string{}))
+	if draw := (rules.Result{Reason: "stalemate", Sharing: []rules.Seat{rules.Red, rules.Blue, rules.Yellow, rules.Green}}); draw.Tag(chess4.Chess4, [4]string{}) != "1/4-1/4-1/4-1/4" {
+		t.Errorf("four-way draw tag %q", draw.Tag(chess4.Chess4, [4]string{}))
 	}
 	// Stalemate: the text has no rule of its own beyond "The traditional
 	// rules of Chess apply when playing Chess4" and "An eliminated

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"boardd/rules"
+	"boardd/rules/blocking"
 )
 
 // The 50-move rule, as every rules text names it and no text counts it:
@@ -152,7 +153,7 @@ func TestFiftyMoveRuleEveryVariant(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v.Mode == rules.Double {
+		if v.Mode == blocking.Double {
 			continue
 		}
 		t.Run(d.Name, func(t *testing.T) {

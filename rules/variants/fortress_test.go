@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"boardd/rules"
+	"boardd/rules/fortress"
 	"boardd/rules/square"
 )
 
@@ -178,8 +179,8 @@ func TestFortressBarriersFollowTheGateRule(t *testing.T) {
 				}
 			}
 		}
-		if rules.HookOptions[rules.FortressOptions](v).Fortresses[f.seat] != set {
-			t.Errorf("%s's fortress is %v, want %s-%s", f.seat, rules.HookOptions[rules.FortressOptions](v).Fortresses[f.seat], f.lo, f.hi)
+		if rules.HookOptions[fortress.Options](v).Fortresses[f.seat] != set {
+			t.Errorf("%s's fortress is %v, want %s-%s", f.seat, rules.HookOptions[fortress.Options](v).Fortresses[f.seat], f.lo, f.hi)
 		}
 	}
 	got := map[string]bool{}
@@ -307,7 +308,7 @@ func TestFortressQueenJumps(t *testing.T) {
 // initial layout."
 func TestFortressInitialPawnTruce(t *testing.T) {
 	v := fortressVariant(t)
-	if got, want := v.TrucePairs(), words("e4xd5 d5xe4 l4xm5 m5xl4 e13xd12 d12xe13 l13xm12 m12xl13"); !sameWords(words(strings.Join(got, " ")), want) {
+	if got, want := fortress.TrucePairs(v), words("e4xd5 d5xe4 l4xm5 m5xl4 e13xd12 d12xe13 l13xm12 m12xl13"); !sameWords(words(strings.Join(got, " ")), want) {
 		t.Errorf("truce pairs %v, want %v", got, want)
 	}
 	g, err := rules.NewGame(v, "")
@@ -366,7 +367,7 @@ func TestFortressAlliedPawnsHeadOn(t *testing.T) {
 // anywhere within the fortress to the right of his initial array".
 func TestFortressStartPlacement(t *testing.T) {
 	v := fortressVariant(t)
-	if err := rules.CheckFortressStart(v, v.Start); err != nil {
+	if err := fortress.CheckStart(v, v.Start); err != nil {
 		t.Fatalf("the default placement: %v", err)
 	}
 	start, _ := rules.ParseFEN4(v, v.Start)
@@ -375,7 +376,7 @@ func TestFortressStartPlacement(t *testing.T) {
 	for _, q := range v.Geometry.Playable.Squares() {
 		inFort := false
 		for s := rules.Seat(0); s < rules.NumSeats; s++ {
-			inFort = inFort || rules.HookOptions[rules.FortressOptions](v).Fortresses[s].Has(q)
+			inFort = inFort || rules.HookOptions[fortress.Options](v).Fortresses[s].Has(q)
 		}
 		if pc := start.At(q); pc != rules.NoPiece && !inFort {
 			base = append(base, pc.String()+":"+q.String())
@@ -400,7 +401,7 @@ func TestFortressStartPlacement(t *testing.T) {
 		{"a pawn in the fortress", def + " rP:p4", "only Red's third rook"},
 		{"Blue's rook missing", strings.Replace(def, "bR:c3", "", 1), "Blue's fortress"},
 	} {
-		err := rules.CheckFortressStart(v, placed(c.extra))
+		err := fortress.CheckStart(v, placed(c.extra))
 		switch {
 		case c.err == "" && err != nil:
 			t.Errorf("%s: %v", c.why, err)
@@ -408,7 +409,7 @@ func TestFortressStartPlacement(t *testing.T) {
 			t.Errorf("%s: error %v, want one saying %q", c.why, err, c.err)
 		}
 	}
-	if err := rules.CheckFortressStart(v, strings.Replace(placed(def), "R-", "B-", 1)); err == nil {
+	if err := fortress.CheckStart(v, strings.Replace(placed(def), "R-", "B-", 1)); err == nil {
 		t.Error("a start with Blue to move passed")
 	}
 	// Any legal placement is a playable start: random placements pass the
@@ -417,14 +418,14 @@ func TestFortressStartPlacement(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		var extra []string
 		for s := rules.Seat(0); s < rules.NumSeats; s++ {
-			sq := rules.HookOptions[rules.FortressOptions](v).Fortresses[s].Squares()
+			sq := rules.HookOptions[fortress.Options](v).Fortresses[s].Squares()
 			rng.Shuffle(len(sq), func(a, b int) { sq[a], sq[b] = sq[b], sq[a] })
 			for k, kind := range "RBN" {
 				extra = append(extra, string("rbyg"[s])+string(kind)+":"+sq[k].String())
 			}
 		}
 		fen := placed(strings.Join(extra, " "))
-		if err := rules.CheckFortressStart(v, fen); err != nil {
+		if err := fortress.CheckStart(v, fen); err != nil {
 			t.Fatalf("%v: %v", extra, err)
 		}
 		g, err := rules.NewGame(v, fen)

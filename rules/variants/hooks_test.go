@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"boardd/rules"
+	"boardd/rules/blocking"
+	"boardd/rules/chess4"
+	"boardd/rules/fortress"
 	"boardd/rules/square"
 	verneyhook "boardd/rules/verney"
 )
@@ -68,7 +71,7 @@ func TestHookOf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, ok := rules.HookOf[*rules.RussianFortress](v)
+	h, ok := rules.HookOf[*fortress.RussianFortress](v)
 	if !ok || len(h.TrucePairs()) != 8 {
 		t.Fatalf("HookOf(russian-fortress) = %v, %v; want the fortress hook with 8 truce pairs", h, ok)
 	}
@@ -98,10 +101,10 @@ func TestHookIn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := rules.HookIn[*rules.BlockingDouble](g); ok != tt.blocking {
+		if _, ok := rules.HookIn[*blocking.BlockingDouble](g); ok != tt.blocking {
 			t.Errorf("%s: HookIn[*BlockingDouble] ok = %v, want %v", tt.variant, ok, tt.blocking)
 		}
-		c, ok := rules.HookIn[*rules.Chess4Hook](g)
+		c, ok := rules.HookIn[*chess4.Chess4Hook](g)
 		if ok != tt.chess4 {
 			t.Errorf("%s: HookIn[*Chess4Hook] ok = %v, want %v", tt.variant, ok, tt.chess4)
 		}
@@ -113,8 +116,8 @@ func TestHookIn(t *testing.T) {
 
 // blockingOf returns blocking double's operations on g (rules.HookIn); it
 // panics on a game of another variant.
-func blockingOf(g *rules.Game) *rules.BlockingDouble {
-	d, ok := rules.HookIn[*rules.BlockingDouble](g)
+func blockingOf(g *rules.Game) *blocking.BlockingDouble {
+	d, ok := rules.HookIn[*blocking.BlockingDouble](g)
 	if !ok {
 		panic("not a blocking-double game: " + g.Variant().Name)
 	}
@@ -123,8 +126,8 @@ func blockingOf(g *rules.Game) *rules.BlockingDouble {
 
 // chess4Of returns Chess4's operations on g (rules.HookIn); it panics on
 // a game of another variant.
-func chess4Of(g *rules.Game) *rules.Chess4Hook {
-	c, ok := rules.HookIn[*rules.Chess4Hook](g)
+func chess4Of(g *rules.Game) *chess4.Chess4Hook {
+	c, ok := rules.HookIn[*chess4.Chess4Hook](g)
 	if !ok {
 		panic("not a chess4 game: " + g.Variant().Name)
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"boardd/rules"
+	"boardd/rules/blocking"
+	"boardd/rules/chess4"
 	"boardd/rules/pgn4"
 )
 
@@ -70,7 +72,7 @@ func decisiveSeeds(t *testing.T, v *rules.Variant, n int, max int64) []int64 {
 		res, over := g.Result()
 		return !over || res.Reason != "50-move rule"
 	}
-	if v.Mode == rules.Chess4 {
+	if v.Mode == chess4.Chess4 {
 		if out := seedsWhere(t, v, n, max, func(g *rules.Game) bool { return decisive(g) && mateOut(g) }); len(out) == n {
 			return out
 		}
@@ -143,7 +145,7 @@ func randomPlayout(t *testing.T, v *rules.Variant, seed int64) *rules.Game {
 			break
 		}
 		moves := g.LegalMoves()
-		if v.Mode == rules.Double && blockingRandomTurn(t, g, rng) {
+		if v.Mode == blocking.Double && blockingRandomTurn(t, g, rng) {
 			continue // announced, replied or claimed a stalemate
 		}
 		m := moves[rng.Intn(len(moves))]
@@ -176,7 +178,7 @@ func escapeMate(g *rules.Game) bool {
 			continue
 		}
 		partner, _ := blockingOf(g).AwaitingReply()
-		if blockingOf(g).Reply(partner, rules.ReplyAccept) == nil {
+		if blockingOf(g).Reply(partner, blocking.ReplyAccept) == nil {
 			return true
 		}
 	}

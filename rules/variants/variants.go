@@ -233,22 +233,12 @@ func (d *Definition) Variant(start string) (*rules.Variant, error) {
 	}
 	r := &d.raw
 	v := &rules.Variant{Name: r.Name, Start: fen}
-	switch r.Mode {
-	case "teams":
-		v.Mode = rules.Teams
-	case "ffa":
-		v.Mode = rules.FFA
-	case "capture_all":
-		v.Mode = rules.CaptureAll
-	case "last_standing":
-		v.Mode = rules.LastStanding
-	case "chess4":
-		v.Mode = rules.Chess4
-	case "double":
-		v.Mode = rules.Double
-	default:
-		return nil, d.errAt("mode", "%q is not teams, ffa, capture_all, last_standing, chess4 or double", r.Mode)
+	mode, ok := rules.ModeByKey(r.Mode)
+	if !ok {
+		keys := rules.ModeKeys()
+		return nil, d.errAt("mode", "%q is not %s or %s", r.Mode, strings.Join(keys[:len(keys)-1], ", "), keys[len(keys)-1])
 	}
+	v.Mode = mode
 	g, err := d.geometry()
 	if err != nil {
 		return nil, err

@@ -95,7 +95,7 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"bad direction", "red:    {pawns: north", "red:    {pawns: up", "line 12: seats.red.pawns: \"up\" is not north, east, south or west"},
 		{"unknown key", "castling: true", "castlng: true", "field castlng not found"},
-		{"bad mode", "mode: teams ", "mode: chaos ", "mode: \"chaos\" is not teams, ffa, capture_all, last_standing, chess4 or double"},
+		{"bad mode", "mode: teams ", "mode: chaos ", "mode: \"chaos\" is not teams, ffa, capture_all, chess4, double or last_standing"},
 		{"bad square", "rook_corners: [d1, k1]", "rook_corners: [d1, z1]", "seats.red.rook_corners: \"z1\" is not a square"},
 		{"bad rank", "promotion: [rank 11]", "promotion: [rank 15]", "rank must be 1 to 14"},
 		{"bad seat", "turn_order: [red, blue, yellow, green]", "turn_order: [red, blue, yellow, purple]", "\"purple\" is not red"},

@@ -48,9 +48,10 @@ type Options struct {
 	// InertMates: a checkmate is judged as soon as it stands; the mated
 	// army stays on the board "inert and useless, both for attack and
 	// defence … not liable to capture by the adversaries", the seat misses
-	// its turns until a move lifts the mate (verneyMated: the check, or a
-	// guard of a flight square, taken or moved), which releases it; kings are never captured; the game is won when both partners
-	// are mated (game layer: settleVerney).
+	// its turns until a move lifts the mate (Verney.mated: the check, or
+	// a guard of a flight square, taken or moved), which releases it;
+	// kings are never captured; the game is won when both partners are
+	// mated (game layer: Verney.settle).
 	InertMates bool
 }
 
@@ -215,17 +216,16 @@ func (h *Verney) filter(p *rules.Position, moves []rules.Move) int {
 // to, where the mover now stands) the first piece is a live slider that
 // checks ks along that line.
 func (h *Verney) opensLine(p *rules.Position, from, to, k int, ks rules.Seat) bool {
-	df, dr := from%rules.CellStride-k%rules.CellStride, from/rules.CellStride-k/rules.CellStride
-	if !(df == 0 || dr == 0 || df == dr || df == -dr) || (df == 0 && dr == 0) {
+	step, ok := rules.LineStep(k, from)
+	if !ok {
 		return false
 	}
-	step := sign(dr)*rules.CellStride + sign(df)
 	for t := k + step; t != from; t += step {
 		if t == to || p.OnCell(t) != rules.NoPiece {
 			return false
 		}
 	}
-	diag := df != 0 && dr != 0
+	diag := step != 1 && step != -1 && step != rules.CellStride && step != -rules.CellStride
 	for t := from + step; ; t += step {
 		if t == to {
 			return false
@@ -438,15 +438,4 @@ func (h *Verney) settle(g *rules.Game, mover rules.Seat, rec *rules.Record) bool
 	}
 	g.CheckDraws(rec)
 	return mated
-}
-
-// sign returns -1, 0 or 1 as x is negative, zero or positive.
-func sign(x int) int {
-	switch {
-	case x < 0:
-		return -1
-	case x > 0:
-		return 1
-	}
-	return 0
 }

@@ -7,6 +7,8 @@ import (
 
 	"boardd/referee"
 	"boardd/rules"
+	"boardd/rules/blocking"
+	"boardd/rules/chess4"
 )
 
 // crossFEN writes a FEN4 of the cross board, turn "R", "B", "Y" or "G",
@@ -138,8 +140,8 @@ func TestRecorderKeepsAnArmyChoiceAcrossACrash(t *testing.T) {
 
 // blockingOf returns blocking double's operations on g (rules.HookIn); it
 // panics on a game of another variant.
-func blockingOf(g *rules.Game) *rules.BlockingDouble {
-	d, ok := rules.HookIn[*rules.BlockingDouble](g)
+func blockingOf(g *rules.Game) *blocking.BlockingDouble {
+	d, ok := rules.HookIn[*blocking.BlockingDouble](g)
 	if !ok {
 		panic("not a blocking-double game: " + g.Variant().Name)
 	}
@@ -148,8 +150,8 @@ func blockingOf(g *rules.Game) *rules.BlockingDouble {
 
 // chess4Of returns Chess4's operations on g (rules.HookIn); it panics on
 // a game of another variant.
-func chess4Of(g *rules.Game) *rules.Chess4Hook {
-	c, ok := rules.HookIn[*rules.Chess4Hook](g)
+func chess4Of(g *rules.Game) *chess4.Chess4Hook {
+	c, ok := rules.HookIn[*chess4.Chess4Hook](g)
 	if !ok {
 		panic("not a chess4 game: " + g.Variant().Name)
 	}

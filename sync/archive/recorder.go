@@ -469,9 +469,21 @@ func (r *Recorder) pgn(path, id string) (string, *pgn4.Game, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	g, err := Restore(entries, r.Lookup)
+	pg, err := GamePGN4(entries, r.Lookup, r.Site, r.Board, id)
 	if err != nil {
 		return "", nil, err
+	}
+	return pg.String(), pg, nil
+}
+
+// GamePGN4 writes a game's journal entries (a start entry first) as
+// PGN4, as the board archives it: the game's tags (Site defaulting to
+// site), the board, the game's id, the termination, the clocks after
+// each turn as comments, and the result.
+func GamePGN4(entries []Entry, lookup Lookup, site, board, id string) (*pgn4.Game, error) {
+	g, err := Restore(entries, lookup)
+	if err != nil {
+		return nil, err
 	}
 	tags, _ := gameTags(entries) // Resume said what it mended
 	var out []pgn4.Tag
@@ -481,12 +493,12 @@ func (r *Recorder) pgn(path, id string) (string, *pgn4.Game, error) {
 		}
 	}
 	add("Event", tags["Event"])
-	add("Site", firstOf(tags["Site"], r.Site))
+	add("Site", firstOf(tags["Site"], site))
 	add("Round", tags["Round"])
 	for _, s := range []string{"Red", "Blue", "Yellow", "Green"} {
 		add(s, tags[s])
 	}
-	add("Board", r.Board)
+	add("Board", board)
 	add("GameId", id)
 	if res, over := g.Result(); over {
 		add("Termination", res.Reason)
@@ -517,7 +529,7 @@ func (r *Recorder) pgn(path, id string) (string, *pgn4.Game, error) {
 		return fmt.Sprintf("[%%clk %d:%02d:%02d]", ms/3600000, ms/60000%60, ms/1000%60)
 	})
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	if pg.Get("Result") == "" {
 		res, over := g.Result()
@@ -528,7 +540,7 @@ func (r *Recorder) pgn(path, id string) (string, *pgn4.Game, error) {
 			pg.Set("Result", res.Tag(g.Variant().Mode, [rules.NumSeats]string{tags["Red"], tags["Blue"], tags["Yellow"], tags["Green"]}))
 		}
 	}
-	return pg.String(), pg, nil
+	return pg, nil
 }
 
 // turnClocks lists the clocks after each turn of a journal's game, in the

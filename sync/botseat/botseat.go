@@ -216,6 +216,15 @@ func Run(ctx context.Context, src Source, cfg Config) error {
 					on := true
 					if r := src.Do(ctx, referee.Command{Name: referee.CmdRemote, Seat: seat.String(), On: &on}); r.Error != "" {
 						log.Warn("bot: cannot make the seat remote", "seat", seat, "error", r.Error)
+					} else if seatPlayer(st, seat) == "" {
+						// The board cannot tell this remote seat is a bot
+						// (its Bots tag is fixed when the game starts): the
+						// seat's name says so on the display and in the
+						// archive.
+						name := BotName(level)
+						if r := src.Do(ctx, referee.Command{Name: referee.CmdTags, Tags: map[string]string{seat.String(): name}}); r.Error != "" {
+							log.Warn("bot: cannot name the seat", "seat", seat, "error", r.Error)
+						}
 					}
 				}
 			} else {
@@ -342,6 +351,19 @@ func wanted(st referee.State, fixed map[rules.Seat]int) (rules.Seat, int, bool) 
 	}
 	lvl, ok := bots[seat]
 	return seat, lvl, ok
+}
+
+// BotName is the player name a seat that boardd bot makes remote gets
+// when it has none.
+func BotName(level int) string { return fmt.Sprintf("boardd bot (level %d)", level) }
+
+// seatPlayer is seat s's player name ("" if none).
+func seatPlayer(st referee.State, s rules.Seat) string {
+	i := slices.IndexFunc(st.Seats, func(x referee.SeatState) bool { return x.Seat == s.String() })
+	if i < 0 {
+		return ""
+	}
+	return st.Seats[i].Player
 }
 
 func seatRemote(st referee.State, s rules.Seat) bool {

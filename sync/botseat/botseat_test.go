@@ -229,7 +229,9 @@ func TestStopsWhenNotWanted(t *testing.T) {
 }
 
 // TestMakesSeatRemote: a bot seat that is not yet remote (boardd bot
-// --seat) is made remote first, then its move is sent.
+// --seat) is made remote first and, having no player name, named as the
+// bot (the board cannot tell a remote seat is a bot otherwise), then its
+// move is sent.
 func TestMakesSeatRemote(t *testing.T) {
 	f := &fakeSource{st: botState("g1", "", false), ch: make(chan struct{}, 1)}
 	ctx, stop := context.WithCancel(context.Background())
@@ -253,9 +255,12 @@ func TestMakesSeatRemote(t *testing.T) {
 	}
 	for {
 		cmds := f.commands()
-		if len(cmds) > 1 {
-			if cmds[1].Name != referee.CmdMove || cmds[1].Seat != "Red" || cmds[1].Move == "" {
-				t.Fatalf("second command %+v, want Red's move", cmds[1])
+		if len(cmds) > 2 {
+			if cmds[1].Name != referee.CmdTags || len(cmds[1].Tags) != 1 || cmds[1].Tags["Red"] != "boardd bot (level 1)" {
+				t.Fatalf("second command %+v, want Red named as the bot", cmds[1])
+			}
+			if cmds[2].Name != referee.CmdMove || cmds[2].Seat != "Red" || cmds[2].Move == "" {
+				t.Fatalf("third command %+v, want Red's move", cmds[2])
 			}
 			return
 		}
@@ -459,5 +464,38 @@ func TestClaimsTheWin(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestKeepsASeatsName: a bot seat made remote that has a player's name
+// keeps it (the club named who plays it); only the remote command and
+// the move are sent.
+func TestKeepsASeatsName(t *testing.T) {
+	st := botState("g1", "", false)
+	st.Seats[0].Player = "Ann"
+	f := &fakeSource{st: st, ch: make(chan struct{}, 1)}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go Run(ctx, f, Config{Lookup: lookup, Seats: map[rules.Seat]int{rules.Red: 1}, MoveTime: 10 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+	deadline := time.After(20 * time.Second)
+	for made := false; ; {
+		cmds := f.commands()
+		if !made && len(cmds) > 0 {
+			st := botState("g1", "", true)
+			st.Seats[0].Player = "Ann"
+			f.set(st)
+			made = true
+		}
+		if len(cmds) > 1 {
+			if cmds[0].Name != referee.CmdRemote || cmds[1].Name != referee.CmdMove {
+				t.Fatalf("commands %+v, want remote then the move (no name for a named seat)", cmds)
+			}
+			return
+		}
+		select {
+		case <-deadline:
+			t.Fatal("no move")
+		case <-time.After(5 * time.Millisecond):
+		}
 	}
 }

@@ -10,7 +10,10 @@
 // subscribe, and only writers see the broker's own $SYS topics. Wrong
 // passwords are throttled per address and in total (Config.AuthDelay,
 // internal/throttle), and the board's own client id is reserved for it
-// (Config.ReservedIDs). Retained messages never expire, so a display that
+// (Config.ReservedIDs). A board account (User.Boards, the club hub's)
+// binds each board name to the key it first joined with and lets each
+// board publish only its own topics (Enrollment, boards.go). Retained
+// messages never expire, so a display that
 // connects late still finds the board's state and its finished games.
 //
 // Nobody takes the broker down (docs/security.md): connections are capped
@@ -104,6 +107,9 @@ type Config struct {
 	// without an Origin header (not from a browser) is let through to the
 	// MQTT login.
 	Origins []string
+	// Prefix is the boards' first topic level(s), for a board account's
+	// topics (User.Boards); empty is "boardd".
+	Prefix string
 }
 
 // User is an account of the broker.
@@ -114,6 +120,11 @@ type User struct {
 	// (<prefix>/<board>/cmd/...). Without it the user may subscribe to
 	// everything and publish nothing.
 	Write bool
+	// Boards, when set, makes this the account boards join with, each
+	// client one board bound to its own key: see Enrollment. Write is
+	// then ignored (a board writes its own topics only). At most one
+	// user has Boards.
+	Boards Enrollment
 }
 
 // Broker is a running embedded broker.
@@ -153,6 +164,10 @@ func Start(cfg Config) (*Broker, error) {
 		}
 	}
 	hook.reserved, hook.log = cfg.ReservedIDs, log
+	hook.prefix = strings.TrimSuffix(cfg.Prefix, "/")
+	if hook.prefix == "" {
+		hook.prefix = "boardd"
+	}
 	hook.failures = throttle.New(throttle.Config{Delay: cfg.AuthDelay})
 	cfg = withDefaults(cfg)
 	caps := mqtt.NewDefaultServerCapabilities()
@@ -171,7 +186,7 @@ func Start(cfg Config) (*Broker, error) {
 		switch {
 		case !ok:
 			return SessionLimits{}, false // anonymous
-		case u.Write:
+		case u.Write || u.Boards != nil:
 			return cfg.WriterSessions, true
 		}
 		return cfg.ReaderSessions, true
@@ -315,6 +330,9 @@ type auth struct {
 	log      *slog.Logger
 	srv      *mqtt.Server
 	sessions *sessions
+	boards   Enrollment // the board account's, or nil
+	prefix   string     // the boards' topics' first level(s)
+	boardOK  boardLogins
 
 	idMu    sync.Mutex
 	pending map[string]idClaim // client ids being connected, not yet in srv.Clients
@@ -342,6 +360,12 @@ func newAuth(users []User, anon bool) (*auth, error) {
 		if _, dup := a.users[u.Name]; dup {
 			return nil, fmt.Errorf("mqtt broker: user %q is listed twice", u.Name)
 		}
+		if u.Boards != nil {
+			if a.boards != nil {
+				return nil, fmt.Errorf("mqtt broker: user %q is a second board account; one takes every board", u.Name)
+			}
+			a.boards = u.Boards
+		}
 		a.users[u.Name] = u
 	}
 	if len(a.users) == 0 && !anon {
@@ -358,7 +382,7 @@ func (a *auth) ID() string { return "boardd-auth" }
 
 // Provides implements mqtt.Hook.
 func (a *auth) Provides(b byte) bool {
-	return b == mqtt.OnConnectAuthenticate || b == mqtt.OnACLCheck || b == mqtt.OnSessionEstablished
+	return b == mqtt.OnConnect || b == mqtt.OnConnectAuthenticate || b == mqtt.OnACLCheck || b == mqtt.OnSessionEstablished
 }
 
 // OnConnectAuthenticate accepts a known user with the right password, or
@@ -374,6 +398,29 @@ func (a *auth) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) bool {
 		a.log.Warn("mqtt broker: client id reserved for the board refused", "client_id", cl.ID, "user", name, "remote", cl.Net.Remote)
 		return false
 	}
+	if u, ok := a.users[name]; ok && u.Boards != nil {
+		// Password and key were checked (and throttled) in OnConnect.
+		if !a.boardOK.take(cl) {
+			return false
+		}
+		if !a.claim(cl, name) {
+			// Another account took the board's id before the board
+			// enrolled: it is the board's now. The board's next attempt
+			// finds the id free.
+			if old, ok := a.srv.Clients.Get(cl.ID); ok && string(old.Properties.Username) != name {
+				_ = a.srv.DisconnectClient(old, packets.ErrSessionTakenOver)
+			}
+			return false
+		}
+		lim, _ := a.sessions.limits(name)
+		capSessionExpiry(cl, lim)
+		loggedIn(cl.Net.Conn, true)
+		return true
+	}
+	if a.heldByBoard(cl.ID) {
+		a.log.Warn("mqtt broker: client id of an enrolled board refused", "client_id", cl.ID, "user", name, "remote", cl.Net.Remote)
+		return false
+	}
 	if name == "" && len(pass) == 0 {
 		if !a.anon || !a.claim(cl, "") {
 			return false
@@ -385,12 +432,11 @@ func (a *auth) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) bool {
 	}
 	u, known := a.users[name]
 	ok, wait := a.failures.Attempt(cl.Net.Remote, func() bool {
-		want := a.dummy
+		want := string(a.dummy[:])
 		if known {
-			want = sha256.Sum256([]byte(u.Password))
+			want = u.Password
 		}
-		got := sha256.Sum256(pass)
-		return subtle.ConstantTimeCompare(got[:], want[:]) == 1 && known
+		return samePassword(string(pass), want) && known
 	})
 	switch {
 	case wait > 0:
@@ -450,6 +496,9 @@ func (a *auth) OnSessionEstablished(cl *mqtt.Client, _ packets.Packet) {
 // keeps no more messages than its account's SessionLimits.
 func (a *auth) OnACLCheck(cl *mqtt.Client, topic string, write bool) bool {
 	u, ok := a.users[string(cl.Properties.Username)]
+	if ok && u.Boards != nil {
+		return a.boardACL(cl, topic, write)
+	}
 	writer := ok && u.Write
 	switch {
 	case write:
@@ -458,4 +507,10 @@ func (a *auth) OnACLCheck(cl *mqtt.Client, topic string, write bool) bool {
 		return false
 	}
 	return a.sessions.keeps(cl)
+}
+
+// samePassword compares two passwords in constant time (of their hashes).
+func samePassword(got, want string) bool {
+	g, w := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(want))
+	return subtle.ConstantTimeCompare(g[:], w[:]) == 1
 }

@@ -55,7 +55,7 @@ func dial(url, user, pass string, will string) (paho.Client, error) {
 func dialAs(url, id, from, user, pass string, will string) (paho.Client, error) {
 	o := paho.NewClientOptions().AddBroker(url).SetClientID(id).
 		SetUsername(user).SetPassword(pass).
-		SetConnectTimeout(3 * time.Second).SetAutoReconnect(false)
+		SetConnectTimeout(3 * time.Second).SetAutoReconnect(false).SetProtocolVersion(4)
 	if will != "" {
 		o.SetWill(will, "gone", 1, true)
 	}

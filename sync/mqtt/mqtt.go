@@ -93,6 +93,17 @@ type Config struct {
 	// publishes it on games/<id> when the game's game_over message passes.
 	// Nil publishes no games.
 	GamePGN4 func(gameID string) (string, error)
+	// Key is the board's own key for a club hub's board account
+	// (Username HubBoardUser): the Mirror logs in with JoinPassword. A
+	// broker that refuses that login is then tried with Password as it
+	// is, and so on in turn, so a club broker's own account named
+	// "board" works too.
+	Key string
+	// Refused, when set, says what to do when the broker refuses the
+	// board's login (err is paho's, such as
+	// packets.ErrorRefusedNotAuthorised); the Mirror logs it with the
+	// refusal. Nil logs the refusal alone.
+	Refused func(err error) string
 	// StateFile keeps the last Seq the broker acknowledged, so a restarted
 	// daemon resumes there. Empty keeps it in memory only: a restart then
 	// starts with the board's current state and publishes only new events.
@@ -159,9 +170,11 @@ func (t TLS) Config() (*tls.Config, error) {
 	return c, nil
 }
 
-// ClientOptions returns paho client options for a broker URL, with the
-// credentials and, for ssl://, tls://, mqtts:// and wss:// URLs, the TLS
-// settings. The Mirror and boardd's collect and watch commands use it.
+// ClientOptions returns paho client options for a broker URL, or a
+// comma-separated list of them (tried in order; the client moves to the
+// next when one is gone), with the credentials and, for ssl://, tls://,
+// mqtts:// and wss:// URLs, the TLS settings. The Mirror and boardd's
+// collect and watch commands use it.
 //
 // The client keeps no copy of its unacknowledged messages (paho's store
 // is replaced by one that keeps nothing): whoever needs a message
@@ -169,28 +182,33 @@ func (t TLS) Config() (*tls.Config, error) {
 // stored messages after a reconnect even with a clean session, racing
 // with new publications of the same packets.
 func ClientOptions(broker, username, password string, t TLS) (*paho.ClientOptions, error) {
-	u, err := url.Parse(broker)
-	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("mqtt broker URL %q: want scheme://host:port, like tcp://localhost:1883 or ssl://club.example:8883", broker)
+	// MQTT 3.1.1 only: paho's fall-back to 3.1 after a refusal logs in
+	// a second time, and the second answer (a throttled "bad password",
+	// or NATS closing the connection: it does not speak 3.1) hides the
+	// first.
+	o := paho.NewClientOptions().SetStore(nopStore{}).SetProtocolVersion(4)
+	anySecure := false
+	for _, one := range strings.Split(broker, ",") {
+		one = strings.TrimSpace(one)
+		u, err := url.Parse(one)
+		if err != nil || u.Host == "" {
+			return nil, fmt.Errorf("mqtt broker URL %q: want scheme://host:port, like tcp://localhost:1883 or ssl://club.example:8883", one)
+		}
+		switch u.Scheme {
+		case "tcp", "mqtt", "ws":
+			if !t.Empty() {
+				return nil, fmt.Errorf("mqtt broker URL %q: TLS files are set but the URL is not ssl:// or wss://", one)
+			}
+		case "ssl", "tls", "mqtts", "tcps", "wss":
+			anySecure = true
+		default:
+			return nil, fmt.Errorf("mqtt broker URL %q: unknown scheme %q (want tcp, ssl, ws or wss)", one, u.Scheme)
+		}
+		o.AddBroker(one)
 	}
-	secure := false
-	switch u.Scheme {
-	case "tcp", "mqtt", "ws":
-	case "ssl", "tls", "mqtts", "tcps", "wss":
-		secure = true
-	default:
-		return nil, fmt.Errorf("mqtt broker URL %q: unknown scheme %q (want tcp, ssl, ws or wss)", broker, u.Scheme)
-	}
-	if !secure && !t.Empty() {
-		return nil, fmt.Errorf("mqtt broker URL %q: TLS files are set but the URL is not ssl:// or wss://", broker)
-	}
-	// MQTT 3.1.1 only: left to choose, paho retries a refused CONNECT
-	// as MQTT 3.1, which NATS does not speak, and a wrong password then
-	// reads as a network error.
-	o := paho.NewClientOptions().AddBroker(broker).SetStore(nopStore{}).SetProtocolVersion(4)
 	o.SetUsername(username)
 	o.SetPassword(password)
-	if secure {
+	if anySecure {
 		c, err := t.Config()
 		if err != nil {
 			return nil, err
@@ -296,6 +314,27 @@ type Stats struct {
 	CommandsDropped uint64
 }
 
+// ErrRefusedIDRejected is the login refusal "identifier rejected"
+// (CONNACK 2), as Config.Refused receives it: a club hub's broker answers
+// it to a board whose name joined with another key.
+var ErrRefusedIDRejected = packets.ErrorRefusedIDRejected
+
+// HubBoardUser is the account boards join a club hub's own broker with
+// (boardd hub prints it in its join URL, mqtt://board:PASSWORD@host:port).
+const HubBoardUser = "board"
+
+// JoinPassword is the password a board logs in to a club hub's broker
+// with: for the hub's board account (HubBoardUser) the account's
+// password, ":" and the board's own key, which binds the board's name to
+// it on its first join; for any other account (a club broker with an
+// account per board) the password as it is.
+func JoinPassword(user, password, key string) string {
+	if user != HubBoardUser || key == "" {
+		return password
+	}
+	return password + ":" + key
+}
+
 // DefaultClientID is the mirror's MQTT client id for a board: "boardd-<board>".
 func DefaultClientID(board string) string { return "boardd-" + board }
 
@@ -330,7 +369,13 @@ type Mirror struct {
 	wake chan struct{} // the connection came up
 	cmds chan inbound  // commands waiting for the command goroutine
 
-	subscribed   atomic.Bool // the command subscription is live on this connection
+	subscribed atomic.Bool // the command subscription is live on this connection
+
+	withKey      atomic.Bool // the next login sends the key (Config.Key)
+	refMu        sync.Mutex  // refusedLogin's memory
+	refID        bool        // the client id was rejected since the last connection
+	refLastID    bool        // the last refusal logged was of the client id
+	refAt        time.Time   // when it was logged
 	acked        atomic.Uint64
 	published    atomic.Uint64
 	connects     atomic.Uint64
@@ -433,6 +478,15 @@ func Start(ctx context.Context, cfg Config) (*Mirror, error) {
 		return nil, err
 	}
 	retry := min(cfg.MaxReconnectInterval, 2*time.Second)
+	if m.keyed() {
+		m.withKey.Store(true)
+		opts.SetCredentialsProvider(func() (string, string) {
+			if m.withKey.Load() {
+				return cfg.Username, JoinPassword(cfg.Username, cfg.Password, cfg.Key)
+			}
+			return cfg.Username, cfg.Password
+		})
+	}
 	opts.SetClientID(cfg.ClientID).
 		SetCleanSession(true). // the Mirror resends what was not acknowledged itself
 		SetAutoReconnect(true).
@@ -445,6 +499,11 @@ func Start(ctx context.Context, cfg Config) (*Mirror, error) {
 		SetOrderMatters(true).
 		SetWill(m.t.status, StatusOffline, 1, true).
 		SetOnConnectHandler(m.onConnect).
+		SetConnectionNotificationHandler(func(_ paho.Client, n paho.ConnectionNotification) {
+			if f, ok := n.(paho.ConnectionNotificationFailed); ok {
+				m.refusedLogin(f.Reason)
+			}
+		}).
 		SetConnectionLostHandler(func(_ paho.Client, err error) {
 			m.subscribed.Store(false)
 			m.log.Warn("mqtt: connection to the broker lost; reconnecting", "broker", cfg.Broker, "error", err)
@@ -470,6 +529,56 @@ func Start(ctx context.Context, cfg Config) (*Mirror, error) {
 		}
 	}()
 	return m, nil
+}
+
+// refusedLogin logs a refused login once a minute per reason, with what
+// to do (Config.Refused). Once the broker rejected the board's client id
+// (a hub that knows the board's name by another key), a "not authorised"
+// is the broker throttling the retries and adds nothing, until the board
+// is let in.
+func (m *Mirror) refusedLogin(err error) {
+	idRejected := errors.Is(err, packets.ErrorRefusedIDRejected)
+	if !idRejected && !errors.Is(err, packets.ErrorRefusedNotAuthorised) && !errors.Is(err, packets.ErrorRefusedBadUsernameOrPassword) {
+		return // the broker is unreachable: retried quietly, as always
+	}
+	if m.keyed() && !idRejected && !m.refusedID() {
+		// The key or the plain password next; a refusal is told once
+		// both were refused.
+		if m.withKey.Load() {
+			m.withKey.Store(false)
+			return
+		}
+		m.withKey.Store(true)
+	}
+	m.refMu.Lock()
+	defer m.refMu.Unlock()
+	now := time.Now()
+	switch {
+	case !idRejected && m.refID:
+		return
+	case idRejected == m.refLastID && !m.refAt.IsZero() && now.Sub(m.refAt) < time.Minute:
+		return
+	}
+	m.refID = m.refID || idRejected
+	m.refLastID, m.refAt = idRejected, now
+	what := ""
+	if m.cfg.Refused != nil {
+		what = m.cfg.Refused(err)
+	}
+	m.log.Error("mqtt: the broker refused the board's login; trying again", "broker", m.cfg.Broker, "error", err, "what_to_do", what)
+}
+
+// keyed reports whether the Mirror logs in with a board's key.
+func (m *Mirror) keyed() bool {
+	return m.cfg.Key != "" && JoinPassword(m.cfg.Username, m.cfg.Password, m.cfg.Key) != m.cfg.Password
+}
+
+// refusedID reports whether the broker rejected the board's client id
+// since the last connection.
+func (m *Mirror) refusedID() bool {
+	m.refMu.Lock()
+	defer m.refMu.Unlock()
+	return m.refID
 }
 
 // publish publishes with QoS 1 and waits for the broker's PUBACK.
@@ -504,6 +613,9 @@ func (m *Mirror) onConnect(c paho.Client) {
 	}
 	n := m.connects.Add(1)
 	m.log.Info("mqtt: connected to the broker", "broker", m.cfg.Broker, "connection", n)
+	m.refMu.Lock()
+	m.refID, m.refAt = false, time.Time{}
+	m.refMu.Unlock()
 	m.subscribed.Store(false)
 	if err := m.subscribeCommands(c); err != nil && m.ctx.Err() == nil {
 		m.log.Error("mqtt: cannot subscribe to commands; trying again", "error", err)

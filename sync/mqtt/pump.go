@@ -281,6 +281,18 @@ func (m *Mirror) waitConnected() bool {
 	return m.ctx.Err() == nil
 }
 
+// PublishGame publishes a finished game's PGN4 text, retained, on
+// games/<id>, and waits until the broker acknowledges it (and for the
+// connection, as long as it takes). It reports false when the Mirror
+// stops. A board sends its archive to a club hub this way.
+func (m *Mirror) PublishGame(id, pgn string) bool {
+	if err := CheckID("game", id); err != nil {
+		m.log.Error("mqtt: archived game not published", "error", err)
+		return true
+	}
+	return m.publishReliably(m.t.games+id, true, []byte(pgn))
+}
+
 // publishGame publishes a finished game's PGN4, retained, on games/<id>.
 // The archive may still be writing it: a failing GamePGN4 is asked again
 // a few times. It returns false when the Mirror stops.

@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
@@ -21,20 +19,21 @@ import (
 // is a botseat.Source (boardd bot plays a seat through it).
 type Board struct {
 	c    paho.Client
+	name string
 	base string
-	n    atomic.Uint64
+	q    *replies
 
-	mu      sync.Mutex
-	st      referee.State
-	notify  map[chan struct{}]struct{}
-	replies map[string]chan referee.Reply
+	mu     sync.Mutex
+	st     referee.State
+	notify map[chan struct{}]struct{}
 }
 
 // Dial connects to the broker and waits for the board's state.
 func Dial(ctx context.Context, br Broker, board string) (*Board, error) {
-	b := &Board{base: mqtt.Topic(br.Prefix, board, ""), notify: map[chan struct{}]struct{}{}, replies: map[string]chan referee.Reply{}}
+	id := ClientID("bot")
+	b := &Board{name: board, base: mqtt.Topic(br.Prefix, board, ""), q: newReplies(id), notify: map[chan struct{}]struct{}{}}
 	filters := map[string]byte{b.base + mqtt.TopicState: 1, b.base + "cmd/+/result": 1}
-	c, err := br.Connect(ClientID("bot"), func(c paho.Client) error {
+	c, err := br.Connect(id, func(c paho.Client) error {
 		return Subscribe(c, filters, b.handle)
 	})
 	if err != nil {
@@ -78,19 +77,7 @@ func (b *Board) handle(_ paho.Client, m paho.Message) {
 		b.mu.Unlock()
 		return
 	}
-	var r referee.Reply
-	if err := json.Unmarshal(m.Payload(), &r); err != nil || r.ID == "" {
-		return
-	}
-	b.mu.Lock()
-	ch := b.replies[r.ID]
-	b.mu.Unlock()
-	if ch != nil {
-		select {
-		case ch <- r:
-		default:
-		}
-	}
+	b.q.deliver(m.Payload())
 }
 
 // State is the last state the board published.
@@ -115,30 +102,5 @@ func (b *Board) Changed() (<-chan struct{}, func()) {
 
 // Do publishes a command and waits (10 s at most) for the board's reply.
 func (b *Board) Do(ctx context.Context, c referee.Command) referee.Reply {
-	c.ID = fmt.Sprintf("bot-%d-%d", os.Getpid(), b.n.Add(1))
-	payload, err := json.Marshal(c)
-	if err != nil {
-		return referee.Reply{Error: err.Error()}
-	}
-	ch := make(chan referee.Reply, 1)
-	b.mu.Lock()
-	b.replies[c.ID] = ch
-	b.mu.Unlock()
-	defer func() {
-		b.mu.Lock()
-		delete(b.replies, c.ID)
-		b.mu.Unlock()
-	}()
-	tok := b.c.Publish(b.base+"cmd/"+c.Name, 1, false, payload)
-	if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
-		return referee.Reply{Error: fmt.Sprintf("%s: the broker did not take the command: %v", c.Name, tok.Error())}
-	}
-	select {
-	case r := <-ch:
-		return r
-	case <-ctx.Done():
-		return referee.Reply{Error: ctx.Err().Error()}
-	case <-time.After(10 * time.Second):
-		return referee.Reply{Error: fmt.Sprintf("%s: no answer from the board within 10 s", c.Name)}
-	}
+	return b.q.do(ctx, b.c, b.name, b.base, c, 10*time.Second)
 }

@@ -1,8 +1,10 @@
 // Package mqttclient is the client side of a board's MQTT mirror, for the
 // commands that follow boards from elsewhere (boardd collect, watch and
-// bot): the broker flags they share, a connection that reconnects and
-// resubscribes by itself, and a remote board (Dial) that reads the board's
-// state and sends it commands as a bot seat needs.
+// bot, the club hub): the broker flags they share, a connection that
+// reconnects and resubscribes by itself (a client id of its own each,
+// ClientID), a remote board (Dial) that reads the board's state and sends
+// it commands as a bot seat needs, and a Commander that sends any board
+// commands (the hub pushing a round).
 package mqttclient
 
 import (
@@ -12,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"sync/atomic"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
@@ -116,14 +119,17 @@ func Subscribe(c paho.Client, filters map[string]byte, h paho.MessageHandler) er
 	return nil
 }
 
-// ClientID is a client id of its own for each connection:
-// boardd-<what>-<host>-<pid>-<random>. Two clients with one id throw
-// each other off the broker (on a NATS cluster from any node): two hubs
-// in one process, or in containers that share a host name and pid 1,
-// must not share one.
+// ClientID is a client id for one connection, unique to it among this
+// process's (several Boards, Commanders or hubs of one process do not
+// push each other off the broker: on a NATS cluster from any node) and,
+// with a random part, among machines (containers share a host name and
+// pid 1): boardd-<what>-<host>-<pid>-<n>-<random>.
 func ClientID(what string) string {
 	host, _ := os.Hostname()
 	var r [4]byte
 	rand.Read(r[:])
-	return fmt.Sprintf("boardd-%s-%s-%d-%s", what, host, os.Getpid(), hex.EncodeToString(r[:]))
+	return fmt.Sprintf("boardd-%s-%s-%d-%d-%s", what, host, os.Getpid(), connections.Add(1), hex.EncodeToString(r[:]))
 }
+
+// connections counts the client ids given out.
+var connections atomic.Uint64

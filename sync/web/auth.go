@@ -2,10 +2,6 @@ package web
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"boardd/internal/session"
 	"boardd/referee"
 )
 
@@ -23,7 +20,7 @@ const CookieName = "boardd_session"
 
 // RequestHeader must be "1" on every command request: a cross-site form
 // cannot set it, so a session cookie alone is not enough to send commands.
-const RequestHeader = "X-Boardd-Request"
+const RequestHeader = session.RequestHeader
 
 // maxSessions bounds the sessions kept in memory; the oldest go first.
 const maxSessions = 256
@@ -56,10 +53,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	client := clientAddr(r)
-	ok, wait := s.logins.Attempt(r.RemoteAddr, func() bool {
-		got, want := sha256.Sum256([]byte(req.Password)), sha256.Sum256([]byte(s.cfg.Password))
-		return subtle.ConstantTimeCompare(got[:], want[:]) == 1
-	})
+	ok, wait := s.logins.Attempt(r.RemoteAddr, func() bool { return session.SamePassword(req.Password, s.cfg.Password) })
 	if wait > 0 {
 		secs := int((wait + time.Second - 1) / time.Second)
 		s.log.Debug("web: login refused unchecked: too many failures", "client", client, "retry_after_s", secs)
@@ -72,75 +66,28 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnauthorized, me{CanLogin: true, Error: "wrong password"})
 		return
 	}
-	token, err := s.newSession()
-	if err != nil {
+	if err := s.keeper().Login(w, r); err != nil {
 		writeJSON(w, http.StatusInternalServerError, me{CanLogin: true, Error: "login: " + err.Error()})
 		return
 	}
-	http.SetCookie(w, &http.Cookie{
-		Name: CookieName, Value: token, Path: "/",
-		MaxAge: int(s.cfg.SessionTTL / time.Second), HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
-	})
 	s.log.Info("web: login", "client", clientAddr(r))
 	writeJSON(w, http.StatusOK, me{Authenticated: true, CanLogin: true})
 }
 
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request) {
-	if c, err := r.Cookie(CookieName); err == nil {
-		s.mu.Lock()
-		delete(s.sessions, sha256.Sum256([]byte(c.Value)))
-		s.mu.Unlock()
-	}
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	s.keeper().Logout(w, r)
 	writeJSON(w, http.StatusOK, me{CanLogin: s.cfg.Password != ""})
 }
 
-// newSession makes a random token and keeps its hash until it expires.
-func (s *Server) newSession() (string, error) {
-	var b [32]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	token := base64.RawURLEncoding.EncodeToString(b[:])
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.now()
-	var oldest [32]byte
-	var oldestExp time.Time
-	for k, exp := range s.sessions {
-		if !now.Before(exp) {
-			delete(s.sessions, k)
-		} else if oldestExp.IsZero() || exp.Before(oldestExp) {
-			oldest, oldestExp = k, exp
-		}
-	}
-	if len(s.sessions) >= maxSessions {
-		delete(s.sessions, oldest)
-	}
-	s.sessions[sha256.Sum256([]byte(token))] = now.Add(s.cfg.SessionTTL)
-	return token, nil
+// keeper is the display's sessions, under s.mu and s.now.
+func (s *Server) keeper() session.Keeper {
+	return session.Keeper{Mu: &s.mu, Table: s.sessions, Now: func() time.Time { return s.now() },
+		Cookie: CookieName, TTL: s.cfg.SessionTTL, Max: maxSessions}
 }
 
-// authed tells whether the request carries a live session cookie. Tokens
-// are looked up by their hash, so lookup time says nothing about them.
+// authed tells whether the request carries a live session cookie.
 func (s *Server) authed(r *http.Request) bool {
-	if s.cfg.Password == "" {
-		return false
-	}
-	c, err := r.Cookie(CookieName)
-	if err != nil || c.Value == "" {
-		return false
-	}
-	k := sha256.Sum256([]byte(c.Value))
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	exp, ok := s.sessions[k]
-	if ok && !s.now().Before(exp) {
-		delete(s.sessions, k)
-		ok = false
-	}
-	return ok
+	return s.cfg.Password != "" && s.keeper().Valid(r)
 }
 
 func (s *Server) handleCmd(w http.ResponseWriter, r *http.Request) {
@@ -192,10 +139,7 @@ func (s *Server) OwnerOnly(h http.Handler) http.Handler {
 		}
 		_, pass, basic := r.BasicAuth()
 		if basic && s.cfg.Password != "" {
-			ok, wait := s.logins.Attempt(r.RemoteAddr, func() bool {
-				got, want := sha256.Sum256([]byte(pass)), sha256.Sum256([]byte(s.cfg.Password))
-				return subtle.ConstantTimeCompare(got[:], want[:]) == 1
-			})
+			ok, wait := s.logins.Attempt(r.RemoteAddr, func() bool { return session.SamePassword(pass, s.cfg.Password) })
 			if ok {
 				h.ServeHTTP(w, r)
 				return

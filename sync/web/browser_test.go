@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"boardd/configs"
+	"boardd/internal/browsertest"
 	"boardd/referee"
 	"boardd/rules"
 	"boardd/rules/variants"
@@ -26,45 +26,10 @@ import (
 // go test ./sync/web -run Browser -screenshot ../../docs/web-display.png
 var screenshotPath = flag.String("screenshot", "", "TestBrowserScreenshot writes the display in mid-game to this PNG file")
 
-// chromium finds the browser, or skips the test (fails it under CI=true).
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{os.Getenv("BOARDD_CHROMIUM"), "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if name == "" {
-			continue
-		}
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium not found: CI must install it (Debian: apt-get install chromium), or set BOARDD_CHROMIUM to a Chrome binary")
-	}
-	t.Skip("chromium not found (Debian: apt-get install chromium, or set BOARDD_CHROMIUM): skipping the browser test")
-	return ""
-}
-
 // browser starts a headless chromium with a window of the given size; the
 // whole test must finish within a minute.
 func browser(t *testing.T, width, height int) context.Context {
-	t.Helper()
-	path := chromium(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(width, height))
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	bctx, bcancel := chromedp.NewContext(actx)
-	t.Cleanup(func() {
-		bcancel()
-		acancel()
-		cancel()
-	})
-	// Start the browser now so a broken install fails here, clearly.
-	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatalf("starting %s: %v", path, err)
-	}
-	return bctx
+	return browsertest.Browser(t, width, height, 60*time.Second)
 }
 
 // jsErrors collects the page's uncaught exceptions and console errors.
@@ -159,15 +124,7 @@ func logIn(t *testing.T, ctx context.Context) {
 // boardPieces reads the pieces the page shows, square → piece.
 const boardPieces = `Object.fromEntries([...document.querySelectorAll('#board [data-square]')].filter(e => e.dataset.piece).map(e => [e.dataset.square, e.dataset.piece]))`
 
-func artefactDir(t *testing.T) string {
-	if dir := os.Getenv("BOARDD_ARTEFACTS"); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return dir
-	}
-	return t.TempDir()
-}
+func artefactDir(t *testing.T) string { return browsertest.Artefacts(t) }
 
 func TestBrowser(t *testing.T) {
 	ctx := browser(t, 1280, 900)

@@ -21,8 +21,10 @@ import (
 //	GET /api/games/{file}/replay     every position of the game (archive.Replayed)
 //	GET /api/export?event=E          the event's games in one PGN4 file
 
-// gameItem is one line of GET /api/games.
-type gameItem struct {
+// GameItem is one line of GET /api/games: a finished game of the
+// archive (the club hub lists a board's stored games the same way, File
+// being the game's id there).
+type GameItem struct {
 	File    string            `json:"file"`
 	Date    string            `json:"date"`
 	Event   string            `json:"event"`
@@ -62,9 +64,9 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 	for _, b := range bad {
 		s.log.Warn("web: game archive", "problem", b)
 	}
-	out := make([]gameItem, 0, len(items))
+	out := make([]GameItem, 0, len(items))
 	for _, it := range slices.Backward(items) {
-		out = append(out, gameItem{File: it.File, Date: it.Date, Event: it.Event, Round: it.Round, Board: it.Board, Variant: it.Variant, Result: it.Result,
+		out = append(out, GameItem{File: it.File, Date: it.Date, Event: it.Event, Round: it.Round, Board: it.Board, Variant: it.Variant, Result: it.Result,
 			Players: it.PlayerNames()})
 	}
 	writeJSON(w, http.StatusOK, out)

@@ -44,7 +44,7 @@ func TestGamesRoutes(t *testing.T) {
 	c := client(t)
 
 	res, body := do(t, c, "GET", ts.URL+"/api/games", "", nil)
-	var list []gameItem
+	var list []GameItem
 	if err := json.Unmarshal([]byte(body), &list); err != nil || res.StatusCode != 200 {
 		t.Fatalf("GET /api/games: %d %s (%v)", res.StatusCode, body, err)
 	}

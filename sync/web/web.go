@@ -91,6 +91,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"boardd/internal/session"
 	"boardd/internal/throttle"
 	"boardd/referee"
 	"boardd/rules/pgn4"
@@ -163,7 +164,7 @@ type Server struct {
 	timing    streamTiming      // the event streams' pace (defaultTiming)
 
 	mu       sync.Mutex
-	sessions map[[32]byte]time.Time // sha256(token) → expiry
+	sessions session.Table // the logins
 	now      func() time.Time
 }
 
@@ -197,36 +198,23 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxStreamsPerAddress <= 0 {
 		cfg.MaxStreamsPerAddress = 4
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, sessions: map[[32]byte]time.Time{}, now: time.Now, timing: defaultTiming,
+	s := &Server{cfg: cfg, log: cfg.Log, sessions: session.Table{}, now: time.Now, timing: defaultTiming,
 		logins: throttle.New(throttle.Config{Delay: cfg.LoginDelay})}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.ctx, s.stop = context.WithCancel(context.Background())
 
-	tmpl, err := template.ParseFS(staticFiles, "static/index.html")
+	page, err := RenderPage(PageData{Title: cfg.Title, Variants: cfg.Variants, CanLogin: cfg.Password != ""})
 	if err != nil {
 		return nil, err
 	}
-	var page bytes.Buffer
-	if err := tmpl.Execute(&page, struct {
-		Title    string
-		Variants []string
-		CanLogin bool
-	}{cfg.Title, cfg.Variants, cfg.Password != ""}); err != nil {
-		return nil, err
-	}
-	s.page = page.Bytes()
-
-	sub, err := fs.Sub(staticFiles, "static")
-	if err != nil {
-		return nil, err
-	}
-	files := http.StripPrefix("/static/", assetsOnly(http.FileServerFS(sub)))
+	s.page = page
+	files := http.StripPrefix("/static/", StaticHandler())
 
 	m := http.NewServeMux()
 	m.HandleFunc("GET /{$}", s.handlePage)
-	m.Handle("GET /static/", noCache(files))
+	m.Handle("GET /static/", files)
 	m.HandleFunc("GET /api/state", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, s.cfg.Board.State())
 	})
@@ -290,6 +278,60 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-cache")
 	w.Write(s.page)
 }
+
+// PageData fills the display's page (static/index.html).
+type PageData struct {
+	// Title heads the page.
+	Title string
+	// Variants are the names the new-game form offers.
+	Variants []string
+	// CanLogin shows the login button.
+	CanLogin bool
+	// API is where the page's script finds its routes (default "/api"):
+	// the club hub serves a board's display under /api/boards/NAME.
+	API string
+	// Home, when set, is a link back before the title (the club hub's
+	// page of every board).
+	Home string
+	// Copy, when set, makes the page a read-only copy of the board's
+	// display (the club hub's): it says where the board takes commands,
+	// and what cannot work on a copy is left out (the LEDs toggle: the
+	// copy has no lights; the login and the controls).
+	Copy string
+}
+
+// RenderPage fills the display's page. Its script and style sheets are
+// at /static/ (StaticHandler).
+func RenderPage(d PageData) ([]byte, error) {
+	tmpl, err := template.ParseFS(staticFiles, "static/index.html")
+	if err != nil {
+		return nil, err
+	}
+	if d.API == "" {
+		d.API = "/api"
+	}
+	var page bytes.Buffer
+	if err := tmpl.Execute(&page, d); err != nil {
+		return nil, err
+	}
+	return page.Bytes(), nil
+}
+
+// StaticHandler serves the display's script, style sheets and images
+// (board.js draws a board, app.js is the page's; the club hub's page
+// draws its boards with the same files) from a path without the /static/
+// prefix; not the page's template, nor directory listings.
+func StaticHandler() http.Handler {
+	sub, err := fs.Sub(staticFiles, "static")
+	if err != nil {
+		panic(err) // the embedded directory is there
+	}
+	return noCache(assetsOnly(http.FileServerFS(sub)))
+}
+
+// CSP is the Content-Security-Policy of every answer: the page runs only
+// its own script and style.
+const CSP = csp
 
 // csp is the Content-Security-Policy of every answer: the page runs only
 // its own script and style.

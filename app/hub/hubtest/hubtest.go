@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -15,7 +16,9 @@ import (
 	"time"
 
 	"boardd/referee"
+	"boardd/referee/clock"
 	"boardd/rules"
+	"boardd/rules/pgn4"
 	"boardd/sensors"
 	"boardd/sync/mqtt"
 )
@@ -37,14 +40,48 @@ type Board struct {
 	Name                   string
 	// Keep is how many messages the board keeps (0: the default).
 	Keep int
+	// Clock is the time control (nil: no clocks).
+	Clock *clock.Control
+	// Key is the board's own key on a hub's board account
+	// (mqtt.JoinPassword); empty is "key-<Name>".
+	Key string
 	// Reconnect is the longest pause between the mirror's attempts to
 	// reach the broker (0: 100 ms, for a broker that comes back at once).
 	Reconnect time.Duration
 }
 
 // Start runs the board until t ends: a Live board of Teams with players'
-// names and the event as tags, mirrored to the broker.
+// names and the event as tags (Run), mirrored to the broker.
 func Start(t *testing.T, b Board) *referee.Live {
+	t.Helper()
+	l := RunWith(t, b.Name, func(c *referee.LiveConfig) { c.Keep, c.Clock = b.Keep, b.Clock })
+	ctx, stop := context.WithCancel(context.Background())
+	if b.Key == "" {
+		b.Key = "key-" + b.Name
+	}
+	m, err := mqtt.Start(ctx, mqtt.Config{Broker: b.Broker, Username: b.User, Password: b.Password, Key: b.Key,
+		Board: b.Name, Source: l, KeepAlive: 5 * time.Second, ConnectTimeout: 2 * time.Second,
+		AckTimeout: 2 * time.Second, MaxReconnectInterval: cmp.Or(b.Reconnect, 100*time.Millisecond)})
+	if err != nil {
+		stop()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close(); stop() })
+	return l
+}
+
+// Run runs a Live board of Teams named name, with players' names and
+// the event as tags, until t ends; keep is how many messages it keeps
+// (0: the default). Nothing mirrors it: read its stream with
+// referee.Resume.
+func Run(t *testing.T, name string, keep int) *referee.Live {
+	t.Helper()
+	return RunWith(t, name, func(c *referee.LiveConfig) { c.Keep = keep })
+}
+
+// RunWith is Run with the board's config changed by edit (a time
+// control, what it keeps).
+func RunWith(t *testing.T, name string, edit func(*referee.LiveConfig)) *referee.Live {
 	t.Helper()
 	v, err := rules.NewVariant("teams", "")
 	if err != nil {
@@ -54,23 +91,20 @@ func Start(t *testing.T, b Board) *referee.Live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := referee.NewLive(referee.LiveConfig{Board: b.Name, Variant: "teams", Keep: b.Keep,
+	cfg := referee.LiveConfig{Board: name, Variant: "teams",
 		Tags:      map[string]string{"Red": "Ann", "Blue": "Bob", "Yellow": "Cy", "Green": "Di", "Event": "Club night"},
-		Occupancy: g.Position().Occupancy(), Quiet: 2 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+		Occupancy: g.Position().Occupancy(), Quiet: 2 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)}
+	if edit != nil {
+		edit(&cfg)
+	}
+	l, err := referee.NewLive(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { l.Run(ctx); close(done) }()
-	m, err := mqtt.Start(ctx, mqtt.Config{Broker: b.Broker, Username: b.User, Password: b.Password,
-		Board: b.Name, Source: l, KeepAlive: 5 * time.Second, ConnectTimeout: 2 * time.Second,
-		AckTimeout: 2 * time.Second, MaxReconnectInterval: cmp.Or(b.Reconnect, 100*time.Millisecond)})
-	if err != nil {
-		stop()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Close(); stop(); <-done })
+	t.Cleanup(func() { stop(); <-done })
 	return l
 }
 
@@ -81,33 +115,69 @@ func Play(t *testing.T, l *referee.Live, moves ...string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, mv := range moves {
-		steps, err := l.HandsFor(ctx, mv)
-		if err != nil {
-			t.Fatalf("%s: %v", mv, err)
-		}
-		var evs []sensors.Event
-		for _, s := range steps {
-			k := sensors.Place
-			if s.Lift {
-				k = sensors.Lift
-			}
-			evs = append(evs, sensors.Event{Kind: k, Square: s.Square})
-		}
-		if err := l.Feed(ctx, evs, true); err != nil {
+		if err := PlayOne(ctx, l, mv); err != nil {
 			t.Fatal(err)
 		}
-		if st := l.State(); len(st.Moves) == 0 || st.Moves[len(st.Moves)-1].Move != mv {
-			t.Fatalf("the board did not take %s: %+v", mv, st.Moves)
-		}
 	}
+}
+
+// PlayOne makes one move on the board by hand and says whether the board
+// took it.
+func PlayOne(ctx context.Context, l *referee.Live, mv string) error {
+	steps, err := l.HandsFor(ctx, mv)
+	if err != nil {
+		return fmt.Errorf("%s: %v", mv, err)
+	}
+	var evs []sensors.Event
+	for _, s := range steps {
+		k := sensors.Place
+		if s.Lift {
+			k = sensors.Lift
+		}
+		evs = append(evs, sensors.Event{Kind: k, Square: s.Square})
+	}
+	if err := l.Feed(ctx, evs, true); err != nil {
+		return err
+	}
+	if st := l.State(); len(st.Moves) == 0 || st.Moves[len(st.Moves)-1].Move != mv {
+		return fmt.Errorf("the board did not take %s: %+v", mv, st.Moves)
+	}
+	return nil
+}
+
+// GameMoves reads the moves of a real game from a PGN4 file (its first
+// game, replayed by the rules: each move as the board writes it), up to
+// its first turn that is no move (a resignation, a time-out).
+func GameMoves(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	pg, _, err := pgn4.ParseString(string(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	g, _, err := pgn4.ReplayWith(pg, "", nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var out []string
+	for _, rec := range g.Records() {
+		if rec.Action != rules.ActMove {
+			break
+		}
+		out = append(out, rec.Text)
+	}
+	return out, nil
 }
 
 // Child runs this test binary again as a child process, with env added
 // to its environment (a TestMain that sees it plays the part: a hub
 // process, for one) and no test of its own, and waits for the first line
-// of its standard output that ready accepts, which it returns. kill sends
-// the child SIGKILL and waits for it (also when t ends).
-func Child(t *testing.T, env []string, ready func(line string) bool) (line string, kill func()) {
+// of its standard output that ready accepts, which it returns with the
+// child's process id. kill sends the child SIGKILL and waits for it
+// (also when t ends).
+func Child(t *testing.T, env []string, ready func(line string) bool) (line string, pid int, kill func()) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), env...)
@@ -131,10 +201,10 @@ func Child(t *testing.T, env []string, ready func(line string) bool) (line strin
 	sc := bufio.NewScanner(out)
 	for sc.Scan() {
 		if ready(sc.Text()) {
-			return sc.Text(), kill
+			return sc.Text(), cmd.Process.Pid, kill
 		}
 	}
 	kill()
 	t.Fatalf("the child process (%v) ended without the line it was waited for", env)
-	return "", nil
+	return "", 0, nil
 }

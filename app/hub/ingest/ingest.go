@@ -16,6 +16,11 @@
 // message twice, none missing. When a board answers that it no longer
 // keeps the messages asked for, the hub records the gap and goes on from
 // the oldest the board keeps.
+//
+// A board's finished games published on games/<id> (its archive, sent
+// when it joins, and each game as it ends) are stored through
+// app/hub/importer unless the store has them: the games a board played
+// before it joined come this way.
 package ingest
 
 import (
@@ -33,6 +38,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"boardd/app/hub/importer"
 	"boardd/app/hub/store"
 	"boardd/referee"
 	"boardd/sync/mqtt"
@@ -53,10 +59,23 @@ type Config struct {
 	// ignored (and logged), so a publisher cannot fill the database with
 	// made-up boards.
 	MaxBoards int
+	// Live, if set, is told of each message after its commit, and of each
+	// board's status after it is stored: the hub's live broadcast
+	// (hub/live). Its calls come in the order of storing, from one
+	// goroutine, and must not block.
+	Live Notifier
 	// ReplayAfter is how long the hub waits for the messages it asked a
 	// board for before asking again (default 5 s); a fifth of it is how
 	// long a board's state may be ahead of its events before the hub asks.
 	ReplayAfter time.Duration
+}
+
+// Notifier is told what the hub stored (Config.Live).
+type Notifier interface {
+	// Stored: message m, published as body, is committed.
+	Stored(m referee.Message, body []byte)
+	// Status: the board's MQTT status is stored.
+	Status(board, status string)
 }
 
 // DefaultMaxBoards is Config.MaxBoards' default: far more boards than a
@@ -159,15 +178,16 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 	}
 	filters := map[string]byte{}
-	for _, leaf := range []string{mqtt.TopicEvents, mqtt.TopicStatus, mqtt.TopicState, mqtt.TopicCmd + "/" + referee.CmdReplay + "/result"} {
+	for _, leaf := range []string{mqtt.TopicEvents, mqtt.TopicStatus, mqtt.TopicState, mqtt.TopicCmd + "/" + referee.CmdReplay + "/result", mqtt.TopicGames + "/+"} {
 		// QoS 0: what the hub holds is decided by the seqs and the
-		// boards' replays, not by the broker's redelivery (a clean
-		// session redelivers nothing after a reconnect anyway). On a
-		// NATS cluster a QoS 1 subscription is a JetStream consumer,
-		// which stalls, or is gone with the node it lives on, while
-		// the connection stays up: the hub heard nothing more and did
-		// not know. A QoS 0 subscription is a plain NATS one, carried
-		// by every node.
+		// boards' replays (and a finished game is retained, sent again
+		// on every subscription), not by the broker's redelivery (a
+		// clean session redelivers nothing after a reconnect anyway).
+		// On a NATS cluster a QoS 1 subscription is a JetStream
+		// consumer, which stalls, or is gone with the node it lives on,
+		// while the connection stays up: the hub heard nothing more and
+		// did not know. A QoS 0 subscription is a plain NATS one,
+		// carried by every node.
 		filters[prefix+"/+/"+leaf] = 0
 	}
 	var conns atomic.Uint64 // the connection's number
@@ -283,8 +303,12 @@ func (in *ingester) handle(ctx context.Context, m inbound) {
 			return
 		}
 		in.board(name).saw(st.Seq, in.now())
-	default: // cmd/replay/result
-		in.replyToReplay(ctx, name, m.payload)
+	default:
+		if id, ok := strings.CutPrefix(leaf, mqtt.TopicGames+"/"); ok {
+			in.game(ctx, name, id, m.payload)
+			return
+		}
+		in.replyToReplay(ctx, name, m.payload) // cmd/replay/result
 	}
 }
 
@@ -334,6 +358,9 @@ func (in *ingester) event(ctx context.Context, name string, payload []byte) {
 	b.stored(m.Seq, in.now())
 	if stored {
 		in.log.Debug("hub: stored", "board", name, "seq", m.Seq, "kind", m.Kind)
+		if in.cfg.Live != nil {
+			in.cfg.Live.Stored(m, payload)
+		}
 	}
 }
 
@@ -343,10 +370,40 @@ func (in *ingester) status(ctx context.Context, name, status string) {
 	default:
 		return
 	}
-	if err := in.cfg.Store.SetStatus(ctx, name, status); err != nil && ctx.Err() == nil {
-		in.log.Error("hub: cannot store a board's status", "board", name, "status", status, "error", err)
+	if err := in.cfg.Store.SetStatus(ctx, name, status); err != nil {
+		if ctx.Err() == nil {
+			in.log.Error("hub: cannot store a board's status", "board", name, "status", status, "error", err)
+		}
+	} else if in.cfg.Live != nil {
+		in.cfg.Live.Status(name, status)
 	}
-	in.board(name)
+	b := in.board(name)
+	if status == mqtt.StatusOnline {
+		// A board name released and its history retired (boardd hub
+		// forget) starts again from the first message of the board that
+		// joins under it.
+		if seq, err := in.cfg.Store.LastSeq(ctx, name); err == nil && seq < b.held {
+			in.log.Info("hub: the board's earlier history was retired; taking its stream from the start", "board", name, "held", b.held)
+			b.held, b.seen, b.behind, b.asked = seq, seq, time.Time{}, time.Time{}
+		}
+	}
+}
+
+// game stores a finished game a board published on games/<id> (its
+// archive, sent when it joins, and each game as it ends) unless the
+// store has it: a game from before the board's stream reached the hub
+// comes this way (app/hub/importer).
+func (in *ingester) game(ctx context.Context, name, id string, payload []byte) {
+	if len(payload) == 0 {
+		return // a retained game cleared
+	}
+	o, err := importer.Published(ctx, in.cfg.Store, name, id, string(payload))
+	switch {
+	case err != nil && ctx.Err() == nil:
+		in.log.Warn("hub: a board's finished game not stored", "board", name, "game", id, "error", err)
+	case err == nil && o == importer.Stored:
+		in.log.Info("hub: a board's finished game stored from its archive", "board", name, "game", id)
+	}
 }
 
 // ask publishes cmd/replay from the board's next seq; unless force, not

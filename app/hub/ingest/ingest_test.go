@@ -11,6 +11,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"boardd/app/hub/enroll"
 	"boardd/app/hub/hubtest"
 	"boardd/app/hub/ingest"
 	"boardd/app/hub/store"
@@ -22,16 +23,25 @@ import (
 )
 
 // The accounts of the test broker, as boardd hub makes them: the boards
-// and the hub may publish, a viewer only reads.
+// (each publishing its own topics, app/hub/enroll) and the hub may
+// publish, a viewer only reads; and, as a club's broker may have, an
+// account that publishes anything (a confused or made-up publisher).
 var (
-	boardUser  = broker.User{Name: "board", Password: "pw-board", Write: true}
+	boardUser  = broker.User{Name: "board", Password: "pw-board"}
 	hubUser    = broker.User{Name: "hub", Password: "pw-hub", Write: true}
 	viewerUser = broker.User{Name: "viewer", Password: "pw-viewer"}
+	writerUser = broker.User{Name: "writer", Password: "pw-writer", Write: true}
 )
 
 func startBroker(t *testing.T) string {
 	t.Helper()
-	b, err := broker.Start(broker.Config{Listen: "127.0.0.1:0", Users: []broker.User{boardUser, hubUser, viewerUser}})
+	keys, err := enroll.Open(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boards := boardUser
+	boards.Boards = keys
+	b, err := broker.Start(broker.Config{Listen: "127.0.0.1:0", Users: []broker.User{boards, hubUser, viewerUser, writerUser}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +132,7 @@ func client(t *testing.T, url string, user broker.User) paho.Client {
 }
 
 // publisher connects to url as a board.
-func publisher(t *testing.T, url string) paho.Client { return client(t, url, boardUser) }
+func publisher(t *testing.T, url string) paho.Client { return client(t, url, writerUser) }
 
 // watchReplays hands on the replays asked of board (their payloads) and
 // the board's answers, as a viewer sees them.

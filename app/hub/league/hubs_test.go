@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 // the boards from the node; kill sends it SIGKILL.
 func hubProcess(t *testing.T, db, node string) (kill func()) {
 	t.Helper()
-	_, kill = hubtest.Child(t, []string{childEnv + "=" + db + " " + hubURL(node)}, func(line string) bool {
+	_, _, kill = hubtest.Child(t, []string{childEnv + "=" + db + " " + hubURL(node)}, func(line string) bool {
 		return strings.HasPrefix(line, "hub: taking in the boards from ")
 	})
 	return kill

@@ -18,13 +18,18 @@ import (
 )
 
 // childEnv makes the test binary a hub process (TestMain): state
-// directory and MQTT address, separated by a comma.
+// directory, MQTT address and (optional) web address, separated by
+// commas.
 const childEnv = "BOARDD_HUB_TEST_CHILD"
 
 func TestMain(m *testing.M) {
 	if v := os.Getenv(childEnv); v != "" {
 		state, addr, _ := strings.Cut(v, ",")
-		h, err := server.Start(context.Background(), server.Config{StateDir: state, MQTT: addr, Web: "off"})
+		addr, web, _ := strings.Cut(addr, ",")
+		if web == "" {
+			web = "off"
+		}
+		h, err := server.Start(context.Background(), server.Config{StateDir: state, MQTT: addr, Web: web})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -40,8 +45,19 @@ func TestMain(m *testing.M) {
 // waits for its greeting; kill sends it SIGKILL.
 func hubProcess(t *testing.T, state, addr string) (join string, kill func()) {
 	t.Helper()
-	line, kill := hubtest.Child(t, []string{childEnv + "=" + state + "," + addr}, joinLine.MatchString)
-	return joinLine.FindStringSubmatch(line)[1], kill
+	join, kill, _ = hubProcessWeb(t, state, addr, "")
+	return join, kill
+}
+
+// hubProcessWeb is hubProcess with the web server on web ("": none); it
+// returns the process's id too.
+func hubProcessWeb(t *testing.T, state, addr, web string) (join string, kill func(), pid int) {
+	t.Helper()
+	if web != "" {
+		addr += "," + web
+	}
+	line, pid, kill := hubtest.Child(t, []string{childEnv + "=" + state + "," + addr}, joinLine.MatchString)
+	return joinLine.FindStringSubmatch(line)[1], kill, pid
 }
 
 // The hub's process killed with SIGKILL in the middle of a game, its

@@ -153,6 +153,45 @@ var migrations = []migration{{
 			FOREIGN KEY (board, game) REFERENCES games (board, game)
 		)`,
 	},
+}, {
+	version: 2,
+	name:    "events: time control, rounds, boards, seed; entrants' order and units; round seats and tables",
+	stmts: []string{
+		`ALTER TABLE events ADD COLUMN time_control TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE events ADD COLUMN rounds INTEGER NOT NULL DEFAULT 0`,
+		// The boards the event plays on, comma-separated: table 1 of a
+		// round goes to the first.
+		`ALTER TABLE events ADD COLUMN boards TEXT NOT NULL DEFAULT ''`,
+		// The pairing's seed (a round pairs with seed + its number).
+		`ALTER TABLE events ADD COLUMN seed BIGINT NOT NULL DEFAULT 0`,
+		`CREATE UNIQUE INDEX events_name ON events (name)`,
+		// entry_no: the order of entry; unit: what pairing places, the
+		// player's own id in FFA, the team's first player's in Teams.
+		`ALTER TABLE event_players ADD COLUMN entry_no INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE event_players ADD COLUMN unit BIGINT NOT NULL DEFAULT 0`,
+		// Where each player of a round sits: table_no 0 and seat '' is a bye.
+		`CREATE TABLE round_seats (
+			round_id  BIGINT NOT NULL REFERENCES rounds (id),
+			player_id BIGINT NOT NULL REFERENCES players (id),
+			unit      BIGINT NOT NULL,
+			table_no  INTEGER NOT NULL,
+			seat      TEXT NOT NULL,
+			PRIMARY KEY (round_id, player_id)
+		)`,
+		// A round's tables, each on a board; pushed_at and push_seq (the
+		// board's last seq the hub held then) once its new_game was sent,
+		// push_error the board's answer when it refused.
+		`CREATE TABLE round_tables (
+			round_id   BIGINT NOT NULL REFERENCES rounds (id),
+			table_no   INTEGER NOT NULL,
+			board      TEXT NOT NULL,
+			pushed_at  TEXT,
+			push_seq   BIGINT NOT NULL DEFAULT 0,
+			push_error TEXT NOT NULL DEFAULT '',
+			PRIMARY KEY (round_id, table_no)
+		)`,
+		`CREATE INDEX games_board_start ON games (board, start_seq)`,
+	},
 }}
 
 // SchemaVersion is the schema version this boardd migrates to.

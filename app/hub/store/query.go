@@ -43,7 +43,33 @@ type BoardSummary struct {
 	LastSeq uint64 `json:"last_seq"`
 }
 
-// Boards lists every board that ever published to the hub, by name.
+// Retired tells whether name is a board's retired history, the name
+// RetireBoard gives it (board~20061102-150405, boardd hub forget), and
+// the board's name before that.
+func Retired(name string) (board string, ok bool) {
+	i := strings.LastIndexByte(name, '~')
+	if i <= 0 {
+		return "", false
+	}
+	stamp := name[i+1:]
+	if len(stamp) != len(retiredStamp) {
+		return "", false
+	}
+	for j := range len(stamp) {
+		if c := stamp[j]; retiredStamp[j] == '-' && c != '-' || retiredStamp[j] != '-' && (c < '0' || c > '9') {
+			return "", false
+		}
+	}
+	return name[:i], true
+}
+
+// retiredStamp is the layout of the stamp RetireBoard appends (its
+// time.Format layout).
+const retiredStamp = "20060102-150405"
+
+// Boards lists every board that ever published to the hub, by name; a
+// retired board's history (Retired) is no board: its games are listed
+// by Games under the retired name.
 func (s *Store) Boards(ctx context.Context) ([]BoardSummary, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT b.board, b.status, b.game, b.last_seq, COALESCE(g.status, ''),
 			(SELECT COUNT(*) FROM moves m WHERE m.board = b.board AND m.game = b.game AND m.kind = 'move' AND m.undone_seq IS NULL),
@@ -62,6 +88,9 @@ func (s *Store) Boards(ctx context.Context) ([]BoardSummary, error) {
 		var last int64
 		if err := rows.Scan(&b.Board, &status, &b.Game, &last, &gameStatus, &b.Moves, &b.LastMove); err != nil {
 			return nil, err
+		}
+		if _, retired := Retired(b.Board); retired {
+			continue
 		}
 		b.LastSeq = uint64(last)
 		switch {

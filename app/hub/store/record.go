@@ -155,10 +155,14 @@ func (t *Tx) StartGame(variant, start string, tags map[string]string) error {
 
 // ensureGame adds the message's game when the store does not have it
 // (its start was never seen: the board no longer kept it) and makes it
-// the board's current game.
+// the board's current game; an imported copy of it gives way
+// (dropImported).
 func (t *Tx) ensureGame() error {
 	if t.m.Game == "" {
 		return errors.New("the message names no game")
+	}
+	if err := t.dropImported(); err != nil {
+		return err
 	}
 	if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO games (board, game, start_seq, started_at) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (board, game) DO NOTHING`, t.m.Board, t.m.Game, int64(t.m.Seq), ts(t.m.Time)); err != nil {

@@ -1,44 +1,21 @@
 'use strict';
-// boardd live display. Draws the four-player board from the server's event
-// stream (GET /api/events) and, after a login, sends commands
-// (POST /api/cmd/<name>). Plain browser JavaScript, no build step.
+// boardd live display. Draws the four-player board (board.js) from the
+// server's event stream (GET /api/events) and, after a login, sends
+// commands (POST /api/cmd/<name>). The routes are under the page body's
+// data-api (default /api). ?view=FILE opens that finished game in the
+// viewer. Plain browser JavaScript, no build step.
 (function () {
-  const SEATS = ['Red', 'Blue', 'Yellow', 'Green']; // clockwise from the bottom
-  const FILES = 'abcdefghijklmnop';
-  // A piece is a filled glyph tinted with its seat's colour under an
-  // outline glyph in black. U+FE0E asks for text, not emoji, presentation.
-  const FILL = { K: '\u265A', Q: '\u265B', R: '\u265C', B: '\u265D', N: '\u265E', P: '\u265F', D: '\u265B' };
-  const LINE = { K: '\u2654', Q: '\u2655', R: '\u2656', B: '\u2657', N: '\u2658', P: '\u2659', D: '\u2655' };
-  const TEXT = '\uFE0E';
+  const { SEATS, FILL, TEXT, el, seatIndex, seatClass, botLevels } = window.boardd;
+  const API = document.body.dataset.api || '/api'; // where the routes are: the club hub serves a board under /api/boards/NAME
   const LOG_KEEP = 60;
 
   const $ = (id) => document.getElementById(id);
-  function el(tag, cls, text) {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text != null) e.textContent = text;
-    return e;
-  }
-  function seatIndex(name) {
-    return SEATS.findIndex((s) => s.toLowerCase() === String(name || '').toLowerCase());
-  }
-  const seatClass = (seat) => 'c-' + String(seat || 'x')[0].toLowerCase();
-
   const params = new URLSearchParams(location.search);
   const app = {
     state: null,
-    lights: null,
     lastSeq: 0, // the last message seen: the stream resumes after it
-    rot: Math.max(0, seatIndex(params.get('seat'))), // seat at the bottom
     authed: false,
     promo: null, // the promotion_choice message still open
-    stateAt: 0, // performance.now() when the state arrived, for the clocks
-    cells: new Map(), // square name -> element
-    n: 14, // the board's side: 14 (the cross) or 16 (Russian Fortress Chess)
-    cut: true, // the corners are cut away (the cross): the seat cards sit there
-    walls: [], // barriers: pairs of squares
-
-    cards: [], // seat cards by seat index
     pick: null, // first square clicked for a remote move
     retry: 1000,
     movesKey: '',
@@ -51,234 +28,22 @@
     cueAfter: Infinity, // no cues for the backlog a stream starts with: only messages after its first state
   };
 
-  // ---- geometry -------------------------------------------------------
-
-  function coords(sq) {
-    return { x: FILES.indexOf(sq[0]), y: parseInt(sq.slice(1), 10) - 1 };
-  }
-  // view maps board coordinates to a display column and row (row 0 at the
-  // top) with seat rot at the bottom.
-  function view(x, y, rot) {
-    const M = app.n - 1;
-    let col = x, up = y;
-    if (rot === 1) { col = M - y; up = x; }         // Blue (file a) at the bottom
-    if (rot === 2) { col = M - x; up = M - y; }     // Yellow
-    if (rot === 3) { col = y; up = M - x; }         // Green (file n)
-    return { col, row: M - up };
-  }
-  // cardAreas are the seat cards' grid areas by position (bottom, left,
-  // top, right): the cut corners of the cross, or two rows above and two
-  // below a board without cut corners (16×16).
-  function cardAreas() {
-    const n = app.n;
-    if (app.cut) {
-      const d = (n - 8) / 2, far = n - d + 1;
-      return [`${far} / ${far} / ${n + 1} / ${n + 1}`, `${far} / 1 / ${n + 1} / ${d + 1}`, `1 / 1 / ${d + 1} / ${d + 1}`, `1 / ${far} / ${d + 1} / ${n + 1}`];
-    }
-    const h = n / 2 + 1;
-    return [`${n + 3} / ${h} / ${n + 5} / ${n + 1}`, `${n + 3} / 1 / ${n + 5} / ${h}`, `1 / 1 / 3 / ${h}`, `1 / ${h} / 3 / ${n + 1}`];
-  }
-
   // ---- drawing --------------------------------------------------------
 
-  function buildBoard(squares, walls) {
-    const board = $('board');
-    board.textContent = '';
-    app.cells.clear();
-    app.n = 0;
-    for (const name of squares) {
-      const { x, y } = coords(name);
-      app.n = Math.max(app.n, x + 1, y + 1);
-    }
-    app.n = app.n || 14;
-    app.cut = squares.length > 0 && !squares.includes('a1');
-    app.walls = walls || [];
-    board.style.setProperty('--n', String(app.n));
-    board.style.setProperty('--rows', String(app.cut ? app.n : app.n + 4));
-    board.classList.toggle('uncut', !app.cut);
-    board.dataset.n = String(app.n);
-    for (const name of squares) {
-      const { x, y } = coords(name);
-      // chess.com: "the 'n1' square on the bottom right should be a light
-      // square"; a1 (where a full board would have it) is dark.
-      const c = el('div', 'sq ' + ((x + y) % 2 === 1 ? 'light' : 'dark'));
-      c.dataset.square = name;
-      // children: LED tint, piece, bottom label, left label, walls
-      c.append(el('div', 'led'), el('span', 'pc'), el('span', 'coord cb'), el('span', 'coord cl'), el('div', 'wall'));
-      c.addEventListener('click', () => pickSquare(name));
-      board.append(c);
-      app.cells.set(name, c);
-    }
-    app.cards = SEATS.map((seat) => {
-      const card = el('div', 'card ' + seatClass(seat));
-      card.dataset.seat = seat;
-      card.append(el('div', 'name', seat), el('div', 'clock'), el('div', 'info'), el('div', 'status'));
-      board.append(card);
-      return card;
-    });
-    layout();
-  }
-
-  // layout places squares, coordinates, walls and seat cards for the
-  // rotation.
-  function layout() {
-    const top = app.cut ? 0 : 2; // rows above the board for the cards
-    const pos = new Map();
-    const lowest = new Map(), leftmost = new Map(); // per display column / row
-    for (const [name, c] of app.cells) {
-      const { x, y } = coords(name);
-      const p = view(x, y, app.rot);
-      pos.set(name, p);
-      c.style.gridColumn = String(p.col + 1);
-      c.style.gridRow = String(p.row + 1 + top);
-      lowest.set(p.col, Math.max(lowest.get(p.col) ?? -1, p.row));
-      leftmost.set(p.row, Math.min(leftmost.get(p.row) ?? app.n, p.col));
-    }
-    for (const [name, c] of app.cells) {
-      const { col, row } = pos.get(name);
-      const file = name[0], rank = name.slice(1), turned = app.rot % 2 === 1;
-      c.children[2].textContent = row === lowest.get(col) ? (turned ? rank : file) : '';
-      c.children[3].textContent = col === leftmost.get(row) ? (turned ? file : rank) : '';
-      c.children[4].className = 'wall';
-    }
-    // A wall between two squares side by side is drawn on both squares'
-    // shared edge; a diagonal barrier needs no line of its own.
-    for (const [a, b] of app.walls) {
-      const pa = pos.get(a), pb = pos.get(b);
-      if (!pa || !pb) continue;
-      const dc = pb.col - pa.col, dr = pb.row - pa.row;
-      if (Math.abs(dc) + Math.abs(dr) !== 1) continue;
-      const side = (d, c) => (c ? (d > 0 ? 'r' : 'l') : (d > 0 ? 'b' : 't'));
-      app.cells.get(a).children[4].classList.add('w' + side(dc || dr, dc !== 0));
-      app.cells.get(b).children[4].classList.add('w' + side(-(dc || dr), dc !== 0));
-    }
-    const areas = cardAreas();
-    app.cards.forEach((card, s) => { card.style.gridArea = areas[(s - app.rot + 4) % 4]; });
-    $('rotate-seat').textContent = SEATS[app.rot];
-  }
-
-  function drawPiece(c, p) {
-    const span = c.children[1];
-    span.textContent = '';
-    span.className = 'pc';
-    if (!p) {
-      delete c.dataset.piece;
-      return;
-    }
-    c.dataset.piece = p;
-    const kind = p.slice(1);
-    span.classList.add(seatClass(p));
-    if (FILL[kind]) {
-      span.append(el('span', 'fill', FILL[kind] + TEXT), el('span', 'line', LINE[kind] + TEXT));
-      if (kind === 'D') span.append(el('span', 'tag', '1')); // a one-point queen
-    } else {
-      span.append(el('span', 'letter', kind)); // a piece without a glyph
-    }
-  }
+  // The board itself (board.js); the seat at the bottom comes from ?seat=.
+  const board = new window.boardd.Board($('board'), {
+    rot: Math.max(0, seatIndex(params.get('seat'))),
+    onSquare: (name) => pickSquare(name),
+    onLayout: (rot) => { $('rotate-seat').textContent = SEATS[rot]; },
+  });
 
   function renderState(st) {
-    const fresh = !app.state || (app.state.squares || []).join() !== (st.squares || []).join() ||
-      JSON.stringify(app.state.walls || []) !== JSON.stringify(st.walls || []);
     if (st.seq < app.lastSeq) app.lastSeq = st.seq; // the board's numbering restarted
     app.state = st;
-    app.stateAt = performance.now();
-    if (fresh) {
-      buildBoard(st.squares || [], st.walls);
-      if (app.lights) renderLights(app.lights);
-    }
-    const pieces = st.pieces || {};
-    const marks = {
-      last: st.last_move, check: st.checks, wrong: st.wrong, missing: st.missing,
-      dest: st.destinations, lifted: st.lifted ? [st.lifted] : [],
-    };
-    for (const k in marks) marks[k] = new Set(marks[k] || []);
-    for (const [name, c] of app.cells) {
-      const p = pieces[name] || '';
-      if ((c.dataset.piece || '') !== p) drawPiece(c, p);
-      for (const k in marks) c.classList.toggle(k, marks[k].has(name));
-    }
-    const board = $('board');
-    board.dataset.seq = st.seq;
-    board.dataset.turn = st.turn;
-    board.dataset.status = st.status;
-    renderSeats(st);
+    board.render(st);
     renderBanner(st);
     renderMoves(st);
     renderControls(st);
-  }
-
-  function renderLights(li) {
-    app.lights = li;
-    const lit = li.squares || {};
-    for (const [name, c] of app.cells) {
-      c.children[0].style.backgroundColor = lit[name] || '';
-      c.classList.toggle('lit', !!lit[name]);
-    }
-  }
-
-  // botLevels reads the game's Bots tag ("Green:3,Blue:5"; a seat without
-  // a level plays level 3, as the board reads it): seat -> level.
-  function botLevels(tags) {
-    const bots = {};
-    for (const part of ((tags || {}).Bots || '').split(',')) {
-      const [seat, lvl] = part.split(':');
-      const i = seatIndex((seat || '').trim());
-      if (i >= 0) bots[SEATS[i]] = (lvl || '').trim() || '3';
-    }
-    return bots;
-  }
-
-  function renderSeats(st) {
-    const seats = st.seats || [];
-    const scored = /ffa/i.test(st.variant || '') || seats.some((s) => s.points);
-    const bots = botLevels(st.tags);
-    for (const s of seats) {
-      const card = app.cards[seatIndex(s.seat)];
-      if (!card) continue;
-      card.children[0].textContent = s.player || s.seat;
-      card.children[0].title = s.player ? s.player + ' (' + s.seat + ')' : s.seat;
-      card.classList.toggle('turn', st.status !== 'over' && st.turn === s.seat);
-      card.classList.toggle('out', s.status !== 'playing' && s.status !== 'walking');
-      const info = [];
-      if (scored) info.push(s.points + (s.points === 1 ? ' pt' : ' pts'));
-      // A bot seat is a remote seat whose moves the board's bot chooses.
-      if (bots[s.seat]) info.push('bot ' + bots[s.seat]);
-      else if (s.remote) info.push('remote');
-      card.classList.toggle('bot', !!bots[s.seat]);
-      card.dataset.kind = bots[s.seat] ? 'bot' : s.remote ? 'remote' : 'board';
-      card.children[2].textContent = info.join(' · ');
-      card.children[2].title = bots[s.seat] ? "played by the board's bot at level " + bots[s.seat] + ' (a person makes its moves on the board)' : '';
-      card.children[3].textContent = s.status && s.status !== 'playing' ? s.status : '';
-    }
-    tickClocks();
-  }
-
-  function formatClock(ms) {
-    ms = Math.max(0, ms);
-    if (ms < 10000) return (ms / 1000).toFixed(1);
-    const t = Math.ceil(ms / 1000), h = Math.floor(t / 3600), m = Math.floor(t / 60) % 60, s = t % 60;
-    const ss = String(s).padStart(2, '0');
-    return h ? h + ':' + String(m).padStart(2, '0') + ':' + ss : m + ':' + ss;
-  }
-
-  // tickClocks counts the running clock down between state updates.
-  function tickClocks() {
-    const st = app.state;
-    if (!st) return;
-    const elapsed = performance.now() - app.stateAt;
-    for (const s of st.seats || []) {
-      const card = app.cards[seatIndex(s.seat)];
-      if (!card) continue;
-      const clock = card.children[1];
-      if (s.clock_ms < 0) {
-        clock.textContent = '';
-        continue;
-      }
-      const ms = s.running ? s.clock_ms - elapsed : s.clock_ms;
-      clock.textContent = formatClock(ms);
-      clock.classList.toggle('running', s.running);
-      clock.classList.toggle('low', ms < 20000);
-    }
   }
 
   function describeResult(r) {
@@ -432,10 +197,10 @@
   }
 
   function connect() {
-    const es = new EventSource('/api/events' + (app.lastSeq ? '?from=' + (app.lastSeq + 1) : ''));
+    const es = new EventSource(API + '/events' + (app.lastSeq ? '?from=' + (app.lastSeq + 1) : ''));
     es.addEventListener('open', () => { setConn('live', 'ok'); app.retry = 1000; app.cueAfter = Infinity; });
     es.addEventListener('state', (e) => onState(JSON.parse(e.data)));
-    es.addEventListener('lights', (e) => renderLights(JSON.parse(e.data)));
+    es.addEventListener('lights', (e) => board.renderLights(JSON.parse(e.data)));
     es.addEventListener('message', (e) => onMessage(JSON.parse(e.data)));
     es.addEventListener('gap', (e) => {
       const g = JSON.parse(e.data);
@@ -445,6 +210,7 @@
       // Reconnect ourselves so the new stream starts after the last message.
       es.close();
       setConn('reconnecting…', 'bad');
+      window.boardd.loginAgain();
       setTimeout(connect, app.retry);
       app.retry = Math.min(app.retry * 2, 15000);
     });
@@ -474,7 +240,7 @@
   async function command(name, payload) {
     showStatus(name.replace('_', ' ') + '…', 'busy');
     try {
-      const { status, data } = await post('/api/cmd/' + name, payload);
+      const { status, data } = await post(API + '/cmd/' + name, payload);
       if (status === 401) setAuthed(false);
       if (data.ok) showStatus('✓ ' + name.replace('_', ' ') + ': done', 'ok');
       else showStatus('✗ ' + (data.error || 'failed (' + status + ')'), 'err');
@@ -577,11 +343,11 @@
   // move box ("h2" then "h4" gives "h2-h4").
   function pickSquare(name) {
     if (!app.authed) return;
-    const prev = app.pick && app.cells.get(app.pick);
+    const prev = app.pick && board.cells.get(app.pick);
     if (prev) prev.classList.remove('picked');
     if (!app.pick || app.pick === name) {
       app.pick = app.pick === name ? null : name;
-      if (app.pick) app.cells.get(name).classList.add('picked');
+      if (app.pick) board.cells.get(name).classList.add('picked');
       return;
     }
     $('move-text').value = app.pick + '-' + name;
@@ -617,13 +383,13 @@
     $('join-close').addEventListener('click', () => show(false));
     let info;
     try {
-      const res = await fetch('/api/join');
+      const res = await fetch(API + '/join');
       if (!res.ok) return;
       info = await res.json();
     } catch (e) {
       return; // no join view; the page works without it
     }
-    $('join-qr').src = '/api/join.png';
+    $('join-qr').src = API + '/join.png';
     $('join-qr').title = info.url;
     const urls = $('join-urls');
     urls.textContent = '';
@@ -667,9 +433,8 @@
     }
 
     $('rotate').addEventListener('click', () => {
-      app.rot = (app.rot + 1) % 4;
-      setParam('seat', app.rot ? SEATS[app.rot] : '');
-      layout();
+      board.rotate((board.rot + 1) % 4);
+      setParam('seat', board.rot ? SEATS[board.rot] : '');
     });
     const leds = $('show-leds');
     const store = (key, value) => { // localStorage may be missing (private windows)
@@ -679,10 +444,12 @@
       } catch (e) { /* not remembered, no harm */ }
       return null;
     };
-    leds.checked = params.get('leds') === '1' || store('boardd.leds') === '1';
+    // a read-only copy (the club hub's) has no lights to show
+    const copy = document.body.dataset.copy === 'true';
+    leds.checked = !copy && (params.get('leds') === '1' || store('boardd.leds') === '1');
     const showLeds = () => {
       document.body.classList.toggle('leds', leds.checked);
-      store('boardd.leds', leds.checked ? '1' : '0');
+      if (!copy) store('boardd.leds', leds.checked ? '1' : '0');
     };
     leds.addEventListener('change', showLeds);
     showLeds();
@@ -698,7 +465,7 @@
 
     $('login-open').addEventListener('click', async () => {
       if (app.authed) {
-        await post('/api/logout');
+        await post(API + '/logout');
         setAuthed(false);
         return;
       }
@@ -710,7 +477,7 @@
       $('login-error').textContent = '';
       $('login-submit').disabled = true;
       try {
-        const { data } = await post('/api/login', { password: $('password').value });
+        const { data } = await post(API + '/login', { password: $('password').value });
         if (data.authenticated) {
           $('password').value = '';
           setAuthed(true);
@@ -761,13 +528,15 @@
     });
     setupClub(store);
 
-    setInterval(tickClocks, 100);
+    setInterval(() => board.tick(), 100);
     if (document.body.dataset.canLogin === 'true') $('login-open').hidden = false;
-    fetch('/api/me', { credentials: 'same-origin' })
+    fetch(API + '/me', { credentials: 'same-origin' })
       .then((r) => r.json())
       .then((me) => setAuthed(!!me.authenticated))
       .catch(() => {});
     connect();
+    const look = params.get('view'); // a finished game to look at (the club hub's list links here)
+    if (look) openGame(look);
   }
 
   // ---- the live state, or the game looked back at -----------------------
@@ -887,7 +656,7 @@
     if (Object.keys(tags).length) payload.tags = tags;
     $('ng-start-game').disabled = true;
     try {
-      const { status, data } = await post('/api/cmd/new_game', payload);
+      const { status, data } = await post(API + '/cmd/new_game', payload);
       if (status === 401) setAuthed(false);
       if (!data.ok) {
         err.textContent = data.error || 'new game: failed (' + status + ')';
@@ -917,7 +686,7 @@
     box.hidden = false;
     $('games-empty').hidden = true;
     try {
-      const res = await fetch('/api/games', { credentials: 'same-origin' });
+      const res = await fetch(API + '/games', { credentials: 'same-origin' });
       const data = await res.json();
       if (!res.ok) throw new Error(data.error || res.statusText);
       app.games = data;
@@ -939,7 +708,7 @@
     const ev = $('games-event').value;
     const list = app.games.filter((g) => !ev || g.event === ev);
     const exp = $('games-export');
-    exp.href = '/api/export' + (ev ? '?event=' + encodeURIComponent(ev) : '');
+    exp.href = API + '/export' + (ev ? '?event=' + encodeURIComponent(ev) : '');
     exp.textContent = ev ? 'Download ' + ev + ' (PGN4)' : 'Download all (PGN4)';
     exp.classList.toggle('off', list.length === 0);
     $('games-empty').textContent = 'No finished games yet.';
@@ -972,7 +741,7 @@
       view.type = 'button';
       view.addEventListener('click', () => openGame(g.file));
       const dl = el('a', 'button', 'PGN4');
-      dl.href = '/api/games/' + encodeURIComponent(g.file) + '?download=1';
+      dl.href = API + '/games/' + encodeURIComponent(g.file) + '?download=1';
       dl.setAttribute('download', g.file);
       act.append(view, dl);
       row.append(act);
@@ -982,7 +751,7 @@
   async function openGame(file) {
     let rep;
     try {
-      const res = await fetch('/api/games/' + encodeURIComponent(file) + '/replay', { credentials: 'same-origin' });
+      const res = await fetch(API + '/games/' + encodeURIComponent(file) + '/replay', { credentials: 'same-origin' });
       rep = await res.json();
       if (!res.ok) throw new Error(rep.error || res.statusText);
     } catch (e) {
@@ -995,7 +764,7 @@
     document.body.classList.add('viewing');
     $('games-box').hidden = true;
     $('viewer-box').hidden = false;
-    $('view-download').href = '/api/games/' + encodeURIComponent(file) + '?download=1';
+    $('view-download').href = API + '/games/' + encodeURIComponent(file) + '?download=1';
     $('view-download').setAttribute('download', file);
     const t = rep.tags || {};
     $('viewer-title').textContent = [t.Date, eventLine(t)].filter(Boolean).join(' — ') || file;

@@ -1,0 +1,84 @@
+package ingest_test
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"boardd/app/hub/ingest"
+	"boardd/app/hub/store"
+	"boardd/referee"
+)
+
+// notifier records what the ingest hands on, and whether the store held
+// each message when it did.
+type notifier struct {
+	s        *store.Store
+	mu       sync.Mutex
+	seqs     []uint64
+	unstored []uint64
+	statuses []string
+}
+
+func (n *notifier) Stored(m referee.Message, body []byte) {
+	last, err := n.s.LastSeqs(context.Background())
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if err != nil || last[m.Board] < m.Seq || len(body) == 0 {
+		n.unstored = append(n.unstored, m.Seq)
+	}
+	n.seqs = append(n.seqs, m.Seq)
+}
+
+func (n *notifier) Status(board, status string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.statuses = append(n.statuses, board+" "+status)
+}
+
+// The live broadcast hears of every message once, in order, and only
+// after its commit: a viewer never sees what the hub does not hold. The
+// same after the hub was stopped mid-game (the messages it asks again
+// for come once).
+func TestLiveAfterCommit(t *testing.T) {
+	dbURL := filepath.Join(t.TempDir(), "hub.db")
+	url := startBroker(t)
+	check, err := store.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Close()
+	n := &notifier{s: check}
+	live := func(c *ingest.Config) { c.Live = n }
+	l := startBoard(t, url, "club-1", 0)
+	h := startHub(t, url, dbURL, live)
+	play(t, l, teamsMoves[:6]...)
+	waitHeld(t, check, "club-1", 3)
+	h.stop()
+	play(t, l, teamsMoves[6:12]...)
+	startHub(t, url, dbURL, live)
+	last := l.State().Seq
+	waitHeld(t, check, "club-1", last)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		n.mu.Lock()
+		got, unstored, statuses := append([]uint64(nil), n.seqs...), n.unstored, append([]string(nil), n.statuses...)
+		n.mu.Unlock()
+		if len(got) >= int(last) || time.Now().After(deadline) {
+			if want := seqRange(1, last); !reflect.DeepEqual(got, want) {
+				t.Errorf("handed on %v, want %v", got, want)
+			}
+			if len(unstored) > 0 {
+				t.Errorf("handed on before the store held them: %v", unstored)
+			}
+			if len(statuses) == 0 || statuses[0] != "club-1 online" {
+				t.Errorf("statuses %v, want club-1 online first", statuses)
+			}
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
