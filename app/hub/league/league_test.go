@@ -41,16 +41,27 @@ func startCluster(t *testing.T) *natstest.Cluster {
 	return natstest.Start(t, 3, natstest.League("boardd", boardPW, hubPW, viewerPW)...)
 }
 
-// hubURL is the hub's --broker for one node.
-func hubURL(node string) string {
-	u, _ := url.Parse(node)
+// hubURL is the hub's --broker for the nodes (one URL, or several
+// comma-separated): the hub's account in the first.
+func hubURL(nodes string) string {
+	list := strings.Split(nodes, ",")
+	u, _ := url.Parse(list[0])
 	u.Scheme = "mqtt"
 	u.User = url.UserPassword("hub", hubPW)
-	return u.String()
+	list[0] = u.String()
+	return strings.Join(list, ",")
+}
+
+// from is every node's MQTT URL, comma-separated, node first first: a
+// client of the league tries them in this order and moves to the next
+// when one is gone.
+func from(c *natstest.Cluster, first int) string {
+	urls := c.MQTTURLs()
+	return strings.Join(append(urls[first:], urls[:first]...), ",")
 }
 
 // startHub runs a hub in this process on the database, taking in the
-// boards from the node.
+// boards from the nodes (one URL or several).
 func startHub(t *testing.T, db, node string) *server.Hub {
 	t.Helper()
 	h, err := server.Start(context.Background(), server.Config{DB: db, Broker: hubURL(node), Web: "off", StateDir: t.TempDir()})
@@ -68,7 +79,8 @@ type board struct {
 	moves []string
 }
 
-// startBoard runs a board publishing to the node as the board account.
+// startBoard runs a board publishing to the nodes (one URL or several)
+// as the boards' account.
 func startBoard(t *testing.T, name, node string) *board {
 	return &board{name: name, live: hubtest.Start(t, hubtest.Board{Broker: node, User: natstest.BoardUser, Password: boardPW, Name: name, Reconnect: 2 * time.Second})}
 }
