@@ -47,6 +47,8 @@ func TestParseErrors(t *testing.T) {
 		{"colours not a map", "leds:\n  colours: red\n", `line 2: leds.colours: "red": want indented name: value lines`},
 		{"bad driver", "sensors:\n  driver: usb\n", `f.yaml: line 2: sensors.driver: "usb": want gpiomatrix, hc165, mcp23017, sim`},
 		{"bad board", "board: a/b\n", `line 1: board: "a/b": want a short id`},
+		{"board NATS cannot carry", "board: club.1\n", `line 1: board: "club.1": want a short id such as club-1, without spaces, '/', '+', '#', or '.', '*', '>', '@' (it names MQTT topics, which a NATS cluster`},
+		{"board with @", "board: \"club@home\"\n", `line 1: board: "club@home": want a short id`},
 		{"bidi override in the board", "board: \"club\\u202E3\"\n", `line 1: board: "club\u202e3" contains the bidi override, embedding or isolate U+202E (RIGHT-TO-LEFT OVERRIDE) at character 5`},
 		{"control character in the board", "board: \"club\\e3\"\n", `line 1: board: "club\x1b3" contains the control character U+001B`},
 		{"bidi isolate in a tag", "game:\n  tags: {Red: \"\\u2066Ann\"}\n", `line 2: game.tags.Red: contains the bidi override, embedding or isolate U+2066`},

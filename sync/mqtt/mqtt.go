@@ -183,8 +183,9 @@ func (t TLS) Config() (*tls.Config, error) {
 // with new publications of the same packets.
 func ClientOptions(broker, username, password string, t TLS) (*paho.ClientOptions, error) {
 	// MQTT 3.1.1 only: paho's fall-back to 3.1 after a refusal logs in
-	// a second time, and the second answer (a throttled "bad password")
-	// hides the first.
+	// a second time, and the second answer (a throttled "bad password",
+	// or NATS closing the connection: it does not speak 3.1) hides the
+	// first.
 	o := paho.NewClientOptions().SetStore(nopStore{}).SetProtocolVersion(4)
 	anySecure := false
 	for _, one := range strings.Split(broker, ",") {
@@ -220,7 +221,9 @@ func ClientOptions(broker, username, password string, t TLS) (*paho.ClientOption
 // CheckID checks a board or game id that becomes one topic level (and a
 // file name for collectors): 1 to 64 characters of UTF-8, no '/', '+',
 // '#', no control or invisible characters (internal/printable: bidi
-// overrides, zero-width spaces, …), not "." or "..", not starting with '$'.
+// overrides, zero-width spaces, …), not starting with '$'; and none of
+// the characters a NATS cluster (the league's broker, docs/league.md)
+// cannot carry in a topic level: '.', ' ', '*', '>', '@'.
 func CheckID(what, id string) error {
 	switch {
 	case id == "":
@@ -229,14 +232,15 @@ func CheckID(what, id string) error {
 		return fmt.Errorf("%s id %.20q… is longer than 64 bytes", what, id)
 	case !utf8.ValidString(id):
 		return fmt.Errorf("%s id %q is not UTF-8", what, id)
-	case id == "." || id == "..":
-		return fmt.Errorf("%s id %q is not a name", what, id)
 	case strings.HasPrefix(id, "$"):
 		return fmt.Errorf("%s id %q must not start with '$' (topics reserved by brokers)", what, id)
 	}
 	for _, r := range id {
 		if r == '/' || r == '+' || r == '#' {
 			return fmt.Errorf("%s id %q must not contain %q (one MQTT topic level)", what, id, r)
+		}
+		if strings.ContainsRune(natsReserved, r) {
+			return fmt.Errorf("%s id %q must not contain %q: a NATS broker cannot carry it in a topic (use '-' or '_')", what, id, r)
 		}
 	}
 	if err := printable.Check(id); err != nil {
@@ -245,9 +249,16 @@ func CheckID(what, id string) error {
 	return nil
 }
 
+// natsReserved are the characters NATS (2.9) refuses or loses in a
+// topic level, and its wildcards: '.' and ' ' close the client's
+// connection, a subscription with a level ">" is refused, a QoS 1
+// message on a topic with '@' never reaches a QoS 1 subscriber, and '*'
+// is NATS's other wildcard (app/hub/league's TestBoardIDsNATSCarries).
+const natsReserved = ". *>@"
+
 func checkPrefix(p string) error {
-	if p == "" || strings.ContainsAny(p, "+#\x00") || strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") || strings.Contains(p, "//") || strings.HasPrefix(p, "$") {
-		return fmt.Errorf("mqtt prefix %q: want topic levels without '+', '#', empty levels or a leading '$', like %q", p, DefaultPrefix)
+	if p == "" || strings.ContainsAny(p, "+#\x00"+natsReserved) || strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") || strings.Contains(p, "//") || strings.HasPrefix(p, "$") {
+		return fmt.Errorf("mqtt prefix %q: want topic levels without '+', '#', '.', ' ', '*', '>', '@' (NATS), empty levels or a leading '$', like %q", p, DefaultPrefix)
 	}
 	return nil
 }

@@ -8,6 +8,8 @@
 package mqttclient
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -118,12 +120,15 @@ func Subscribe(c paho.Client, filters map[string]byte, h paho.MessageHandler) er
 }
 
 // ClientID is a client id for one connection, unique to it among this
-// process's (several Boards or Commanders of one process do not push
-// each other off the broker) and to this process among the machine's:
-// boardd-<what>-<host>-<pid>-<n>.
+// process's (several Boards, Commanders or hubs of one process do not
+// push each other off the broker: on a NATS cluster from any node) and,
+// with a random part, among machines (containers share a host name and
+// pid 1): boardd-<what>-<host>-<pid>-<n>-<random>.
 func ClientID(what string) string {
 	host, _ := os.Hostname()
-	return fmt.Sprintf("boardd-%s-%s-%d-%d", what, host, os.Getpid(), connections.Add(1))
+	var r [4]byte
+	rand.Read(r[:])
+	return fmt.Sprintf("boardd-%s-%s-%d-%d-%s", what, host, os.Getpid(), connections.Add(1), hex.EncodeToString(r[:]))
 }
 
 // connections counts the client ids given out.

@@ -66,3 +66,16 @@ func TestDialBoard(t *testing.T) {
 		t.Errorf("after the change: %+v", st)
 	}
 }
+
+// Each connection has an id of its own, even two in one process (two
+// hubs in one test, or in containers with one host name and pid 1).
+func TestClientIDsDiffer(t *testing.T) {
+	seen := map[string]bool{}
+	for range 100 {
+		id := mqttclient.ClientID("hub")
+		if !strings.HasPrefix(id, "boardd-hub-") || len(id) > 100 || seen[id] {
+			t.Fatalf("client id %q (seen before: %v)", id, seen[id])
+		}
+		seen[id] = true
+	}
+}

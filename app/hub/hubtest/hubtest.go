@@ -4,12 +4,16 @@
 package hubtest
 
 import (
+	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -44,6 +48,9 @@ type Board struct {
 	// Key is the board's own key on a hub's board account
 	// (mqtt.JoinPassword); empty is "key-<Name>".
 	Key string
+	// Reconnect is the longest pause between the mirror's attempts to
+	// reach the broker (0: 100 ms, for a broker that comes back at once).
+	Reconnect time.Duration
 }
 
 // Start runs the board until t ends: a Live board of Teams with players'
@@ -84,7 +91,7 @@ func mirror(b Board, l *referee.Live) (func(), error) {
 	}
 	m, err := mqtt.Start(context.Background(), mqtt.Config{Broker: b.Broker, Username: b.User, Password: b.Password, Key: b.Key,
 		Board: b.Name, Source: l, KeepAlive: 5 * time.Second, ConnectTimeout: 2 * time.Second,
-		AckTimeout: 2 * time.Second, MaxReconnectInterval: 100 * time.Millisecond})
+		AckTimeout: 2 * time.Second, MaxReconnectInterval: cmp.Or(b.Reconnect, 100*time.Millisecond)})
 	if err != nil {
 		return nil, err
 	}
@@ -234,4 +241,42 @@ func GameMoves(path string) ([]string, error) {
 		out = append(out, rec.Text)
 	}
 	return out, nil
+}
+
+// Child runs this test binary again as a child process, with env added
+// to its environment (a TestMain that sees it plays the part: a hub
+// process, for one) and no test of its own, and waits for the first line
+// of its standard output that ready accepts, which it returns with the
+// child's process id. kill sends the child SIGKILL and waits for it
+// (also when t ends).
+func Child(t *testing.T, env []string, ready func(line string) bool) (line string, pid int, kill func()) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := false
+	kill = func() {
+		if !killed {
+			killed = true
+			cmd.Process.Signal(syscall.SIGKILL)
+			cmd.Wait()
+		}
+	}
+	t.Cleanup(kill)
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if ready(sc.Text()) {
+			return sc.Text(), cmd.Process.Pid, kill
+		}
+	}
+	kill()
+	t.Fatalf("the child process (%v) ended without the line it was waited for", env)
+	return "", 0, nil
 }

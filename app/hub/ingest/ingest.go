@@ -142,8 +142,9 @@ type ingester struct {
 
 // Run takes in the boards until ctx ends. Its error is about starting:
 // the store cannot be read, or the broker refused the hub's connection;
-// later trouble (a dropped connection, a failed write) is logged and
-// mended by asking the boards again.
+// later trouble (a dropped connection, a refused subscription, a failed
+// write) is logged and mended by trying again and asking the boards
+// again.
 func Run(ctx context.Context, cfg Config) error {
 	if cfg.Store == nil {
 		return errors.New("hub ingest: no store")
@@ -186,19 +187,38 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	filters := map[string]byte{}
 	for _, leaf := range []string{mqtt.TopicEvents, mqtt.TopicStatus, mqtt.TopicState, mqtt.TopicCmd + "/" + referee.CmdReplay + "/result", mqtt.TopicGames + "/+"} {
-		filters[prefix+"/+/"+leaf] = 1
+		// QoS 0: what the hub holds is decided by the seqs and the
+		// boards' replays (and a finished game is retained, sent again
+		// on every subscription), not by the broker's redelivery (a
+		// clean session redelivers nothing after a reconnect anyway).
+		// On a NATS cluster a QoS 1 subscription is a JetStream
+		// consumer, which stalls, or is gone with the node it lives on,
+		// while the connection stays up: the hub heard nothing more and
+		// did not know. A QoS 0 subscription is a plain NATS one,
+		// carried by every node.
+		filters[prefix+"/+/"+leaf] = 0
 	}
-	c, err := cfg.Broker.Connect(mqttclient.ClientID("hub"), func(c paho.Client) error {
+	var conns atomic.Uint64 // the connection's number
+	subscribe := func(c paho.Client) error {
 		err := mqttclient.Subscribe(c, filters, func(_ paho.Client, m paho.Message) {
 			push(inbound{topic: m.Topic(), payload: m.Payload()})
 		})
 		if err == nil {
 			log.Info("hub: listening to the boards", "broker", cfg.Broker.URL, "topics", prefix+"/+/…")
 			push(inbound{connected: true})
-		} else {
-			log.Error("hub: cannot subscribe to the boards", "error", err)
 		}
 		return err
+	}
+	c, err := cfg.Broker.Connect(mqttclient.ClientID("hub"), func(c paho.Client) error {
+		n := conns.Add(1)
+		if err := subscribe(c); err != nil {
+			// A broker may refuse for a moment (a NATS cluster electing
+			// its leaders after losing a node): asked again, on this
+			// connection, until it answers.
+			log.Error("hub: cannot subscribe to the boards; trying again", "error", err)
+			go resubscribe(ctx, c, func() bool { return conns.Load() == n }, subscribe, log)
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("hub ingest: %w", err)
@@ -224,6 +244,29 @@ func Run(ctx context.Context, cfg Config) error {
 				}
 			}
 		}
+	}
+}
+
+// resubscribe subscribes c again, at growing intervals (up to 10 s),
+// until it succeeds, ctx ends, or current reports that c's connection
+// is no longer the hub's (the next one subscribes itself).
+func resubscribe(ctx context.Context, c paho.Client, current func() bool, subscribe func(paho.Client) error, log *slog.Logger) {
+	wait := 200 * time.Millisecond
+	for try := 2; ; try++ {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		if !current() || !c.IsConnectionOpen() {
+			return
+		}
+		err := subscribe(c)
+		if err == nil {
+			return
+		}
+		log.Error("hub: cannot subscribe to the boards; trying again", "try", try, "error", err)
+		wait = min(2*wait, 10*time.Second)
 	}
 }
 

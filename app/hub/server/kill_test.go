@@ -1,17 +1,14 @@
 package server_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"log/slog"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -70,33 +67,9 @@ func hubProcessWeb(t *testing.T, state, addr, web string) (join string, kill fun
 // hubProcessPid is hubProcess returning the process's id too.
 func hubProcessPid(t *testing.T, state, addr string, extra ...string) (join string, kill func(), pid int) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join(append([]string{state, addr}, extra...), ","))
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	killed := false
-	kill = func() {
-		if !killed {
-			killed = true
-			cmd.Process.Signal(syscall.SIGKILL)
-			cmd.Wait()
-		}
-	}
-	t.Cleanup(kill)
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		if m := joinLine.FindStringSubmatch(sc.Text()); m != nil {
-			return m[1], kill, cmd.Process.Pid
-		}
-	}
-	t.Fatalf("the hub process printed no join line")
-	return "", nil, 0
+	env := childEnv + "=" + strings.Join(append([]string{state, addr}, extra...), ",")
+	line, pid, kill := hubtest.Child(t, []string{env}, joinLine.MatchString)
+	return joinLine.FindStringSubmatch(line)[1], kill, pid
 }
 
 // The hub's process killed with SIGKILL in the middle of a game, its

@@ -210,11 +210,7 @@ func (s *Store) dialect(stmt string) string {
 // own transaction with its row in schema_migrations. On PostgreSQL an
 // advisory lock keeps two hubs starting at once from migrating twice.
 func (s *Store) migrate(ctx context.Context) error {
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version    INTEGER PRIMARY KEY,
-		name       TEXT NOT NULL,
-		applied_at TEXT NOT NULL
-	)`); err != nil {
+	if err := s.createMigrations(ctx); err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)
 	}
 	for _, m := range migrations {
@@ -232,6 +228,34 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
+// migrationLock is the PostgreSQL advisory lock that makes hubs starting
+// together on one database migrate it one after the other.
+const migrationLock = 31415926
+
+// createMigrations makes the table of applied migrations, under the
+// migration lock on PostgreSQL: two hubs creating it at once would
+// otherwise collide in PostgreSQL's catalog (IF NOT EXISTS is no lock).
+func (s *Store) createMigrations(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if s.engine == Postgres {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version    INTEGER PRIMARY KEY,
+		name       TEXT NOT NULL,
+		applied_at TEXT NOT NULL
+	)`); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
 func (s *Store) apply(ctx context.Context, m migration) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -239,7 +263,7 @@ func (s *Store) apply(ctx context.Context, m migration) error {
 	}
 	defer tx.Rollback()
 	if s.engine == Postgres {
-		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(31415926)`); err != nil {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
 			return err
 		}
 	}
