@@ -420,8 +420,8 @@ func (d *Daemon) Check(file string, root *yaml.Node) error {
 		}
 		return bad(key, "%q: want %s", v, strings.Join(allowed, ", "))
 	}
-	if d.Board == "" || strings.ContainsAny(d.Board, "/+# \t.*>@") {
-		bad("board", "%q: want a short id such as club-1, without spaces, '/', '+', '#', or '.', '*', '>', '@' (it names MQTT topics, which a NATS cluster cannot carry with those)", d.Board)
+	if d.Board == "" || strings.ContainsAny(d.Board, "/+# \t") {
+		bad("board", "%q: want a short id such as club-1, without spaces, '/', '+' or '#' (it names MQTT topics)", d.Board)
 	}
 	if err := printable.Check(d.Board); err != nil {
 		bad("board", "%q %v (it names MQTT topics and files)", d.Board, err)

@@ -285,6 +285,14 @@ func Start(parent context.Context, cfg configs.Daemon, stdout, stderr io.Writer)
 	if err := d.startHub(ctx); err != nil {
 		return nil, err
 	}
+	// A name a league's NATS cluster cannot carry: fine on the board's own
+	// broker, mosquitto and a club hub's, said once when the board
+	// mirrors to another broker (it may be such a cluster).
+	if c := d.cfg.MQTT; !c.Disabled && (c.Hub != "" || c.Broker != "") {
+		if err := mqtt.CheckNATS("board", d.cfg.Board); err != nil {
+			d.log.Warn("the board's name cannot join a league: rename it (config board) before its broker or hub is a NATS cluster (docs/league.md)", "problem", err)
+		}
+	}
 
 	// The web display, MQTT over WebSocket and /metrics on one port.
 	if err := d.startWeb(ctx); err != nil {

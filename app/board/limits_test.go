@@ -1,10 +1,13 @@
 package board
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net"
 	"net/http"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -93,4 +96,48 @@ func TestConfiguredLimits(t *testing.T) {
 func isTimeout(err error) bool {
 	ne, ok := err.(net.Error)
 	return ok && ne.Timeout()
+}
+
+// A board named with a character a NATS cluster cannot carry ('.') still
+// starts, and is told once, when it mirrors to a hub, that it cannot
+// join a league under that name; club-1 is not told.
+func TestBoardNameALeagueCannotCarry(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		warn bool
+	}{{"club.1", true}, {"club-1", false}} {
+		cfg := configs.Defaults()
+		cfg.Board = tc.name
+		cfg.StateDir = t.TempDir()
+		cfg.Web.Listen = "off"
+		cfg.MQTT.Embedded.Listen = "127.0.0.1:0"
+		cfg.MQTT.Hub = "mqtt://board:a-join-secret@127.0.0.1:1" // nobody there: the mirror keeps trying
+		var logs syncBuffer
+		d, err := Start(context.Background(), cfg, io.Discard, &logs)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		d.Close()
+		if got := strings.Contains(logs.String(), "cannot join a league"); got != tc.warn {
+			t.Errorf("board %q: warned %v, want %v:\n%s", tc.name, got, tc.warn, logs.String())
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the daemon's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

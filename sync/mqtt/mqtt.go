@@ -221,9 +221,9 @@ func ClientOptions(broker, username, password string, t TLS) (*paho.ClientOption
 // CheckID checks a board or game id that becomes one topic level (and a
 // file name for collectors): 1 to 64 characters of UTF-8, no '/', '+',
 // '#', no control or invisible characters (internal/printable: bidi
-// overrides, zero-width spaces, …), not starting with '$'; and none of
-// the characters a NATS cluster (the league's broker, docs/league.md)
-// cannot carry in a topic level: '.', ' ', '*', '>', '@'.
+// overrides, zero-width spaces, …), not "." or "..", not starting with
+// '$'. A NATS cluster (a league's broker) cannot carry some ids this
+// allows: CheckNATS.
 func CheckID(what, id string) error {
 	switch {
 	case id == "":
@@ -232,15 +232,14 @@ func CheckID(what, id string) error {
 		return fmt.Errorf("%s id %.20q… is longer than 64 bytes", what, id)
 	case !utf8.ValidString(id):
 		return fmt.Errorf("%s id %q is not UTF-8", what, id)
+	case id == "." || id == "..":
+		return fmt.Errorf("%s id %q is not a name", what, id)
 	case strings.HasPrefix(id, "$"):
 		return fmt.Errorf("%s id %q must not start with '$' (topics reserved by brokers)", what, id)
 	}
 	for _, r := range id {
 		if r == '/' || r == '+' || r == '#' {
 			return fmt.Errorf("%s id %q must not contain %q (one MQTT topic level)", what, id, r)
-		}
-		if strings.ContainsRune(natsReserved, r) {
-			return fmt.Errorf("%s id %q must not contain %q: a NATS broker cannot carry it in a topic (use '-' or '_')", what, id, r)
 		}
 	}
 	if err := printable.Check(id); err != nil {
@@ -249,16 +248,28 @@ func CheckID(what, id string) error {
 	return nil
 }
 
+// CheckNATS says why a NATS cluster (the league's broker, docs/league.md)
+// cannot carry id in a topic level, or nil: '.' and ' ' close the
+// client's connection, a subscription with a level ">" is refused, a
+// QoS 1 message on a topic with '@' never reaches a QoS 1 subscriber,
+// and '*' is NATS's other wildcard (app/hub/league's
+// TestBoardIDsNATSCarries). Mosquitto, the board's own broker and a club
+// hub's carry them; a board named so is told at start when it mirrors to
+// another broker.
+func CheckNATS(what, id string) error {
+	if i := strings.IndexAny(id, natsReserved); i >= 0 {
+		return fmt.Errorf("%s id %q contains %q, which a NATS cluster (a league's broker) cannot carry in a topic (use '-' or '_')", what, id, id[i])
+	}
+	return nil
+}
+
 // natsReserved are the characters NATS (2.9) refuses or loses in a
-// topic level, and its wildcards: '.' and ' ' close the client's
-// connection, a subscription with a level ">" is refused, a QoS 1
-// message on a topic with '@' never reaches a QoS 1 subscriber, and '*'
-// is NATS's other wildcard (app/hub/league's TestBoardIDsNATSCarries).
+// topic level, and its wildcards.
 const natsReserved = ". *>@"
 
 func checkPrefix(p string) error {
-	if p == "" || strings.ContainsAny(p, "+#\x00"+natsReserved) || strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") || strings.Contains(p, "//") || strings.HasPrefix(p, "$") {
-		return fmt.Errorf("mqtt prefix %q: want topic levels without '+', '#', '.', ' ', '*', '>', '@' (NATS), empty levels or a leading '$', like %q", p, DefaultPrefix)
+	if p == "" || strings.ContainsAny(p, "+#\x00") || strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") || strings.Contains(p, "//") || strings.HasPrefix(p, "$") {
+		return fmt.Errorf("mqtt prefix %q: want topic levels without '+', '#', empty levels or a leading '$', like %q", p, DefaultPrefix)
 	}
 	return nil
 }

@@ -286,6 +286,15 @@ func (in *ingester) handle(ctx context.Context, m inbound) {
 		in.log.Warn("hub: a topic that names no board; ignored", "topic", m.topic, "error", err)
 		return
 	}
+	if _, retired := store.Retired(name); retired {
+		// NAME~<date> is a forgotten board's history (boardd hub
+		// forget), which is no board: a board so named would mix with it.
+		if !in.refused[name] && len(in.refused) < 100 {
+			in.refused[name] = true
+			in.log.Warn("hub: a board named as a forgotten board's history (NAME~YYYYMMDD-HHMMSS) is ignored: give it another name", "board", name)
+		}
+		return
+	}
 	if in.boards[name] == nil && len(in.boards) >= in.cfg.MaxBoards {
 		if !in.refused[name] && len(in.refused) < 100 {
 			in.refused[name] = true

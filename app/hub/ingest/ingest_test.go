@@ -559,6 +559,7 @@ func TestHubBoundsWhatItTakesIn(t *testing.T) {
 			t.Fatal("the hub took nothing in")
 		}
 	}
+	send("b1~20261128-150405", "g1", 1) // named as a forgotten board's history: no board
 	send("b2", "g1", 1)
 	send("b3", "g1", 1)
 	send("b4", "g1", 1)
@@ -574,6 +575,9 @@ func TestHubBoundsWhatItTakesIn(t *testing.T) {
 	}
 	if _, ok, _ := check.Game(context.Background(), "b1", "../../etc"); ok {
 		t.Error("a game id that is no id was stored")
+	}
+	if last, _ := check.LastSeqs(context.Background()); last["b1~20261128-150405"] != 0 {
+		t.Error("a board named as a forgotten board's history was stored")
 	}
 }
 
