@@ -286,6 +286,76 @@ func TestHubAsksABoardThatJoinsAgain(t *testing.T) {
 	}
 }
 
+// replayBoard is a made-up board on the test broker that a test drives
+// by hand: its events, its answers to the hub's replays, the hub's asks.
+type replayBoard struct {
+	t    *testing.T
+	name string
+	pub  paho.Client
+	asks <-chan string
+}
+
+func newReplayBoard(t *testing.T, url, name string) *replayBoard {
+	asks, _ := watchReplays(t, url, name)
+	return &replayBoard{t: t, name: name, pub: publisher(t, url), asks: asks}
+}
+
+func (b *replayBoard) publish(topic string, v any) {
+	b.t.Helper()
+	data, _ := json.Marshal(v)
+	if tok := b.pub.Publish(topic, 1, false, data); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		b.t.Fatalf("publish: %v", tok.Error())
+	}
+}
+
+// event publishes the board's message seq.
+func (b *replayBoard) event(seq uint64) {
+	b.t.Helper()
+	b.publish(mqtt.Topic("", b.name, mqtt.TopicEvents), referee.Message{Seq: seq, Board: b.name, Game: "g1", Kind: referee.MsgClock})
+}
+
+// answer publishes the board's answer to the hub's replay c.
+func (b *replayBoard) answer(c referee.Command, r referee.Reply) {
+	b.t.Helper()
+	r.ID = c.ID
+	b.publish(mqtt.Topic("", b.name, mqtt.TopicCmd+"/"+referee.CmdReplay+"/result"), r)
+}
+
+// askFrom waits for the hub's ask from seq from (others are the hub's
+// asks as it connected, made while the test was still publishing the
+// board's first message).
+func (b *replayBoard) askFrom(from uint64) referee.Command {
+	b.t.Helper()
+	for end := time.After(20 * time.Second); ; {
+		select {
+		case a := <-b.asks:
+			var c referee.Command
+			if err := json.Unmarshal([]byte(a), &c); err != nil || c.From == nil {
+				b.t.Fatalf("an ask %s: %v", a, err)
+			}
+			if *c.From == from {
+				return c
+			}
+		case <-end:
+			b.t.Fatalf("the hub never asked from %d", from)
+		}
+	}
+}
+
+// first publishes message 1 until the hub, subscribing meanwhile, holds it.
+func (b *replayBoard) first(check *store.Store) {
+	b.t.Helper()
+	for end := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		b.event(1)
+		if last, _ := check.LastSeqs(context.Background()); last[b.name] == 1 {
+			return
+		}
+		if time.Now().After(end) {
+			b.t.Fatalf("the hub never took %s's first message", b.name)
+		}
+	}
+}
+
 // A replay whose block loses its last messages on the way to the hub (a
 // broker drops messages to a client that does not keep up: mochi past
 // 1024 pending, as when every board replays at once after a hub's
@@ -302,64 +372,22 @@ func TestHubAsksForWhatAReplayLostOnTheWay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer check.Close()
-	asks, _ := watchReplays(t, url, "club-8")
+	b := newReplayBoard(t, url, "club-8")
 	startHub(t, url, dbURL, func(c *ingest.Config) { c.ReplayAfter = time.Hour })
-	pub := publisher(t, url)
-	publish := func(topic string, v any) {
-		t.Helper()
-		data, _ := json.Marshal(v)
-		if tok := pub.Publish(topic, 1, false, data); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
-			t.Fatalf("publish: %v", tok.Error())
-		}
-	}
-	event := func(seq uint64) {
-		t.Helper()
-		publish(mqtt.Topic("", "club-8", mqtt.TopicEvents), referee.Message{Seq: seq, Board: "club-8", Game: "g1", Kind: referee.MsgClock})
-	}
-	// askFrom waits for the hub's ask from seq from (others are the
-	// hub's asks as it connected, made while the test was still
-	// publishing club-8's first message).
-	askFrom := func(from uint64) referee.Command {
-		t.Helper()
-		for end := time.After(20 * time.Second); ; {
-			select {
-			case a := <-asks:
-				var c referee.Command
-				if err := json.Unmarshal([]byte(a), &c); err != nil || c.From == nil {
-					t.Fatalf("an ask %s: %v", a, err)
-				}
-				if *c.From == from {
-					return c
-				}
-			case <-end:
-				t.Fatalf("the hub never asked from %d", from)
-			}
-		}
-	}
-	// The first message again until the hub, subscribing meanwhile,
-	// holds it; then the next ones.
-	for end := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		event(1)
-		if last, _ := check.LastSeqs(context.Background()); last["club-8"] == 1 {
-			break
-		}
-		if time.Now().After(end) {
-			t.Fatal("the hub never took club-8's first message")
-		}
-	}
+	b.first(check)
 	for seq := uint64(2); seq <= 5; seq++ { // one at a time: the hub's client may hand on two at once out of order
-		event(seq)
+		b.event(seq)
 		waitHeld(t, check, "club-8", seq)
 	}
-	event(8) // early: 6 and 7 missing
-	c := askFrom(6)
-	event(6) // the replay's block, its last message lost
+	b.event(8) // early: 6 and 7 missing
+	c := b.askFrom(6)
+	b.event(6) // the replay's block, its last message lost
 	waitHeld(t, check, "club-8", 6)
-	event(7)
-	publish(mqtt.Topic("", "club-8", mqtt.TopicCmd+"/"+referee.CmdReplay+"/result"), referee.Reply{ID: c.ID, OK: true})
+	b.event(7)
+	b.answer(c, referee.Reply{OK: true})
 	waitHeld(t, check, "club-8", 7)
-	askFrom(8)
-	event(8)
+	b.askFrom(8)
+	b.event(8)
 	waitHeld(t, check, "club-8", 8)
 }
 
@@ -375,55 +403,18 @@ func TestHubAsksAgainWhenAWholeReplayIsLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer check.Close()
-	asks, _ := watchReplays(t, url, "club-7")
+	b := newReplayBoard(t, url, "club-7")
 	startHub(t, url, dbURL, func(c *ingest.Config) { c.ReplayAfter = 300 * time.Millisecond })
-	pub := publisher(t, url)
-	publish := func(topic string, v any) {
-		t.Helper()
-		data, _ := json.Marshal(v)
-		if tok := pub.Publish(topic, 1, false, data); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
-			t.Fatalf("publish: %v", tok.Error())
-		}
-	}
-	event := func(seq uint64) {
-		t.Helper()
-		publish(mqtt.Topic("", "club-7", mqtt.TopicEvents), referee.Message{Seq: seq, Board: "club-7", Game: "g1", Kind: referee.MsgClock})
-	}
-	askFrom := func(from uint64) referee.Command {
-		t.Helper()
-		for end := time.After(20 * time.Second); ; {
-			select {
-			case a := <-asks:
-				var c referee.Command
-				if err := json.Unmarshal([]byte(a), &c); err != nil || c.From == nil {
-					t.Fatalf("an ask %s: %v", a, err)
-				}
-				if *c.From == from {
-					return c
-				}
-			case <-end:
-				t.Fatalf("the hub never asked from %d", from)
-			}
-		}
-	}
-	for end := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		event(1)
-		if last, _ := check.LastSeqs(context.Background()); last["club-7"] == 1 {
-			break
-		}
-		if time.Now().After(end) {
-			t.Fatal("the hub never took club-7's first message")
-		}
-	}
-	event(4) // early: 2 and 3 missing
-	c := askFrom(2)
+	b.first(check)
+	b.event(4) // early: 2 and 3 missing
+	c := b.askFrom(2)
 	// The block (2, 3, 4) lost on the way; only the answer comes.
-	publish(mqtt.Topic("", "club-7", mqtt.TopicCmd+"/"+referee.CmdReplay+"/result"), referee.Reply{ID: c.ID, OK: true, Seq: 4})
-	c = askFrom(2) // asked again, with nothing more from the board
+	b.answer(c, referee.Reply{OK: true, Seq: 4})
+	c = b.askFrom(2) // asked again, with nothing more from the board
 	for seq := uint64(2); seq <= 4; seq++ {
-		event(seq)
+		b.event(seq)
 	}
-	publish(mqtt.Topic("", "club-7", mqtt.TopicCmd+"/"+referee.CmdReplay+"/result"), referee.Reply{ID: c.ID, OK: true, Seq: 4})
+	b.answer(c, referee.Reply{OK: true, Seq: 4})
 	waitHeld(t, check, "club-7", 4)
 }
 
