@@ -3,6 +3,7 @@ package hubtest
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -315,4 +316,44 @@ func FreeAddr(t testing.TB) string {
 	}
 	defer ln.Close()
 	return ln.Addr().String()
+}
+
+// LoadFlags are a load test's settings, as command-line flags.
+type LoadFlags struct {
+	// Boards is how many boards play (0: the test is skipped).
+	Boards *int
+	// Viewers is how many viewers follow every board.
+	Viewers *int
+	// Pace is a board's time between two moves.
+	Pace *time.Duration
+	// Moves is how many moves each board plays of a real Teams game.
+	Moves *int
+}
+
+// NewLoadFlags registers the flags PREFIX.boards, .viewers, .pace and
+// .moves for the test named test (its flags' help says so).
+func NewLoadFlags(prefix, test string) LoadFlags {
+	return LoadFlags{
+		Boards:  flag.Int(prefix+".boards", 0, test+": simulated boards playing (0: the test is skipped)"),
+		Viewers: flag.Int(prefix+".viewers", 50, test+": viewers following every board on GET /api/live"),
+		Pace:    flag.Duration(prefix+".pace", time.Second, test+": a board's time between two moves (a player's half minute, sped up)"),
+		Moves:   flag.Int(prefix+".moves", 40, test+": the moves each board plays of a real Teams game"),
+	}
+}
+
+// Game skips t unless the boards' flag is given (run: the command that
+// runs the test, for the skip's message), and returns the moves each
+// board plays: the first *Moves of chess.com game 26780486
+// (testdata/games/teams/, read from a package three levels below the
+// repository's root, as app/hub/server).
+func (l LoadFlags) Game(t *testing.T, run string) []string {
+	t.Helper()
+	if *l.Boards <= 0 {
+		t.Skip("a load test, off unless asked for: " + run)
+	}
+	moves, err := GameMoves("../../../testdata/games/teams/4pchess-26780486.pgn4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return moves[:min(len(moves), *l.Moves)]
 }

@@ -3,7 +3,6 @@ package league_test
 import (
 	"context"
 	"database/sql"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -20,22 +19,10 @@ import (
 // GET /api/live. Off unless -league.scale.boards is given:
 //
 //	go test ./app/hub/league -run LeagueScale -v -league.scale.boards 100 -league.scale.viewers 1000
-var (
-	scaleBoards  = flag.Int("league.scale.boards", 0, "TestLeagueScale: simulated boards spread over the three NATS nodes (0: the test is skipped); the issue's run: 100")
-	scaleViewers = flag.Int("league.scale.viewers", 200, "TestLeagueScale: viewers spread over the two hubs' GET /api/live")
-	scalePace    = flag.Duration("league.scale.pace", time.Second, "TestLeagueScale: a board's time between two moves")
-	scaleMoves   = flag.Int("league.scale.moves", 40, "TestLeagueScale: the moves each board plays of a real Teams game")
-)
+var scale = hubtest.NewLoadFlags("league.scale", "TestLeagueScale")
 
 func TestLeagueScale(t *testing.T) {
-	if *scaleBoards <= 0 {
-		t.Skip("the league's scale test: go test ./app/hub/league -run LeagueScale -v -league.scale.boards 100 -league.scale.viewers 1000")
-	}
-	moves, err := hubtest.GameMoves("../../../testdata/games/teams/4pchess-26780486.pgn4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	moves = moves[:min(len(moves), *scaleMoves)]
+	moves := scale.Game(t, "go test ./app/hub/league -run LeagueScale -v -league.scale.boards 100 -league.scale.viewers 1000")
 	loadBefore := hubtest.LoadAvg()
 	pg := pgtest.Start(t)
 	db := pg.NewDB(t)
@@ -56,8 +43,8 @@ func TestLeagueScale(t *testing.T) {
 
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	f := hubtest.Follow(ctx, urls, *scaleViewers)
-	boards := make([]hubtest.LoadBoard, *scaleBoards)
+	f := hubtest.Follow(ctx, urls, *scale.Viewers)
+	boards := make([]hubtest.LoadBoard, *scale.Boards)
 	waitFor := make([]*board, len(boards))
 	for i := range boards {
 		name := fmt.Sprintf("league-%03d", i+1)
@@ -78,7 +65,7 @@ func TestLeagueScale(t *testing.T) {
 	}
 	before := usage()
 	start := time.Now()
-	if err := hubtest.PlayAll(ctx, boards, moves, *scalePace); err != nil {
+	if err := hubtest.PlayAll(ctx, boards, moves, *scale.Pace); err != nil {
 		t.Error(err)
 	}
 	played := time.Since(start)
@@ -104,7 +91,7 @@ func TestLeagueScale(t *testing.T) {
 	}
 	t.Logf("%d boards over 3 NATS nodes × %d viewers over 2 hubs (%d moves a board, one every %v; %v of play, %.1f s measured): %v; "+
 		"the database grew %d kB for %d stored messages (%d bytes a message); load average before %s, after %s\n%s",
-		*scaleBoards, *scaleViewers, len(moves), *scalePace, played.Round(time.Second), wall.Seconds(), r,
+		*scale.Boards, *scale.Viewers, len(moves), *scale.Pace, played.Round(time.Second), wall.Seconds(), r,
 		grown/1024, stored, grown/int64(max(stored, 1)), loadBefore, hubtest.LoadAvg(), strings.Join(per, "\n"))
 	if r.Lost > 0 || r.Skipped > 0 {
 		t.Errorf("messages lost: %d (skipped numbers %d)", r.Lost, r.Skipped)

@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -18,22 +17,10 @@ import (
 // on GET /api/live. Off unless -hubload.boards is given:
 //
 //	go test ./app/hub/server -run HubLoad -v -hubload.boards 20 -hubload.viewers 200
-var (
-	loadBoards  = flag.Int("hubload.boards", 0, "TestHubLoad: simulated boards playing into a hub process (0: the test is skipped); the issue's run: 20")
-	loadViewers = flag.Int("hubload.viewers", 50, "TestHubLoad: viewers following every board on GET /api/live")
-	loadPace    = flag.Duration("hubload.pace", time.Second, "TestHubLoad: a board's time between two moves (a player's half minute, sped up)")
-	loadMoves   = flag.Int("hubload.moves", 40, "TestHubLoad: the moves each board plays of a real Teams game")
-)
+var load = hubtest.NewLoadFlags("hubload", "TestHubLoad")
 
 func TestHubLoad(t *testing.T) {
-	if *loadBoards <= 0 {
-		t.Skip("the load test: go test ./app/hub/server -run HubLoad -v -hubload.boards 20 -hubload.viewers 200")
-	}
-	moves, err := hubtest.GameMoves("../../../testdata/games/teams/4pchess-26780486.pgn4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	moves = moves[:min(len(moves), *loadMoves)]
+	moves := load.Game(t, "go test ./app/hub/server -run HubLoad -v -hubload.boards 20 -hubload.viewers 200")
 	loadBefore := hubtest.LoadAvg()
 	mqttAddr, webAddr := hubtest.FreeAddr(t), hubtest.FreeAddr(t)
 	join, _, pid := hubProcessWeb(t, t.TempDir(), mqttAddr, webAddr)
@@ -42,8 +29,8 @@ func TestHubLoad(t *testing.T) {
 	// The viewers, all following before the first move.
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	f := hubtest.Follow(ctx, []string{"http://" + webAddr + "/api/live"}, *loadViewers)
-	boards := make([]hubtest.LoadBoard, *loadBoards)
+	f := hubtest.Follow(ctx, []string{"http://" + webAddr + "/api/live"}, *load.Viewers)
+	boards := make([]hubtest.LoadBoard, *load.Boards)
 	for i := range boards {
 		name := fmt.Sprintf("load-%02d", i+1)
 		boards[i] = hubtest.LoadBoard{Name: name, Live: hubtest.Start(t, hubtest.Board{Broker: "tcp://" + mqttAddr, User: server.BoardUser, Password: pw, Name: name})}
@@ -54,7 +41,7 @@ func TestHubLoad(t *testing.T) {
 	}
 	self0, _ := hubtest.ProcUsage(os.Getpid())
 	start := time.Now()
-	if err := hubtest.PlayAll(ctx, boards, moves, *loadPace); err != nil {
+	if err := hubtest.PlayAll(ctx, boards, moves, *load.Pace); err != nil {
 		t.Error(err)
 	}
 	played := time.Since(start)
@@ -74,7 +61,7 @@ func TestHubLoad(t *testing.T) {
 	t.Logf("%d boards × %d viewers (%d moves a board, one every %v; %v of play): %v; "+
 		"hub process: CPU %.2f s in %.1f s (%.0f %% of one core), peak RSS %d MB, RSS at the end %d MB; "+
 		"the test's process (boards and viewers): %.0f %% of one core; load average before %s, after %s",
-		*loadBoards, *loadViewers, len(moves), *loadPace, played.Round(time.Second), r,
+		*load.Boards, *load.Viewers, len(moves), *load.Pace, played.Round(time.Second), r,
 		(hub1.CPU - hub0.CPU).Seconds(), wall.Seconds(), share(hub0, hub1), hub1.PeakKiB/1024, hub1.RSSKiB/1024,
 		share(self0, self1), loadBefore, hubtest.LoadAvg())
 	if r.Lost > 0 || r.Skipped > 0 {
