@@ -61,7 +61,9 @@ type Config struct {
 	// ignored (and logged), so a publisher cannot fill the database with
 	// made-up boards.
 	MaxBoards int
-	// Live, if set, is told of each message after its commit, and of each
+	// Live, if set, is told of each message once the database holds it
+	// (after this hub's commit, or another hub's on the same database,
+	// in the order of the board's seqs), and of each
 	// board's status after it is stored: the hub's live broadcast
 	// (hub/live). Its calls come in the order of storing, from one
 	// goroutine, and must not block.
@@ -74,7 +76,8 @@ type Config struct {
 
 // Notifier is told what the hub stored (Config.Live).
 type Notifier interface {
-	// Stored: message m, published as body, is committed.
+	// Stored: message m, published as body, is committed (by this hub
+	// or another hub on the same database).
 	Stored(m referee.Message, body []byte)
 	// Status: the board's MQTT status is stored.
 	Status(board, status string)
@@ -375,9 +378,12 @@ func (in *ingester) event(ctx context.Context, name string, payload []byte) {
 	b.stored(m.Seq, in.now())
 	if stored {
 		in.log.Debug("hub: stored", "board", name, "seq", m.Seq, "kind", m.Kind)
-		if in.cfg.Live != nil {
-			in.cfg.Live.Stored(m, payload)
-		}
+	}
+	// Not stored: another hub on the same database committed it first
+	// (this hub held only the seq before it). This hub's viewers need it
+	// all the same.
+	if in.cfg.Live != nil {
+		in.cfg.Live.Stored(m, payload)
 	}
 }
 

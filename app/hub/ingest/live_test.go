@@ -82,3 +82,43 @@ func TestLiveAfterCommit(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// Two hubs on one database (a league): each hands on every message of
+// the board to its own viewers, once, in order, whichever hub committed
+// it; the hub that finds a message stored already by the other still
+// hands it on (its viewers saw none of the other's moves before).
+func TestLiveOfTwoHubsOnOneDatabase(t *testing.T) {
+	dbURL := filepath.Join(t.TempDir(), "hub.db")
+	url := startBroker(t)
+	check, err := store.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Close()
+	ns := []*notifier{{s: check}, {s: check}}
+	for _, n := range ns {
+		startHub(t, url, dbURL, func(c *ingest.Config) { c.Live = n })
+	}
+	l := startBoard(t, url, "club-1", 0)
+	play(t, l, teamsMoves[:12]...)
+	last := l.State().Seq
+	waitHeld(t, check, "club-1", last)
+	for i, n := range ns {
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			n.mu.Lock()
+			got, unstored := append([]uint64(nil), n.seqs...), n.unstored
+			n.mu.Unlock()
+			if len(got) >= int(last) || time.Now().After(deadline) {
+				if want := seqRange(1, last); !reflect.DeepEqual(got, want) {
+					t.Errorf("hub %d handed on %v, want %v", i+1, got, want)
+				}
+				if len(unstored) > 0 {
+					t.Errorf("hub %d handed on before the store held them: %v", i+1, unstored)
+				}
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}

@@ -15,18 +15,20 @@ import (
 )
 
 // childEnv makes the test binary a hub process (TestMain): the database
-// URL and the broker URL, separated by a space.
+// URL, the broker URL and, optionally, the web server's address,
+// separated by spaces (the web server off without it).
 const childEnv = "BOARDD_LEAGUE_HUB_CHILD"
 
 func TestMain(m *testing.M) {
 	if v := os.Getenv(childEnv); v != "" {
-		db, broker, _ := strings.Cut(v, " ")
+		f := append(strings.Fields(v), "off")
+		db, broker, web := f[0], f[1], f[2]
 		state, err := os.MkdirTemp("", "boardd-league-hub-")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		h, err := server.Start(context.Background(), server.Config{DB: db, Broker: broker, Web: "off", StateDir: state})
+		h, err := server.Start(context.Background(), server.Config{DB: db, Broker: broker, Web: web, StateDir: state})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -42,10 +44,18 @@ func TestMain(m *testing.M) {
 // the boards from the node; kill sends it SIGKILL.
 func hubProcess(t *testing.T, db, node string) (kill func()) {
 	t.Helper()
-	_, _, kill = hubtest.Child(t, []string{childEnv + "=" + db + " " + hubURL(node)}, func(line string) bool {
+	_, kill = hubProcessWeb(t, db, node, "off")
+	return kill
+}
+
+// hubProcessWeb is hubProcess with the hub's web server on web; it
+// returns the process's id too.
+func hubProcessWeb(t *testing.T, db, node, web string) (pid int, kill func()) {
+	t.Helper()
+	_, pid, kill = hubtest.Child(t, []string{childEnv + "=" + db + " " + hubURL(node) + " " + web}, func(line string) bool {
 		return strings.HasPrefix(line, "hub: taking in the boards from ")
 	})
-	return kill
+	return pid, kill
 }
 
 // apiBoard is a board as GET /api/boards answers it.

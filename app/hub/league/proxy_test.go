@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"boardd/app/hub/hubtest"
 	"boardd/app/hub/server"
 	"boardd/app/hub/store"
 	"boardd/app/hub/store/pgtest"
@@ -50,12 +51,7 @@ func startNginx(t *testing.T, hubs ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := hubtest.FreeAddr(t)
 	conf := string(site)
 	for _, r := range [][2]string{{"server hub1:8090", "server " + hubs[0]}, {"server hub2:8090", "server " + hubs[1]},
 		{"listen 80;", "listen " + addr + ";"}, {"listen [::]:80;", ""}} {

@@ -87,6 +87,15 @@ func (n *Node) MQTTURL() string { return fmt.Sprintf("tcp://127.0.0.1:%d", n.MQT
 // Running reports whether the node's process is up.
 func (n *Node) Running() bool { return n.cmd != nil }
 
+// Pid is the node's process id (0 when it is not running), to measure
+// its CPU and memory.
+func (n *Node) Pid() int {
+	if n.cmd == nil {
+		return 0
+	}
+	return n.cmd.Process.Pid
+}
+
 // Cluster is a running throw-away NATS cluster.
 type Cluster struct {
 	t     testing.TB

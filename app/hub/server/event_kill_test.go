@@ -7,7 +7,6 @@ import (
 	"encoding/csv"
 	"flag"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/cookiejar"
 	neturl "net/url"
@@ -99,7 +98,7 @@ type playedGame struct {
 func runKilledEvent(t *testing.T, kind, db string, plies int) {
 	began := time.Now()
 	e := &killedEvent{t: t, kind: kind, state: t.TempDir(), db: db, live: map[string]*referee.Live{}, eventName: "Club night " + kind}
-	e.mqtt, e.web = freeAddr(t), freeAddr(t)
+	e.mqtt, e.web = hubtest.FreeAddr(t), hubtest.FreeAddr(t)
 	t.Cleanup(func() {
 		if t.Failed() {
 			log, _ := os.ReadFile(filepath.Join(e.state, "hub.log"))
@@ -860,17 +859,6 @@ func realGames(t *testing.T, kind string, plies int) [][]string {
 	return out
 }
 
-// freeAddr is a free loopback address (for a hub that starts again on
-// the same addresses).
-func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // A board that goes away while the hub is down (the hub killed with
 // SIGKILL, its broker with it, so the board's last will never reaches
 // it) is offline on the hub's page when the hub is back: the director
@@ -878,7 +866,7 @@ func freeAddr(t *testing.T) string {
 // shown playing that is gone would take its table's new_game into the
 // void. The board that comes back shows its moves and is not offline.
 func TestHubBackShowsGoneBoardsOffline(t *testing.T) {
-	state, addr, webAddr := t.TempDir(), freeAddr(t), freeAddr(t)
+	state, addr, webAddr := t.TempDir(), hubtest.FreeAddr(t), hubtest.FreeAddr(t)
 	join, kill := hubProcess(t, state, addr, webAddr)
 	u, _ := neturl.Parse(join)
 	pw, _ := u.User.Password()

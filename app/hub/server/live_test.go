@@ -167,7 +167,7 @@ func hubURL(t *testing.T, raw string) joined {
 // messages the database holds).
 func TestLiveStreamAcrossKill(t *testing.T) {
 	state := t.TempDir()
-	mqttAddr, webAddr := freePort(t), freePort(t)
+	mqttAddr, webAddr := hubtest.FreeAddr(t), hubtest.FreeAddr(t)
 	join, kill, _ := hubProcessWeb(t, state, mqttAddr, webAddr)
 	pw := strings.TrimPrefix(strings.Split(join, "@")[0], "mqtt://board:")
 	l := hubtest.Start(t, hubtest.Board{Broker: "tcp://" + mqttAddr, User: server.BoardUser, Password: pw, Name: "club-9"})

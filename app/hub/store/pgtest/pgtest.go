@@ -141,6 +141,15 @@ func (s *Server) launch(port int) error {
 	return nil
 }
 
+// Pid is the id of the running postgres (the postmaster; its backends
+// are its children), 0 when it is stopped.
+func (s *Server) Pid() int {
+	if s.cmd == nil {
+		return 0
+	}
+	return s.cmd.Process.Pid
+}
+
 // Stop stops the server (a fast shutdown; killed after 10 s): the
 // database is gone for its clients until Restart.
 func (s *Server) Stop() {
