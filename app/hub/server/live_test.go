@@ -67,8 +67,11 @@ func TestLiveStreams(t *testing.T) {
 	a := hubtest.Start(t, hubtest.Board{Broker: u.broker, User: u.user, Password: u.password, Name: "a"})
 	b := hubtest.Start(t, hubtest.Board{Broker: u.broker, User: u.user, Password: u.password, Name: "b"})
 	base := "http://" + h.WebAddr
+	// Both boards' first message (the game's start) stored before the
+	// viewer comes: the counts below are the moves played after it (the
+	// boards' retained state can show them playing a moment earlier).
 	boards(t, h, "both boards", func(bs []apiBoard) bool {
-		return len(bs) == 2 && bs[0].Status == "playing" && bs[1].Status == "playing"
+		return len(bs) == 2 && bs[0].Status == "playing" && bs[1].Status == "playing" && bs[0].LastSeq == 1 && bs[1].LastSeq == 1
 	})
 
 	ctx, cancel := context.WithCancel(context.Background())
