@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	neturl "net/url"
 	"strconv"
 	"strings"
@@ -70,9 +71,24 @@ func TestLiveStreams(t *testing.T) {
 	// Both boards' first message (the game's start) stored before the
 	// viewer comes: the counts below are the moves played after it (the
 	// boards' retained state can show them playing a moment earlier).
-	boards(t, h, "both boards", func(bs []apiBoard) bool {
-		return len(bs) == 2 && bs[0].Status == "playing" && bs[1].Status == "playing" && bs[0].LastSeq == 1 && bs[1].LastSeq == 1
-	})
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		var bs []struct {
+			Status  string `json:"status"`
+			LastSeq uint64 `json:"last_seq"`
+		}
+		resp, err := http.Get(base + "/api/boards")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = json.NewDecoder(resp.Body).Decode(&bs)
+		resp.Body.Close()
+		if err == nil && len(bs) == 2 && bs[0].Status == "playing" && bs[1].Status == "playing" && bs[0].LastSeq == 1 && bs[1].LastSeq == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("GET /api/boards: %+v, %v; want both boards playing with their first message stored", bs, err)
+		}
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	evs, err := hubtest.Events(ctx, base+"/api/live", "")

@@ -40,7 +40,6 @@ type apiBoard struct {
 	Status   string `json:"status"`
 	Moves    int    `json:"moves"`
 	LastMove string `json:"last_move"`
-	LastSeq  uint64 `json:"last_seq"`
 }
 
 // boards waits (20 s at most) until GET /api/boards answers what ok wants.
