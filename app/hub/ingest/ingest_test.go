@@ -100,6 +100,18 @@ func startHub(t *testing.T, url, dbURL string, edit ...func(*ingest.Config)) *hu
 	return h
 }
 
+// openStore opens the test's database beside the hub, to check what it
+// holds; closed when the test ends.
+func openStore(t *testing.T, dbURL string) *store.Store {
+	t.Helper()
+	s, err := store.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
 // waitHeld waits (20 s at most) until the store holds seq of board.
 func waitHeld(t *testing.T, s *store.Store, name string, seq uint64) {
 	t.Helper()
@@ -176,11 +188,7 @@ func TestHubStoppedMidGameResumes(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			dbURL := b.newDB(t)
 			url := startBroker(t)
-			check, err := store.Open(context.Background(), dbURL)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer check.Close()
+			check := openStore(t, dbURL)
 			l := startBoard(t, url, "club-1", 0)
 
 			h := startHub(t, url, dbURL)
@@ -254,11 +262,7 @@ func TestHubStoppedMidGameResumes(t *testing.T) {
 func TestHubAsksABoardThatJoinsAgain(t *testing.T) {
 	url := startBroker(t)
 	dbURL := filepath.Join(t.TempDir(), "hub.db")
-	check, err := store.Open(context.Background(), dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer check.Close()
+	check := openStore(t, dbURL)
 	b := hubtest.Board{Broker: url, User: boardUser.Name, Password: boardUser.Password, Name: "club-5"}
 	l := hubtest.Live(t, b)
 	off := hubtest.Mirror(t, b, l)
@@ -367,11 +371,7 @@ func (b *replayBoard) first(check *store.Store) {
 func TestHubAsksForWhatAReplayLostOnTheWay(t *testing.T) {
 	url := startBroker(t)
 	dbURL := filepath.Join(t.TempDir(), "hub.db")
-	check, err := store.Open(context.Background(), dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer check.Close()
+	check := openStore(t, dbURL)
 	b := newReplayBoard(t, url, "club-8")
 	startHub(t, url, dbURL, func(c *ingest.Config) { c.ReplayAfter = time.Hour })
 	b.first(check)
@@ -398,11 +398,7 @@ func TestHubAsksForWhatAReplayLostOnTheWay(t *testing.T) {
 func TestHubAsksAgainWhenAWholeReplayIsLost(t *testing.T) {
 	url := startBroker(t)
 	dbURL := filepath.Join(t.TempDir(), "hub.db")
-	check, err := store.Open(context.Background(), dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer check.Close()
+	check := openStore(t, dbURL)
 	b := newReplayBoard(t, url, "club-7")
 	startHub(t, url, dbURL, func(c *ingest.Config) { c.ReplayAfter = 300 * time.Millisecond })
 	b.first(check)
@@ -431,11 +427,7 @@ func TestHubRecordsWhatABoardNoLongerKeeps(t *testing.T) {
 		t.Fatalf("the board is at seq %d, want more than it keeps", last)
 	}
 	h := startHub(t, url, dbURL)
-	check, err := store.Open(context.Background(), dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer check.Close()
+	check := openStore(t, dbURL)
 	waitHeld(t, check, "club-2", last)
 	h.stop()
 	ctx := context.Background()
@@ -462,11 +454,7 @@ func TestHubAsksNoReplayWhileUpToDate(t *testing.T) {
 	dbURL := filepath.Join(t.TempDir(), "hub.db")
 	l := startBoard(t, url, "club-3", 0)
 	startHub(t, url, dbURL)
-	check, err := store.Open(context.Background(), dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer check.Close()
+	check := openStore(t, dbURL)
 	waitHeld(t, check, "club-3", l.State().Seq)
 
 	asks, _ := watchReplays(t, url, "club-3")
@@ -488,11 +476,7 @@ func TestHubStopsAskingWhenTheBoardHasNoMore(t *testing.T) {
 	dbURL := filepath.Join(t.TempDir(), "hub.db")
 	l := startBoard(t, url, "club-4", 0)
 	startHub(t, url, dbURL)
-	check, err := store.Open(context.Background(), dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer check.Close()
+	check := openStore(t, dbURL)
 	waitHeld(t, check, "club-4", l.State().Seq)
 
 	asks, replies := watchReplays(t, url, "club-4")
@@ -526,11 +510,7 @@ func TestHubBoundsWhatItTakesIn(t *testing.T) {
 	url := startBroker(t)
 	dbURL := filepath.Join(t.TempDir(), "hub.db")
 	startHub(t, url, dbURL, func(c *ingest.Config) { c.MaxBoards = 2 })
-	check, err := store.Open(context.Background(), dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer check.Close()
+	check := openStore(t, dbURL)
 	pub := publisher(t, url)
 	send := func(board, game string, seq uint64) {
 		m, _ := json.Marshal(referee.Message{Seq: seq, Board: board, Game: game, Kind: referee.MsgGameStart, Variant: "teams"})
@@ -579,11 +559,7 @@ func TestHubOutlivesTheDatabase(t *testing.T) {
 	pg := pgtest.Start(t)
 	dbURL := pg.NewDB(t)
 	url := startBroker(t)
-	check, err := store.Open(context.Background(), dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer check.Close()
+	check := openStore(t, dbURL)
 	l := startBoard(t, url, "club-5", 0)
 	startHub(t, url, dbURL)
 	play(t, l, teamsMoves[:4]...)

@@ -46,11 +46,7 @@ func (n *notifier) Status(board, status string) {
 func TestLiveAfterCommit(t *testing.T) {
 	dbURL := filepath.Join(t.TempDir(), "hub.db")
 	url := startBroker(t)
-	check, err := store.Open(context.Background(), dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer check.Close()
+	check := openStore(t, dbURL)
 	n := &notifier{s: check}
 	live := func(c *ingest.Config) { c.Live = n }
 	l := startBoard(t, url, "club-1", 0)
@@ -90,11 +86,7 @@ func TestLiveAfterCommit(t *testing.T) {
 func TestLiveOfTwoHubsOnOneDatabase(t *testing.T) {
 	dbURL := filepath.Join(t.TempDir(), "hub.db")
 	url := startBroker(t)
-	check, err := store.Open(context.Background(), dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer check.Close()
+	check := openStore(t, dbURL)
 	ns := []*notifier{{s: check}, {s: check}}
 	for _, n := range ns {
 		startHub(t, url, dbURL, func(c *ingest.Config) { c.Live = n })
