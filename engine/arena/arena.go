@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,16 +28,93 @@ import (
 	"boardd/rules/pgn4"
 )
 
+// MallocEnv is the opponent's environment in matches: glibc keeps freed
+// memory in the heap instead of handing it back to the system. 4pchess
+// allocates large tables in every iteration of its search; on a virtual
+// machine, where touching fresh memory is slow, it otherwise spends about
+// 100 ms an iteration before it searches (depth 13 after 1.7 s instead of
+// 0.4 s). An ordinary machine behaves as with these settings.
+const MallocEnv = "MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=17179869184 MALLOC_TOP_PAD_=268435456"
+
+// ReadStarts reads a list of start positions, one FEN4 a line (blank
+// lines and lines starting with # skipped), as 4pchess's
+// FENs_4PC_balanced.txt.
+func ReadStarts(v *rules.Variant, text string) ([]string, error) {
+	var starts []string
+	for i, l := range strings.Split(text, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		if _, err := rules.NewGame(v, l); err != nil {
+			return nil, fmt.Errorf("line %d: %v", i+1, err)
+		}
+		starts = append(starts, l)
+	}
+	if len(starts) == 0 {
+		return nil, errors.New("no start position in the list")
+	}
+	return starts, nil
+}
+
 // Player chooses moves for the seats it holds.
 type Player interface {
 	// Name says who the player is in reports and PGN4 tags.
 	Name() string
-	// Move returns the token of the move the player chooses for the seat
-	// to move in g (PGN4 such as "Nj1-i3" or "O-O", or squares such as
-	// "h2-h4" or "h10-h11=Q"), and how long the player took to answer.
-	Move(ctx context.Context, g *rules.Game, movetime time.Duration) (string, time.Duration, error)
+	// Move returns the player's answer for the seat to move in g: the
+	// token of the move it chooses (PGN4 such as "Nj1-i3" or "O-O", or
+	// squares such as "h2-h4" or "h10-h11=Q"), how long it took, and what
+	// its last "info" line said of its search.
+	Move(ctx context.Context, g *rules.Game, movetime time.Duration) (Answer, error)
 	// Close ends the player's process, if it keeps one.
 	Close() error
+}
+
+// Answer is a player's answer to one position.
+type Answer struct {
+	// Token is the move as the player wrote it.
+	Token string
+	// Took is the wall time from the question to the answer.
+	Took time.Duration
+	// Info is what the player's last "info" line before the answer said
+	// of its search (zero when it said nothing).
+	Info Info
+}
+
+// Info is a search's report: the depth it completed, the positions it
+// searched and the time it said it took.
+type Info struct {
+	Depth int
+	Nodes int64
+	Time  time.Duration
+}
+
+// parseInfo reads "info depth 8 score 36 nodes 157256 nps 404808 time
+// 388ms" (boardd) or "info depth 13 time 333 nodes 67454 pv … score 124"
+// (4pchess: the time in milliseconds); ok is false for any other line.
+func parseInfo(line string) (Info, bool) {
+	f := strings.Fields(line)
+	if len(f) < 3 || f[0] != "info" || f[1] != "depth" {
+		return Info{}, false
+	}
+	var in Info
+	for i := 1; i+1 < len(f); i++ {
+		switch f[i] {
+		case "depth":
+			in.Depth, _ = strconv.Atoi(f[i+1])
+		case "nodes":
+			in.Nodes, _ = strconv.ParseInt(f[i+1], 10, 64)
+		case "time":
+			if ms, err := strconv.ParseInt(f[i+1], 10, 64); err == nil {
+				in.Time = time.Duration(ms) * time.Millisecond
+			} else if d, err := time.ParseDuration(f[i+1]); err == nil {
+				in.Time = d
+			}
+		case "pv":
+			i = len(f) // the moves of the line follow
+		}
+	}
+	return in, in.Depth > 0
 }
 
 // IllegalMoveError is a move a player answered that the rules refuse (or
@@ -93,6 +171,11 @@ type Config struct {
 	OpeningPlies int
 	// Seed makes the openings reproducible.
 	Seed uint64
+	// Starts, when not empty, are the positions (FEN4) that open the
+	// pairs of games instead of random plies: pair i plays Starts[i mod
+	// len], once from each side (4pchess's FENs_4PC_balanced.txt is such a
+	// list).
+	Starts []string
 	// MaxTurns stops a game that goes on (a draw); 0 means 600.
 	MaxTurns int
 }
@@ -118,6 +201,47 @@ type Outcome struct {
 	// index 0 boardd, 1 the opponent; Moves counts each side's moves.
 	Time, MaxTime [2]time.Duration
 	Moves         [2]int
+	// Search adds up what each side's info lines said: depths, nodes and
+	// search time, over Searched moves.
+	Search [2]SearchSum
+}
+
+// SearchSum adds up the searches of one side.
+type SearchSum struct {
+	Searched int
+	Depth    int
+	Nodes    int64
+	Time     time.Duration
+}
+
+func (s *SearchSum) add(in Info) {
+	if in.Depth == 0 {
+		return
+	}
+	s.Searched++
+	s.Depth += in.Depth
+	s.Nodes += in.Nodes
+	s.Time += in.Time
+}
+
+func (s *SearchSum) merge(o SearchSum) {
+	s.Searched += o.Searched
+	s.Depth += o.Depth
+	s.Nodes += o.Nodes
+	s.Time += o.Time
+}
+
+// String is "depth 8.1, 412 knodes/s" (mean depth, nodes per second of
+// search time as the engine measured it).
+func (s SearchSum) String() string {
+	if s.Searched == 0 {
+		return "no info"
+	}
+	nps := 0.0
+	if s.Time > 0 {
+		nps = float64(s.Nodes) / s.Time.Seconds()
+	}
+	return fmt.Sprintf("depth %.1f, %.0f knodes/s", float64(s.Depth)/float64(s.Searched), nps/1000)
 }
 
 // Won, Drew and Lost say how the game went for boardd.
@@ -181,17 +305,23 @@ func (c Config) PlayGame(ctx context.Context, i int, bot, opp Player) (Outcome, 
 	if c.Variant.Mode != rules.Teams {
 		return Outcome{}, fmt.Errorf("arena: variant %s: only chess.com Teams is supported (4pchess plays Teams)", c.Variant.Name)
 	}
-	g, err := rules.NewGame(c.Variant, "")
+	start := ""
+	if len(c.Starts) > 0 {
+		start = c.Starts[(i/2)%len(c.Starts)]
+	}
+	g, err := rules.NewGame(c.Variant, start)
 	if err != nil {
-		return Outcome{}, err
+		return Outcome{}, fmt.Errorf("arena: game %d's start: %v", i+1, err)
 	}
 	o := Outcome{Index: i, Game: g, BotSeats: [2]rules.Seat{rules.Red, rules.Yellow}}
 	if i%2 == 1 {
 		o.BotSeats = [2]rules.Seat{rules.Blue, rules.Green}
 	}
-	opening, err := c.Opening(i / 2)
-	if err != nil {
-		return o, err
+	var opening []rules.Move
+	if start == "" {
+		if opening, err = c.Opening(i / 2); err != nil {
+			return o, err
+		}
 	}
 	for _, m := range opening {
 		if _, err := g.Play(m); err != nil {
@@ -229,7 +359,8 @@ func (c Config) PlayGame(ctx context.Context, i int, bot, opp Player) (Outcome, 
 			continue
 		}
 		fen := g.Position().FEN4()
-		tok, took, err := p.Move(ctx, g, c.MoveTime)
+		ans, err := p.Move(ctx, g, c.MoveTime)
+		tok, took := ans.Token, ans.Took
 		if err != nil {
 			if ctx.Err() != nil {
 				return o, ctx.Err()
@@ -239,6 +370,7 @@ func (c Config) PlayGame(ctx context.Context, i int, bot, opp Player) (Outcome, 
 		o.Time[side] += took
 		o.MaxTime[side] = max(o.MaxTime[side], took)
 		o.Moves[side]++
+		o.Search[side].add(ans.Info)
 		m, err := pgn4.Resolve(g, tok)
 		if err == nil {
 			_, err = g.Play(m)
@@ -274,6 +406,7 @@ type Tally struct {
 	// Time, MaxTime and Moves as in Outcome, over all games.
 	Time, MaxTime [2]time.Duration
 	Moves         [2]int
+	Search        [2]SearchSum
 }
 
 // Add counts one game.
@@ -297,6 +430,7 @@ func (t *Tally) Add(o Outcome) {
 		t.Time[i] += o.Time[i]
 		t.MaxTime[i] = max(t.MaxTime[i], o.MaxTime[i])
 		t.Moves[i] += o.Moves[i]
+		t.Search[i].merge(o.Search[i])
 	}
 }
 
@@ -318,7 +452,7 @@ func (t Tally) String() string {
 	}
 	for i, who := range []string{"boardd", "opponent"} {
 		if t.Moves[i] > 0 {
-			fmt.Fprintf(&b, "; %s %s/move (max %s)", who, (t.Time[i] / time.Duration(t.Moves[i])).Round(time.Millisecond), t.MaxTime[i].Round(time.Millisecond))
+			fmt.Fprintf(&b, "; %s %s/move (max %s), %s", who, (t.Time[i] / time.Duration(t.Moves[i])).Round(time.Millisecond), t.MaxTime[i].Round(time.Millisecond), t.Search[i])
 		}
 	}
 	return b.String()

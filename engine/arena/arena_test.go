@@ -29,6 +29,8 @@ var (
 	outDir    = flag.String("arena.out", "", "TestVersus: directory for the games' PGN4 (default a new temporary directory)")
 	botArgs   = flag.String("arena.args", "", "TestVersus: more arguments for boardd bestmove, space-separated")
 	setup     = flag.String("arena.setup", "", "TestVersus: lines sent to the opponent after uci, separated by ';'")
+	fens      = flag.String("arena.fens", "", "TestVersus: a file of start positions (FEN4, one a line, as 4pchess's FENs_4PC_balanced.txt): game pair N plays line N, once from each side, instead of random openings")
+	oppEnv    = flag.String("arena.env", MallocEnv, "TestVersus: the opponent's extra environment, space-separated NAME=value (default: glibc keeps freed memory, as an ordinary machine effectively does; \"\" for none)")
 )
 
 // The test binary doubles as the fake engines the harness tests play
@@ -106,7 +108,11 @@ func fakeUCI(mode string) {
 				silent = false
 				continue
 			}
-			fmt.Println("info depth 1\nbestmove " + Squares(g.LegalMoves()[0]))
+			fmt.Println("info depth 1")
+			if d := os.Getenv("ARENA_FAKE_DEPTH"); d != "" {
+				fmt.Printf("info depth %s time 12 nodes 3456 pv %s score 5 nps 288000\n", d, Squares(g.LegalMoves()[0]))
+			}
+			fmt.Println("bestmove " + Squares(g.LegalMoves()[0]))
 			if mode == "fake-uci-late" {
 				// A second, late answer (as a search that was asked
 				// again and finished after all): a move of this seat,
@@ -131,6 +137,16 @@ func fakeBestmove(args []string) {
 	}
 	m := g.LegalMoves()[len(g.LegalMoves())-1]
 	fmt.Printf("info depth 1\nbestmove %s\n", g.Position().MoveText(m))
+}
+
+// loadavg is /proc/loadavg's line (the machine's load, reported with a
+// match: only matches on an idle machine count).
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown\n"
+	}
+	return string(b)
 }
 
 func self(t *testing.T) string {
@@ -253,12 +269,12 @@ func TestAsksAgainWhenNoAnswer(t *testing.T) {
 	g, _ := rules.NewGame(teams(), "")
 	u := &UCI{Path: self(t), Args: []string{"fake-uci-silent"}}
 	defer u.Close()
-	tok, _, err := u.Move(context.Background(), g, 10*time.Millisecond)
+	ans, err := u.Move(context.Background(), g, 10*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pgn4.Resolve(g, tok); err != nil || u.NoAnswer != 1 {
-		t.Errorf("answer %q (%v) after %d retries; want a legal move after 1", tok, err, u.NoAnswer)
+	if _, err := pgn4.Resolve(g, ans.Token); err != nil || u.NoAnswer != 1 {
+		t.Errorf("answer %q (%v) after %d retries; want a legal move after 1", ans.Token, err, u.NoAnswer)
 	}
 }
 
@@ -286,12 +302,12 @@ func TestBestmoveErrors(t *testing.T) {
 		{"/bin/true", "want \"bestmove <move>\""},
 	} {
 		b := &Bestmove{Binary: tc.bin, Variant: "teams"}
-		if _, _, err := b.Move(context.Background(), g, time.Millisecond); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := b.Move(context.Background(), g, time.Millisecond); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err %v, want %q", tc.bin, err, tc.want)
 		}
 	}
 	u := &UCI{Path: "/nonexistent/engine"}
-	if _, _, err := u.Move(context.Background(), g, time.Millisecond); err == nil || !strings.Contains(err.Error(), "/nonexistent/engine") {
+	if _, err := u.Move(context.Background(), g, time.Millisecond); err == nil || !strings.Contains(err.Error(), "/nonexistent/engine") {
 		t.Errorf("missing engine: %v", err)
 	}
 }
@@ -334,7 +350,7 @@ func TestVersus(t *testing.T) {
 		if *baseline != "" {
 			return &Bestmove{Binary: *baseline, Variant: "teams", Label: "baseline"}
 		}
-		return &UCI{Path: *opponent, Setup: lines, Label: filepath.Base(*opponent)}
+		return &UCI{Path: *opponent, Setup: lines, Env: strings.Fields(*oppEnv), Label: filepath.Base(*opponent)}
 	}
 	oppName := *opponent
 	if *baseline != "" {
@@ -344,6 +360,18 @@ func TestVersus(t *testing.T) {
 	noAnswer := 0
 	defer func() { opp.Close() }()
 	c := Config{Variant: teams(), Games: *games, MoveTime: *movetime, OpeningPlies: *plies, Seed: *seed}
+	if *fens != "" {
+		text, err := os.ReadFile(*fens)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Starts, err = ReadStarts(c.Variant, string(text)); err != nil {
+			t.Fatalf("%s: %v", *fens, err)
+		}
+	}
+	if *opponent != "" {
+		fmt.Printf("opponent %s, environment %q; load %s", *opponent, *oppEnv, loadavg())
+	}
 	var tally Tally
 	for i := *first - 1; i < *first-1+c.Games; i++ {
 		o, err := c.PlayGame(context.Background(), i, bot, opp)
@@ -380,6 +408,7 @@ func TestVersus(t *testing.T) {
 		fmt.Println(line)
 	}
 	fmt.Printf("arena vs %s at %s/move: %s\n", oppName, *movetime, tally)
+	fmt.Printf("load at the end %s", loadavg())
 	if u, ok := opp.(*UCI); ok {
 		noAnswer += u.NoAnswer
 	}
@@ -391,5 +420,88 @@ func TestVersus(t *testing.T) {
 	}
 	if tally.Illegal[1] > 0 {
 		t.Logf("the opponent played %d moves boardd's rules call illegal (see the games above)", tally.Illegal[1])
+	}
+}
+
+// TestParseInfo reads the search reports of boardd bestmove and 4pchess.
+func TestParseInfo(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want Info
+		ok   bool
+	}{
+		{"info depth 8 score 36 nodes 157256 nps 404808 time 388ms", Info{Depth: 8, Nodes: 157256, Time: 388 * time.Millisecond}, true},
+		{"info depth 13 time 333 nodes 67454 pv h2-h3 b7-c7 i13-i12 score 124 nps 202564", Info{Depth: 13, Nodes: 67454, Time: 333 * time.Millisecond}, true},
+		{"info depth 1", Info{Depth: 1}, true},
+		{"info string depth 9", Info{}, false},
+		{"bestmove h2-h3", Info{}, false},
+		{"info depth x nodes 5", Info{Nodes: 5}, false},
+	} {
+		got, ok := parseInfo(tc.line)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("parseInfo(%q) = %+v, %v; want %+v, %v", tc.line, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestEngineEnvAndInfo: the opponent's extra environment reaches it, and
+// its last info line before the answer is the answer's Info and adds up
+// in the tally.
+func TestEngineEnvAndInfo(t *testing.T) {
+	g, _ := rules.NewGame(teams(), "")
+	u := &UCI{Path: self(t), Args: []string{"fake-uci-first"}, Env: []string{"ARENA_FAKE_DEPTH=7"}}
+	defer u.Close()
+	ans, err := u.Move(context.Background(), g, 10*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fake prints "info depth 1", then, with ARENA_FAKE_DEPTH in its
+	// environment, "info depth 7 time 12 nodes 3456 pv …": the last
+	// counts.
+	if want := (Info{Depth: 7, Nodes: 3456, Time: 12 * time.Millisecond}); ans.Info != want {
+		t.Errorf("info %+v; want %+v (the environment's depth, from the last line)", ans.Info, want)
+	}
+	var s SearchSum
+	s.add(Info{Depth: 7, Nodes: 3456, Time: 12 * time.Millisecond})
+	s.add(Info{Depth: 9, Nodes: 6544, Time: 8 * time.Millisecond})
+	s.add(Info{}) // no report: not counted
+	if got := s.String(); got != "depth 8.0, 500 knodes/s" {
+		t.Errorf("sum %q; want depth 8.0, 500 knodes/s", got)
+	}
+}
+
+// TestStartsFromAList: with a list of start positions, game pair N starts
+// from line N, once with boardd on Red and Yellow and once on Blue and
+// Green; a bad line is named.
+func TestStartsFromAList(t *testing.T) {
+	text, err := os.ReadFile("testdata/balanced3.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts, err := ReadStarts(teams(), string(text))
+	if err != nil || len(starts) != 3 {
+		t.Fatalf("ReadStarts: %d starts, %v; want 3", len(starts), err)
+	}
+	bot := &Bestmove{Binary: self(t), Variant: "teams"}
+	opp := &UCI{Path: self(t), Args: []string{"fake-uci-first"}}
+	defer opp.Close()
+	c := Config{Variant: teams(), MoveTime: 10 * time.Millisecond, MaxTurns: 4, Starts: starts, OpeningPlies: 4}
+	for i := range 6 {
+		o, err := c.PlayGame(context.Background(), i, bot, opp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := o.Game.StartFEN4(); got != starts[i/2] {
+			t.Errorf("game %d starts from %q; want line %d %q", i+1, got, i/2+1, starts[i/2])
+		}
+		if want := (i%2 == 0); (o.BotSeats[0] == rules.Red) != want {
+			t.Errorf("game %d: boardd on %v", i+1, o.BotSeats)
+		}
+		if o.Turns != 4 || len(o.Game.Records()) != 4 {
+			t.Errorf("game %d: %d turns, %d records; want 4 played from the start position, no random plies", i+1, o.Turns, len(o.Game.Records()))
+		}
+	}
+	if _, err := ReadStarts(teams(), "# a list\n"+starts[0]+"\nnot a position\n"); err == nil || !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("bad line: %v; want an error naming line 3", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -38,25 +39,32 @@ func (b *Bestmove) Name() string {
 }
 
 // Move runs one `boardd bestmove` on the position and returns the token
-// of its last line, "bestmove <move>", and the process's wall time.
-func (b *Bestmove) Move(ctx context.Context, g *rules.Game, movetime time.Duration) (string, time.Duration, error) {
+// of its last line, "bestmove <move>", the process's wall time and its
+// last info line.
+func (b *Bestmove) Move(ctx context.Context, g *rules.Game, movetime time.Duration) (Answer, error) {
 	args := append([]string{"bestmove", "--variant", b.Variant, "--fen4", g.Position().FEN4(), "--movetime", movetime.String()}, b.Args...)
 	cmd := exec.CommandContext(ctx, b.Binary, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	began := time.Now()
 	err := cmd.Run()
-	took := time.Since(began)
+	ans := Answer{Took: time.Since(began)}
 	if err != nil {
-		return "", took, fmt.Errorf("%s %s: %v: %s", b.Binary, strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
+		return ans, fmt.Errorf("%s %s: %v: %s", b.Binary, strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	last := strings.TrimSpace(lines[len(lines)-1])
 	tok, ok := strings.CutPrefix(last, "bestmove ")
 	if !ok {
-		return "", took, fmt.Errorf("%s bestmove: the last line is %q, want \"bestmove <move>\"", b.Binary, last)
+		return ans, fmt.Errorf("%s bestmove: the last line is %q, want \"bestmove <move>\"", b.Binary, last)
 	}
-	return strings.TrimSpace(tok), took, nil
+	for _, l := range lines {
+		if in, ok := parseInfo(l); ok {
+			ans.Info = in
+		}
+	}
+	ans.Token = strings.TrimSpace(tok)
+	return ans, nil
 }
 
 // Close does nothing: there is no process between moves.
@@ -72,6 +80,8 @@ type UCI struct {
 	// Setup are lines sent once after start (e.g. "setoption name
 	// threads value 1").
 	Setup []string
+	// Env is added to the engine's environment (NAME=value).
+	Env []string
 	// Label names the player (default the binary's name).
 	Label string
 
@@ -84,6 +94,7 @@ type UCI struct {
 	cmd   *exec.Cmd
 	in    io.WriteCloser
 	lines chan string
+	info  Info // the last info line await read
 }
 
 // Name says who the player is.
@@ -97,6 +108,9 @@ func (u *UCI) Name() string {
 func (u *UCI) start() error {
 	u.once.Do(func() {
 		cmd := exec.Command(u.Path, u.Args...)
+		if len(u.Env) > 0 {
+			cmd.Env = append(os.Environ(), u.Env...)
+		}
 		in, err := cmd.StdinPipe()
 		if err != nil {
 			u.err = err
@@ -149,6 +163,9 @@ func (u *UCI) await(ctx context.Context, prefix string, limit time.Duration) (st
 			if strings.HasPrefix(l, prefix) {
 				return l, nil
 			}
+			if in, ok := parseInfo(l); ok {
+				u.info = in
+			}
 			if strings.HasPrefix(l, "info string") {
 				said = l
 			}
@@ -161,9 +178,9 @@ func (u *UCI) await(ctx context.Context, prefix string, limit time.Duration) (st
 }
 
 // Move sends the game so far and waits for the engine's bestmove.
-func (u *UCI) Move(ctx context.Context, g *rules.Game, movetime time.Duration) (string, time.Duration, error) {
+func (u *UCI) Move(ctx context.Context, g *rules.Game, movetime time.Duration) (Answer, error) {
 	if err := u.start(); err != nil {
-		return "", 0, err
+		return Answer{}, err
 	}
 	var b strings.Builder
 	b.WriteString("position fen ")
@@ -174,7 +191,7 @@ func (u *UCI) Move(ctx context.Context, g *rules.Game, movetime time.Duration) (
 	}
 	for _, r := range recs {
 		if r.Action != rules.ActMove {
-			return "", 0, fmt.Errorf("%s: the game has a %v turn, which the protocol cannot say", u.Name(), r.Action)
+			return Answer{}, fmt.Errorf("%s: the game has a %v turn, which the protocol cannot say", u.Name(), r.Action)
 		}
 		b.WriteString(" ")
 		b.WriteString(Squares(r.Move))
@@ -184,7 +201,7 @@ func (u *UCI) Move(ctx context.Context, g *rules.Game, movetime time.Duration) (
 	// is answered after the position is set, which waits for any
 	// search still running, so whatever comes before "readyok" is old.
 	if err := u.sync(ctx, b.String()); err != nil {
-		return "", 0, err
+		return Answer{}, err
 	}
 	// 4pchess prints no bestmove when its deadline passes before the
 	// first iteration ends (a loaded machine, a short movetime): after
@@ -194,8 +211,9 @@ func (u *UCI) Move(ctx context.Context, g *rules.Game, movetime time.Duration) (
 	var took time.Duration
 	for try := 0; ; try++ {
 		began := time.Now()
+		u.info = Info{}
 		if _, err := fmt.Fprintf(u.in, "go movetime %s\n", strconv.FormatInt(movetime.Milliseconds(), 10)); err != nil {
-			return "", 0, fmt.Errorf("%s: write: %v", u.Name(), err)
+			return Answer{}, fmt.Errorf("%s: write: %v", u.Name(), err)
 		}
 		var err error
 		l, err = u.await(ctx, "bestmove", 3*movetime+time.Second)
@@ -206,17 +224,17 @@ func (u *UCI) Move(ctx context.Context, g *rules.Game, movetime time.Duration) (
 		if errors.Is(err, errTimeout) && try < 3 {
 			u.NoAnswer++
 			if err := u.sync(ctx, "stop"); err != nil {
-				return "", took, err
+				return Answer{Took: took}, err
 			}
 			continue
 		}
-		return "", took, fmt.Errorf("%s: %v after %q", u.Name(), err, b.String())
+		return Answer{Took: took}, fmt.Errorf("%s: %v after %q", u.Name(), err, b.String())
 	}
 	f := strings.Fields(l)
 	if len(f) < 2 {
-		return "", took, fmt.Errorf("%s: %q names no move", u.Name(), l)
+		return Answer{Took: took}, fmt.Errorf("%s: %q names no move", u.Name(), l)
 	}
-	return f[1], took, nil
+	return Answer{Token: f[1], Took: took, Info: u.info}, nil
 }
 
 // sync sends line and "isready", and reads up to "readyok", dropping what
