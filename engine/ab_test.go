@@ -12,7 +12,7 @@ var (
 	abGames = flag.Int("engine.ab", 0, "TestAB: games per variant of the bot with the terms under trial against the bot without")
 	abTime  = flag.Duration("engine.ab.movetime", 20*time.Millisecond, "TestAB: time per move")
 	abNodes = flag.Int64("engine.ab.nodes", 0, "TestAB: nodes per move instead of a time (reproducible)")
-	abWhat  = flag.String("engine.ab.what", "trial", "TestAB: trial (the terms under trial against none), brs (best-reply search against paranoid, singles modes), lead (singles: the leading opponent weighing half), null (null-move pruning against none, Teams), prune (shallow pruning against none, partnership modes), hist (history with debits, bounds and reductions, against without), delta (quiescence's delta pruning against none), counter (counter-moves against none, partnership modes), brsprune, brshist, brscheck (shallow pruning, history debits, check extensions in best-reply search against none), lmp (late-move pruning at depths 4 and 5 too, against at 1 to 3)")
+	abWhat  = flag.String("engine.ab.what", "trial", "TestAB: trial (the terms under trial against none), brs (best-reply search against paranoid, singles modes), lead (singles: the leading opponent weighing half), null (null-move pruning against none, Teams), prune (shallow pruning against none, partnership modes), hist (history with debits, bounds and reductions, against without), delta (quiescence's delta pruning against none), counter (counter-moves against none, partnership modes), brsprune, brshist, brscheck (shallow pruning, history debits, check extensions in best-reply search against none), lmp (late-move pruning at depths 4 and 5 too, against at 1 to 3), sel (the selective search of the partnership modes against the plain one)")
 	abVars  = flag.String("engine.ab.variants", "teams,ffa", "TestAB: the variants, comma-separated")
 )
 
@@ -62,8 +62,10 @@ func TestAB(t *testing.T) {
 					bp.brsCheck = newSide
 				case "lmp":
 					bp.deepLMP = newSide
+				case "sel":
+					bp.noSel = !newSide
 				default:
-					t.Fatalf("-engine.ab.what %q: want trial, brs, lead, null, prune, hist, delta, counter, brsprune, brshist, brscheck or lmp", *abWhat)
+					t.Fatalf("-engine.ab.what %q: want trial, brs, lead, null, prune, hist, delta, counter, brsprune, brshist, brscheck, lmp or sel", *abWhat)
 				}
 				if newSide {
 					bp.kind = "trial"

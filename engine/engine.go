@@ -152,6 +152,8 @@ type Engine struct {
 	noDelta bool
 	// deepLMP: see searcher.deepLMP.
 	deepLMP bool
+	// noSel switches the selective search (searcher.sel) off.
+	noSel bool
 	// brsPrune, brsHist and brsCheck switch shallow pruning, the history's
 	// debits and check extensions on in best-reply search (under trial).
 	brsPrune, brsHist, brsCheck bool
@@ -269,7 +271,11 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	s.seed = mix(opt.Seed ^ 0x5eed)
 	s.root = b.turn()
 	if s.root != e.lastRoot {
-		if e.thought {
+		// The values stored are the side to move's; only the singles
+		// modes' search values a position by whose side is whose. A
+		// partner's search (one engine for both seats of a side) keeps
+		// the table.
+		if e.thought && (e.lastRoot == noSeat || b.partner[e.lastRoot] != s.root) {
 			e.tt.clear() // a new table is empty: clearing it would only touch every page
 		}
 		e.lastRoot = s.root
@@ -289,6 +295,7 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	s.delta = !s.paranoid && !e.noDelta
 	s.counter = !s.paranoid && !e.noCounter
 	s.deepLMP = e.deepLMP
+	s.sel = !s.paranoid && !e.noSel
 	if !opt.NoTimeLimit {
 		s.timed = true
 		s.deadline = began.Add(allowed)

@@ -68,6 +68,12 @@ type searcher struct {
 	checkExt bool
 	// deepLMP prunes late quiet moves at depths 4 and 5 too (under trial).
 	deepLMP bool
+	// sel is the selective search of the partnership modes: late moves
+	// reduced by depth and move number, late quiet moves pruned at every
+	// depth, a deeper null move and at most maxExt check extensions on a
+	// line (exts[ply] counts those above the node at ply).
+	sel  bool
+	exts [maxPly + 2]int8
 	gained  [numSeats]int // FFA points scored inside the search
 	out     [numSeats]int
 
@@ -211,7 +217,11 @@ func (e *searcher) repeated(ply int) bool {
 // (the rules have no null move); the board's mirror of the pieces stays.
 func (e *searcher) tryNull(depth, ply, beta int) (int, bool) {
 	b := e.b
-	if e.evaluate() < beta {
+	margin := 0
+	if e.sel {
+		margin = 50
+	}
+	if e.evaluate() < beta+margin {
 		return 0, false
 	}
 	mover := b.turn()
@@ -222,6 +232,12 @@ func (e *searcher) tryNull(depth, ply, beta int) (int, bool) {
 	r := 2
 	if depth >= 6 {
 		r = 3
+	}
+	if e.sel {
+		if p := b.partner[mover]; p != noSeat && b.inCheck(p) {
+			return 0, false // the pass may leave the partner's king to be taken
+		}
+		r = min(depth/3+2, depth)
 	}
 	orig, saved := b.p, e.curHash
 	b.p = orig.WithTurn(next)
@@ -461,6 +477,9 @@ func (e *searcher) noMoves(ply int) int {
 	return v - bonus
 }
 
+// maxExt bounds the check extensions on one line of the selective search.
+const maxExt = 3
+
 // rfpMargin is reverse futility's margin per ply of depth left, and
 // futilityMargin[d] what a quiet move d plies from the horizon is
 // assumed to gain at most, in centipawns.
@@ -488,8 +507,10 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 	// short by the horizon: most Teams games end in a mate that a run of
 	// checks (the partner's too) prepares.
 	inCheck := (e.trial || e.checkExt) && b.inCheck(b.turn())
-	if inCheck && ply < maxPly-maxQPly-4 {
+	e.exts[ply+1] = e.exts[ply]
+	if inCheck && ply < maxPly-maxQPly-4 && (!e.sel || e.exts[ply] < maxExt) {
 		depth++
+		e.exts[ply+1]++
 	}
 	if depth <= 0 || ply >= maxPly-maxQPly-1 {
 		return e.quiesce(ply, 0, alpha, beta)
@@ -539,7 +560,22 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 	if shallow || e.deepLMP && e.prune && !pv && !inCheck && ply > 0 && depth <= 5 && beta < mateScore-maxPly && alpha > -mateScore+maxPly {
 		lateMoves = 4 + 3*depth*depth
 	}
-	if e.nullMove && ply > 0 && !inCheck && depth >= 3 && !e.nulled[ply] && beta < mateScore-maxPly && beta > -mateScore+maxPly {
+	// Selective: quiet moves past the first lateQuiets are pruned at any
+	// depth (counted among the quiet moves searched, not all moves).
+	lateQuiets := 1 << 30
+	if e.sel && !inCheck && ply > 0 && alpha > -mateScore+maxPly {
+		lateMoves = 1 << 30
+		if pv {
+			lateQuiets = 5 + depth*depth
+		} else {
+			lateQuiets = 1 + depth*depth/5
+		}
+	}
+	minNull := 3
+	if e.sel {
+		minNull = 2
+	}
+	if e.nullMove && ply > 0 && !inCheck && depth >= minNull && !e.nulled[ply] && beta < mateScore-maxPly && beta > -mateScore+maxPly {
 		if v, ok := e.tryNull(depth, ply, beta); ok {
 			return v
 		}
@@ -562,6 +598,7 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 		limit = 1
 	}
 	passLeft := opp && !br
+	quiets := 0
 	for i := 0; i < limit || passLeft; i++ {
 		pass := i >= limit
 		if pass {
@@ -580,10 +617,24 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 			best, bestMove = mateScore-ply-1, m
 			break
 		}
+		upCapture := e.sel && isCap && !pass && pieceValue[c.kind] > pieceValue[b.mover(m)]
 		u, gain := e.doMove(m, ply)
-		if i > 0 && quiet && !pass && (futile || i >= lateMoves) && best > -mateScore+maxPly && !e.givesCheck(mover) {
+		checks := -1 // not known yet
+		givesCheck := func() bool {
+			if checks < 0 {
+				checks = 0
+				if e.givesCheck(mover) {
+					checks = 1
+				}
+			}
+			return checks == 1
+		}
+		if i > 0 && quiet && !pass && (futile || i >= lateMoves || quiets >= lateQuiets) && best > -mateScore+maxPly && !givesCheck() {
 			e.undoMove(m, u, mover, gain, ply)
 			continue
+		}
+		if e.sel && quiet && !pass && !inCheck && !givesCheck() {
+			quiets++
 		}
 		next := e.sameTeam(mover, b.turn())
 		if pass && !next {
@@ -596,9 +647,44 @@ func (e *searcher) search(depth, ply, alpha, beta int) int {
 		var v int
 		if i == 0 {
 			v = e.child(mover, d, ply+1, alpha, beta)
+		} else if e.sel && !pass {
+			r := 0
+			if depth > 1 && i > 1 {
+				r = 1 + max(0, (depth-5)/3) + i/30
+				if quiet && !givesCheck() {
+					r += 1 + depth/8
+				}
+				if givesCheck() {
+					r--
+				}
+				if pv {
+					r--
+				}
+				if inCheck {
+					r--
+				}
+				if quiet {
+					switch h := e.history[mover][sqByte(m.From())][sqByte(m.To())]; {
+					case h < 0:
+						r++
+					case h > historyMax/2:
+						r--
+					}
+				} else if upCapture {
+					r-- // takes a more valuable piece
+				}
+				r = max(0, min(r, d-1))
+			}
+			v = e.child(mover, d-r, ply+1, alpha, alpha+1)
+			if v > alpha && r > 0 && !e.aborted {
+				v = e.child(mover, d, ply+1, alpha, alpha+1)
+			}
+			if v > alpha && v < beta && pv && !e.aborted {
+				v = e.child(mover, d, ply+1, alpha, beta)
+			}
 		} else {
 			r := 0
-			if quiet && !pass && !inCheck && depth >= 3 && i >= 4 && !(e.checkExt && e.givesCheck(mover)) {
+			if quiet && !pass && !inCheck && depth >= 3 && i >= 4 && !(e.checkExt && givesCheck()) {
 				r = 1
 				if i >= 12 && depth >= 5 {
 					r = 2

@@ -30,6 +30,7 @@ var (
 	botArgs   = flag.String("arena.args", "", "TestVersus: more arguments for boardd bestmove, space-separated")
 	setup     = flag.String("arena.setup", "", "TestVersus: lines sent to the opponent after uci, separated by ';'")
 	fens      = flag.String("arena.fens", "", "TestVersus: a file of start positions (FEN4, one a line, as 4pchess's FENs_4PC_balanced.txt): game pair N plays line N, once from each side, instead of random openings")
+	keepBot   = flag.Bool("arena.uci", false, "TestVersus: run boardd as `boardd uci`, one process kept for the whole match as 4pchess is (default: `boardd bestmove`, a process per move)")
 	oppEnv    = flag.String("arena.env", MallocEnv, "TestVersus: the opponent's extra environment, space-separated NAME=value (default: glibc keeps freed memory, as an ordinary machine effectively does; \"\" for none)")
 )
 
@@ -339,7 +340,12 @@ func TestVersus(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	bot := &Bestmove{Binary: bin, Variant: "teams", Args: strings.Fields(*botArgs)}
+	var bot Player = &Bestmove{Binary: bin, Variant: "teams", Args: strings.Fields(*botArgs)}
+	if *keepBot {
+		u := &UCI{Path: bin, Args: append([]string{"uci", "--variant", "teams"}, strings.Fields(*botArgs)...), Label: "boardd"}
+		defer u.Close()
+		bot = u
+	}
 	var lines []string
 	for _, l := range strings.Split(*setup, ";") {
 		if l = strings.TrimSpace(l); l != "" {
