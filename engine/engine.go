@@ -154,6 +154,12 @@ type Engine struct {
 	deepLMP bool
 	// noSel switches the selective search (searcher.sel) off.
 	noSel bool
+	// plain plays the singles modes as a strong generic engine would:
+	// the partnership modes' search (its pruning, reductions and
+	// extensions) in a paranoid search, on a plain evaluation that
+	// leaves the points out (searcher.plainEval). An opponent to measure
+	// the singles bot against.
+	plain bool
 	// brsPrune, brsHist and brsCheck switch shallow pruning, the history's
 	// debits and check extensions on in best-reply search (under trial).
 	brsPrune, brsHist, brsCheck bool
@@ -296,6 +302,11 @@ func (e *Engine) Think(ctx context.Context, g *rules.Game) (Result, error) {
 	s.counter = !s.paranoid && !e.noCounter
 	s.deepLMP = e.deepLMP
 	s.sel = !s.paranoid && !e.noSel
+	if e.plain && s.paranoid {
+		s.brs = false
+		s.prune, s.hist, s.checkExt, s.delta, s.counter, s.sel = true, true, true, true, true, true
+		s.plainEval = true
+	}
 	if !opt.NoTimeLimit {
 		s.timed = true
 		s.deadline = began.Add(allowed)

@@ -33,7 +33,7 @@ const (
 func (e *searcher) utility(s Seat) int {
 	b := e.b
 	u := 0
-	if b.scoresPoints {
+	if b.scoresPoints && !e.plainEval {
 		u += (b.points(s) + e.gained[s]) * pointWeight
 	}
 	if e.out[s] != 0 || b.eliminated(s) {

@@ -160,3 +160,88 @@ func TestLevelGaps(t *testing.T) {
 			v.Name, h, l, wins, losses, draws, 100*p, 100*ci, float64(turns)/n, time.Since(began).Round(time.Second))
 	}
 }
+
+var (
+	ffaGames   = flag.Int("engine.ffa", 0, "TestFFAFirsts: games against each opponent (the measurement: 200)")
+	ffaOpps    = flag.String("engine.ffa.against", "plain,bot:4", "TestFFAFirsts: the opponents, comma-separated: plain (the Teams search with a plain evaluation) or bot:LEVEL")
+	ffaNodes   = flag.Int64("engine.ffa.nodes", 20000, "TestFFAFirsts: nodes a move of the full time (level 5 and plain); lower levels get their share")
+	ffaWorkers = flag.Int("engine.ffa.workers", 1, "TestFFAFirsts: games played at once")
+)
+
+// TestFFAFirsts counts the first places of the FFA bot (level 5) alone
+// against three opponents of one kind, its seat going round the board
+// game by game: the Teams-strength search playing FFA on a plain
+// evaluation (plain), or a lower level. A quarter of the firsts is what
+// an equal player gets. Node limits, so it is reproducible:
+// go test ./engine -run FFAFirsts -engine.ffa 200 -engine.ffa.workers 2
+func TestFFAFirsts(t *testing.T) {
+	if *ffaGames == 0 {
+		t.Skip("a measurement: -engine.ffa N")
+	}
+	v := loadVariant(t, "ffa")
+	for _, opp := range strings.Split(*ffaOpps, ",") {
+		oppLevel := MaxLevel
+		if opp != "plain" {
+			n, err := strconv.Atoi(strings.TrimPrefix(opp, "bot:"))
+			if err != nil || !strings.HasPrefix(opp, "bot:") || n < 1 || n > MaxLevel {
+				t.Fatalf("-engine.ffa.against %q: want plain or bot:LEVEL", opp)
+			}
+			oppLevel = n
+		}
+		const me = "ffa bot:5"
+		winners := make([]string, *ffaGames)
+		var mu sync.Mutex
+		var firstErr error
+		next := make(chan int)
+		var wg sync.WaitGroup
+		began := time.Now()
+		for w := 0; w < max(1, *ffaWorkers); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					var ps [4]Player
+					for s := range ps {
+						if s == i%4 {
+							opt := Options{Level: MaxLevel, Seed: uint64(i*4+s) + 1, HashMB: 8, Nodes: levelNodes(MaxLevel, *ffaNodes), NoTimeLimit: true}
+							ps[s] = &BotPlayer{Engine: New(opt), kind: me}
+							continue
+						}
+						opt := Options{Level: oppLevel, Seed: uint64(i*4+s) + 1, HashMB: 8, Nodes: levelNodes(oppLevel, *ffaNodes), NoTimeLimit: true}
+						e := New(opt)
+						e.plain = opp == "plain"
+						ps[s] = &BotPlayer{Engine: e, kind: opp}
+					}
+					o, err := PlayGame(context.Background(), v, "", ps)
+					mu.Lock()
+					if err != nil && firstErr == nil {
+						firstErr = fmt.Errorf("game %d: %v", i, err)
+					}
+					winners[i] = o.Winner
+					mu.Unlock()
+				}
+			}()
+		}
+		for i := range winners {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		if firstErr != nil {
+			t.Fatal(firstErr)
+		}
+		firsts, shared := 0, 0
+		for _, w := range winners {
+			switch w {
+			case me:
+				firsts++
+			case "":
+				shared++ // first place shared with an opponent (or no winner)
+			}
+		}
+		n := float64(len(winners))
+		p := float64(firsts) / n
+		t.Logf("FFA: level 5 alone against three %s: first in %d of %d games (%.0f %%, ±%.0f %%; equal players: 25 %%), %d shared or none, %s",
+			opp, firsts, len(winners), 100*p, 100*1.96*math.Sqrt(p*(1-p)/n), shared, time.Since(began).Round(time.Second))
+	}
+}

@@ -72,10 +72,13 @@ type searcher struct {
 	// reduced by depth and move number, late quiet moves pruned at every
 	// depth, a deeper null move and at most maxExt check extensions on a
 	// line (exts[ply] counts those above the node at ply).
-	sel    bool
-	exts   [maxPly + 2]int8
-	gained [numSeats]int // FFA points scored inside the search
-	out    [numSeats]int
+	sel  bool
+	exts [maxPly + 2]int8
+	// plainEval leaves the points scored out of the evaluation (the
+	// plain opponent of Engine.plain).
+	plainEval bool
+	gained    [numSeats]int // FFA points scored inside the search
+	out       [numSeats]int
 
 	killers [maxPly + 1][2]Move
 	// counter allows counter-moves: the quiet move that last cut a node
