@@ -39,7 +39,7 @@ func feed(t *testing.T, h *live.Hub, ms []referee.Message) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h.Stored(m, body)
+		h.Stored(h.Last()+1, m, body)
 	}
 }
 
@@ -179,7 +179,7 @@ func TestResume(t *testing.T) {
 		{0, nil, true},
 		{9, nil, true},
 	} {
-		s := h.Subscribe("", c.after, true)
+		s := h.Subscribe(t.Context(), "", c.after, true)
 		var got []uint64
 		for _, it := range s.Backlog {
 			got = append(got, it.N)
@@ -190,15 +190,18 @@ func TestResume(t *testing.T) {
 		s.Cancel()
 	}
 	// Live: in order, one board's only when asked.
-	all, onlyA := h.Subscribe("", 0, false), h.Subscribe("a", 0, false)
+	all, onlyA := h.Subscribe(t.Context(), "", 0, false), h.Subscribe(t.Context(), "a", 0, false)
 	feed(t, h, []referee.Message{msg("a", 9), msg("b", 9), msg("a", 10)})
 	for _, c := range []struct {
 		s    *live.Sub
 		want []uint64
 	}{{all, []uint64{9, 10, 11}}, {onlyA, []uint64{9, 11}}} {
 		var got []uint64
-		for range c.want {
-			it := <-c.s.C
+		items, ok := c.s.Take()
+		if !ok {
+			t.Fatal("the subscription ended")
+		}
+		for _, it := range items {
 			got = append(got, it.N)
 			if len(it.Message) == 0 || len(it.Tile) == 0 || len(it.State) == 0 {
 				t.Errorf("item %d without its message or views", it.N)
@@ -211,28 +214,35 @@ func TestResume(t *testing.T) {
 	}
 }
 
-// A subscriber that does not keep up is dropped (its channel closes)
-// rather than holding up the ingest; it resumes from its last N without
-// a gap.
+// A subscriber that does not keep up is dropped (Take says so, and what
+// waited for it is let go) rather than holding up the ingest; it resumes
+// from its last N without a gap.
 func TestSlowSubscriberDropped(t *testing.T) {
 	h := live.New(live.Config{Buffer: 2})
-	s := h.Subscribe("", 0, false)
-	feed(t, h, []referee.Message{msg("a", 1), msg("a", 2), msg("a", 3), msg("a", 4)}) // never blocks
-	var got []uint64
-	for it := range s.C {
-		got = append(got, it.N)
+	s := h.Subscribe(t.Context(), "", 0, false)
+	feed(t, h, []referee.Message{msg("a", 1)})
+	items, ok := s.Take()
+	if !ok || len(items) != 1 {
+		t.Fatalf("took %v (open %v), want message 1", items, ok)
 	}
-	if !reflect.DeepEqual(got, []uint64{1, 2}) || h.Subscribers() != 0 {
-		t.Fatalf("dropped subscriber had %v (want 1 2), %d subscribers left", got, h.Subscribers())
+	got := []uint64{items[0].N}
+	feed(t, h, []referee.Message{msg("a", 2), msg("a", 3), msg("a", 4)}) // never blocks
+	if items, ok := s.Take(); ok || len(items) != 0 || h.Subscribers() != 0 || h.Waiting() != 0 {
+		t.Fatalf("dropped subscriber took %v (open %v), %d subscribers and %d bytes waiting left", items, ok, h.Subscribers(), h.Waiting())
 	}
-	again := h.Subscribe("", got[len(got)-1], true)
+	select {
+	case <-s.Ready():
+	default:
+		t.Error("a dropped subscription is not ready: its reader would not know")
+	}
+	again := h.Subscribe(t.Context(), "", got[len(got)-1], true)
 	defer again.Cancel()
 	got = nil
 	for _, it := range again.Backlog {
 		got = append(got, it.N)
 	}
-	if !reflect.DeepEqual(got, []uint64{3, 4}) || again.Reset {
-		t.Errorf("resumed with %v (reset %v), want 3 4", got, again.Reset)
+	if !reflect.DeepEqual(got, []uint64{2, 3, 4}) || again.Reset {
+		t.Errorf("resumed with %v (reset %v), want 2 3 4", got, again.Reset)
 	}
 }
 

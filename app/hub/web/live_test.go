@@ -36,6 +36,9 @@ func newHub(t *testing.T, opts ...web.Option) *hub {
 	}
 	t.Cleanup(func() { s.Close() })
 	l := live.New(live.Config{Keep: 8})
+	if err := l.Load(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
 	h := web.New(s, nil, append([]web.Option{web.WithLive(l)}, opts...)...)
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { h.Close(); srv.Close() })
@@ -55,10 +58,11 @@ func (h *hub) take(t *testing.T, ms []referee.Message) {
 		if m.Kind == referee.MsgGameOver {
 			apply = func(tx *store.Tx) error { return tx.Finish(store.Result{Reason: m.Result.Reason, PGN4: m.Result.PGN4}) }
 		}
-		if _, err := h.store.Record(context.Background(), store.Message{Board: m.Board, Seq: m.Seq, Game: m.Game, Kind: m.Kind, Time: m.Time, Body: body}, apply); err != nil {
+		n, _, err := h.store.RecordN(context.Background(), store.Message{Board: m.Board, Seq: m.Seq, Game: m.Game, Kind: m.Kind, Time: m.Time, Body: body}, apply)
+		if err != nil {
 			t.Fatal(err)
 		}
-		h.live.Stored(m, body)
+		h.live.Stored(n, m, body)
 	}
 }
 

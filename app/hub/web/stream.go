@@ -68,6 +68,15 @@ func (s *sse) event(name, id string, data []byte) {
 	s.buf.WriteString("\n\n")
 }
 
+// flushFull sends the events queued once they pass 64 KiB, so that what
+// a stream holds for its client stays small.
+func (s *sse) flushFull() error {
+	if s.buf.Len() < 64<<10 {
+		return nil
+	}
+	return s.flush()
+}
+
 func (s *sse) flush() error {
 	_ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout)) // not every writer supports it
 	if s.buf.Len() > 0 {
@@ -129,35 +138,49 @@ func (h *handler) handleEvents(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	defer context.AfterFunc(h.ctx, cancel)()
 
-	sub := h.live.Subscribe("", after, resume)
+	if resume && after > h.live.Last() {
+		// The viewer had messages from another hub that this one has not
+		// handed on yet: read them from the database first.
+		_ = h.live.CatchUp(ctx)
+	}
+	sub := h.live.Subscribe(ctx, "", after, resume)
 	defer sub.Cancel() // pump cancels the one it ends with
 	out := newSSE(w, h.timing.write)
 	last := after
-	// start sends what a (re)subscription begins with: the kept messages
+	// start sends what a (re)subscription begins with: the messages
 	// missed, or a reset; then every board's view.
-	start := func(sub *live.Sub) {
+	start := func(sub *live.Sub) error {
 		if sub.Reset {
 			out.event("reset", "", []byte(`{"error":"messages after the one you had are no longer kept: here is every board as it is now"}`))
+			last = 0 // what comes now is new
 		}
 		for _, it := range sub.Backlog {
 			out.event("message", strconv.FormatUint(it.N, 10), it.Message)
 			last = it.N
+			if err := out.flushFull(); err != nil {
+				return err
+			}
 		}
 		for _, v := range h.live.Views(false) {
 			data, _ := json.Marshal(v)
 			out.event("board", "", data)
+			if err := out.flushFull(); err != nil {
+				return err
+			}
 		}
+		return nil
 	}
-	start(sub)
-	if out.flush() != nil {
+	if start(sub) != nil || out.flush() != nil {
 		return
 	}
 	h.pump(ctx, out, sub, func(it live.Item, ok bool) *live.Sub {
 		if !ok {
 			// Dropped for falling behind: pick up after the last message
 			// sent.
-			sub := h.live.Subscribe("", last, true)
-			start(sub)
+			sub := h.live.Subscribe(ctx, "", last, true)
+			if start(sub) != nil {
+				cancel()
+			}
 			return sub
 		}
 		if it.N > 0 {
@@ -175,31 +198,30 @@ func (h *handler) handleEvents(w http.ResponseWriter, r *http.Request) {
 // pump writes a stream's items until ctx ends or the client goes away or
 // stalls (it comes back resuming): take queues an item's events (ok
 // false: the subscription was dropped for falling behind) and returns
-// the subscription that replaces it, if any. Items already waiting go
-// into the same write; an idle stream gets a comment line now and then.
+// the subscription that replaces it, if any. The items waiting go into
+// one write (of 64 KiB at most); an idle stream gets a comment line now
+// and then.
 func (h *handler) pump(ctx context.Context, out *sse, sub *live.Sub, take func(it live.Item, ok bool) *live.Sub) {
 	defer func() { sub.Cancel() }()
 	heartbeat := time.NewTicker(h.timing.heartbeat)
 	defer heartbeat.Stop()
-	handle := func(it live.Item, ok bool) bool {
-		if next := take(it, ok); next != nil {
-			sub = next
-		}
-		return ok
-	}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-heartbeat.C:
 			out.buf.WriteString(": ping\n\n")
-		case it, ok := <-sub.C:
-			for more := handle(it, ok); more && out.buf.Len() < 64<<10; {
-				select {
-				case it, ok := <-sub.C:
-					more = handle(it, ok)
-				default:
-					more = false
+		case <-sub.Ready():
+			items, ok := sub.Take()
+			for _, it := range items {
+				take(it, true)
+				if out.flushFull() != nil {
+					return
+				}
+			}
+			if !ok {
+				if next := take(live.Item{}, false); next != nil {
+					sub = next
 				}
 			}
 		}
@@ -247,7 +269,7 @@ func (h *handler) handleBoardEvents(w http.ResponseWriter, r *http.Request) {
 	from = max(from, 1)
 	// Subscribe first, then read the store: a message stored in between
 	// comes both ways and is sent once.
-	sub := h.live.Subscribe(name, 0, false)
+	sub := h.live.Subscribe(ctx, name, 0, false)
 	defer sub.Cancel() // pump cancels the one it ends with
 	out := newSSE(w, h.timing.write)
 	last := from - 1
@@ -280,7 +302,7 @@ func (h *handler) handleBoardEvents(w http.ResponseWriter, r *http.Request) {
 	h.pump(ctx, out, sub, func(it live.Item, ok bool) *live.Sub {
 		switch {
 		case !ok: // dropped for falling behind: the store has what came meanwhile
-			sub := h.live.Subscribe(name, 0, false)
+			sub := h.live.Subscribe(ctx, name, 0, false)
 			if catchUp() != nil {
 				cancel()
 			}
