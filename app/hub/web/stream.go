@@ -19,17 +19,20 @@ import (
 //	                                 View without its move list: at once for
 //	                                 every board, then whenever one changes)
 //	                                 and "message" events (every message the
-//	                                 hub stores, in order, id: its hub-wide N)
+//	                                 database holds, in the order of its
+//	                                 commits, id: its number N there)
 //	GET /api/boards/{board}/events   one board, as the board's own page
 //	                                 reads its stream: "state" (the View's
 //	                                 state) and "message" (id: the board's seq)
 //
-// /api/live resumes with Last-Event-ID (or ?after=N): the messages
-// after N follow in order when the hub still keeps them (live.Config.Keep);
-// otherwise a "reset" event comes first and the boards' current views
-// follow. /api/boards/{board}/events resumes with ?from=SEQ or
-// Last-Event-ID from the database, so a board's display never misses a
-// message the hub holds.
+// /api/live resumes with Last-Event-ID (or ?after=N), N being the
+// database's number of the message (store.Message.N), the same on every
+// hub of one database: the messages after N follow in order, on any hub,
+// while N is no more than live.Config.Keep behind; otherwise a "reset"
+// event comes first and the boards' current views follow.
+// /api/boards/{board}/events resumes with Last-Event-ID (the board's seq)
+// or ?from=SEQ from the database, so a board's display never misses a
+// message the database holds. Last-Event-ID comes before the query.
 
 // streamTiming paces the streams.
 type streamTiming struct {
@@ -105,26 +108,32 @@ func (h *handler) openStream(w http.ResponseWriter, r *http.Request) *connlimit.
 	return slot
 }
 
-// lastID reads Last-Event-ID, or the query parameter key; ok is false
-// when neither is given.
-func lastID(r *http.Request, key string) (n uint64, ok bool, err error) {
-	v := r.Header.Get("Last-Event-ID")
-	if q := r.URL.Query().Get(key); q != "" {
-		v = q
+// lastID reads Last-Event-ID, else the query parameter key; ok is false
+// when neither is given, seen true when the number is Last-Event-ID (the
+// last message the client had). Last-Event-ID comes first: a browser's
+// EventSource reconnecting by itself sends it with the URL it opened,
+// whose query is older.
+func lastID(r *http.Request, key string) (n uint64, ok, seen bool, err error) {
+	v, seen := r.Header.Get("Last-Event-ID"), true
+	if v == "" {
+		v, seen = r.URL.Query().Get(key), false
 	}
 	if v == "" {
-		return 0, false, nil
+		return 0, false, false, nil
 	}
 	n, err = strconv.ParseUint(v, 10, 64)
 	if err != nil {
-		return 0, false, fmt.Errorf("%s %q: want the number of a message (0 or more)", key, v)
+		if seen {
+			key = "Last-Event-ID"
+		}
+		return 0, false, false, fmt.Errorf("%s %q: want the number of a message (0 or more)", key, v)
 	}
-	return n, true, nil
+	return n, true, seen, nil
 }
 
 // handleEvents is GET /api/live: every board.
 func (h *handler) handleEvents(w http.ResponseWriter, r *http.Request) {
-	after, resume, err := lastID(r, "after")
+	after, resume, _, err := lastID(r, "after")
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
@@ -235,14 +244,12 @@ func (h *handler) pump(ctx context.Context, out *sse, sub *live.Sub, take func(i
 // own page reads it.
 func (h *handler) handleBoardEvents(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("board")
-	from, explicit, err := lastID(r, "from")
+	from, explicit, seen, err := lastID(r, "from")
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	if !explicit {
-		from = 0
-	} else if r.URL.Query().Get("from") == "" {
+	if seen {
 		from++ // Last-Event-ID is the last message seen
 	}
 	if h.live == nil {
