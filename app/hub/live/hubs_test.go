@@ -147,7 +147,15 @@ func TestResumeOnAnotherHub(t *testing.T) {
 			from *live.Hub
 		}{{"B", hubB}, {"A", hubA}, {"a hub started since", fresh}, {"a hub caught up", behind}} {
 			sub := c.from.Subscribe(ctx, "", after, true)
-			if got := itemKeys(sub.Backlog); sub.Reset || !reflect.DeepEqual(got, want[after:]) && !(len(got) == 0 && int(after) == len(want)) {
+			var items []live.Item
+			for page := sub.Backlog; len(page) > 0; {
+				items = append(items, page...)
+				var err error
+				if page, err = sub.MoreBacklog(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := itemKeys(items); sub.Reset || !reflect.DeepEqual(got, want[after:]) && !(len(got) == 0 && int(after) == len(want)) {
 				t.Errorf("resumed on %s after %d: %v (reset %v), want %v", c.name, after, got, sub.Reset, want[after:])
 			}
 			sub.Cancel()

@@ -406,8 +406,9 @@ func (h *Hub) Last() uint64 {
 
 // Sub is one subscription. Wait on Ready, then Take what waits.
 type Sub struct {
-	// Backlog are the messages after the N asked for, up to the first
-	// item Take returns.
+	// Backlog is the first page of the messages after the N asked for
+	// (BacklogPage at most); MoreBacklog returns the next ones, up to the
+	// first item Take returns.
 	Backlog []Item
 	// Reset is true when messages after the N asked for cannot all be
 	// had (too far behind, or an N the database never gave): start from
@@ -419,7 +420,12 @@ type Sub struct {
 	ready chan struct{} // a token when items wait or the subscription ended
 	q     []*entry      // h.mu
 	done  bool          // h.mu: dropped or cancelled
+	// next and upto: the backlog still to come is N next+1 to upto.
+	next, upto uint64
 }
+
+// BacklogPage is how many messages Backlog and MoreBacklog look at once.
+const BacklogPage = 256
 
 // signal tells the subscriber something waits; h.mu is held.
 func (s *Sub) signal() {
@@ -432,27 +438,41 @@ func (s *Sub) signal() {
 // Ready has a value when Take has something to return.
 func (s *Sub) Ready() <-chan struct{} { return s.ready }
 
-// Take returns the items waiting, in order; ok is false once the
+// Take returns the items waiting, in order, about TakeBytes of them at
+// most (Ready has a value again when more wait); ok is false once the
 // subscription has ended: dropped for falling behind (subscribe again
 // from the last N had: the items that waited are gone) or cancelled.
+// What waits counts toward the budget until taken, so a reader takes
+// again only once it has written what it took.
 func (s *Sub) Take() (items []Item, ok bool) {
 	s.h.mu.Lock()
 	defer s.h.mu.Unlock()
 	if s.done {
 		return nil, false
 	}
-	items = make([]Item, len(s.q))
-	for i, e := range s.q {
+	k, size := 0, 0
+	for k < len(s.q) && (k == 0 || size+s.q[k].size <= TakeBytes) {
+		size += s.q[k].size
+		k++
+	}
+	items = make([]Item, k)
+	for i, e := range s.q[:k] {
 		items[i] = e.it
 	}
-	s.h.release(s.q)
-	s.q = nil
+	s.h.release(s.q[:k])
+	s.q = slices.Delete(s.q, 0, k)
+	if len(s.q) > 0 {
+		s.signal()
+	}
 	return items, true
 }
 
+// TakeBytes is about the most Take returns at once.
+const TakeBytes = 32 << 10
+
 // Subscribe subscribes to every board's items (board ""), or to one
-// board's. With resume, Backlog holds the messages after message after
-// (all boards' even for one board: filter them), or Reset says they
+// board's. With resume, Backlog and MoreBacklog hold the messages after
+// message after (only the board's for one board), or Reset says they
 // cannot all be had; without, the subscription starts with the next
 // item. A backlog older than the hub keeps in memory is read from the
 // store.
@@ -460,47 +480,68 @@ func (h *Hub) Subscribe(ctx context.Context, board string, after uint64, resume 
 	s := &Sub{board: board, h: h, ready: make(chan struct{}, 1)}
 	h.mu.Lock()
 	h.subs[s] = struct{}{}
-	last, st := h.n, h.store
-	if !resume || after == last {
-		h.mu.Unlock()
-		return s
-	}
+	last := h.n
 	oldest := h.n + 1 - uint64(len(h.ring)) // the first kept N
 	switch {
-	case after > last || last-after > uint64(h.cfg.Keep):
+	case !resume || after == last:
+	case after > last || last-after > uint64(h.cfg.Keep), after+1 < oldest && h.store == nil:
 		s.Reset = true
-	case after+1 >= oldest:
-		for _, it := range h.ring[after+1-oldest:] {
-			if board == "" || it.Board == board {
-				s.Backlog = append(s.Backlog, it)
-			}
-		}
-	case st == nil:
-		s.Reset = true
+	default:
+		s.next, s.upto = after, last
 	}
 	h.mu.Unlock()
-	if s.Reset || after+1 >= oldest {
-		return s
-	}
-	// From the store: every message up to last is in it, and the ones
-	// after come to the subscription.
-	for after < last {
-		ms, err := st.MessagesAfter(ctx, after, int(min(last-after, 500)))
-		if err != nil || len(ms) == 0 {
-			s.Backlog, s.Reset = nil, true
-			return s
-		}
-		for _, m := range ms {
-			if m.N > last {
-				break
-			}
-			if board == "" || m.Board == board {
-				s.Backlog = append(s.Backlog, Item{N: m.N, Board: m.Board, Seq: m.Seq, Message: m.Body})
-			}
-			after = m.N
-		}
+	var err error
+	if s.Backlog, err = s.MoreBacklog(ctx); err != nil {
+		s.Backlog, s.Reset, s.next, s.upto = nil, true, 0, 0
 	}
 	return s
+}
+
+// MoreBacklog returns the next page of the backlog (after Backlog, or
+// the page it returned last), none once it is all had. An error means the
+// rest cannot be had (the store is away): end the stream, so that the
+// viewer comes back.
+func (s *Sub) MoreBacklog(ctx context.Context) ([]Item, error) {
+	h := s.h
+	for s.next < s.upto {
+		var items []Item
+		h.mu.Lock()
+		oldest := h.n + 1 - uint64(len(h.ring))
+		st := h.store
+		through := min(s.upto, s.next+BacklogPage)
+		if s.next+1 >= oldest {
+			for _, it := range h.ring[s.next+1-oldest : through+1-oldest] {
+				if s.board == "" || it.Board == s.board {
+					items = append(items, it)
+				}
+			}
+		}
+		h.mu.Unlock()
+		if s.next+1 < oldest {
+			// From the store: every message up to upto is in it.
+			if st == nil {
+				return nil, fmt.Errorf("hub live: messages after %d are no longer kept", s.next)
+			}
+			ms, err := st.MessagesAfter(ctx, s.next, int(through-s.next))
+			if err != nil {
+				return nil, err
+			}
+			if len(ms) == 0 || ms[0].N != s.next+1 {
+				return nil, fmt.Errorf("hub live: the store has no message %d", s.next+1)
+			}
+			through = ms[len(ms)-1].N
+			for _, m := range ms {
+				if s.board == "" || m.Board == s.board {
+					items = append(items, Item{N: m.N, Board: m.Board, Seq: m.Seq, Message: m.Body})
+				}
+			}
+		}
+		s.next = through
+		if len(items) > 0 {
+			return items, nil
+		}
+	}
+	return nil, nil
 }
 
 // Cancel ends the subscription.

@@ -330,3 +330,83 @@ func TestViewTakeback(t *testing.T) {
 		t.Errorf("tile: %d moves, last %q; want 4 and %s", v.Moves, v.LastMove, hubtest.TeamsMoves[3])
 	}
 }
+
+// Subscribers that never take what waits for them (viewers whose
+// connections stalled) hold no more than the budget between them: past
+// it the slowest are dropped, and what waited for them is let go. A
+// subscriber that keeps up gets every item, once, in order.
+func TestBudgetDropsTheSlowest(t *testing.T) {
+	const budget = 64 << 10
+	h := live.New(live.Config{Budget: budget})
+	ctx := t.Context()
+	var stalled []*live.Sub
+	for range 20 {
+		stalled = append(stalled, h.Subscribe(ctx, "", 0, false))
+	}
+	reader := h.Subscribe(ctx, "", 0, false)
+	var got []uint64
+	peak := 0
+	for i := range 500 {
+		if i%50 == 0 { // later stalled viewers: the earlier ones are the slowest
+			stalled = append(stalled, h.Subscribe(ctx, "", h.Last(), true))
+		}
+		feed(t, h, []referee.Message{msg(string("abcd"[i%4]), uint64(i/4+1))})
+		peak = max(peak, h.Waiting())
+		items, ok := reader.Take()
+		if !ok {
+			t.Fatalf("the reader that keeps up was dropped after %d items", len(got))
+		}
+		for _, it := range items {
+			got = append(got, it.N)
+		}
+	}
+	if peak > budget {
+		t.Errorf("%d bytes waited at the peak, over the budget of %d", peak, budget)
+	}
+	if peak < budget/2 {
+		t.Errorf("%d bytes waited at the peak: the stalled subscribers did not fill the budget of %d", peak, budget)
+	}
+	want := make([]uint64, 500)
+	for i := range want {
+		want[i] = uint64(i + 1)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the reader had %v, want 1 to 500 once each", got)
+	}
+	// Every stalled subscriber but the last few was dropped, oldest first;
+	// each resumes from what it had without a gap.
+	dropped, kept := 0, -1
+	for i, s := range stalled {
+		if _, ok := s.Take(); ok {
+			kept = max(kept, i)
+			continue
+		}
+		dropped++
+		if kept >= 0 && i > 21 { // the first 21 subscribed together
+			t.Errorf("stalled subscriber %d dropped while %d, older, was kept", i, kept)
+		}
+	}
+	if dropped < len(stalled)-2 {
+		t.Errorf("%d of %d stalled subscribers dropped", dropped, len(stalled))
+	}
+	again := h.Subscribe(ctx, "", 0, true)
+	if got := backlog(t, again); again.Reset || !reflect.DeepEqual(got, want) {
+		t.Errorf("a dropped subscriber resuming from 0: %v (reset %v), want 1 to 500", got, again.Reset)
+	}
+}
+
+// backlog is every message of s's backlog, by number.
+func backlog(t *testing.T, s *live.Sub) []uint64 {
+	t.Helper()
+	var out []uint64
+	for items := s.Backlog; len(items) > 0; {
+		for _, it := range items {
+			out = append(out, it.N)
+		}
+		var err error
+		if items, err = s.MoreBacklog(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}

@@ -71,14 +71,19 @@ func (s *sse) event(name, id string, data []byte) {
 	s.buf.WriteString("\n\n")
 }
 
-// flushFull sends the events queued once they pass 64 KiB, so that what
-// a stream holds for its client stays small.
+// flushFull sends the events queued once they pass sseBatch, so that
+// what a stream holds for its client stays small (a viewer resuming with
+// thousands of messages among them).
 func (s *sse) flushFull() error {
-	if s.buf.Len() < 64<<10 {
+	if s.buf.Len() < sseBatch {
 		return nil
 	}
 	return s.flush()
 }
+
+// sseBatch is about the most a stream writes at once; a buffer grown
+// past four times it (a large message) is let go after its write.
+const sseBatch = 32 << 10
 
 func (s *sse) flush() error {
 	_ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout)) // not every writer supports it
@@ -87,6 +92,9 @@ func (s *sse) flush() error {
 			return err
 		}
 		s.buf.Reset()
+		if s.buf.Cap() > 4*sseBatch {
+			s.buf = bytes.Buffer{}
+		}
 	}
 	return s.rc.Flush()
 }
@@ -163,10 +171,16 @@ func (h *handler) handleEvents(w http.ResponseWriter, r *http.Request) {
 			out.event("reset", "", []byte(`{"error":"messages after the one you had are no longer kept: here is every board as it is now"}`))
 			last = 0 // what comes now is new
 		}
-		for _, it := range sub.Backlog {
-			out.event("message", strconv.FormatUint(it.N, 10), it.Message)
-			last = it.N
-			if err := out.flushFull(); err != nil {
+		for items := sub.Backlog; len(items) > 0; {
+			for _, it := range items {
+				out.event("message", strconv.FormatUint(it.N, 10), it.Message)
+				last = it.N
+				if err := out.flushFull(); err != nil {
+					return err
+				}
+			}
+			var err error
+			if items, err = sub.MoreBacklog(ctx); err != nil {
 				return err
 			}
 		}
@@ -207,9 +221,9 @@ func (h *handler) handleEvents(w http.ResponseWriter, r *http.Request) {
 // pump writes a stream's items until ctx ends or the client goes away or
 // stalls (it comes back resuming): take queues an item's events (ok
 // false: the subscription was dropped for falling behind) and returns
-// the subscription that replaces it, if any. The items waiting go into
-// one write (of 64 KiB at most); an idle stream gets a comment line now
-// and then.
+// the subscription that replaces it, if any. The items taken at once
+// go into one write (of sseBatch or so); an idle stream gets a comment
+// line now and then.
 func (h *handler) pump(ctx context.Context, out *sse, sub *live.Sub, take func(it live.Item, ok bool) *live.Sub) {
 	defer func() { sub.Cancel() }()
 	heartbeat := time.NewTicker(h.timing.heartbeat)
