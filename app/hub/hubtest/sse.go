@@ -17,20 +17,26 @@ type Event struct {
 // unless empty) and hands on each event until ctx ends or the stream
 // does; the channel then closes. The error is about opening it.
 func Events(ctx context.Context, url, lastID string) (<-chan Event, error) {
+	_, out, err := EventsHeader(ctx, url, lastID)
+	return out, err
+}
+
+// EventsHeader is Events, and returns the response's header too.
+func EventsHeader(ctx context.Context, url, lastID string) (http.Header, <-chan Event, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if lastID != "" {
 		req.Header.Set("Last-Event-ID", lastID)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
-		return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
+		return nil, nil, fmt.Errorf("GET %s: %s", url, resp.Status)
 	}
 	out := make(chan Event, 256)
 	go func() {
@@ -60,5 +66,5 @@ func Events(ctx context.Context, url, lastID string) (<-chan Event, error) {
 			}
 		}
 	}()
-	return out, nil
+	return resp.Header, out, nil
 }

@@ -77,8 +77,9 @@ type Config struct {
 // Notifier is told what the hub stored (Config.Live).
 type Notifier interface {
 	// Stored: message m, published as body, is committed (by this hub
-	// or another hub on the same database).
-	Stored(m referee.Message, body []byte)
+	// or another hub on the same database) as the database's message n
+	// (store.Message.N).
+	Stored(n uint64, m referee.Message, body []byte)
 	// Status: the board's MQTT status is stored.
 	Status(board, status string)
 }
@@ -368,7 +369,7 @@ func (in *ingester) event(ctx context.Context, name string, payload []byte) {
 		in.ask(name, b, false)
 		return
 	}
-	stored, err := in.cfg.Store.Record(ctx, storeMessage(m, payload), effect(m))
+	n, stored, err := in.cfg.Store.RecordN(ctx, storeMessage(m, payload), effect(m))
 	if err != nil {
 		if ctx.Err() == nil {
 			in.log.Error("hub: cannot store a board's message; it will be asked for again", "board", name, "seq", m.Seq, "error", err)
@@ -383,7 +384,7 @@ func (in *ingester) event(ctx context.Context, name string, payload []byte) {
 	// (this hub held only the seq before it). This hub's viewers need it
 	// all the same.
 	if in.cfg.Live != nil {
-		in.cfg.Live.Stored(m, payload)
+		in.cfg.Live.Stored(n, m, payload)
 	}
 }
 

@@ -19,11 +19,12 @@ type notifier struct {
 	s        *store.Store
 	mu       sync.Mutex
 	seqs     []uint64
+	ns       []uint64 // the database's numbers of the messages
 	unstored []uint64
 	statuses []string
 }
 
-func (n *notifier) Stored(m referee.Message, body []byte) {
+func (n *notifier) Stored(num uint64, m referee.Message, body []byte) {
 	last, err := n.s.LastSeqs(context.Background())
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -31,6 +32,7 @@ func (n *notifier) Stored(m referee.Message, body []byte) {
 		n.unstored = append(n.unstored, m.Seq)
 	}
 	n.seqs = append(n.seqs, m.Seq)
+	n.ns = append(n.ns, num)
 }
 
 func (n *notifier) Status(board, status string) {
@@ -61,11 +63,16 @@ func TestLiveAfterCommit(t *testing.T) {
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		n.mu.Lock()
-		got, unstored, statuses := append([]uint64(nil), n.seqs...), n.unstored, append([]string(nil), n.statuses...)
+		got, ns, unstored, statuses := append([]uint64(nil), n.seqs...), append([]uint64(nil), n.ns...), n.unstored, append([]string(nil), n.statuses...)
 		n.mu.Unlock()
 		if len(got) >= int(last) || time.Now().After(deadline) {
 			if want := seqRange(1, last); !reflect.DeepEqual(got, want) {
 				t.Errorf("handed on %v, want %v", got, want)
+			}
+			// One board, one hub: the database numbers its messages as
+			// the board does.
+			if want := seqRange(1, last); !reflect.DeepEqual(ns, want) {
+				t.Errorf("handed on as the database's messages %v, want %v", ns, want)
 			}
 			if len(unstored) > 0 {
 				t.Errorf("handed on before the store held them: %v", unstored)
@@ -99,11 +106,16 @@ func TestLiveOfTwoHubsOnOneDatabase(t *testing.T) {
 		deadline := time.Now().Add(10 * time.Second)
 		for {
 			n.mu.Lock()
-			got, unstored := append([]uint64(nil), n.seqs...), n.unstored
+			got, nums, unstored := append([]uint64(nil), n.seqs...), append([]uint64(nil), n.ns...), n.unstored
 			n.mu.Unlock()
 			if len(got) >= int(last) || time.Now().After(deadline) {
 				if want := seqRange(1, last); !reflect.DeepEqual(got, want) {
 					t.Errorf("hub %d handed on %v, want %v", i+1, got, want)
+				}
+				// One board: the database numbers its messages as the
+				// board does, whichever hub stored them.
+				if want := seqRange(1, last); !reflect.DeepEqual(nums, want) {
+					t.Errorf("hub %d handed on as the database's messages %v, want %v", i+1, nums, want)
 				}
 				if len(unstored) > 0 {
 					t.Errorf("hub %d handed on before the store held them: %v", i+1, unstored)

@@ -46,6 +46,13 @@ func nginxPath(t *testing.T) string {
 // returns its address.
 func startNginx(t *testing.T, hubs ...string) string {
 	t.Helper()
+	return startNginxWith(t, "", hubs...)
+}
+
+// startNginxWith is startNginx with extra directives in the site's
+// location.
+func startNginxWith(t *testing.T, extra string, hubs ...string) string {
+	t.Helper()
 	bin := nginxPath(t)
 	site, err := os.ReadFile(filepath.Join("..", "..", "..", "configs", "league", "nginx-league.conf"))
 	if err != nil {
@@ -54,7 +61,7 @@ func startNginx(t *testing.T, hubs ...string) string {
 	addr := hubtest.FreeAddr(t)
 	conf := string(site)
 	for _, r := range [][2]string{{"server hub1:8090", "server " + hubs[0]}, {"server hub2:8090", "server " + hubs[1]},
-		{"listen 80;", "listen " + addr + ";"}, {"listen [::]:80;", ""}} {
+		{"listen 80;", "listen " + addr + ";"}, {"listen [::]:80;", ""}, {"proxy_read_timeout 1h;", "proxy_read_timeout 1h;\n" + extra}} {
 		if !strings.Contains(conf, r[0]) {
 			t.Fatalf("the sample nginx config lacks %q", r[0])
 		}

@@ -39,7 +39,7 @@ func feed(t *testing.T, h *live.Hub, ms []referee.Message) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h.Stored(m, body)
+		h.Stored(h.Last()+1, m, body)
 	}
 }
 
@@ -179,7 +179,7 @@ func TestResume(t *testing.T) {
 		{0, nil, true},
 		{9, nil, true},
 	} {
-		s := h.Subscribe("", c.after, true)
+		s := h.Subscribe(t.Context(), "", c.after, true)
 		var got []uint64
 		for _, it := range s.Backlog {
 			got = append(got, it.N)
@@ -190,15 +190,18 @@ func TestResume(t *testing.T) {
 		s.Cancel()
 	}
 	// Live: in order, one board's only when asked.
-	all, onlyA := h.Subscribe("", 0, false), h.Subscribe("a", 0, false)
+	all, onlyA := h.Subscribe(t.Context(), "", 0, false), h.Subscribe(t.Context(), "a", 0, false)
 	feed(t, h, []referee.Message{msg("a", 9), msg("b", 9), msg("a", 10)})
 	for _, c := range []struct {
 		s    *live.Sub
 		want []uint64
 	}{{all, []uint64{9, 10, 11}}, {onlyA, []uint64{9, 11}}} {
 		var got []uint64
-		for range c.want {
-			it := <-c.s.C
+		items, ok := c.s.Take()
+		if !ok {
+			t.Fatal("the subscription ended")
+		}
+		for _, it := range items {
 			got = append(got, it.N)
 			if len(it.Message) == 0 || len(it.Tile) == 0 || len(it.State) == 0 {
 				t.Errorf("item %d without its message or views", it.N)
@@ -211,28 +214,35 @@ func TestResume(t *testing.T) {
 	}
 }
 
-// A subscriber that does not keep up is dropped (its channel closes)
-// rather than holding up the ingest; it resumes from its last N without
-// a gap.
+// A subscriber that does not keep up is dropped (Take says so, and what
+// waited for it is let go) rather than holding up the ingest; it resumes
+// from its last N without a gap.
 func TestSlowSubscriberDropped(t *testing.T) {
 	h := live.New(live.Config{Buffer: 2})
-	s := h.Subscribe("", 0, false)
-	feed(t, h, []referee.Message{msg("a", 1), msg("a", 2), msg("a", 3), msg("a", 4)}) // never blocks
-	var got []uint64
-	for it := range s.C {
-		got = append(got, it.N)
+	s := h.Subscribe(t.Context(), "", 0, false)
+	feed(t, h, []referee.Message{msg("a", 1)})
+	items, ok := s.Take()
+	if !ok || len(items) != 1 {
+		t.Fatalf("took %v (open %v), want message 1", items, ok)
 	}
-	if !reflect.DeepEqual(got, []uint64{1, 2}) || h.Subscribers() != 0 {
-		t.Fatalf("dropped subscriber had %v (want 1 2), %d subscribers left", got, h.Subscribers())
+	got := []uint64{items[0].N}
+	feed(t, h, []referee.Message{msg("a", 2), msg("a", 3), msg("a", 4)}) // never blocks
+	if items, ok := s.Take(); ok || len(items) != 0 || h.Subscribers() != 0 || h.Waiting() != 0 {
+		t.Fatalf("dropped subscriber took %v (open %v), %d subscribers and %d bytes waiting left", items, ok, h.Subscribers(), h.Waiting())
 	}
-	again := h.Subscribe("", got[len(got)-1], true)
+	select {
+	case <-s.Ready():
+	default:
+		t.Error("a dropped subscription is not ready: its reader would not know")
+	}
+	again := h.Subscribe(t.Context(), "", got[len(got)-1], true)
 	defer again.Cancel()
 	got = nil
 	for _, it := range again.Backlog {
 		got = append(got, it.N)
 	}
-	if !reflect.DeepEqual(got, []uint64{3, 4}) || again.Reset {
-		t.Errorf("resumed with %v (reset %v), want 3 4", got, again.Reset)
+	if !reflect.DeepEqual(got, []uint64{2, 3, 4}) || again.Reset {
+		t.Errorf("resumed with %v (reset %v), want 2 3 4", got, again.Reset)
 	}
 }
 
@@ -319,4 +329,84 @@ func TestViewTakeback(t *testing.T) {
 	if v.Moves != 4 || v.LastMove != hubtest.TeamsMoves[3] {
 		t.Errorf("tile: %d moves, last %q; want 4 and %s", v.Moves, v.LastMove, hubtest.TeamsMoves[3])
 	}
+}
+
+// Subscribers that never take what waits for them (viewers whose
+// connections stalled) hold no more than the budget between them: past
+// it the slowest are dropped, and what waited for them is let go. A
+// subscriber that keeps up gets every item, once, in order.
+func TestBudgetDropsTheSlowest(t *testing.T) {
+	const budget = 64 << 10
+	h := live.New(live.Config{Budget: budget})
+	ctx := t.Context()
+	var stalled []*live.Sub
+	for range 20 {
+		stalled = append(stalled, h.Subscribe(ctx, "", 0, false))
+	}
+	reader := h.Subscribe(ctx, "", 0, false)
+	var got []uint64
+	peak := 0
+	for i := range 500 {
+		if i%50 == 0 { // later stalled viewers: the earlier ones are the slowest
+			stalled = append(stalled, h.Subscribe(ctx, "", h.Last(), true))
+		}
+		feed(t, h, []referee.Message{msg(string("abcd"[i%4]), uint64(i/4+1))})
+		peak = max(peak, h.Waiting())
+		items, ok := reader.Take()
+		if !ok {
+			t.Fatalf("the reader that keeps up was dropped after %d items", len(got))
+		}
+		for _, it := range items {
+			got = append(got, it.N)
+		}
+	}
+	if peak > budget {
+		t.Errorf("%d bytes waited at the peak, over the budget of %d", peak, budget)
+	}
+	if peak < budget/2 {
+		t.Errorf("%d bytes waited at the peak: the stalled subscribers did not fill the budget of %d", peak, budget)
+	}
+	want := make([]uint64, 500)
+	for i := range want {
+		want[i] = uint64(i + 1)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the reader had %v, want 1 to 500 once each", got)
+	}
+	// Every stalled subscriber but the last few was dropped, oldest first;
+	// each resumes from what it had without a gap.
+	dropped, kept := 0, -1
+	for i, s := range stalled {
+		if _, ok := s.Take(); ok {
+			kept = max(kept, i)
+			continue
+		}
+		dropped++
+		if kept >= 0 && i > 21 { // the first 21 subscribed together
+			t.Errorf("stalled subscriber %d dropped while %d, older, was kept", i, kept)
+		}
+	}
+	if dropped < len(stalled)-2 {
+		t.Errorf("%d of %d stalled subscribers dropped", dropped, len(stalled))
+	}
+	again := h.Subscribe(ctx, "", 0, true)
+	if got := backlog(t, again); again.Reset || !reflect.DeepEqual(got, want) {
+		t.Errorf("a dropped subscriber resuming from 0: %v (reset %v), want 1 to 500", got, again.Reset)
+	}
+}
+
+// backlog is every message of s's backlog, by number.
+func backlog(t *testing.T, s *live.Sub) []uint64 {
+	t.Helper()
+	var out []uint64
+	for items := s.Backlog; len(items) > 0; {
+		for _, it := range items {
+			out = append(out, it.N)
+		}
+		var err error
+		if items, err = s.MoreBacklog(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }

@@ -200,6 +200,20 @@ func Start(ctx context.Context, cfg Config) (*Hub, error) {
 	h.goRun(func() error {
 		return ingest.Run(ictx, ingest.Config{Broker: hubBroker, Store: h.store, Live: h.live, Log: log.With("part", "ingest")})
 	})
+	h.goRun(func() error {
+		// What other hubs on the database stored that this one has not
+		// heard of reaches its viewers within a second.
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-ictx.Done():
+				return nil
+			case <-t.C:
+				_ = h.live.CatchUp(ictx) // the store away: the ingest says so
+			}
+		}
+	})
 	ok = true
 	return h, nil
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 
 	"fmt"
 	"strings"
@@ -11,6 +12,26 @@ import (
 // The queries of the hub's page: the live broadcast's start (MessageCount,
 // GameMessages, BoardConns), a board's stream resumed (BoardMessages), and
 // looking back at stored games (Games).
+
+// LastN is the number (Message.N) of the last message committed: every
+// message up to it is in the store.
+func (s *Store) LastN(ctx context.Context) (uint64, error) {
+	var n int64
+	if err := s.db.QueryRowContext(ctx, `SELECT last FROM message_numbers WHERE id = 1`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store %s: the messages' last number: %w", s.where, err)
+	}
+	return uint64(n), nil
+}
+
+// MessagesAfter returns at most limit messages of every board numbered
+// after n (Message.N), in the order of their numbers: the ones committed
+// after message n, without a hole.
+func (s *Store) MessagesAfter(ctx context.Context, n uint64, limit int) ([]Message, error) {
+	if n > maxSeq {
+		return nil, nil
+	}
+	return s.messages(ctx, `SELECT board, seq, game, kind, at, body, n FROM messages WHERE n > $1 ORDER BY n LIMIT $2`, int64(n), limit)
+}
 
 // MessageCount is the number of messages the store holds: the hub-wide
 // number of the last one stored (messages are never deleted).
@@ -28,7 +49,7 @@ func (s *Store) BoardMessages(ctx context.Context, board string, from uint64, li
 	if from > maxSeq {
 		return nil, nil
 	}
-	return s.messages(ctx, `SELECT board, seq, game, kind, at, body FROM messages WHERE board = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
+	return s.messages(ctx, `SELECT board, seq, game, kind, at, body, n FROM messages WHERE board = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
 		board, int64(from), limit)
 }
 
@@ -42,11 +63,12 @@ func (s *Store) messages(ctx context.Context, query string, args ...any) ([]Mess
 	for rows.Next() {
 		var m Message
 		var seq int64
+		var n sql.NullInt64
 		var at, body string
-		if err := rows.Scan(&m.Board, &seq, &m.Game, &m.Kind, &at, &body); err != nil {
+		if err := rows.Scan(&m.Board, &seq, &m.Game, &m.Kind, &at, &body, &n); err != nil {
 			return nil, err
 		}
-		m.Seq, m.Body = uint64(seq), []byte(body)
+		m.Seq, m.Body, m.N = uint64(seq), []byte(body), uint64(n.Int64)
 		m.Time, _ = time.Parse(timeText, at)
 		out = append(out, m)
 	}

@@ -17,6 +17,10 @@ type Message struct {
 	Kind  string
 	Time  time.Time // the board's time
 	Body  []byte    // the message as the board published it (JSON)
+	// N numbers the store's messages in the order of their commits, from
+	// 1 without a hole, the same on every hub of one database (set by the
+	// store; 0 when a query does not read it).
+	N uint64
 }
 
 // Turn is a turn of a game: a move, a resignation, a time-out or a claim.
@@ -54,40 +58,62 @@ const maxSeq = 1<<63 - 1
 // last seq rises to m.Seq. When apply or the commit fails nothing of m
 // is stored.
 func (s *Store) Record(ctx context.Context, m Message, apply func(*Tx) error) (bool, error) {
+	_, stored, err := s.RecordN(ctx, m, apply)
+	return stored, err
+}
+
+// RecordN is Record, and returns the message's number n in the order of
+// the database's commits (Message.N): the one it was given, or the one
+// the store held it with already.
+func (s *Store) RecordN(ctx context.Context, m Message, apply func(*Tx) error) (n uint64, stored bool, err error) {
 	if m.Board == "" || m.Seq == 0 || m.Seq > maxSeq {
-		return false, fmt.Errorf("store: message seq %d of board %q: want a board and a seq from 1", m.Seq, m.Board)
+		return 0, false, fmt.Errorf("store: message seq %d of board %q: want a board and a seq from 1", m.Seq, m.Board)
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return false, fmt.Errorf("store %s: %w", s.where, err)
+		return 0, false, fmt.Errorf("store %s: %w", s.where, err)
 	}
 	defer tx.Rollback()
 	now := ts(time.Now())
 	if err := touchBoard(ctx, tx, m.Board, now); err != nil {
-		return false, err
+		return 0, false, err
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO messages (board, seq, game, kind, at, body) VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT (board, seq) DO NOTHING`, m.Board, int64(m.Seq), m.Game, m.Kind, ts(m.Time), string(m.Body))
 	if err != nil {
-		return false, fmt.Errorf("store message %d of %s: %w", m.Seq, m.Board, err)
+		return 0, false, fmt.Errorf("store message %d of %s: %w", m.Seq, m.Board, err)
 	}
-	if n, err := res.RowsAffected(); err != nil {
-		return false, err
-	} else if n == 0 {
-		return false, nil // held already: a no-op
+	var num sql.NullInt64
+	if rows, err := res.RowsAffected(); err != nil {
+		return 0, false, err
+	} else if rows == 0 {
+		// Held already (by another hub, or before): a no-op.
+		if err := tx.QueryRowContext(ctx, `SELECT n FROM messages WHERE board = $1 AND seq = $2`, m.Board, int64(m.Seq)).Scan(&num); err != nil {
+			return 0, false, fmt.Errorf("store message %d of %s: its number: %w", m.Seq, m.Board, err)
+		}
+		return uint64(num.Int64), false, nil
 	}
 	if apply != nil {
 		if err := apply(&Tx{ctx: ctx, tx: tx, m: m}); err != nil {
-			return false, fmt.Errorf("store message %d (%s) of %s: %w", m.Seq, m.Kind, m.Board, err)
+			return 0, false, fmt.Errorf("store message %d (%s) of %s: %w", m.Seq, m.Kind, m.Board, err)
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE boards SET last_seq = CASE WHEN last_seq < $2 THEN $2 ELSE last_seq END WHERE board = $1`, m.Board, int64(m.Seq)); err != nil {
-		return false, err
+		return 0, false, err
+	}
+	// The number last, so its row is locked from here to the commit only:
+	// the next message's transaction takes the next number once this one
+	// committed, and numbers follow commits without a hole.
+	if err := tx.QueryRowContext(ctx, `UPDATE message_numbers SET last = last + 1 WHERE id = 1 RETURNING last`).Scan(&num); err != nil {
+		return 0, false, fmt.Errorf("store message %d of %s: its number: %w", m.Seq, m.Board, err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE messages SET n = $3 WHERE board = $1 AND seq = $2`, m.Board, int64(m.Seq), num.Int64); err != nil {
+		return 0, false, err
 	}
 	if err := tx.Commit(); err != nil {
-		return false, fmt.Errorf("store message %d of %s: commit: %w", m.Seq, m.Board, err)
+		return 0, false, fmt.Errorf("store message %d of %s: commit: %w", m.Seq, m.Board, err)
 	}
-	return true, nil
+	return uint64(num.Int64), true, nil
 }
 
 func touchBoard(ctx context.Context, tx *sql.Tx, board, now string) error {

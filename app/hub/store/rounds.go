@@ -291,7 +291,7 @@ func (s *Store) Result(ctx context.Context, board, game string) (r *Result, corr
 
 // GameMessages returns a game's messages as the board published them, in order.
 func (s *Store) GameMessages(ctx context.Context, board, game string) ([]Message, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, kind, at, body FROM messages WHERE board = $1 AND game = $2 ORDER BY seq`, board, game)
+	rows, err := s.db.QueryContext(ctx, `SELECT seq, kind, at, body, COALESCE(n, 0) FROM messages WHERE board = $1 AND game = $2 ORDER BY seq`, board, game)
 	if err != nil {
 		return nil, fmt.Errorf("store %s: messages of %s/%s: %w", s.where, board, game, err)
 	}
@@ -299,12 +299,12 @@ func (s *Store) GameMessages(ctx context.Context, board, game string) ([]Message
 	var out []Message
 	for rows.Next() {
 		m := Message{Board: board, Game: game}
-		var seq int64
+		var seq, n int64
 		var at, body string
-		if err := rows.Scan(&seq, &m.Kind, &at, &body); err != nil {
+		if err := rows.Scan(&seq, &m.Kind, &at, &body, &n); err != nil {
 			return nil, err
 		}
-		m.Seq, m.Body = uint64(seq), []byte(body)
+		m.Seq, m.Body, m.N = uint64(seq), []byte(body), uint64(n)
 		m.Time, _ = time.Parse(timeText, at)
 		out = append(out, m)
 	}

@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -36,6 +37,9 @@ func newHub(t *testing.T, opts ...web.Option) *hub {
 	}
 	t.Cleanup(func() { s.Close() })
 	l := live.New(live.Config{Keep: 8})
+	if err := l.Load(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
 	h := web.New(s, nil, append([]web.Option{web.WithLive(l)}, opts...)...)
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { h.Close(); srv.Close() })
@@ -55,10 +59,11 @@ func (h *hub) take(t *testing.T, ms []referee.Message) {
 		if m.Kind == referee.MsgGameOver {
 			apply = func(tx *store.Tx) error { return tx.Finish(store.Result{Reason: m.Result.Reason, PGN4: m.Result.PGN4}) }
 		}
-		if _, err := h.store.Record(context.Background(), store.Message{Board: m.Board, Seq: m.Seq, Game: m.Game, Kind: m.Kind, Time: m.Time, Body: body}, apply); err != nil {
+		n, _, err := h.store.RecordN(context.Background(), store.Message{Board: m.Board, Seq: m.Seq, Game: m.Game, Kind: m.Kind, Time: m.Time, Body: body}, apply)
+		if err != nil {
 			t.Fatal(err)
 		}
-		h.live.Stored(m, body)
+		h.live.Stored(n, m, body)
 	}
 }
 
@@ -207,5 +212,46 @@ func TestStreamsCappedAndReset(t *testing.T) {
 	second := <-evs[0]
 	if first.Name != "reset" || second.Name != "board" || !strings.Contains(second.Data, `"board":"b"`) {
 		t.Errorf("after a reset: %+v then %+v", first, second)
+	}
+}
+
+// A browser's EventSource that reconnects by itself sends Last-Event-ID
+// with the URL it first opened: the header, newer than the URL's query,
+// says where the stream resumes, on both streams.
+func TestLastEventIDBeforeTheQuery(t *testing.T) {
+	h := newHub(t)
+	l := hubtest.Run(t, "b", 0)
+	hubtest.Play(t, l, hubtest.TeamsMoves[:4]...)
+	sub, _ := referee.Resume(l, 1)
+	h.take(t, sub.Backlog)
+	sub.Cancel()
+	// One board on a fresh database: its seqs are the database's numbers.
+	last := l.State().Seq
+	if last < 4 {
+		t.Fatalf("the board has %d messages, want 4 or more", last)
+	}
+	had, next := fmt.Sprint(last-2), fmt.Sprint(last-1)
+	for _, c := range []struct{ path, lastID, want string }{
+		{"/api/live?after=1", had, next},
+		{"/api/live?after=1", "", "2"},
+		{"/api/boards/b/events?from=1", had, next},
+		{"/api/boards/b/events?from=1", "", "1"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		evs, err := hubtest.Events(ctx, h.srv.URL+c.path, c.lastID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := "none"
+		for ev := range evs {
+			if ev.Name == "message" {
+				first = ev.ID
+				break
+			}
+		}
+		cancel()
+		if first != c.want {
+			t.Errorf("GET %s with Last-Event-ID %q: the first message is %s, want %s", c.path, c.lastID, first, c.want)
+		}
 	}
 }

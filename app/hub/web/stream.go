@@ -19,17 +19,20 @@ import (
 //	                                 View without its move list: at once for
 //	                                 every board, then whenever one changes)
 //	                                 and "message" events (every message the
-//	                                 hub stores, in order, id: its hub-wide N)
+//	                                 database holds, in the order of its
+//	                                 commits, id: its number N there)
 //	GET /api/boards/{board}/events   one board, as the board's own page
 //	                                 reads its stream: "state" (the View's
 //	                                 state) and "message" (id: the board's seq)
 //
-// /api/live resumes with Last-Event-ID (or ?after=N): the messages
-// after N follow in order when the hub still keeps them (live.Config.Keep);
-// otherwise a "reset" event comes first and the boards' current views
-// follow. /api/boards/{board}/events resumes with ?from=SEQ or
-// Last-Event-ID from the database, so a board's display never misses a
-// message the hub holds.
+// /api/live resumes with Last-Event-ID (or ?after=N), N being the
+// database's number of the message (store.Message.N), the same on every
+// hub of one database: the messages after N follow in order, on any hub,
+// while N is no more than live.Config.Keep behind; otherwise a "reset"
+// event comes first and the boards' current views follow.
+// /api/boards/{board}/events resumes with Last-Event-ID (the board's seq)
+// or ?from=SEQ from the database, so a board's display never misses a
+// message the database holds. Last-Event-ID comes before the query.
 
 // streamTiming paces the streams.
 type streamTiming struct {
@@ -68,6 +71,20 @@ func (s *sse) event(name, id string, data []byte) {
 	s.buf.WriteString("\n\n")
 }
 
+// flushFull sends the events queued once they pass sseBatch, so that
+// what a stream holds for its client stays small (a viewer resuming with
+// thousands of messages among them).
+func (s *sse) flushFull() error {
+	if s.buf.Len() < sseBatch {
+		return nil
+	}
+	return s.flush()
+}
+
+// sseBatch is about the most a stream writes at once; a buffer grown
+// past four times it (a large message) is let go after its write.
+const sseBatch = 32 << 10
+
 func (s *sse) flush() error {
 	_ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout)) // not every writer supports it
 	if s.buf.Len() > 0 {
@@ -75,6 +92,9 @@ func (s *sse) flush() error {
 			return err
 		}
 		s.buf.Reset()
+		if s.buf.Cap() > 4*sseBatch {
+			s.buf = bytes.Buffer{}
+		}
 	}
 	return s.rc.Flush()
 }
@@ -96,26 +116,32 @@ func (h *handler) openStream(w http.ResponseWriter, r *http.Request) *connlimit.
 	return slot
 }
 
-// lastID reads Last-Event-ID, or the query parameter key; ok is false
-// when neither is given.
-func lastID(r *http.Request, key string) (n uint64, ok bool, err error) {
-	v := r.Header.Get("Last-Event-ID")
-	if q := r.URL.Query().Get(key); q != "" {
-		v = q
+// lastID reads Last-Event-ID, else the query parameter key; ok is false
+// when neither is given, seen true when the number is Last-Event-ID (the
+// last message the client had). Last-Event-ID comes first: a browser's
+// EventSource reconnecting by itself sends it with the URL it opened,
+// whose query is older.
+func lastID(r *http.Request, key string) (n uint64, ok, seen bool, err error) {
+	v, seen := r.Header.Get("Last-Event-ID"), true
+	if v == "" {
+		v, seen = r.URL.Query().Get(key), false
 	}
 	if v == "" {
-		return 0, false, nil
+		return 0, false, false, nil
 	}
 	n, err = strconv.ParseUint(v, 10, 64)
 	if err != nil {
-		return 0, false, fmt.Errorf("%s %q: want the number of a message (0 or more)", key, v)
+		if seen {
+			key = "Last-Event-ID"
+		}
+		return 0, false, false, fmt.Errorf("%s %q: want the number of a message (0 or more)", key, v)
 	}
-	return n, true, nil
+	return n, true, seen, nil
 }
 
 // handleEvents is GET /api/live: every board.
 func (h *handler) handleEvents(w http.ResponseWriter, r *http.Request) {
-	after, resume, err := lastID(r, "after")
+	after, resume, _, err := lastID(r, "after")
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
@@ -129,35 +155,55 @@ func (h *handler) handleEvents(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	defer context.AfterFunc(h.ctx, cancel)()
 
-	sub := h.live.Subscribe("", after, resume)
+	if resume && after > h.live.Last() {
+		// The viewer had messages from another hub that this one has not
+		// handed on yet: read them from the database first.
+		_ = h.live.CatchUp(ctx)
+	}
+	sub := h.live.Subscribe(ctx, "", after, resume)
 	defer sub.Cancel() // pump cancels the one it ends with
 	out := newSSE(w, h.timing.write)
 	last := after
-	// start sends what a (re)subscription begins with: the kept messages
+	// start sends what a (re)subscription begins with: the messages
 	// missed, or a reset; then every board's view.
-	start := func(sub *live.Sub) {
+	start := func(sub *live.Sub) error {
 		if sub.Reset {
 			out.event("reset", "", []byte(`{"error":"messages after the one you had are no longer kept: here is every board as it is now"}`))
+			last = 0 // what comes now is new
 		}
-		for _, it := range sub.Backlog {
-			out.event("message", strconv.FormatUint(it.N, 10), it.Message)
-			last = it.N
+		for items := sub.Backlog; len(items) > 0; {
+			for _, it := range items {
+				out.event("message", strconv.FormatUint(it.N, 10), it.Message)
+				last = it.N
+				if err := out.flushFull(); err != nil {
+					return err
+				}
+			}
+			var err error
+			if items, err = sub.MoreBacklog(ctx); err != nil {
+				return err
+			}
 		}
 		for _, v := range h.live.Views(false) {
 			data, _ := json.Marshal(v)
 			out.event("board", "", data)
+			if err := out.flushFull(); err != nil {
+				return err
+			}
 		}
+		return nil
 	}
-	start(sub)
-	if out.flush() != nil {
+	if start(sub) != nil || out.flush() != nil {
 		return
 	}
 	h.pump(ctx, out, sub, func(it live.Item, ok bool) *live.Sub {
 		if !ok {
 			// Dropped for falling behind: pick up after the last message
 			// sent.
-			sub := h.live.Subscribe("", last, true)
-			start(sub)
+			sub := h.live.Subscribe(ctx, "", last, true)
+			if start(sub) != nil {
+				cancel()
+			}
 			return sub
 		}
 		if it.N > 0 {
@@ -175,31 +221,30 @@ func (h *handler) handleEvents(w http.ResponseWriter, r *http.Request) {
 // pump writes a stream's items until ctx ends or the client goes away or
 // stalls (it comes back resuming): take queues an item's events (ok
 // false: the subscription was dropped for falling behind) and returns
-// the subscription that replaces it, if any. Items already waiting go
-// into the same write; an idle stream gets a comment line now and then.
+// the subscription that replaces it, if any. The items taken at once
+// go into one write (of sseBatch or so); an idle stream gets a comment
+// line now and then.
 func (h *handler) pump(ctx context.Context, out *sse, sub *live.Sub, take func(it live.Item, ok bool) *live.Sub) {
 	defer func() { sub.Cancel() }()
 	heartbeat := time.NewTicker(h.timing.heartbeat)
 	defer heartbeat.Stop()
-	handle := func(it live.Item, ok bool) bool {
-		if next := take(it, ok); next != nil {
-			sub = next
-		}
-		return ok
-	}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-heartbeat.C:
 			out.buf.WriteString(": ping\n\n")
-		case it, ok := <-sub.C:
-			for more := handle(it, ok); more && out.buf.Len() < 64<<10; {
-				select {
-				case it, ok := <-sub.C:
-					more = handle(it, ok)
-				default:
-					more = false
+		case <-sub.Ready():
+			items, ok := sub.Take()
+			for _, it := range items {
+				take(it, true)
+				if out.flushFull() != nil {
+					return
+				}
+			}
+			if !ok {
+				if next := take(live.Item{}, false); next != nil {
+					sub = next
 				}
 			}
 		}
@@ -213,14 +258,12 @@ func (h *handler) pump(ctx context.Context, out *sse, sub *live.Sub, take func(i
 // own page reads it.
 func (h *handler) handleBoardEvents(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("board")
-	from, explicit, err := lastID(r, "from")
+	from, explicit, seen, err := lastID(r, "from")
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	if !explicit {
-		from = 0
-	} else if r.URL.Query().Get("from") == "" {
+	if seen {
 		from++ // Last-Event-ID is the last message seen
 	}
 	if h.live == nil {
@@ -247,7 +290,7 @@ func (h *handler) handleBoardEvents(w http.ResponseWriter, r *http.Request) {
 	from = max(from, 1)
 	// Subscribe first, then read the store: a message stored in between
 	// comes both ways and is sent once.
-	sub := h.live.Subscribe(name, 0, false)
+	sub := h.live.Subscribe(ctx, name, 0, false)
 	defer sub.Cancel() // pump cancels the one it ends with
 	out := newSSE(w, h.timing.write)
 	last := from - 1
@@ -280,7 +323,7 @@ func (h *handler) handleBoardEvents(w http.ResponseWriter, r *http.Request) {
 	h.pump(ctx, out, sub, func(it live.Item, ok bool) *live.Sub {
 		switch {
 		case !ok: // dropped for falling behind: the store has what came meanwhile
-			sub := h.live.Subscribe(name, 0, false)
+			sub := h.live.Subscribe(ctx, name, 0, false)
 			if catchUp() != nil {
 				cancel()
 			}
