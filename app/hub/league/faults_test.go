@@ -1,6 +1,7 @@
 package league_test
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"boardd/app/hub/natstest"
 	"boardd/app/hub/store"
 	"boardd/app/hub/store/pgtest"
+	"boardd/referee"
+	"boardd/sync/mqttclient"
 )
 
 // long runs the fault tests at their full length (a board cut off for a
@@ -203,4 +206,68 @@ func TestHubHearsWithoutJetStreamConsumers(t *testing.T) {
 		b.play(t, 2)
 	}
 	waitAll(t, s, boards...)
+}
+
+// A command sent to a board while the board's node is down (killed with
+// SIGKILL: the board's connection gone until it moves to another node)
+// reaches the board once it is on another node, and is carried out
+// once: the board's command subscription is a plain NATS one on every
+// node (QoS 0, no JetStream consumer), the hub's commander sends the
+// command again until it has the reply, and the board answers a repeat
+// of an id it carried out without carrying it out again. -league.long:
+// each node in turn.
+func TestCommandWhileNodeKilled(t *testing.T) {
+	c := startCluster(t)
+	b := startBoard(t, "club-1", from(c, 0))
+	c.WaitSubscribed(0, "boardd-club-1", "boardd.club-1.cmd.*")
+	k := mqttclient.NewCommander(mqttclient.Broker{URL: from(c, 1), User: "hub", Password: hubPW, Prefix: "boardd"}, "hub-cmd")
+	t.Cleanup(k.Close)
+	newGame := func(what string) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		if r := k.Do(ctx, b.name, referee.Command{Name: referee.CmdNewGame}); !r.OK {
+			t.Fatalf("%s: new_game: %+v", what, r)
+		}
+	}
+	newGame("the cluster whole") // the commander connected
+	nodes := []int{0}
+	if *long {
+		nodes = []int{0, 1, 2}
+	}
+	games := gameStarts(t, b)
+	for _, i := range nodes {
+		c.WaitHealthy(3 * time.Minute)
+		c.Kill(i) // the board's first node; then the one it moved to, the commander's; then the third
+		newGame(fmt.Sprintf("node %s killed", c.Nodes[i].Name))
+		games++
+		if got := gameStarts(t, b); got != games {
+			t.Fatalf("node %s killed: the board started %d games, want %d: the command carried out %d times", c.Nodes[i].Name, got, games, got-games+1)
+		}
+		c.Restart(i)
+	}
+	// Copies still on their way when a reply came carry out nothing:
+	// one more command, one more game.
+	newGame("the cluster whole again")
+	if got := gameStarts(t, b); got != games+1 {
+		t.Errorf("the board started %d games, want %d", got, games+1)
+	}
+}
+
+// gameStarts counts the games the board started (its game_start
+// messages).
+func gameStarts(t *testing.T, b *board) int {
+	t.Helper()
+	msgs, _, cancel, err := b.live.Subscribe(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	n := 0
+	for _, m := range msgs {
+		if m.Kind == referee.MsgGameStart {
+			n++
+		}
+	}
+	return n
 }
