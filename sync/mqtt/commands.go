@@ -87,7 +87,6 @@ func (m *Mirror) handle(ctx context.Context, topic string, payload []byte) (repl
 		m.repeated.Add(1)
 		return replyTopic, r
 	}
-	defer func() { m.answered.put(topic, c.ID, r) }()
 	switch c.Name {
 	case referee.CmdReplay:
 		r = m.replay(ctx, *c.From)
@@ -108,6 +107,7 @@ func (m *Mirror) handle(ctx context.Context, topic string, payload []byte) (repl
 	if !r.OK && r.Error == "" {
 		r.Error = c.Name + ": refused (the board gave no reason)"
 	}
+	m.answered.put(topic, c.ID, r)
 	return replyTopic, r
 }
 
