@@ -68,7 +68,9 @@ func (m *Mirror) resultTopic(topic string) string {
 // handle carries out the command published on topic and returns its reply
 // and the topic to publish it on ("" when topic is not a command topic of
 // this board: nobody to answer). It always returns a reply: OK, or an
-// error that says what was wrong.
+// error that says what was wrong. A command with an id it has answered
+// before (of the last answeredKept) gets the same reply again and is
+// not carried out twice.
 func (m *Mirror) handle(ctx context.Context, topic string, payload []byte) (replyTopic string, r referee.Reply) {
 	replyTopic = m.resultTopic(topic)
 	if replyTopic == "" {
@@ -78,6 +80,12 @@ func (m *Mirror) handle(ctx context.Context, topic string, payload []byte) (repl
 	c, err := referee.ParseCommand(name, payload)
 	if err != nil {
 		return replyTopic, referee.Reply{ID: probeID(payload), Error: err.Error()}
+	}
+	// A command sent again (its reply lost on the way, or delivered
+	// twice) is answered as the first time, not carried out again.
+	if r, ok := m.answered.get(topic, c.ID); ok {
+		m.repeated.Add(1)
+		return replyTopic, r
 	}
 	switch c.Name {
 	case referee.CmdReplay:
@@ -99,6 +107,7 @@ func (m *Mirror) handle(ctx context.Context, topic string, payload []byte) (repl
 	if !r.OK && r.Error == "" {
 		r.Error = c.Name + ": refused (the board gave no reason)"
 	}
+	m.answered.put(topic, c.ID, r)
 	return replyTopic, r
 }
 

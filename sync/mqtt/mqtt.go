@@ -320,9 +320,11 @@ type Stats struct {
 	Connects   uint64
 	Reconnects uint64
 	// Commands counts commands answered; CommandsDropped those dropped
-	// because too many were waiting.
-	Commands        uint64
-	CommandsDropped uint64
+	// because too many were waiting; CommandsRepeated those that came
+	// again with an id already answered (answered again, not carried out).
+	Commands         uint64
+	CommandsDropped  uint64
+	CommandsRepeated uint64
 }
 
 // ErrRefusedIDRejected is the login refusal "identifier rejected"
@@ -380,6 +382,8 @@ type Mirror struct {
 	wake chan struct{} // the connection came up
 	cmds chan inbound  // commands waiting for the command goroutine
 
+	answered answered // replies to the last commands, by id (the command goroutine's)
+
 	subscribed atomic.Bool // the command subscription is live on this connection
 
 	withKey      atomic.Bool // the next login sends the key (Config.Key)
@@ -392,6 +396,7 @@ type Mirror struct {
 	connects     atomic.Uint64
 	commandsDone atomic.Uint64
 	dropped      atomic.Uint64
+	repeated     atomic.Uint64
 
 	// owned by the pump goroutine
 	persisted   uint64
@@ -642,9 +647,19 @@ func (m *Mirror) onConnect(c paho.Client) {
 
 // subscribeCommands subscribes to <prefix>/<board>/cmd/+ and checks the
 // broker granted it: a refusal comes back in the SUBACK, not as an error.
+//
+// The subscription is QoS 0. The session is clean, so no broker keeps a
+// board's commands while it is away whatever the QoS; over a live
+// connection QoS 1 adds nothing but, on a NATS cluster, a JetStream
+// consumer that stalls or vanishes with its node while the connection
+// stays up (docs/league.md), and the board would hear no command. A QoS 0
+// subscription is a plain one that every node carries. A command lost on
+// the way is sent again by its sender (mqttclient re-sends until it has a
+// reply; the hub asks for a replay again), and one that arrives twice is
+// answered once (answered).
 func (m *Mirror) subscribeCommands(c paho.Client) error {
 	filter := m.t.cmd + "+"
-	tok := c.Subscribe(filter, 1, func(_ paho.Client, msg paho.Message) {
+	tok := c.Subscribe(filter, 0, func(_ paho.Client, msg paho.Message) {
 		select {
 		case m.cmds <- inbound{topic: msg.Topic(), payload: msg.Payload(), retained: msg.Retained()}:
 		default:
@@ -697,13 +712,14 @@ func (m *Mirror) poke(ch chan struct{}) {
 // Stats returns the Mirror's counters.
 func (m *Mirror) Stats() Stats {
 	s := Stats{
-		Connected:       m.isOpen != nil && m.isOpen() && m.subscribed.Load(),
-		Acked:           m.acked.Load(),
-		Latest:          m.src.State().Seq,
-		Published:       m.published.Load(),
-		Connects:        m.connects.Load(),
-		Commands:        m.commandsDone.Load(),
-		CommandsDropped: m.dropped.Load(),
+		Connected:        m.isOpen != nil && m.isOpen() && m.subscribed.Load(),
+		Acked:            m.acked.Load(),
+		Latest:           m.src.State().Seq,
+		Published:        m.published.Load(),
+		Connects:         m.connects.Load(),
+		Commands:         m.commandsDone.Load(),
+		CommandsDropped:  m.dropped.Load(),
+		CommandsRepeated: m.repeated.Load(),
 	}
 	if s.Connects > 0 {
 		s.Reconnects = s.Connects - 1

@@ -32,7 +32,7 @@ type Board struct {
 func Dial(ctx context.Context, br Broker, board string) (*Board, error) {
 	id := ClientID("bot")
 	b := &Board{name: board, base: mqtt.Topic(br.Prefix, board, ""), q: newReplies(id), notify: map[chan struct{}]struct{}{}}
-	filters := map[string]byte{b.base + mqtt.TopicState: 1, b.base + "cmd/+/result": 1}
+	filters := map[string]byte{b.base + mqtt.TopicState: 1, b.base + "cmd/+/result": 0} // replies at QoS 0: see replies.do
 	c, err := br.Connect(id, func(c paho.Client) error {
 		return Subscribe(c, filters, b.handle)
 	})

@@ -3,6 +3,7 @@ package mqttclient
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -47,9 +48,20 @@ func (q *replies) deliver(payload []byte) {
 	}
 }
 
+// resendAfter is how long a command waits for its reply before it is
+// published again (same id: the board carries it out once and answers
+// each copy with the same reply). A variable for the tests.
+var resendAfter = 3 * time.Second
+
 // do publishes c to board (the topic base, prefix/board/) over cl and
 // waits for the reply until ctx ends, and at most max (0: no bound but
-// ctx's).
+// ctx's), publishing it again every resendAfter until the reply comes.
+//
+// Commands go out with QoS 0 and the replies are subscribed with QoS 0:
+// the reply is the acknowledgement that counts, and a command or reply
+// lost on the way is made good by sending the command again. On a NATS
+// cluster this keeps commands off JetStream, whose consumers stall with
+// their node (docs/league.md).
 func (q *replies) do(ctx context.Context, cl paho.Client, board, base string, c referee.Command, max time.Duration) referee.Reply {
 	c.ID = q.id + "-" + strconv.FormatUint(q.n.Add(1), 10)
 	payload, err := json.Marshal(c)
@@ -65,21 +77,35 @@ func (q *replies) do(ctx context.Context, cl paho.Client, board, base string, c 
 		delete(q.waiting, c.ID)
 		q.mu.Unlock()
 	}()
-	tok := cl.Publish(base+"cmd/"+c.Name, 1, false, payload)
-	if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
-		return referee.Reply{Error: fmt.Sprintf("%s to %s: the broker did not take the command: %v", c.Name, board, tok.Error())}
-	}
 	var timeout <-chan time.Time
 	if max > 0 {
 		t := time.NewTimer(max)
 		defer t.Stop()
 		timeout = t.C
 	}
-	select {
-	case r := <-ch:
-		return r
-	case <-ctx.Done():
-	case <-timeout:
+	resend := time.NewTicker(resendAfter)
+	defer resend.Stop()
+	var sent bool    // the broker took a copy
+	var pubErr error // why the last copy was not taken
+	for again := true; again; {
+		tok := cl.Publish(base+"cmd/"+c.Name, 0, false, payload)
+		if tok.WaitTimeout(resendAfter) && tok.Error() == nil {
+			sent = true
+		} else if pubErr = tok.Error(); pubErr == nil {
+			pubErr = errors.New("no answer from the broker")
+		}
+		select {
+		case r := <-ch:
+			return r
+		case <-resend.C: // again
+		case <-ctx.Done():
+			again = false
+		case <-timeout:
+			again = false
+		}
+	}
+	if !sent {
+		return referee.Reply{Error: fmt.Sprintf("%s to %s: the broker did not take the command: %v", c.Name, board, pubErr)}
 	}
 	return referee.Reply{Error: fmt.Sprintf("%s to %s: no answer from the board (is it on and connected to the broker?)", c.Name, board)}
 }
@@ -115,7 +141,7 @@ func (k *Commander) client() (paho.Client, *replies, error) {
 	q := newReplies(id)
 	filter := mqtt.Topic(k.broker.Prefix, "+", "cmd/+/result")
 	c, err := k.broker.Connect(id, func(c paho.Client) error {
-		return Subscribe(c, map[string]byte{filter: 1}, func(_ paho.Client, m paho.Message) { q.deliver(m.Payload()) })
+		return Subscribe(c, map[string]byte{filter: 0}, func(_ paho.Client, m paho.Message) { q.deliver(m.Payload()) })
 	})
 	if err != nil {
 		return nil, nil, err

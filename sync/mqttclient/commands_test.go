@@ -111,3 +111,63 @@ func TestCommanderErrors(t *testing.T) {
 		}
 	}
 }
+
+// A command whose first copies get no reply (lost on the way to the
+// board, or the board's reply lost) is published again, with the same
+// id, until the board answers; a board that never answers gets copies
+// until the caller gives up.
+func TestCommanderSendsAgainUntilAnswered(t *testing.T) {
+	defer mqttclient.SetResendAfter(100 * time.Millisecond)()
+	url := brokertest.Start(t)
+	pub := brokertest.Publisher(t, url)
+	var mu sync.Mutex
+	copies := map[string][]string{} // board -> ids of the copies it got
+	if tok := pub.Subscribe("boardd/+/cmd/+", 0, func(c paho.Client, m paho.Message) {
+		board := strings.Split(m.Topic(), "/")[1]
+		var cmd referee.Command
+		json.Unmarshal(m.Payload(), &cmd)
+		mu.Lock()
+		copies[board] = append(copies[board], cmd.ID)
+		n := len(copies[board])
+		mu.Unlock()
+		// club-1 drops the first copy, club-2 answers the first two
+		// too late (a lost reply), club-3 never answers
+		if board == "club-1" && n >= 2 || board == "club-2" && n >= 3 {
+			reply, _ := json.Marshal(referee.Reply{ID: cmd.ID, OK: true})
+			c.Publish(m.Topic()+"/result", 0, false, reply)
+		}
+	}); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	k := mqttclient.NewCommander(brokertest.Client(url, brokertest.BoardUser, brokertest.BoardPassword), "hub-cmd")
+	defer k.Close()
+	for _, tc := range []struct {
+		board      string
+		limit      time.Duration
+		ok         bool
+		wantCopies int // at least
+	}{
+		{"club-1", 20 * time.Second, true, 2},
+		{"club-2", 20 * time.Second, true, 3},
+		{"club-3", time.Second, false, 2},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), tc.limit)
+		r := k.Do(ctx, tc.board, referee.Command{Name: "new_game"})
+		cancel()
+		if r.OK != tc.ok {
+			t.Errorf("%s: reply %+v, want ok %v", tc.board, r, tc.ok)
+		}
+		mu.Lock()
+		ids := copies[tc.board]
+		mu.Unlock()
+		if len(ids) < tc.wantCopies {
+			t.Errorf("%s: got %d copies %v, want at least %d", tc.board, len(ids), ids, tc.wantCopies)
+		}
+		for _, id := range ids {
+			if id == "" || id != ids[0] {
+				t.Errorf("%s: copies with ids %v, want one id on every copy", tc.board, ids)
+				break
+			}
+		}
+	}
+}

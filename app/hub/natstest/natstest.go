@@ -1,16 +1,17 @@
 // Package natstest starts a throw-away NATS cluster for tests: N
-// nats-server processes (Debian's nats-server) on free loopback ports,
-// each with its own directory, routes to the others, JetStream and MQTT
-// on, and the accounts the test asks for; a node can be stopped, killed
-// with SIGKILL and started again on the same ports and store, and the
-// cluster is stopped and removed when the test ends.
+// nats-server processes (the version nats-server/go.mod pins: Path) on
+// free loopback ports, each with its own directory, routes to the
+// others, JetStream and MQTT on, and the accounts the test asks for; a
+// node can be stopped, killed with SIGKILL and started again on the
+// same ports and store, and the cluster is stopped and removed when the
+// test ends.
 //
 // The node's configuration is the one a league runs
 // (configs/league/nats-node*.conf) with test ports and a test directory:
 // Conf writes both.
 //
-// Without nats-server installed (apt-get install nats-server) the test
-// is skipped with a message, except in CI (CI=true), where it fails.
+// Without a nats-server to run (Path) the test is skipped with a
+// message, except in CI (CI=true), where it fails.
 package natstest
 
 import (
@@ -107,25 +108,62 @@ type Cluster struct {
 	mqttUser User
 }
 
-// Path finds nats-server ($BOARDD_NATS_SERVER, the PATH, /usr/sbin), or
+// Path finds the nats-server to run: $BOARDD_NATS_SERVER; else the
+// version pinned in nats-server/go.mod beside this package (Pinned); else
+// Debian's (on the PATH or in /usr/sbin: 2.9.10 on bookworm, whose
+// JetStream stalls after a few node kills, docs/league.md). With none it
 // skips the test (fails it in CI).
 func Path(t testing.TB) string {
 	t.Helper()
 	if p := os.Getenv("BOARDD_NATS_SERVER"); p != "" {
 		return p
 	}
-	if p, err := exec.LookPath("nats-server"); err == nil {
+	p, perr := Pinned()
+	if perr == nil {
 		return p
 	}
-	if _, err := os.Stat("/usr/sbin/nats-server"); err == nil {
-		return "/usr/sbin/nats-server"
+	for _, p := range []string{"nats-server", "/usr/sbin/nats-server"} {
+		if p, err := exec.LookPath(p); err == nil {
+			t.Logf("natstest: the pinned nats-server cannot be built (%v); running %s", perr, p)
+			return p
+		}
 	}
-	err := "natstest: nats-server is not installed (not on the PATH, no /usr/sbin/nats-server): apt-get install nats-server, or set BOARDD_NATS_SERVER"
+	err := fmt.Sprintf("natstest: no nats-server: the pinned one cannot be built (%v), and none is installed (not on the PATH, no /usr/sbin/nats-server); set BOARDD_NATS_SERVER", perr)
 	if os.Getenv("CI") == "true" {
 		t.Fatal(err)
 	}
 	t.Skip(err)
 	return ""
+}
+
+var pinned struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// Pinned builds the nats-server whose version nats-server/go.mod beside
+// this package pins (a tool of that module: go tool -n nats-server) into
+// the go command's build cache, once per process, and returns its path.
+// It needs the go command and the module (from the module cache or the
+// module proxy); run from inside the boardd module (as tests are).
+func Pinned() (string, error) {
+	pinned.once.Do(func() {
+		gomod, err := exec.Command("go", "env", "GOMOD").Output()
+		if err != nil {
+			pinned.err = fmt.Errorf("go env GOMOD: %w", err)
+			return
+		}
+		root := filepath.Dir(strings.TrimSpace(string(gomod)))
+		dir := filepath.Join(root, "app", "hub", "natstest", "nats-server")
+		out, err := exec.Command("go", "-C", dir, "tool", "-n", "nats-server").CombinedOutput()
+		if err != nil {
+			pinned.err = fmt.Errorf("go -C %s tool -n nats-server: %v: %s", dir, err, bytes.TrimSpace(out))
+			return
+		}
+		pinned.path = strings.TrimSpace(string(out))
+	})
+	return pinned.path, pinned.err
 }
 
 // Start starts a cluster of n nodes with users (stopped and removed when
@@ -134,6 +172,9 @@ func Path(t testing.TB) string {
 func Start(t testing.TB, n int, users ...User) *Cluster {
 	t.Helper()
 	bin := Path(t)
+	if v, err := exec.Command(bin, "--version").Output(); err == nil { // which one ran, in the test's log
+		t.Logf("natstest: %s (%s)", bytes.TrimSpace(v), bin)
+	}
 	dir, err := os.MkdirTemp("", "boardd-natstest-")
 	if err != nil {
 		t.Fatal(err)
@@ -270,7 +311,7 @@ func Conf(n NodeConf) string {
 		}
 		fmt.Fprintf(&b, "  ]\n}\n\n")
 	}
-	fmt.Fprintf(&b, "mqtt {\n  listen: \"%s:%d\"\n  stream_replicas: %d\n  consumer_replicas: 1\n}\n", n.Host, n.MQTT, min(len(n.Routes)+1, 3))
+	fmt.Fprintf(&b, "mqtt {\n  listen: \"%s:%d\"\n  stream_replicas: %d\n}\n", n.Host, n.MQTT, min(len(n.Routes)+1, 3))
 	if len(n.Users) > 0 {
 		fmt.Fprintf(&b, "\nauthorization {\n  users: [\n")
 		for _, u := range n.Users {
