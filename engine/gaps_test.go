@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"boardd/rules"
 )
 
 var (
@@ -85,66 +87,37 @@ func TestLevelGaps(t *testing.T) {
 		if !ok || err1 != nil || err2 != nil || h < 1 || h > MaxLevel || l < 1 || l > MaxLevel {
 			t.Fatalf("-engine.gaps.pairs %q: want pairs of levels such as 3/2", pair)
 		}
-		type res struct {
-			winner string
-			turns  int
-		}
 		hiKind, loKind := fmt.Sprintf("bot:%d", h), fmt.Sprintf("bot:%d", l)
-		out := make([]res, *gapGames)
-		var wg sync.WaitGroup
-		next := make(chan int)
-		var firstErr error
-		done, won := 0, 0
-		var mu sync.Mutex
+		won := 0
 		began := time.Now()
-		for w := 0; w < max(1, *gapWorkers); w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					var ps [4]Player
-					for s := range ps {
-						lvl := l
-						if (s%2 == 0) == (i%2 == 0) {
-							lvl = h
-						}
-						opt := Options{Level: lvl, Seed: uint64(i*4+s) + 1, HashMB: 8}
-						if *gapTime > 0 {
-							opt.MoveTime = *gapTime
-						} else {
-							opt.Nodes, opt.NoTimeLimit = levelNodes(lvl, *gapNodes), true
-						}
-						ps[s] = &BotPlayer{Engine: New(opt), kind: fmt.Sprintf("bot:%d", lvl)}
-					}
-					o, err := PlayGame(context.Background(), v, "", ps)
-					mu.Lock()
-					if err != nil && firstErr == nil {
-						firstErr = fmt.Errorf("game %d: %v", i, err)
-					}
-					out[i] = res{o.Winner, o.Turns}
-					done++
-					if o.Winner == hiKind {
-						won++
-					}
-					if done%10 == 0 && done < len(out) {
-						t.Logf("%d of %d games played, level %d won %d, %s", done, len(out), h, won, time.Since(began).Round(time.Second))
-					}
-					mu.Unlock()
+		outs := playMany(t, v, *gapGames, *gapWorkers, func(i int) [4]Player {
+			var ps [4]Player
+			for s := range ps {
+				lvl := l
+				if (s%2 == 0) == (i%2 == 0) {
+					lvl = h
 				}
-			}()
-		}
-		for i := range out {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
-		if firstErr != nil {
-			t.Fatal(firstErr)
-		}
+				opt := Options{Level: lvl, Seed: uint64(i*4+s) + 1, HashMB: 8}
+				if *gapTime > 0 {
+					opt.MoveTime = *gapTime
+				} else {
+					opt.Nodes, opt.NoTimeLimit = levelNodes(lvl, *gapNodes), true
+				}
+				ps[s] = &BotPlayer{Engine: New(opt), kind: fmt.Sprintf("bot:%d", lvl)}
+			}
+			return ps
+		}, func(done int, o Outcome) {
+			if o.Winner == hiKind {
+				won++
+			}
+			if done%10 == 0 && done < *gapGames {
+				t.Logf("%d of %d games played, level %d won %d, %s", done, *gapGames, h, won, time.Since(began).Round(time.Second))
+			}
+		})
 		wins, losses, draws, turns := 0, 0, 0, 0
-		for _, r := range out {
-			turns += r.turns
-			switch r.winner {
+		for _, o := range outs {
+			turns += o.Turns
+			switch o.Winner {
 			case hiKind:
 				wins++
 			case loKind:
@@ -153,7 +126,7 @@ func TestLevelGaps(t *testing.T) {
 				draws++
 			}
 		}
-		n := float64(len(out))
+		n := float64(len(outs))
 		p := (float64(wins) + float64(draws)/2) / n
 		ci := 1.96 * math.Sqrt(p*(1-p)/n)
 		t.Logf("%s level %d against %d: %d–%d, %d draws: %.0f %% (95 %% interval ±%.0f %%), %.0f turns a game, %s",
@@ -189,46 +162,23 @@ func TestFFAFirsts(t *testing.T) {
 			oppLevel = n
 		}
 		const me = "ffa bot:5"
-		winners := make([]string, *ffaGames)
-		var mu sync.Mutex
-		var firstErr error
-		next := make(chan int)
-		var wg sync.WaitGroup
 		began := time.Now()
-		for w := 0; w < max(1, *ffaWorkers); w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					var ps [4]Player
-					for s := range ps {
-						if s == i%4 {
-							opt := Options{Level: MaxLevel, Seed: uint64(i*4+s) + 1, HashMB: 8, Nodes: levelNodes(MaxLevel, *ffaNodes), NoTimeLimit: true}
-							ps[s] = &BotPlayer{Engine: New(opt), kind: me}
-							continue
-						}
-						opt := Options{Level: oppLevel, Seed: uint64(i*4+s) + 1, HashMB: 8, Nodes: levelNodes(oppLevel, *ffaNodes), NoTimeLimit: true}
-						e := New(opt)
-						e.plain = opp == "plain"
-						ps[s] = &BotPlayer{Engine: e, kind: opp}
-					}
-					o, err := PlayGame(context.Background(), v, "", ps)
-					mu.Lock()
-					if err != nil && firstErr == nil {
-						firstErr = fmt.Errorf("game %d: %v", i, err)
-					}
-					winners[i] = o.Winner
-					mu.Unlock()
+		outs := playMany(t, v, *ffaGames, *ffaWorkers, func(i int) [4]Player {
+			var ps [4]Player
+			for s := range ps {
+				lvl, kind := oppLevel, opp
+				if s == i%4 {
+					lvl, kind = MaxLevel, me
 				}
-			}()
-		}
-		for i := range winners {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
-		if firstErr != nil {
-			t.Fatal(firstErr)
+				e := New(Options{Level: lvl, Seed: uint64(i*4+s) + 1, HashMB: 8, Nodes: levelNodes(lvl, *ffaNodes), NoTimeLimit: true})
+				e.plain = kind == "plain"
+				ps[s] = &BotPlayer{Engine: e, kind: kind}
+			}
+			return ps
+		}, nil)
+		winners := make([]string, len(outs))
+		for i, o := range outs {
+			winners[i] = o.Winner
 		}
 		firsts, shared := 0, 0
 		for _, w := range winners {
@@ -244,4 +194,46 @@ func TestFFAFirsts(t *testing.T) {
 		t.Logf("FFA: level 5 alone against three %s: first in %d of %d games (%.0f %%, ±%.0f %%; equal players: 25 %%), %d shared or none, %s",
 			opp, firsts, len(winners), 100*p, 100*1.96*math.Sqrt(p*(1-p)/n), shared, time.Since(began).Round(time.Second))
 	}
+}
+
+// playMany plays n games of v, workers at a time, the seats of game i
+// from seats(i), and returns their outcomes in game order; progress, if
+// not nil, is told of each game as it ends (one call at a time, done
+// counting the games ended). The first game that fails ends the test.
+func playMany(t *testing.T, v *rules.Variant, n, workers int, seats func(i int) [4]Player, progress func(done int, o Outcome)) []Outcome {
+	t.Helper()
+	out := make([]Outcome, n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	done := 0
+	for w := 0; w < max(1, workers); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				o, err := PlayGame(context.Background(), v, "", seats(i))
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = fmt.Errorf("game %d: %v", i, err)
+				}
+				out[i] = o
+				done++
+				if progress != nil {
+					progress(done, o)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range out {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		t.Fatal(firstErr)
+	}
+	return out
 }
