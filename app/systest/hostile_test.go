@@ -28,6 +28,7 @@ import (
 	"github.com/mochi-mqtt/server/v2/packets"
 
 	"boardd/internal/connlimit"
+	"boardd/internal/testio"
 	"boardd/referee"
 	"boardd/rules/square"
 	"boardd/sync/broker"
@@ -59,7 +60,7 @@ func TestHostileSoak(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "state")
 	os.MkdirAll(dir, 0o755)
-	mqttAddr := freeAddr(t)
+	mqttAddr := testio.FreeAddr(t)
 	config := filepath.Join(base, "boardd.yaml")
 	os.WriteFile(config, []byte(fmt.Sprintf(`board: hostile
 state_dir: %s
@@ -444,17 +445,6 @@ func pahoClient(t *testing.T, url, id, user, pass string, clean bool) paho.Clien
 		t.Fatalf("%s connecting: %v", user, tok.Error())
 	}
 	return c
-}
-
-// freeAddr is a loopback address with a port free now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // procFigures reads a process's resident memory (KiB) and its open file

@@ -1,9 +1,12 @@
 // Package testio holds what tests need to read the output of code running
-// in other goroutines: a Buffer safe for concurrent writes and reads.
+// in other goroutines (a Buffer safe for concurrent writes and reads) and
+// loopback ports for the servers they start.
 package testio
 
 import (
 	"bytes"
+	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -41,4 +44,24 @@ func (l *Buffer) WaitFor(t testing.TB, want string) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// FreeAddr is a loopback address (127.0.0.1:port) whose port was free a
+// moment ago, for a server the test starts.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// FreePort is FreeAddr's port.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	_, port, _ := net.SplitHostPort(FreeAddr(t))
+	n, _ := strconv.Atoi(port)
+	return n
 }

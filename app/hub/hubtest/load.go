@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net"
 	"os"
 	"slices"
 	"strconv"
@@ -304,18 +303,6 @@ func WithChildren(pid int) []int {
 func LoadAvg() string {
 	b, _ := os.ReadFile("/proc/loadavg")
 	return strings.Join(strings.Fields(string(b))[:3], " ")
-}
-
-// FreeAddr is a free loopback address (host:port) for a server the test
-// starts.
-func FreeAddr(t testing.TB) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // LoadFlags are a load test's settings, as command-line flags.

@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"boardd/app/hub/hubtest"
 	"boardd/app/hub/server"
 	"boardd/app/hub/store"
 	"boardd/app/hub/store/pgtest"
+	"boardd/internal/testio"
 )
 
 // nginxPath finds Debian's nginx, or skips the test (fails it in CI).
@@ -58,7 +58,7 @@ func startNginxWith(t *testing.T, extra string, hubs ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := hubtest.FreeAddr(t)
+	addr := testio.FreeAddr(t)
 	conf := string(site)
 	for _, r := range [][2]string{{"server hub1:8090", "server " + hubs[0]}, {"server hub2:8090", "server " + hubs[1]},
 		{"listen 80;", "listen " + addr + ";"}, {"listen [::]:80;", ""}, {"proxy_read_timeout 1h;", "proxy_read_timeout 1h;\n" + extra}} {

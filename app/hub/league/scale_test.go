@@ -11,6 +11,7 @@ import (
 
 	"boardd/app/hub/hubtest"
 	"boardd/app/hub/store/pgtest"
+	"boardd/internal/testio"
 )
 
 // The league at scale (issue 32's measurement): three NATS nodes,
@@ -30,7 +31,7 @@ func TestLeagueScale(t *testing.T) {
 	var urls []string
 	procs := map[string]func() []int{"PostgreSQL (all its processes)": func() []int { return hubtest.WithChildren(pg.Pid()) }}
 	for i := range 2 {
-		web := hubtest.FreeAddr(t)
+		web := testio.FreeAddr(t)
 		pid, _ := hubProcessWeb(t, db, from(c, i), web)
 		urls = append(urls, "http://"+web+"/api/live")
 		procs[fmt.Sprintf("hub %d", i+1)] = func() []int { return []int{pid} }

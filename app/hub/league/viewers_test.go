@@ -14,6 +14,7 @@ import (
 	"boardd/app/hub/hubtest"
 	"boardd/app/hub/natstest"
 	"boardd/app/hub/store/pgtest"
+	"boardd/internal/testio"
 )
 
 // viewer reads an event stream through the proxy as a browser's
@@ -133,7 +134,7 @@ func TestViewersResumeOnTheOtherHub(t *testing.T) {
 	pg := pgtest.Start(t)
 	db := pg.NewDB(t)
 	c := startCluster(t)
-	webs := []string{hubtest.FreeAddr(t), hubtest.FreeAddr(t)}
+	webs := []string{testio.FreeAddr(t), testio.FreeAddr(t)}
 	kills := make([]func(), 2)
 	// The first hub reaches its node through a link the test cuts.
 	link := natstest.NewLink(t, c.Nodes[1].MQTTURL())

@@ -33,6 +33,8 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"boardd/internal/testio"
 )
 
 // User is an account of the cluster: its password and what it may do.
@@ -189,7 +191,7 @@ func Start(t testing.TB, n int, users ...User) *Cluster {
 	for try := 0; ; try++ {
 		c.Nodes = nil
 		for i := 1; i <= n; i++ {
-			nd := &Node{Name: "n" + strconv.Itoa(i), Client: freePort(t), Route: freePort(t), MQTT: freePort(t), HTTP: freePort(t)}
+			nd := &Node{Name: "n" + strconv.Itoa(i), Client: testio.FreePort(t), Route: testio.FreePort(t), MQTT: testio.FreePort(t), HTTP: testio.FreePort(t)}
 			nd.dir = filepath.Join(dir, nd.Name)
 			nd.conf = filepath.Join(nd.dir, "nats.conf")
 			c.Nodes = append(c.Nodes, nd)
@@ -520,15 +522,6 @@ func (c *Cluster) Restart(i int) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	c.t.Fatal(err)
-}
-
-func freePort(t testing.TB) int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 // Link is a TCP path from a client to a node that a test can cut, as a

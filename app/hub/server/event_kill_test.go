@@ -23,6 +23,7 @@ import (
 	"boardd/app/hub/server"
 	"boardd/app/hub/store"
 	"boardd/app/hub/store/pgtest"
+	"boardd/internal/testio"
 	"boardd/referee"
 	"boardd/rules"
 	"boardd/rules/pgn4"
@@ -98,7 +99,7 @@ type playedGame struct {
 func runKilledEvent(t *testing.T, kind, db string, plies int) {
 	began := time.Now()
 	e := &killedEvent{t: t, kind: kind, state: t.TempDir(), db: db, live: map[string]*referee.Live{}, eventName: "Club night " + kind}
-	e.mqtt, e.web = hubtest.FreeAddr(t), hubtest.FreeAddr(t)
+	e.mqtt, e.web = testio.FreeAddr(t), testio.FreeAddr(t)
 	t.Cleanup(func() {
 		if t.Failed() {
 			log, _ := os.ReadFile(filepath.Join(e.state, "hub.log"))
@@ -866,7 +867,7 @@ func realGames(t *testing.T, kind string, plies int) [][]string {
 // shown playing that is gone would take its table's new_game into the
 // void. The board that comes back shows its moves and is not offline.
 func TestHubBackShowsGoneBoardsOffline(t *testing.T) {
-	state, addr, webAddr := t.TempDir(), hubtest.FreeAddr(t), hubtest.FreeAddr(t)
+	state, addr, webAddr := t.TempDir(), testio.FreeAddr(t), testio.FreeAddr(t)
 	join, kill := hubProcess(t, state, addr, webAddr)
 	u, _ := neturl.Parse(join)
 	pw, _ := u.User.Password()

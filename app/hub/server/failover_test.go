@@ -12,7 +12,7 @@ import (
 
 	"boardd/app/hub/hubtest"
 	"boardd/app/hub/store"
-	"boardd/sync/mqtt/mqtttest"
+	"boardd/internal/testio"
 )
 
 // boardd run --hub URL,URL: the first hub is not there when the board
@@ -22,7 +22,7 @@ import (
 // message of the board once, no gap.
 func TestBoardMovesToTheNextHub(t *testing.T) {
 	state := t.TempDir()
-	first := fmt.Sprintf("127.0.0.1:%d", mqtttest.FreePort(t)) // nothing listens yet
+	first := fmt.Sprintf("127.0.0.1:%d", testio.FreePort(t)) // nothing listens yet
 	h, out := startHub(t, state, "127.0.0.1:0")
 	join, _ := neturl.Parse(joinURL(t, out))
 	second := join.Host

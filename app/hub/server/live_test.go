@@ -12,6 +12,7 @@ import (
 
 	"boardd/app/hub/hubtest"
 	"boardd/app/hub/server"
+	"boardd/internal/testio"
 	"boardd/referee"
 )
 
@@ -186,7 +187,7 @@ func hubURL(t *testing.T, raw string) joined {
 // messages the database holds).
 func TestLiveStreamAcrossKill(t *testing.T) {
 	state := t.TempDir()
-	mqttAddr, webAddr := hubtest.FreeAddr(t), hubtest.FreeAddr(t)
+	mqttAddr, webAddr := testio.FreeAddr(t), testio.FreeAddr(t)
 	join, kill, _ := hubProcessWeb(t, state, mqttAddr, webAddr)
 	pw := strings.TrimPrefix(strings.Split(join, "@")[0], "mqtt://board:")
 	l := hubtest.Start(t, hubtest.Board{Broker: "tcp://" + mqttAddr, User: server.BoardUser, Password: pw, Name: "club-9"})

@@ -10,6 +10,7 @@ import (
 
 	"boardd/app/hub/hubtest"
 	"boardd/app/hub/server"
+	"boardd/internal/testio"
 )
 
 // The load test (issue 31's measurement): a hub process, N real boards
@@ -22,7 +23,7 @@ var load = hubtest.NewLoadFlags("hubload", "TestHubLoad")
 func TestHubLoad(t *testing.T) {
 	moves := load.Game(t, "go test ./app/hub/server -run HubLoad -v -hubload.boards 20 -hubload.viewers 200")
 	loadBefore := hubtest.LoadAvg()
-	mqttAddr, webAddr := hubtest.FreeAddr(t), hubtest.FreeAddr(t)
+	mqttAddr, webAddr := testio.FreeAddr(t), testio.FreeAddr(t)
 	join, _, pid := hubProcessWeb(t, t.TempDir(), mqttAddr, webAddr)
 	pw := strings.TrimPrefix(strings.Split(join, "@")[0], "mqtt://board:")
 

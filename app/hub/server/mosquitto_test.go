@@ -16,6 +16,7 @@ import (
 	"boardd/app/hub/hubtest"
 	"boardd/app/hub/server"
 	"boardd/configs"
+	"boardd/internal/testio"
 	"boardd/referee"
 	"boardd/sync/mqtt"
 	"boardd/sync/mqtt/mqtttest"
@@ -57,7 +58,7 @@ func TestHubOnMosquittoWithABoardAccountEach(t *testing.T) {
 	// boardd hub --broker URL,URL: the first is not there; the hub takes
 	// in the boards from the second.
 	h, err := server.Start(context.Background(), server.Config{StateDir: t.TempDir(), Web: "127.0.0.1:0",
-		Broker: fmt.Sprintf("mqtt://hub:pw-hub@127.0.0.1:%d,mqtt://127.0.0.1:%d", mqtttest.FreePort(t), mq.Port)})
+		Broker: fmt.Sprintf("mqtt://hub:pw-hub@127.0.0.1:%d,mqtt://127.0.0.1:%d", testio.FreePort(t), mq.Port)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"boardd/internal/testio"
 )
 
 // User is an account in mosquitto's password file.
@@ -110,7 +112,7 @@ func Path(t testing.TB) string {
 // test ends.
 func Start(t testing.TB, users []User, certDir string, extra ...string) *Mosquitto {
 	bin := Path(t)
-	m := &Mosquitto{t: t, dir: t.TempDir(), Port: FreePort(t)}
+	m := &Mosquitto{t: t, dir: t.TempDir(), Port: testio.FreePort(t)}
 	pw := filepath.Join(m.dir, "passwd")
 	for i, u := range users {
 		args := []string{"-b", pw, u.Name, u.Password}
@@ -123,7 +125,7 @@ func Start(t testing.TB, users []User, certDir string, extra ...string) *Mosquit
 	}
 	conf := fmt.Sprintf("per_listener_settings false\nallow_anonymous false\npassword_file %s\npersistence false\nlog_dest stderr\nlog_type error\nlog_type warning\nlistener %d 127.0.0.1\n", pw, m.Port)
 	if certDir != "" {
-		m.TLSPort = FreePort(t)
+		m.TLSPort = testio.FreePort(t)
 		conf += fmt.Sprintf("listener %d 127.0.0.1\ncafile %s\ncertfile %s\nkeyfile %s\n", m.TLSPort,
 			filepath.Join(certDir, "ca.pem"), filepath.Join(certDir, "server.pem"), filepath.Join(certDir, "server.key"))
 	}
@@ -177,16 +179,6 @@ type tlogWriter struct{ t testing.TB }
 func (w *tlogWriter) Write(p []byte) (int, error) {
 	w.t.Logf("mosquitto: %s", strings.TrimSpace(string(p)))
 	return len(p), nil
-}
-
-// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
-func FreePort(t testing.TB) int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 func waitListening(t testing.TB, port int, exited chan struct{}) {

@@ -13,7 +13,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -26,6 +25,8 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+
+	"boardd/internal/testio"
 )
 
 // Server is a running throw-away PostgreSQL.
@@ -105,7 +106,7 @@ func Start(t testing.TB) *Server {
 	s := &Server{dir: dir, t: t, run: run, data: data}
 	t.Cleanup(s.Stop)
 	for try := 0; ; try++ {
-		err := s.launch(freePort(t))
+		err := s.launch(testio.FreePort(t))
 		if err == nil {
 			return s
 		}
@@ -191,15 +192,6 @@ func credential(dir string) (*syscall.Credential, error) {
 		return nil, err
 	}
 	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}, nil
-}
-
-func freePort(t testing.TB) int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 // waitReady waits (30 s at most) until the server answers.
